@@ -1,0 +1,2 @@
+"""Theorem modules: python -m proofs.<name>; python -m proofs checks them all."""
+

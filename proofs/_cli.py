@@ -1,0 +1,115 @@
+"""The shared command-line runner of every theorem module.
+
+A theorem module exposes ``build_report(**options) -> Report`` and ends with::
+
+    if __name__ == "__main__":
+        raise SystemExit(run(build_report, __doc__))
+
+``run`` parses the common options (``--json``, ``--latex [FILE]``, ``--fragment``, ``-v``), plus
+module-specific ones added by ``add_arguments``, builds the report, prints one rendering and
+returns the exit code (0 proved, 1 failed or refuted, 2 bad usage, 3 unknown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from symbolic.engine import EXIT_USAGE, Report
+from symbolic.errors import ToolkitError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=prog,
+        description=(doc or "").strip().split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    out.add_argument(
+        "--latex",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="write a standalone LaTeX document to FILE (stdout when FILE is omitted)",
+    )
+    parser.add_argument(
+        "--fragment", action="store_true", help="with --latex: no preamble, for pasting"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
+    return parser
+
+
+def usage_error(prog: str, message: str) -> int:
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def emit_reports(reports: Sequence[Report], args: argparse.Namespace, data: Any = None) -> None:
+    """Print the reports in the rendering the options ask for (text, JSON or LaTeX)."""
+    if args.json:
+        doc = data if data is not None else json_document(reports)
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif args.latex is not None:
+        from symbolic.latex import document
+
+        tex = document(reports, fragment=args.fragment)
+        if args.latex == "-":
+            sys.stdout.write(tex)
+        else:
+            with open(args.latex, "w", encoding="utf-8") as fh:
+                fh.write(tex)
+            print(f"wrote {args.latex}", file=sys.stderr)
+    else:
+        from symbolic.render import reports_text
+
+        print(reports_text(reports, verbose=args.verbose))
+
+
+def json_document(reports: Sequence[Report]) -> dict[str, Any]:
+    from symbolic.versions import versions
+
+    if len(reports) == 1:
+        return {**reports[0].to_json(), "versions": versions()}
+    return {"reports": [r.to_json() for r in reports], "versions": versions()}
+
+
+def timed_build(build: Callable[..., Report], **options: Any) -> Report:
+    from dataclasses import replace
+
+    start = time.perf_counter()
+    report = build(**options)
+    return replace(report, seconds=time.perf_counter() - start)
+
+
+def run(
+    build: Callable[..., Report],
+    doc: str | None,
+    prog: str,
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+    options: Callable[[argparse.Namespace], dict[str, Any]] | None = None,
+    argv: Sequence[str] | None = None,
+) -> int:
+    """Parse ``argv``, build the module's report, print it, return the exit code."""
+    parser = base_parser(prog, doc)
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.fragment and args.latex is None:
+        return usage_error(prog, "--fragment goes with --latex")
+    try:
+        report = timed_build(build, **(options(args) if options else {}))
+        emit_reports([report], args)
+    except ToolkitError as exc:
+        return usage_error(prog, str(exc))
+    return report.exit_code

@@ -1,0 +1,337 @@
+"""Decision procedures for an activation σ (a SymPy expression in ``activations.z``).
+
+* ``decide_linear``: is ``σ(z) = σ(1)·z`` for every real z (THEORY A6)? Refuted by a certified
+  witness ``z0`` with ``σ(z0) − σ(1)·z0 ≠ 0``; proved by SymPy on each half-line ``z = ±t``
+  (``t > 0``, piecewise branches split) plus ``σ(0) = 0`` exactly.
+* ``decide_homogeneity``: the complete procedure of THEORY A7. If σ is positively homogeneous
+  of degree p then ``σ(2) = 2^p σ(1)`` (or ``σ(−2) = 2^p σ(−1)``), which fixes ``p``; then σ is
+  homogeneous iff ``σ(t) = σ(1) t^p`` and ``σ(−t) = σ(−1) t^p`` for ``t > 0`` (and ``σ(0) = 0``
+  when ``p ≠ 0``). Each condition is proved by SymPy or refuted by a certified witness.
+
+Witnesses are found by trying points (simple rationals, and scaled copies of the constants in σ
+so that kinks at ``1e-9`` are found) and certified exactly or by interval arithmetic; the
+search is never the proof.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+import sympy
+
+from symbolic.activations import z
+from symbolic.budget import BudgetExceeded, time_limit
+from symbolic.certify import certified_sign, certify_nonzero
+from symbolic.check import decide_zero
+from symbolic.engine import PROVED, REFUTED, UNKNOWN, Step, Verdict, combine
+from symbolic.errors import InvalidExpression
+
+t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
+
+# Points tried first: simple rationals of both signs and several scales.
+BASE_POINTS = tuple(
+    sympy.Rational(v)
+    for v in ("2", "-1", "-2", "1/2", "-1/2", "3", "-3", "1/3", "0", "10", "-10", "1/10",
+              "-1/10", "7/3", "-7/3", "100", "-100", "1/1000", "-1/1000")
+)
+MAX_DERIVED_POINTS = 24  # scaled copies of σ's own constants (kinks, thresholds)
+ANALYSIS_TIMEOUT_S = 20.0  # one activation's whole analysis
+CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when undecided
+
+
+def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
+    """σ(point), checked to be a real number (bad activations are user errors)."""
+    value = expr.subs(z, point)
+    if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        raise InvalidExpression(f"the activation is undefined at x = {point}")
+    if value.is_real is False or value.has(sympy.I):
+        raise InvalidExpression(f"the activation is not real-valued at x = {point}")
+    return value
+
+
+def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
+    """Base points, then ±c/2, ±2c, ±(c+1) for each rational constant c appearing in σ."""
+    seen: set[sympy.Rational] = set()
+    for p in BASE_POINTS:
+        seen.add(p)
+        yield p
+    constants = sorted({abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
+                       key=lambda c: (abs(sympy.log(c, 10)) if c > 0 else 0))
+    derived = 0
+    for c in constants:
+        for p in (c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2)):
+            for q in (p, -p):
+                if q not in seen and derived < MAX_DERIVED_POINTS:
+                    seen.add(q)
+                    derived += 1
+                    yield q
+
+
+def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
+                 variable: sympy.Symbol = z) -> tuple[sympy.Rational, Verdict] | None:
+    """The first point where ``difference`` is certified nonzero, with its certificate."""
+    for p in points:
+        try:
+            value = difference.subs(variable, p)
+        except (ZeroDivisionError, ValueError):
+            continue
+        if value.has(sympy.zoo, sympy.nan, sympy.I):
+            continue
+        verdict = certify_nonzero(value)
+        if verdict.status == PROVED:
+            return p, verdict
+    return None
+
+
+_PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
+                    sympy.Piecewise)
+
+
+POSITIVE_REALS = sympy.Interval.open(0, sympy.oo)
+
+
+def decide_identically_zero(expr: sympy.Expr, domain: sympy.Set = POSITIVE_REALS) -> Verdict:
+    """Verdict on ``expr(t) = 0`` for every ``t`` in ``domain``, splitting piecewise branches."""
+    verdict = decide_zero(expr)
+    if verdict.status != UNKNOWN or not expr.has(*_PIECEWISE_HEADS):
+        return verdict
+    try:
+        with time_limit(5.0):
+            folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
+            if not isinstance(folded, sympy.Piecewise):
+                return decide_zero(folded)
+            branch_verdicts = []
+            covered: sympy.Set = sympy.EmptySet
+            for value, cond in folded.args:  # first match wins: a branch owns what is left
+                cond_set = domain if cond is sympy.true else cond.as_set().intersect(domain)
+                region, covered = sympy.Complement(cond_set, covered), covered.union(cond_set)
+                v = decide_zero(value)
+                if v.status != PROVED:
+                    if region.is_empty:
+                        continue
+                    if isinstance(region, sympy.FiniteSet):  # isolated points: check each
+                        v = combine([decide_zero(value.subs(var, q)) for var in value.free_symbols
+                                     for q in region] or [decide_zero(value)], "point")
+                    if v.status == REFUTED:  # a constant nonzero branch on a nonempty region
+                        return replace(v, reason=f"branch {sympy.sstr(value)} ≠ 0 on {region}")
+                branch_verdicts.append(v)
+            return combine(branch_verdicts, "branch")
+    except (BudgetExceeded, NotImplementedError, TypeError, ValueError) as exc:
+        return Verdict.unknown("sympy", f"piecewise split failed: {exc}")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decided (or undecided) property of σ with its derivation steps."""
+
+    holds: Verdict  # verdict on the property itself (proved = σ has it)
+    steps: tuple[Step, ...]
+    witness: sympy.Rational | None = None  # z0 refuting the property, when found
+    value: sympy.Expr | None = None  # the parameter found: slope c or degree p
+
+
+def _witness_step(what: str, point, verdict: Verdict, formula: sympy.Basic | None = None) -> Step:
+    return Step(what, f"certified at z0 = {point} ({verdict.method})",
+                replace(verdict, witness=(("z0", str(point)),)), formula=formula)
+
+
+def simplified(expr: sympy.Expr) -> tuple[sympy.Expr, Step] | None:
+    """σ rewritten by SymPy into a shorter equal form (exp form for hyperbolic functions)."""
+    try:
+        with time_limit(CANONICAL_TIMEOUT_S):
+            forms = [sympy.simplify(expr)]
+            if expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.exp):
+                forms.append(sympy.simplify(expr.rewrite(sympy.exp)))
+    except (BudgetExceeded, RecursionError, TypeError, ValueError):
+        return None
+    best = min(forms, key=sympy.count_ops)
+    if sympy.count_ops(best) >= sympy.count_ops(expr):
+        return None
+    verdict = Verdict.proved("sympy", "SymPy rewrote σ (simplify, exp form)")
+    return best, Step(f"σ(z) = {sympy.sstr(best)}", "simplify", verdict,
+                      formula=sympy.Eq(expr, best, evaluate=False))
+
+
+def decide_linear(expr: sympy.Expr) -> Decision:
+    """Is σ(z) = σ(1)·z for every real z?"""
+    return _bounded(_decide_linear, expr)
+
+
+def _bounded(decide, expr: sympy.Expr) -> Decision:
+    start = time.perf_counter()
+    try:
+        with time_limit(ANALYSIS_TIMEOUT_S):
+            return decide(expr)
+    except BudgetExceeded as exc:
+        v = Verdict.unknown("sympy", f"analysis stopped: {exc}", timeout_s=ANALYSIS_TIMEOUT_S,
+                            seconds=time.perf_counter() - start)
+        return Decision(v, (Step("σ analysed", "time limit", v),))
+
+
+def _decide_linear(expr: sympy.Expr) -> Decision:
+    c = value_at(expr, sympy.Integer(1))
+    define = Step(f"c := σ(1) = {sympy.sstr(c)}", "substitute z = 1 (b = 1 in the lemma)",
+                  Verdict.proved("exact", "definition"))
+    diff = expr - c * z
+    found = find_witness(diff, candidate_points(expr))
+    if found:
+        point, cert = found
+        step = _witness_step(f"σ({point}) − σ(1)·{point} ≠ 0, so σ(z) ≠ c·z", point, cert)
+        holds = Verdict.refuted(cert.method, f"σ(z0) ≠ σ(1)·z0 at z0 = {point}",
+                                witness=(("z0", str(point)),), certificate=cert.certificate,
+                                backend=cert.backend, seconds=cert.seconds)
+        return Decision(holds, (define, step), witness=point, value=c)
+    steps = [define]
+    found_form = simplified(expr)  # no witness: σ may be linear in disguise
+    if found_form:
+        expr, form_step = found_form
+        diff = expr - c * z
+        steps.append(form_step)
+    pos = Step("σ(t) − c·t = 0 for t > 0", "SymPy on the half-line z = t > 0",
+               decide_identically_zero(diff.subs(z, t)))
+    neg = Step("σ(−t) + c·t = 0 for t > 0", "SymPy on the half-line z = −t < 0",
+               decide_identically_zero(diff.subs(z, -t)))
+    steps += [pos, neg]
+    decision = _with_origin(expr, "substitute z = 0", steps, value=c)
+    return replace(decision, value=c)
+
+
+MAX_DEGREE_DENOMINATOR = 1000  # rational degrees tried exactly: p = a/b with b ≤ this
+
+
+def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
+    """p with 2^p = ratio: a rational when one is verified exactly, else ``log2(ratio)``.
+
+    A rational guess read off the float value is only a candidate; it is kept only when SymPy
+    proves ``2^p = ratio``. Otherwise p stays the exact closed form ``log(ratio)/log(2)``.
+    """
+    closed = sympy.log(ratio) / sympy.log(2)
+    if closed.is_Rational:
+        return closed
+    expanded = sympy.expand_log(sympy.log(ratio), force=True) / sympy.log(2)
+    if expanded.is_number and expanded != closed and expanded.count_ops() < closed.count_ops():
+        if decide_zero(2**expanded - ratio, timeout_s=1.0).status == PROVED:
+            closed = expanded  # e.g. log(2**pi)/log(2) -> pi, verified 2^p = ratio
+    approx = sympy.log(sympy.N(ratio, 40)).evalf(40) / sympy.log(2).evalf(40)
+    if not approx.is_Float:
+        return closed
+    guess = sympy.Rational(approx).limit_denominator(MAX_DEGREE_DENOMINATOR)
+    close = abs(guess - approx) < sympy.Rational(1, 10**25)
+    if close and decide_zero(2**guess - ratio, timeout_s=1.0).status == PROVED:
+        return guess
+    return closed
+
+
+def decide_homogeneity(expr: sympy.Expr) -> Decision:
+    """Is σ positively homogeneous of some degree p? ``value`` is p when it is."""
+    return _bounded(_decide_homogeneity, expr)
+
+
+def _side_values(expr: sympy.Expr, sign: int) -> tuple[sympy.Expr, sympy.Expr, Verdict]:
+    one = value_at(expr, sympy.Integer(sign))
+    two = value_at(expr, sympy.Integer(2 * sign))
+    return one, two, certify_nonzero(one)
+
+
+def _decide_homogeneity(expr: sympy.Expr, allow_simplify: bool = True) -> Decision:
+    s_pos, s_pos2, pos_nonzero = _side_values(expr, 1)
+    s_neg, s_neg2, neg_nonzero = _side_values(expr, -1)
+    steps: list[Step] = []
+    if pos_nonzero.status == PROVED:
+        sign, one, two, certificate = 1, s_pos, s_pos2, pos_nonzero
+    elif neg_nonzero.status == PROVED:
+        sign, one, two, certificate = -1, s_neg, s_neg2, neg_nonzero
+    elif pos_nonzero.status == REFUTED and neg_nonzero.status == REFUTED:
+        return _homogeneity_when_zero_at_units(expr)
+    else:
+        v = Verdict.unknown("interval", "cannot decide whether σ(1) or σ(−1) is zero")
+        return Decision(v, (Step("σ(±1) ≠ 0?", "interval arithmetic", v),))
+    u = "1" if sign > 0 else "−1"
+    steps.append(Step(f"σ({u}) = {sympy.sstr(one)} ≠ 0", "certified", certificate))
+    ratio = two / one
+    ratio_positive = certify_nonzero(ratio)
+    if ratio_positive.status == PROVED and certified_sign(ratio) == -1:
+        refute = Verdict.refuted(ratio_positive.method,
+                                 f"σ({2 * sign})/σ({u}) = {sympy.sstr(ratio)} < 0 but 2^p > 0",
+                                 witness=(("alpha", "2"), ("z0", u)),
+                                 certificate=ratio_positive.certificate)
+        steps.append(Step(f"σ(2·{u})/σ({u}) = {sympy.sstr(ratio)} < 0 < 2^p", "α = 2",
+                          Verdict.proved(refute.method, "sign certified", witness=refute.witness,
+                                         certificate=refute.certificate)))
+        return Decision(refute, tuple(steps), witness=sympy.Integer(sign))
+    if ratio == 0:
+        refute = Verdict.refuted("exact", f"σ({2 * sign}) = 0 ≠ 2^p σ({u})",
+                                 witness=(("alpha", "2"), ("z0", u)))
+        steps.append(Step(f"σ(2·{u}) = 0 ≠ 2^p·σ({u})", "α = 2",
+                          Verdict.proved("exact", "σ(2u) = 0 exactly", witness=refute.witness)))
+        return Decision(refute, tuple(steps), witness=sympy.Integer(sign))
+    p = _exact_degree(ratio)
+    steps.append(Step(f"p = log2(σ({2 * sign})/σ({u})) = {sympy.sstr(p)}",
+                      "α = 2 forces σ(2z) = 2^p σ(z)", Verdict.proved("sympy", "definition of p")))
+    return _check_degree(expr, p, s_pos, s_neg, steps, allow_simplify)
+
+
+def _check_degree(expr, p, s_pos, s_neg, steps: list[Step], allow_simplify: bool) -> Decision:
+    sides = ((1, t, s_pos, "σ(t) = σ(1)·t^p for t > 0"),
+             (-1, -t, s_neg, "σ(−t) = σ(−1)·t^p for t > 0"))
+    for sign, arg, unit_value, _ in sides:
+        diff = expr.subs(z, arg) - unit_value * t**p
+        found = find_witness(diff, (q for q in candidate_points(expr) if q > 0), variable=t)
+        if found:
+            point, cert = found
+            z0 = sign * point
+            holds = Verdict.refuted(cert.method,
+                                    f"σ({z0}) ≠ σ({sign})·|{z0}|^p with the forced p",
+                                    witness=(("z0", str(z0)), ("p", sympy.sstr(p))),
+                                    certificate=cert.certificate, backend=cert.backend)
+            steps.append(Step(f"σ({z0}) − σ({sign})·{point}^p ≠ 0", f"certified at z0 = {z0}",
+                              replace(cert, witness=holds.witness)))
+            return Decision(holds, tuple(steps), witness=z0, value=None)
+    found_form = simplified(expr) if allow_simplify else None
+    if found_form:  # no witness: σ may be homogeneous in disguise; start again on the new form
+        form, form_step = found_form
+        again = _decide_homogeneity(form, allow_simplify=False)
+        return replace(again, steps=(form_step, *again.steps))
+    for _, arg, unit_value, text in sides:
+        diff = expr.subs(z, arg) - unit_value * t**p
+        steps.append(Step(text, "SymPy on the half-line", decide_identically_zero(diff)))
+    if p != 0:
+        return _with_origin(expr, "p ≠ 0 forces σ(0) = α^p σ(0) = 0", steps, value=p)
+    holds = combine((s.verdict for s in steps), "condition")
+    return Decision(holds, tuple(steps), value=p if holds.status == PROVED else None)
+
+
+def _with_origin(expr, rule: str, steps: list[Step], **found) -> Decision:
+    """Append the step ``σ(0) = 0`` and decide; a certified ``σ(0) ≠ 0`` refutes instead."""
+    at0 = value_at(expr, sympy.Integer(0))
+    nonzero = certify_nonzero(at0)
+    if nonzero.status == PROVED:
+        witness = (("z0", "0"),)
+        steps.append(Step(f"σ(0) = {sympy.sstr(at0)} ≠ 0", rule, replace(nonzero, witness=witness)))
+        holds = Verdict.refuted(nonzero.method, f"σ(0) ≠ 0 (rule: {rule})", witness=witness,
+                                certificate=nonzero.certificate)
+        return Decision(holds, tuple(steps), witness=sympy.Integer(0))
+    steps.append(Step("σ(0) = 0", rule, decide_zero(at0)))
+    holds = combine((s.verdict for s in steps), "condition")
+    value = found.get("value") if holds.status == PROVED else None
+    return Decision(holds, tuple(steps), value=value)
+
+
+def _homogeneity_when_zero_at_units(expr) -> Decision:
+    """σ(1) = σ(−1) = 0: homogeneous (of every degree) iff σ vanishes on z ≠ 0."""
+    steps = [Step("σ(1) = σ(−1) = 0", "exact", Verdict.proved("exact", "both values are 0"))]
+    found = find_witness(expr, candidate_points(expr))
+    if found:
+        point, cert = found
+        holds = Verdict.refuted(cert.method, f"σ({point}) ≠ 0 = |{point}|^p σ(±1)",
+                                witness=(("z0", str(point)),), certificate=cert.certificate)
+        steps.append(Step(f"σ({point}) ≠ 0", f"certified at z0 = {point}",
+                          replace(cert, witness=holds.witness)))
+        return Decision(holds, tuple(steps), witness=point)
+    for arg, text in ((t, "σ(t) = 0 for t > 0"), (-t, "σ(−t) = 0 for t > 0")):
+        steps.append(Step(text, "SymPy on the half-line",
+                          decide_identically_zero(expr.subs(z, arg))))
+    # σ ≡ 0: homogeneous of every degree; report degree 1 (the one inverse scaling needs).
+    return _with_origin(expr, "substitute z = 0", steps, value=sympy.Integer(1))

@@ -1,0 +1,97 @@
+"""Plain-text rendering of reports, results and tables (JSON is ``Report.to_json``).
+
+Returns strings; only the command-line layer prints them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import sympy
+
+from symbolic.engine import Report, Result, Step, Table, Verdict
+
+MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "failed": "✗"}
+
+
+def cell_text(cell: object) -> str:
+    if cell is None:
+        return "—"
+    if isinstance(cell, bool):
+        return "yes" if cell else "no"
+    if isinstance(cell, float):
+        return f"{cell:,.6g}" if abs(cell) < 1e6 else f"{cell:,.4e}"
+    if isinstance(cell, sympy.Basic):
+        return sympy.sstr(cell)
+    return str(cell)
+
+
+def table_text(table: Table) -> str:
+    rows = [list(table.columns)] + [[cell_text(c) for c in row] for row in table.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(table.columns))]
+    fmt = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()  # noqa: E731
+    lines = [table.title, fmt(rows[0]), "  ".join("-" * w for w in widths)]
+    lines += [fmt(r) for r in rows[1:]]
+    lines += [f"  note: {n}" for n in table.notes]
+    return "\n".join(lines)
+
+
+def verdict_text(v: Verdict, verbose: bool = False) -> str:
+    text = f"{MARK[v.status]} {v.status} by {v.method}"
+    if v.witness:
+        text += " at " + ", ".join(f"{k} = {val}" for k, val in v.witness)
+    if verbose:
+        details = [v.reason, v.certificate, v.backend]
+        if v.timeout_s is not None:
+            details.append(f"timeout {v.timeout_s:g} s")
+        details.append(f"{v.seconds * 1000:.1f} ms")
+        text += "\n" + "\n".join(f"          {d}" for d in details if d)
+    elif v.certificate and v.status != "proved":
+        text += f"  [{v.certificate}]"
+    return text
+
+
+def step_text(i: int, step: Step, verbose: bool) -> str:
+    return (
+        f"  {i:>2}. {step.statement}\n"
+        f"      by {step.rule} — {verdict_text(step.verdict, verbose)}"
+    )
+
+
+def result_text(result: Result, verbose: bool = False) -> str:
+    c = result.claim
+    head = f"[{result.status}] {c.kind.capitalize()} {c.name} ({c.source}): {c.title}"
+    lines = [head, f"  {c.statement}"]
+    lines += [f"  assuming {a}" for a in c.assumptions]
+    lines += [step_text(i, s, verbose) for i, s in enumerate(result.derivation.steps, 1)]
+    for n in result.numeric:
+        mark = "✓" if n.agrees else "✗ DISAGREES"
+        lines.append(
+            f"  numeric check ({n.backend}, {n.samples} samples): {n.name}: "
+            f"max error {n.max_error:.3g} vs tolerance {n.tolerance:.3g} {mark}"
+            + (f" — {n.detail}" if n.detail and (verbose or not n.agrees) else "")
+        )
+    if result.status != "proved":
+        lines.append(f"  reason: {result.verdict.reason}")
+    return "\n".join(lines)
+
+
+def summary_line(statuses: Iterable[str]) -> str:
+    statuses = list(statuses)
+    counts = {s: statuses.count(s) for s in ("proved", "refuted", "unknown", "failed")}
+    return ", ".join(f"{n} {s}" for s, n in counts.items())
+
+
+def report_text(report: Report, verbose: bool = False) -> str:
+    parts = [f"== {report.title} ({report.source}) =="]
+    parts += [result_text(r, verbose) for r in report.results]
+    parts += [table_text(t) for t in report.tables]
+    parts.append(
+        f"{report.module}: {summary_line(r.status for r in report.results)} "
+        f"in {report.seconds:.2f} s — {report.status}"
+    )
+    return "\n\n".join(parts)
+
+
+def reports_text(reports: Sequence[Report], verbose: bool = False) -> str:
+    return "\n\n".join(report_text(r, verbose) for r in reports)
