@@ -212,19 +212,21 @@ class Enclosure:
         return f"[{lo_text}, {hi_text}]"
 
 
-def tight_enclosure(expr: sympy.Expr, until_sign: bool = True) -> Enclosure:
-    """Enclose at increasing precision until the sign is known (or ``MAX_BITS`` is reached)."""
+def tight_enclosure(expr: sympy.Expr, until_sign: bool = True,
+                    max_bits: int = MAX_BITS) -> Enclosure:
+    """Enclose at increasing precision until the sign is known (or ``max_bits`` is reached)."""
     bits = START_BITS
     while True:
         box = enclose(expr, bits)
         with mpmath.workprec(bits):  # keep every bit of the end points
             enc = Enclosure(mpmath.mpf(box.a), mpmath.mpf(box.b), bits)
-        if (until_sign and enc.excludes_zero) or bits >= MAX_BITS:
+        if (until_sign and enc.excludes_zero) or bits >= max_bits:
             return enc
         bits *= 2
 
 
-def certify_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S) -> Verdict:
+def certify_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
+                    max_bits: int = MAX_BITS) -> Verdict:
     """Verdict on ``expr ≠ 0`` for a closed expression: exact, or by interval arithmetic."""
     start = time.perf_counter()
     try:
@@ -238,7 +240,7 @@ def certify_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S) -> V
                                           backend=backend("sympy"), seconds=seconds)
                 return Verdict.refuted("exact", "the value is exactly 0",
                                        certificate="value = 0", seconds=seconds)
-            enc = tight_enclosure(value)
+            enc = tight_enclosure(value, max_bits=max_bits)
     except BudgetExceeded as exc:
         return Verdict.unknown("interval", str(exc), timeout_s=timeout_s,
                                seconds=time.perf_counter() - start)

@@ -23,8 +23,8 @@ import sympy
 
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
-from symbolic.certify import certified_sign, certify_nonzero
-from symbolic.check import decide_zero
+from symbolic.certify import MAX_BITS, certified_sign, certify_nonzero
+from symbolic.check import decide_zero, equal_step
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Step, Verdict, combine
 from symbolic.errors import InvalidExpression
 
@@ -36,6 +36,8 @@ BASE_POINTS = tuple(
     for v in ("2", "-1", "-2", "1/2", "-1/2", "3", "-3", "1/3", "0", "10", "-10", "1/10",
               "-1/10", "7/3", "-7/3", "100", "-100", "1/1000", "-1/1000")
 )
+SEARCH_BITS = 256  # first-pass precision of the witness search
+SECOND_PASS_POINTS = 6  # points retried at full precision (differences below 2^-256)
 MAX_DERIVED_POINTS = 24  # scaled copies of σ's own constants (kinks, thresholds)
 ANALYSIS_TIMEOUT_S = 20.0  # one activation's whole analysis
 CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when undecided
@@ -71,17 +73,24 @@ def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
 
 def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
                  variable: sympy.Symbol = z) -> tuple[sympy.Rational, Verdict] | None:
-    """The first point where ``difference`` is certified nonzero, with its certificate."""
+    """The first point where ``difference`` is certified nonzero, with its certificate.
+
+    A first pass stops at ``SEARCH_BITS`` so that points where the difference is exactly 0 are
+    cheap; a second pass goes to the full precision for differences that are nonzero by a hair.
+    """
+    values = []
     for p in points:
         try:
             value = difference.subs(variable, p)
         except (ZeroDivisionError, ValueError):
             continue
-        if value.has(sympy.zoo, sympy.nan, sympy.I):
-            continue
-        verdict = certify_nonzero(value)
-        if verdict.status == PROVED:
-            return p, verdict
+        if not value.has(sympy.zoo, sympy.nan, sympy.I):
+            values.append((p, value))
+    for max_bits, tried in ((SEARCH_BITS, values), (MAX_BITS, values[:SECOND_PASS_POINTS])):
+        for p, value in tried:
+            verdict = certify_nonzero(value, max_bits=max_bits)
+            if verdict.status == PROVED:
+                return p, verdict
     return None
 
 
@@ -141,9 +150,13 @@ def simplified(expr: sympy.Expr) -> tuple[sympy.Expr, Step] | None:
     """σ rewritten by SymPy into a shorter equal form (exp form for hyperbolic functions)."""
     try:
         with time_limit(CANONICAL_TIMEOUT_S):
-            forms = [sympy.simplify(expr)]
+            forms = []
             if expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.exp):
-                forms.append(sympy.simplify(expr.rewrite(sympy.exp)))
+                forms.append(sympy.cancel(sympy.expand(expr.rewrite(sympy.exp))))
+            if not forms or sympy.count_ops(forms[0]) > 3:
+                forms.append(sympy.simplify(expr))
+                if expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.exp):
+                    forms.append(sympy.simplify(expr.rewrite(sympy.exp)))
     except (BudgetExceeded, RecursionError, TypeError, ValueError):
         return None
     best = min(forms, key=sympy.count_ops)
@@ -224,8 +237,16 @@ def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
     return closed
 
 
-def decide_homogeneity(expr: sympy.Expr) -> Decision:
-    """Is σ positively homogeneous of some degree p? ``value`` is p when it is."""
+def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Decision:
+    """Is σ positively homogeneous of some degree p? ``value`` is p when it is.
+
+    When ``linear`` proves σ(z) = c·z, degree 1 follows at once (c·αz = α·c·z).
+    """
+    if linear is not None and linear.holds.status == PROVED:
+        c, alpha = linear.value, sympy.Symbol("alpha", positive=True)
+        step = equal_step(c * alpha * z, alpha * (c * z), "σ(z) = c·z (proved linear)",
+                          "σ(αz) = c·αz = α·σ(z) for every α > 0")
+        return Decision(step.verdict, (step,), value=sympy.Integer(1))
     return _bounded(_decide_homogeneity, expr)
 
 
@@ -286,7 +307,7 @@ def _check_degree(expr, p, s_pos, s_neg, steps: list[Step], allow_simplify: bool
                                     f"σ({z0}) ≠ σ({sign})·|{z0}|^p with the forced p",
                                     witness=(("z0", str(z0)), ("p", sympy.sstr(p))),
                                     certificate=cert.certificate, backend=cert.backend)
-            steps.append(Step(f"σ({z0}) − σ({sign})·{point}^p ≠ 0", f"certified at z0 = {z0}",
+            steps.append(Step(f"σ({z0}) − σ({sign})·({point})^p ≠ 0", f"certified at z0 = {z0}",
                               replace(cert, witness=holds.witness)))
             return Decision(holds, tuple(steps), witness=z0, value=None)
     found_form = simplified(expr) if allow_simplify else None

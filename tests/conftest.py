@@ -1,0 +1,23 @@
+"""Shared test configuration: Hypothesis profiles (``ci`` loads itself when CI is set)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the packages are importable without an install too
+    sys.path.insert(0, str(ROOT))
+
+settings.register_profile("dev", max_examples=30, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,  # CI must be reproducible: the same examples on every run
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))

@@ -1,0 +1,53 @@
+"""Numeric cross-checks: implementations agree, and a wrong verdict is caught."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import sympy
+
+from numeric_checks.activations import cross_check, implementations_agree, torch_available
+from numeric_checks.evaluate import numpy_function
+from symbolic.activations import ACTIVATIONS, z
+from symbolic.analysis import analyze
+from symbolic.engine import Verdict
+
+
+@pytest.mark.parametrize("name", list(ACTIVATIONS))
+def test_numpy_sympy_and_torch_agree(name):
+    checks = implementations_agree(ACTIVATIONS[name])
+    assert all(c.agrees for c in checks), [c for c in checks if not c.agrees]
+    assert len(checks) == (2 if torch_available() else 1)
+
+
+def test_a_wrong_exchange_verdict_is_caught():
+    act = ACTIVATIONS["silu"]
+    honest = analyze(act.expr, "silu")
+    assert all(c.agrees for c in cross_check(honest, act))
+    lying = replace(honest, linear=replace(honest.linear, holds=Verdict.proved("sympy"),
+                                           witness=None))
+    failures = [c for c in cross_check(lying, act) if not c.agrees]
+    assert any("Q ↔ K" in c.name for c in failures)
+
+
+def test_a_wrong_scaling_verdict_is_caught():
+    act = ACTIVATIONS["relu"]
+    honest = analyze(act.expr, "relu")
+    lying = replace(honest, inverse_scaling=replace(honest.inverse_scaling,
+                                                    holds=Verdict.refuted("exact")))
+    assert any(not c.agrees and "2Q" in c.name for c in cross_check(lying, act))
+
+
+def test_tiny_nonlinearity_is_reported_below_resolution_not_as_disagreement():
+    expr = z + sympy.Rational(1, 10**30) * z**2
+    checks = cross_check(analyze(expr, "tiny"))
+    assert all(c.agrees for c in checks)
+    assert any("below float64 resolution" in c.detail for c in checks)
+
+
+def test_tree_evaluator_handles_piecewise_and_max():
+    f = numpy_function(ACTIVATIONS["elu"].expr + sympy.Max(z, 0))
+    import numpy as np
+
+    assert np.allclose(f(np.array([-1.0, 0.0, 2.0])), [np.expm1(-1.0), 0.0, 4.0])

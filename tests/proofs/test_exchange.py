@@ -1,0 +1,94 @@
+"""python -m proofs.exchange: the theorems, the activation table and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from proofs import exchange
+from symbolic.activations import ACTIVATIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "proofs.exchange", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def report():
+    return exchange.build_report()
+
+
+def test_every_theorem_and_activation_is_proved(report):
+    assert report.status == "proved" and report.exit_code == 0
+    names = [r.claim.name for r in report.results]
+    assert names[:4] == ["exchange.lemma", "exchange.lemma_z3", "exchange.symmetric_invariant",
+                         "exchange.gated_iff"]
+    assert len(names) == 4 + len(ACTIVATIONS)
+
+
+def test_lemma_uses_both_backends(report):
+    by_name = {r.claim.name: r for r in report.results}
+    assert by_name["exchange.lemma"].methods == ("sympy",)
+    assert by_name["exchange.lemma_z3"].methods == ("z3",)
+
+
+def test_table_rows_match_theory(report):
+    rows = {row[0]: row for row in report.tables[0].rows}
+    assert rows["identity"][1:5] == ("yes", "kept", "1", "kept")
+    assert rows["relu"][1:5] == ("no", "broken", "1", "kept")
+    assert rows["relu2"][1:5] == ("no", "broken", "2", "broken")
+    assert rows["silu"][1:5] == ("no", "broken", "none", "broken")
+
+
+def test_text_output_shows_every_step_with_its_backend():
+    out = cli()
+    assert out.returncode == 0, out.stderr
+    assert "proved by z3" in out.stdout and "proved by sympy" in out.stdout
+    assert "proved by interval" in out.stdout and "proved by exact" in out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_json_contract_for_user_activations():
+    out = cli("--activation", "x*sigmoid(x)", "--activation", "relu(x)**1.5",
+              "--activation", "max(x,1)+min(x,1)-1", "--json")
+    assert out.returncode == 0, out.stderr
+    silu, power, linear = json.loads(out.stdout)
+    for obj in (silu, power, linear):
+        assert {"activation", "expression", "linear", "exchange_symmetric", "homogeneity_degree",
+                "inverse_scaling_symmetric", "status", "evidence"} <= obj.keys()
+    assert silu["activation"] == "x*sigmoid(x)" and silu["linear"] is False
+    assert silu["homogeneity_degree"] is None and silu["inverse_scaling_symmetric"] is False
+    assert power["homogeneity_degree"] == 1.5 and power["inverse_scaling_symmetric"] is False
+    assert linear["linear"] is True and linear["exchange_symmetric"] is True
+    assert silu["evidence"]["exchange"]["witness"] == {"a": "2", "b": "1"}
+
+
+def test_single_activation_json_is_one_object():
+    out = cli("--activation", "relu", "--json")
+    obj = json.loads(out.stdout)
+    assert obj["linear"] is False and obj["homogeneity_degree"] == 1
+    assert obj["inverse_scaling_symmetric"] is True and obj["status"] == "proved"
+
+
+@pytest.mark.parametrize("text", ["__import__('os').system('touch {marker}')", "x*sigmoid(",
+                                  "sqrt(x)", "lambda: 1", "1/x", "", "open('{marker}', 'w')"])
+def test_bad_input_is_one_line_and_exit_2(text, tmp_path):
+    marker = tmp_path / "pwned"
+    out = cli("--activation", text.format(marker=marker))
+    assert out.returncode == 2
+    assert out.stdout == "" and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "--activation" in out.stderr
+    assert not marker.exists()
+
+
+def test_unknown_option_is_usage_error():
+    out = cli("--nonsense")
+    assert out.returncode == 2 and "Traceback" not in out.stderr

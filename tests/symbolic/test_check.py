@@ -1,0 +1,59 @@
+"""The SymPy step checker and the Z3 bridge: proved, refuted, or honestly unknown."""
+
+from __future__ import annotations
+
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from symbolic import budget
+from symbolic.check import decide_zero, equal_step
+from symbolic.smt import prove, uninterpreted_sigma
+
+a, b = sympy.symbols("a b", real=True)
+
+
+def test_identities_are_proved_and_falsehoods_are_not():
+    assert equal_step((a + b) ** 2, a**2 + 2 * a * b + b**2, "expand").verdict.status == "proved"
+    assert equal_step(sympy.Integer(2), sympy.Integer(3), "arith").verdict.status == "refuted"
+    # true for some a only: never proved
+    assert equal_step(a * 2, a + 1, "x").verdict.status == "unknown"
+
+
+def test_hyperbolic_identity_in_disguise():
+    expr = sympy.tanh(a) - (sympy.exp(2 * a) - 1) / (sympy.exp(2 * a) + 1)
+    assert decide_zero(expr).status == "proved"
+
+
+def test_time_limit_gives_unknown():
+    assert budget.bounded()
+    hard = sympy.expand((a + b + 1) ** 40) - sympy.expand((a + b + 1) ** 40) + sympy.sin(a) ** 2 \
+        + sympy.cos(a) ** 2 - 1 + (a + b + 1) ** 40 - sympy.expand((a + b + 1) ** 40)
+    verdict = decide_zero(hard, timeout_s=0.01)
+    assert verdict.status == "unknown" and "time limit" in verdict.reason
+
+
+@given(st.integers(-50, 50), st.integers(-50, 50))
+def test_polynomial_identities(m, n):
+    assert equal_step((a + m) * (a + n), a**2 + (m + n) * a + m * n, "expand").verdict.status \
+        == "proved"
+
+
+def test_z3_proves_refutes_and_times_out():
+    def valid(z3):
+        x = z3.Real("x")
+        return x * x >= 0
+
+    def invalid(z3):
+        x = z3.Real("x")
+        return x * x > 0
+
+    def exists_c(z3):  # needs a quantifier instantiation Z3 does not find: unknown, never proved
+        s, x, c, u, v = uninterpreted_sigma(z3), *z3.Reals("x c u v")
+        hyp = z3.ForAll([u, v], s(u) * v == s(v) * u)
+        return z3.Implies(hyp, z3.Exists([c], z3.ForAll([x], s(x) == c * x)))
+
+    assert prove(valid).status == "proved"
+    refuted = prove(invalid)
+    assert refuted.status == "refuted" and dict(refuted.witness)["x"] == "0"
+    assert prove(exists_c, timeout_ms=50).status == "unknown"

@@ -1,0 +1,78 @@
+"""The engine's objects: verdict algebra, statuses and exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from symbolic.engine import (
+    Claim,
+    Derivation,
+    NumericCheck,
+    Report,
+    Result,
+    Step,
+    Table,
+    Verdict,
+    combine,
+    exit_code_for,
+    overall_status,
+)
+
+P, R, U = Verdict.proved("sympy"), Verdict.refuted("exact", "1 ≠ 0"), Verdict.unknown("z3")
+CLAIM = Claim("t.claim", "a claim", "a = a", "A0")
+
+
+def test_combine_needs_every_step():
+    assert combine([P, P]).status == "proved"
+    assert combine([P, U, P]).status == "unknown"
+    assert combine([P, U, R]).status == "refuted"
+    assert "step 3 refuted" in combine([P, U, R]).reason
+    assert combine([]).status == "unknown"  # nothing checked is never a pass
+
+
+@given(st.lists(st.sampled_from([P, R, U]), min_size=1, max_size=8))
+def test_combine_is_the_weakest_link(verdicts):
+    status = combine(verdicts).status
+    statuses = {v.status for v in verdicts}
+    for worst in ("refuted", "unknown", "proved"):
+        if worst in statuses:
+            assert status == worst
+            break
+
+
+def test_negation_swaps_proved_and_refuted_only():
+    assert P.negated().status == "refuted" and R.negated().status == "proved"
+    assert U.negated().status == "unknown"
+
+
+def test_numeric_disagreement_fails_a_proved_result():
+    bad = NumericCheck("x", "numpy", 1, 1.0, 1e-12, False)
+    result = Result(CLAIM, Derivation((Step("a = a", "refl", P),)), (bad,))
+    assert result.verdict.status == "proved" and result.status == "failed"
+
+
+@pytest.mark.parametrize(
+    ("statuses", "status", "code"),
+    [(["proved"], "proved", 0), (["proved", "unknown"], "unknown", 3),
+     (["unknown", "failed"], "failed", 1), (["refuted", "proved"], "refuted", 1),
+     ([], "unknown", 3)],
+)
+def test_overall_status_and_exit_code(statuses, status, code):
+    assert overall_status(statuses) == status
+    assert exit_code_for(status) == code
+
+
+def test_report_json_is_serialisable():
+    x = sympy.Symbol("x")
+    step = Step("x = x", "refl", P, formula=sympy.Eq(x, x, evaluate=False))
+    report = Report("m", "title", "A0", (Result(CLAIM, Derivation((step,))),),
+                    (Table("t", "T", ("a", "b"), ((1, x),)),))
+    doc = json.loads(json.dumps(report.to_json()))
+    assert doc["status"] == "proved"
+    assert doc["results"][0]["steps"][0]["formula"] == "Eq(x, x)"
+    assert doc["tables"][0]["rows"] == [[1, "x"]]

@@ -1,0 +1,116 @@
+"""Decision procedures for linearity and positive homogeneity (THEORY A6, A7)."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from symbolic.activations import ACTIVATIONS, z
+from symbolic.certify import certify_nonzero
+from symbolic.properties import decide_homogeneity, decide_linear
+
+R, Max, Min, Abs, exp = sympy.Rational, sympy.Max, sympy.Min, sympy.Abs, sympy.exp
+relu = lambda e: Max(0, e)  # noqa: E731
+
+
+@pytest.mark.parametrize("name", list(ACTIVATIONS))
+def test_table_verdicts_match_theory(name):
+    act = ACTIVATIONS[name]
+    linear, homogeneity = decide_linear(act.expr), decide_homogeneity(act.expr)
+    assert linear.holds.status == ("proved" if act.linear else "refuted")
+    if act.degree is None:
+        assert homogeneity.holds.status == "refuted"
+        assert homogeneity.value is None
+    else:
+        assert homogeneity.holds.status == "proved"
+        assert homogeneity.value == act.degree
+
+
+CASES = [
+    # (σ, linear?, degree or None)  — disguised linear functions
+    (relu(z) - relu(-z), True, 1),
+    (sympy.log(exp(z)), True, 1),
+    (Max(z, 1) + Min(z, 1) - 1, True, 1),
+    ((exp(z) - exp(-z)) / 2 - sympy.sinh(z) + z, True, 1),
+    (2 / (1 + exp(-2 * z)) - 1 - sympy.tanh(z) + z, True, 1),
+    (z * sympy.erf(z) + z * sympy.erf(-z) + 3 * z, True, 1),
+    (sympy.Integer(0), True, 1),
+    # nonlinear by a hair
+    (z + R(1, 10**30) * z**2, False, None),
+    (z + R(1, 10**300) * exp(z), False, None),
+    (z + relu(z - 10**9), False, None),
+    (relu(z - R(1, 10**9)), False, None),
+    (Max(z, R(1, 10**9)), False, None),
+    (z + R(1, 10**30) * relu(z), False, 1),
+    (Max(z, R(1, 10**9) * z), False, 1),
+    # non-integer and irrational degrees
+    (relu(z) ** R(3, 2), False, R(3, 2)),
+    (z * Abs(z) ** R(1, 2), False, R(3, 2)),
+    (Abs(z) ** R(1, 3), False, R(1, 3)),
+    (Abs(z) ** sympy.pi, False, sympy.pi),
+    (sympy.sqrt(z**2), False, 1),
+    (relu(z) + relu(-z) ** 2, False, None),
+    (2**z, False, None),
+]
+
+
+@pytest.mark.parametrize(("expr", "linear", "degree"), CASES, ids=[str(c[0]) for c in CASES])
+def test_user_style_activations(expr, linear, degree):
+    lin = decide_linear(expr)
+    hom = decide_homogeneity(expr, lin)  # a proved-linear σ has degree 1 at once
+    assert lin.holds.status == ("proved" if linear else "refuted")
+    if degree is None:
+        assert hom.holds.status == "refuted"
+    else:
+        assert hom.holds.status == "proved" and sympy.simplify(hom.value - degree) == 0
+
+
+def test_refutation_carries_a_certified_witness():
+    decision = decide_linear(z + R(1, 10**30) * z**2)
+    z0 = decision.witness
+    diff = (z + R(1, 10**30) * z**2).subs(z, z0) - decision.value * z0
+    assert certify_nonzero(diff).status == "proved"
+    assert dict(decision.holds.witness)["z0"] == str(z0)
+
+
+coefficients = st.fractions(min_value=-20, max_value=20, max_denominator=50).map(
+    lambda f: R(f.numerator, f.denominator))
+degrees = st.fractions(min_value=R(1, 4), max_value=4, max_denominator=8).map(
+    lambda f: R(f.numerator, f.denominator))
+
+
+@given(coefficients)
+def test_every_line_through_zero_is_linear(c):
+    decision = decide_linear(c * z)
+    assert decision.holds.status == "proved" and decision.value == c
+
+
+@given(coefficients.filter(lambda c: c != 0), st.integers(min_value=1, max_value=60))
+def test_any_quadratic_term_is_caught(c, k):
+    decision = decide_linear(c * z + R(1, 10**k) * z**2)
+    assert decision.holds.status == "refuted"
+
+
+@given(coefficients, coefficients, degrees)
+def test_two_sided_power_laws_are_homogeneous_of_their_degree(a, b, p):
+    if a == 0 and b == 0:
+        return
+    expr = a * relu(z) ** p + b * relu(-z) ** p
+    decision = decide_homogeneity(expr)
+    assert decision.holds.status == "proved" and decision.value == p
+
+
+@given(degrees, st.integers(min_value=1, max_value=40))
+def test_power_law_plus_a_hair_is_not_homogeneous(p, k):
+    expr = relu(z) ** p + R(1, 10**k) * relu(z) ** (p + 1)
+    assert decide_homogeneity(expr).holds.status == "refuted"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("expr", [(sympy.exp(z) - sympy.exp(-z)) / 2 - sympy.sinh(z) + z,
+                                  2 / (1 + sympy.exp(-2 * z)) - 1 - sympy.tanh(z) + z])
+def test_homogeneity_procedure_sees_through_disguise_on_its_own(expr):
+    decision = decide_homogeneity(expr)
+    assert decision.holds.status == "proved" and decision.value == 1
