@@ -172,13 +172,18 @@ def analyse_all(items: Sequence[tuple[str, sympy.Expr, Activation | None]]
     """Analysis and checked result of each (label, σ, table entry or None)."""
     out = []
     for label, expr, act in items:
-        try:
-            analysis = analyze(expr, label)
-        except InvalidExpression as exc:  # e.g. not real-valued: name the input
-            raise activation_error(label, str(exc)) from None
+        analysis = analyze_item(label, expr)
         out.append((analysis, as_result(analysis, f"activation.{_slug(label)}",
                                         numeric=cross_check(analysis, act))))
     return out
+
+
+def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:
+    """``analyze``, with a user-input error naming the input (e.g. σ not real-valued)."""
+    try:
+        return analyze(expr, label)
+    except InvalidExpression as exc:
+        raise activation_error(label, str(exc)) from None
 
 
 def _slug(label: str) -> str:
@@ -231,7 +236,7 @@ def table_items() -> list[tuple[str, sympy.Expr, Activation]]:
 def build_report(activations: Sequence[str] | None = None) -> Report:
     """The exchange theorems and the activation table; or only the given activations."""
     if activations:
-        items = [_parsed(text) for text in activations]
+        items = [parsed_item(text) for text in activations]
         theorems: list[Result] = []
     else:
         items, theorems = table_items(), theorem_results()
@@ -242,7 +247,7 @@ def build_report(activations: Sequence[str] | None = None) -> Report:
                   data={"activations": [an.to_json() for an in analyses]})
 
 
-def _parsed(text: str) -> tuple[str, sympy.Expr, Activation | None]:
+def parsed_item(text: str) -> tuple[str, sympy.Expr, Activation | None]:
     parsed = parse_activation(text)
     return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
 

@@ -13,6 +13,7 @@ Every verdict carries its derivation; a broken symmetry carries a certified witn
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -132,6 +133,7 @@ def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
     return Decision(homogeneity.holds, (step,))
 
 
+@lru_cache(maxsize=256)  # exchange and scaling analyse the same activations in one run
 def analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     linear = decide_linear(expr)
     homogeneity = decide_homogeneity(expr, linear)

@@ -78,19 +78,22 @@ def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
     A first pass stops at ``SEARCH_BITS`` so that points where the difference is exactly 0 are
     cheap; a second pass goes to the full precision for differences that are nonzero by a hair.
     """
-    values = []
-    for p in points:
+    tried: list[tuple[sympy.Rational, sympy.Expr]] = []
+    for p in points:  # first pass, lazily: most witnesses are among the first points
         try:
             value = difference.subs(variable, p)
         except (ZeroDivisionError, ValueError):
             continue
-        if not value.has(sympy.zoo, sympy.nan, sympy.I):
-            values.append((p, value))
-    for max_bits, tried in ((SEARCH_BITS, values), (MAX_BITS, values[:SECOND_PASS_POINTS])):
-        for p, value in tried:
-            verdict = certify_nonzero(value, max_bits=max_bits)
-            if verdict.status == PROVED:
-                return p, verdict
+        if value.has(sympy.zoo, sympy.nan, sympy.I):
+            continue
+        verdict = certify_nonzero(value, max_bits=SEARCH_BITS)
+        if verdict.status == PROVED:
+            return p, verdict
+        tried.append((p, value))
+    for p, value in tried[:SECOND_PASS_POINTS]:
+        verdict = certify_nonzero(value, max_bits=MAX_BITS)
+        if verdict.status == PROVED:
+            return p, verdict
     return None
 
 

@@ -1,0 +1,127 @@
+"""Numeric cross-checks of the rescaling symmetries (THEORY A7) on random layers.
+
+* the symmetric rank-1 form is unchanged by ``Q → αQ, K → K/α`` for every table activation
+  and random ``α`` of both signs;
+* the gated form's change equals ``(1/α)·Σ_j (σ(α x·q_j) − α σ(x·q_j))(x·k_j) v_j``;
+* per activation: degree-p activations keep ``Q → αQ, K → α^(−p)K`` for random ``α > 0``;
+  ``α = −1`` keeps the gated form only for linear σ; non-homogeneous σ break ``K → K/α``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import sympy
+
+from numeric_checks.activations import (
+    REL_TOL,
+    SEED,
+    _expect,
+    _random_layer,
+    _rel,
+    _scaling_break,
+    _symmetry_gap,
+    torch_available,
+)
+from numeric_checks.evaluate import numpy_function
+from symbolic import layers
+from symbolic.activations import ACTIVATIONS, Activation, z
+from symbolic.analysis import ActivationAnalysis
+from symbolic.certify import certify_nonzero
+from symbolic.check import decide_zero
+from symbolic.engine import NumericCheck
+
+ALPHA_RANGE = (0.2, 5.0)  # |α| drawn log-uniformly from this range
+TRIALS = 6  # random layers per activation in the identity checks
+
+
+def _alpha(rng: np.random.Generator, signed: bool) -> float:
+    value = float(np.exp(rng.uniform(*np.log(ALPHA_RANGE))))
+    return value * (rng.choice([-1.0, 1.0]) if signed else 1.0)
+
+
+def _backends(act: Activation | None, sigma: Callable):
+    yield "numpy", np.asarray, sigma
+    if act is not None and act.torch is not None and torch_available():
+        import torch
+
+        yield "torch", (lambda a: torch.tensor(a, dtype=torch.float64)), act.torch_fn()
+
+
+def symmetric_scaling_checks() -> tuple[NumericCheck, ...]:
+    """Sym(αQ, K/α) = Sym(Q, K) for every table activation and random α ≠ 0."""
+    rng = np.random.default_rng(SEED)
+    worst, count = 0.0, 0
+    for act in ACTIVATIONS.values():
+        for _ in range(TRIALS):
+            x, Q, K, V = _random_layer(rng)
+            al = _alpha(rng, signed=True)
+            worst = max(worst, _rel(layers.symmetric_rank1(x, al * Q, K / al, V, act.numpy),
+                                    layers.symmetric_rank1(x, Q, K, V, act.numpy)))
+            count += 1
+    return (NumericCheck("Sym(x; αQ, K/α, V) = Sym(x; Q, K, V), random α ≠ 0", "numpy", count,
+                         worst, REL_TOL, worst <= REL_TOL),)
+
+
+def scaling_identity_checks() -> tuple[NumericCheck, ...]:
+    """Gated(αQ, K/α) − Gated(Q, K) = (1/α)(σ(αU) − ασ(U)) ⊙ W · V, every table activation."""
+    rng = np.random.default_rng(SEED)
+    worst, count = 0.0, 0
+    for act in ACTIVATIONS.values():
+        s = act.numpy
+        for _ in range(TRIALS):
+            x, Q, K, V = _random_layer(rng)
+            al = _alpha(rng, signed=True)
+            one, other = layers.gated(x, al * Q, K / al, V, s), layers.gated(x, Q, K, V, s)
+            U, W = x @ Q.T, x @ K.T
+            want = ((s(al * U) - al * s(U)) * W / al) @ V
+            scale = max(float(np.max(np.abs(one))), float(np.max(np.abs(other))), 1e-300)
+            worst = max(worst, float(np.max(np.abs(one - other - want))) / scale)
+            count += 1
+    return (NumericCheck("Gated(αQ, K/α) − Gated(Q, K) = (1/α)·Σ_j (σ(αu_j) − ασ(u_j)) w_j v_j",
+                         "numpy", count, worst, REL_TOL, worst <= REL_TOL),)
+
+
+def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None
+                                ) -> tuple[NumericCheck, ...]:
+    sigma = act.numpy if act is not None else numpy_function(an.expr)
+    checks = []
+    p = an.degree
+    for backend, to_backend, fn in _backends(act, sigma):
+        rng = np.random.default_rng(SEED)
+        if p is not None:
+            gap = 0.0
+            for _ in range(3):
+                al, minus_p = _alpha(rng, False), -float(p)
+                gap = max(gap, _symmetry_gap(
+                    fn, layers.gated, lambda Q, K, al=al, e=minus_p: (al * Q, al**e * K),
+                    to_backend, rng))
+            checks.append(_expect(f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend, gap,
+                                  True, None))
+        else:
+            gap = _symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend,
+                                rng)
+            checks.append(_expect("gated: Q → 2Q, K → K/2", backend, gap,
+                                  an.inverse_scaling_symmetric, _scaling_break(an)))
+        gap = _symmetry_gap(fn, layers.gated, lambda Q, K: (-Q, -K), to_backend, rng)
+        checks.append(_expect("gated: Q → −Q, K → −K (α = −1)", backend, gap,
+                              _negation_symmetric(an), None))
+    return tuple(checks)
+
+
+def _negation_symmetric(an: ActivationAnalysis) -> bool | None:
+    """α = −1 alone is a symmetry iff σ is odd; linear σ is odd, and the table's are not, but
+    an arbitrary σ may be odd without being linear (tanh): no expectation then."""
+    if an.is_linear:
+        return True
+    return None if an.is_linear is None else _odd_or_none(an)
+
+
+def _odd_or_none(an: ActivationAnalysis) -> bool | None:
+    """σ odd? A certified σ(q) + σ(−q) ≠ 0 says no; SymPy proving σ(−z) + σ(z) = 0 says yes."""
+    for q in (sympy.Integer(1), sympy.Integer(2), sympy.Rational(1, 2)):
+        if certify_nonzero(an.expr.subs(z, q) + an.expr.subs(z, -q)).status == "proved":
+            return False
+    verdict = decide_zero(an.expr.subs(z, -z) + an.expr, timeout_s=1.0)
+    return {"proved": True, "refuted": False}.get(verdict.status)
