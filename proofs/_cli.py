@@ -47,7 +47,32 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
         "--fragment", action="store_true", help="with --latex: no preamble, for pasting"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
+    parser.add_argument("--z3-timeout", type=_positive_int, metavar="MS",
+                        help="cap every Z3 call at MS milliseconds (a check that runs out of "
+                             "time is unknown: exit 3)")
+    parser.add_argument("--sympy-timeout", type=_positive_float, metavar="S",
+                        help="cap every SymPy simplification at S seconds (unknown when hit)")
     return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of milliseconds, got {text!r}")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+    return value
 
 
 def usage_error(prog: str, message: str) -> int:
@@ -84,11 +109,16 @@ def json_document(reports: Sequence[Report]) -> dict[str, Any]:
     return {"reports": [r.to_json() for r in reports], "versions": versions()}
 
 
-def timed_build(build: Callable[..., Report], **options: Any) -> Report:
+def timed_build(build: Callable[..., Report], args: argparse.Namespace | None = None,
+                **options: Any) -> Report:
+    """``build(**options)`` under the time limits the options ask for, with its wall time."""
     from dataclasses import replace
 
+    from symbolic.budget import limits
+
     start = time.perf_counter()
-    report = build(**options)
+    with limits(getattr(args, "z3_timeout", None), getattr(args, "sympy_timeout", None)):
+        report = build(**options)
     return replace(report, seconds=time.perf_counter() - start)
 
 
@@ -108,7 +138,7 @@ def run(
     if args.fragment and args.latex is None:
         return usage_error(prog, "--fragment goes with --latex")
     try:
-        report = timed_build(build, **(options(args) if options else {}))
+        report = timed_build(build, args, **(options(args) if options else {}))
         emit_reports([report], args)
     except ToolkitError as exc:
         return usage_error(prog, str(exc))

@@ -345,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
     try:
-        report = timed_build(build_report, activations=args.activation)
+        report = timed_build(build_report, args, activations=args.activation)
     except ToolkitError as exc:
         return usage_error(PROG, str(exc))
     data = None

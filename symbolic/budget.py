@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 
 class BudgetExceeded(Exception):
@@ -46,3 +47,33 @@ def time_limit(seconds: float) -> Iterator[None]:
         if previous_delay > 0:  # re-arm the outer limit with what is left of it
             left = previous_delay - (time.monotonic() - started)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Time limits of the backends. ``None`` means each call's own default."""
+
+    z3_timeout_ms: int | None = None
+    sympy_timeout_s: float | None = None
+
+
+_current = Limits()
+
+
+def current_limits() -> Limits:
+    return _current
+
+
+@contextmanager
+def limits(z3_timeout_ms: int | None = None, sympy_timeout_s: float | None = None
+           ) -> Iterator[None]:
+    """Override the backends' time limits inside the block (e.g. a forced tiny Z3 timeout)."""
+    global _current
+    previous = _current
+    _current = Limits(z3_timeout_ms if z3_timeout_ms is not None else previous.z3_timeout_ms,
+                      sympy_timeout_s if sympy_timeout_s is not None
+                      else previous.sympy_timeout_s)
+    try:
+        yield
+    finally:
+        _current = previous

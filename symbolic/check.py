@@ -20,7 +20,7 @@ import time
 
 import sympy
 
-from symbolic.budget import BudgetExceeded, time_limit
+from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.engine import Step, Verdict
 from symbolic.versions import backend
 
@@ -48,7 +48,13 @@ def _exp_form(expr: sympy.Expr) -> sympy.Expr:
 
 
 def decide_zero(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Verdict:
-    """Verdict on ``expr == 0`` (identically, for all values of its symbols)."""
+    """Verdict on ``expr == 0`` (identically, for all values of its symbols).
+
+    ``budget.limits(sympy_timeout_s=...)`` caps ``timeout_s`` for every call in its block.
+    """
+    forced = current_limits().sympy_timeout_s
+    if forced is not None:
+        timeout_s = min(timeout_s, forced)
     start = time.perf_counter()
     label = backend("sympy")
     try:

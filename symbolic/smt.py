@@ -14,6 +14,7 @@ from typing import Any
 
 import z3
 
+from symbolic.budget import current_limits
 from symbolic.engine import Step, Verdict
 
 # Every lemma in the toolkit is decided in milliseconds; the margin is for slow machines.
@@ -25,7 +26,13 @@ def version() -> str:
 
 
 def prove(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) -> Verdict:
-    """Verdict on the formula ``build(z3)`` (valid for all values of its free constants)."""
+    """Verdict on the formula ``build(z3)`` (valid for all values of its free constants).
+
+    ``budget.limits(z3_timeout_ms=...)`` caps ``timeout_ms`` for every call in its block.
+    """
+    forced = current_limits().z3_timeout_ms
+    if forced is not None:
+        timeout_ms = min(timeout_ms, forced)
     start = time.perf_counter()
     solver = z3.Solver()
     solver.set("timeout", int(timeout_ms))
@@ -44,7 +51,7 @@ def prove(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) -> Verdi
     return Verdict.unknown("z3", f"solver said unknown ({solver.reason_unknown()})", **common)
 
 
-def z3_step(statement: str, build: Callable[[Any], Any], rule: str = "Z3: negation unsat",
+def z3_step(statement: str, build: Callable[[Any], Any], rule: str = "Z3: is the negation unsat?",
             timeout_ms: int = Z3_TIMEOUT_MS) -> Step:
     """A derivation step whose statement Z3 checks."""
     return Step(statement, rule, prove(build, timeout_ms))
