@@ -38,7 +38,7 @@ BASE_POINTS = tuple(
 )
 SEARCH_BITS = 256  # first-pass precision of the witness search
 SECOND_PASS_POINTS = 6  # points retried at full precision (differences below 2^-256)
-MAX_DERIVED_POINTS = 24  # scaled copies of σ's own constants (kinks, thresholds)
+MAX_DERIVED_POINTS = 40  # points made from σ's own constants (kinks, thresholds)
 ANALYSIS_TIMEOUT_S = 20.0  # one activation's whole analysis
 CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when undecided
 
@@ -54,21 +54,23 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
 
 
 def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
-    """Base points, then ±c/2, ±2c, ±(c+1) for each rational constant c appearing in σ."""
+    """Base points, then points made from σ's own rational constants c: ±c/2, ±2c, ±(c+1),
+    ±3c/2, and midpoints between two constants (a bump between two thresholds is found)."""
     seen: set[sympy.Rational] = set()
     for p in BASE_POINTS:
         seen.add(p)
         yield p
     constants = sorted({abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
-                       key=lambda c: (abs(sympy.log(c, 10)) if c > 0 else 0))
-    derived = 0
-    for c in constants:
-        for p in (c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2)):
-            for q in (p, -p):
-                if q not in seen and derived < MAX_DERIVED_POINTS:
-                    seen.add(q)
-                    derived += 1
-                    yield q
+                       key=lambda c: abs(sympy.log(c, 10)))
+    derived = [q for c in constants for q in (c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
+    derived += [(c1 + c2) / 2 for i, c1 in enumerate(constants) for c2 in constants[i + 1:]]
+    count = 0
+    for p in derived:
+        for q in (p, -p):
+            if q not in seen and count < MAX_DERIVED_POINTS:
+                seen.add(q)
+                count += 1
+                yield q
 
 
 def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
