@@ -16,8 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The real command in a fresh interpreter (end to end: imports, exit code, streams)."""
     return subprocess.run([sys.executable, "-m", "proofs.exchange", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def run_main(capsys, *args: str) -> tuple[int, str, str]:
+    """The same command in this process (fast)."""
+    code = exchange.main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +63,12 @@ def test_text_output_shows_every_step_with_its_backend():
     assert "Traceback" not in out.stderr
 
 
-def test_json_contract_for_user_activations():
-    out = cli("--activation", "x*sigmoid(x)", "--activation", "relu(x)**1.5",
-              "--activation", "max(x,1)+min(x,1)-1", "--json")
-    assert out.returncode == 0, out.stderr
-    silu, power, linear = json.loads(out.stdout)
+def test_json_contract_for_user_activations(capsys):
+    code, stdout, stderr = run_main(capsys, "--activation", "x*sigmoid(x)", "--activation",
+                                    "relu(x)**1.5", "--activation", "max(x,1)+min(x,1)-1",
+                                    "--json")
+    assert code == 0, stderr
+    silu, power, linear = json.loads(stdout)
     for obj in (silu, power, linear):
         assert {"activation", "expression", "linear", "exchange_symmetric", "homogeneity_degree",
                 "inverse_scaling_symmetric", "status", "evidence"} <= obj.keys()
@@ -70,25 +79,33 @@ def test_json_contract_for_user_activations():
     assert silu["evidence"]["exchange"]["witness"] == {"a": "2", "b": "1"}
 
 
-def test_single_activation_json_is_one_object():
-    out = cli("--activation", "relu", "--json")
-    obj = json.loads(out.stdout)
+def test_single_activation_json_is_one_object(capsys):
+    code, stdout, _ = run_main(capsys, "--activation", "relu", "--json")
+    obj = json.loads(stdout)
     assert obj["linear"] is False and obj["homogeneity_degree"] == 1
     assert obj["inverse_scaling_symmetric"] is True and obj["status"] == "proved"
 
 
 @pytest.mark.parametrize("text", ["__import__('os').system('touch {marker}')", "x*sigmoid(",
                                   "sqrt(x)", "lambda: 1", "1/x", "", "open('{marker}', 'w')"])
-def test_bad_input_is_one_line_and_exit_2(text, tmp_path):
+def test_bad_input_is_one_line_and_exit_2(text, tmp_path, capsys):
     marker = tmp_path / "pwned"
-    out = cli("--activation", text.format(marker=marker))
-    assert out.returncode == 2
-    assert out.stdout == "" and "Traceback" not in out.stderr
-    assert len(out.stderr.strip().splitlines()) == 1
-    assert "--activation" in out.stderr
+    code, stdout, stderr = run_main(capsys, "--activation", text.format(marker=marker))
+    assert code == 2
+    assert stdout == "" and "Traceback" not in stderr
+    assert len(stderr.strip().splitlines()) == 1
+    assert "--activation" in stderr
     assert not marker.exists()
 
 
-def test_unknown_option_is_usage_error():
-    out = cli("--nonsense")
-    assert out.returncode == 2 and "Traceback" not in out.stderr
+def test_bad_input_end_to_end(tmp_path):
+    marker = tmp_path / "pwned"
+    out = cli("--activation", f"__import__('os').system('touch {marker}')")
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert not marker.exists()
+
+
+def test_unknown_option_is_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        exchange.main(["--nonsense"])
+    assert exc.value.code == 2 and "--nonsense" in capsys.readouterr().err

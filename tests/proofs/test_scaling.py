@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +13,6 @@ from hypothesis.extra.numpy import arrays
 from proofs import exchange, scaling
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -56,11 +51,11 @@ def test_table_matches_theory(report):
         assert rows[name][4] == ("kept" if act.linear else "broken")
 
 
-def test_cli_json_for_a_user_activation():
-    out = subprocess.run([sys.executable, "-m", "proofs.scaling", "--activation", "abs(x)**2.5",
-                          "--json"], cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    obj = json.loads(out.stdout)
+def test_cli_json_for_a_user_activation(capsys):
+    code = scaling.main(["--activation", "abs(x)**2.5", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    obj = json.loads(captured.out)
     assert obj["homogeneity_degree"] == 2.5 and obj["inverse_scaling_symmetric"] is False
     assert obj["generalized_symmetry"] == "Q → αQ, K → α^(-5/2)K for all α > 0"
     assert obj["all_nonzero_alpha_symmetric"] is False
