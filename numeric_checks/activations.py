@@ -53,17 +53,17 @@ def _pointwise(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.max(np.abs(a - b) / scale))
 
 
-def implementations_agree(act: Activation) -> list[NumericCheck]:
-    """numpy callable vs SymPy expression (and vs torch's function, when installed)."""
+def implementations_agree(act: Activation, torch: bool = True) -> list[NumericCheck]:
+    """numpy callable vs SymPy expression (and vs torch's function, when asked and installed)."""
     x = np.concatenate([np.linspace(-8, 8, POINTS), [0.0, 1e-9, -1e-9, 30.0, -30.0]])
     sym = numpy_function(act.expr)(x)
     err = _pointwise(act.numpy(x), sym)
     checks = [NumericCheck(f"{act.name}: numpy callable = SymPy expression", "numpy", x.size,
                            err, REL_TOL, err <= REL_TOL)]
-    if torch_available() and act.torch is not None:
-        import torch
+    if torch and torch_available() and act.torch is not None:
+        import torch as th
 
-        got = act.torch_fn()(torch.tensor(x, dtype=torch.float64)).numpy()
+        got = act.torch_fn()(th.tensor(x, dtype=th.float64)).numpy()
         err = _pointwise(got, sym)
         checks.append(NumericCheck(f"{act.name}: {act.torch_name} = SymPy expression", "torch",
                                    x.size, err, TORCH_REL_TOL, err <= TORCH_REL_TOL))
@@ -122,20 +122,21 @@ def _witness_check(analysis: ActivationAnalysis, sigma: Callable) -> tuple[Numer
     return check, rel_break
 
 
-def cross_check(analysis: ActivationAnalysis, act: Activation | None = None) -> tuple:
-    """Every numeric check of one analysis (torch too for table entries, when installed)."""
+def cross_check(analysis: ActivationAnalysis, act: Activation | None = None,
+                torch: bool = False) -> tuple:
+    """Every numeric check of one analysis (torch too for table entries, when asked)."""
     sigma = act.numpy if act is not None else numpy_function(analysis.expr)
-    checks: list[NumericCheck] = list(implementations_agree(act)) if act is not None else []
+    checks: list[NumericCheck] = (list(implementations_agree(act, torch)) if act is not None
+                                  else [])
     rel_break = None
     if analysis.exchange_witness is not None:
         witness_check, rel_break = _witness_check(analysis, sigma)
         checks.append(witness_check)
     backends: list[tuple[str, Callable, Callable]] = [("numpy", sigma, np.asarray)]
-    if act is not None and act.torch is not None and torch_available():
-        import torch
+    if torch and act is not None and act.torch is not None and torch_available():
+        import torch as th
 
-        backends.append(("torch", act.torch_fn(),
-                         lambda a: torch.tensor(a, dtype=torch.float64)))
+        backends.append(("torch", act.torch_fn(), lambda a: th.tensor(a, dtype=th.float64)))
     for backend, fn, to_backend in backends:
         rng = np.random.default_rng(SEED)
         swap = lambda Q, K: (K, Q)  # noqa: E731

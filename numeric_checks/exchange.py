@@ -19,18 +19,18 @@ TRIALS = 8  # random layers per activation
 LINEAR_SLOPE = -1.75  # an arbitrary linear σ(z) = c·z for the "⇐" direction
 
 
-def _backends():
+def _backends(torch: bool):
     yield "numpy", np.asarray, lambda act: act.numpy
-    if torch_available():
+    if torch and torch_available():
         import torch
 
         yield "torch", (lambda a: torch.tensor(a, dtype=torch.float64)), (
             lambda act: act.torch_fn())
 
 
-def exchange_identity_checks(kind: str) -> tuple[NumericCheck, ...]:
+def exchange_identity_checks(kind: str, torch: bool = False) -> tuple[NumericCheck, ...]:
     checks = []
-    for backend, to_backend, fn_of in _backends():
+    for backend, to_backend, fn_of in _backends(torch):
         rng = np.random.default_rng(SEED)
         worst, samples = 0.0, 0
         for act in ACTIVATIONS.values():

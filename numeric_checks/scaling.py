@@ -41,9 +41,9 @@ def _alpha(rng: np.random.Generator, signed: bool) -> float:
     return value * (rng.choice([-1.0, 1.0]) if signed else 1.0)
 
 
-def _backends(act: Activation | None, sigma: Callable):
+def _backends(act: Activation | None, sigma: Callable, torch: bool):
     yield "numpy", np.asarray, sigma
-    if act is not None and act.torch is not None and torch_available():
+    if torch and act is not None and act.torch is not None and torch_available():
         import torch
 
         yield "torch", (lambda a: torch.tensor(a, dtype=torch.float64)), act.torch_fn()
@@ -83,12 +83,12 @@ def scaling_identity_checks() -> tuple[NumericCheck, ...]:
                          "numpy", count, worst, REL_TOL, worst <= REL_TOL),)
 
 
-def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None
-                                ) -> tuple[NumericCheck, ...]:
+def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
+                                torch: bool = False) -> tuple[NumericCheck, ...]:
     sigma = act.numpy if act is not None else numpy_function(an.expr)
     checks = []
     p = an.degree
-    for backend, to_backend, fn in _backends(act, sigma):
+    for backend, to_backend, fn in _backends(act, sigma, torch):
         rng = np.random.default_rng(SEED)
         if p is not None:
             gap = 0.0

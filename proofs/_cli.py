@@ -47,6 +47,9 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
         "--fragment", action="store_true", help="with --latex: no preamble, for pasting"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
+    parser.add_argument("--no-torch", action="store_true",
+                        help="numpy cross-checks only (torch's are added when it is installed; "
+                             "importing it takes ~2 s)")
     parser.add_argument("--z3-timeout", type=_positive_int, metavar="MS",
                         help="cap every Z3 call at MS milliseconds (a check that runs out of "
                              "time is unknown: exit 3)")
@@ -59,7 +62,8 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of milliseconds, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of milliseconds, got {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {value}")
     return value
@@ -69,10 +73,22 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
     return value
+
+
+def torch_wanted(args: argparse.Namespace) -> bool:
+    """Run the torch cross-checks: installed, and not declined with ``--no-torch``."""
+    from importlib.util import find_spec
+
+    return not getattr(args, "no_torch", False) and find_spec("torch") is not None
+
+
+def torch_option(args: argparse.Namespace) -> dict[str, bool]:
+    """``build_report`` options of a module whose only option is ``torch``."""
+    return {"torch": torch_wanted(args)}
 
 
 def usage_error(prog: str, message: str) -> int:

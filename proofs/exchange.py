@@ -19,7 +19,7 @@ import sympy
 
 from numeric_checks.activations import cross_check
 from numeric_checks.exchange import exchange_identity_checks
-from proofs._cli import base_parser, emit_reports, timed_build, usage_error
+from proofs._cli import base_parser, emit_reports, timed_build, torch_wanted, usage_error
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
 from symbolic.analysis import ActivationAnalysis, analyze, as_result
@@ -167,14 +167,14 @@ def gated_derivation() -> Derivation:
     ))
 
 
-def analyse_all(items: Sequence[tuple[str, sympy.Expr, Activation | None]]
+def analyse_all(items: Sequence[tuple[str, sympy.Expr, Activation | None]], torch: bool = False
                 ) -> list[tuple[ActivationAnalysis, Result]]:
     """Analysis and checked result of each (label, σ, table entry or None)."""
     out = []
     for label, expr, act in items:
         analysis = analyze_item(label, expr)
         out.append((analysis, as_result(analysis, f"activation.{_slug(label)}",
-                                        numeric=cross_check(analysis, act))))
+                                        numeric=cross_check(analysis, act, torch))))
     return out
 
 
@@ -220,12 +220,12 @@ def activation_table(analyses: Sequence[ActivationAnalysis]) -> Table:
                         "The symmetric rank-1 form keeps both symmetries for every σ."))
 
 
-def theorem_results() -> list[Result]:
+def theorem_results(torch: bool = False) -> list[Result]:
     return [
         Result(LEMMA, lemma_derivation()),
         Result(LEMMA_Z3, lemma_z3_derivation()),
-        Result(SYM, symmetric_derivation(), exchange_identity_checks("symmetric")),
-        Result(GATED, gated_derivation(), exchange_identity_checks("gated")),
+        Result(SYM, symmetric_derivation(), exchange_identity_checks("symmetric", torch)),
+        Result(GATED, gated_derivation(), exchange_identity_checks("gated", torch)),
     ]
 
 
@@ -233,14 +233,18 @@ def table_items() -> list[tuple[str, sympy.Expr, Activation]]:
     return [(name, act.expr, act) for name, act in ACTIVATIONS.items()]
 
 
-def build_report(activations: Sequence[str] | None = None) -> Report:
-    """The exchange theorems and the activation table; or only the given activations."""
+def build_report(activations: Sequence[str] | None = None, torch: bool = False) -> Report:
+    """The exchange theorems and the activation table; or only the given activations.
+
+    ``torch``: add the cross-checks on torch's real functions (the command line does, when
+    torch is installed).
+    """
     if activations:
         items = [parsed_item(text) for text in activations]
         theorems: list[Result] = []
     else:
-        items, theorems = table_items(), theorem_results()
-    analysed = analyse_all(items)
+        items, theorems = table_items(), theorem_results(torch)
+    analysed = analyse_all(items, torch)
     analyses = [an for an, _ in analysed]
     return Report("proofs.exchange", "Exchange symmetry of the gated MLP", "A5–A7",
                   tuple(theorems + [r for _, r in analysed]), (activation_table(analyses),),
@@ -273,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
     try:
-        report = timed_build(build_report, args, activations=args.activation)
+        report = timed_build(build_report, args, activations=args.activation,
+                             torch=torch_wanted(args))
     except ToolkitError as exc:
         return usage_error(PROG, str(exc))
     data = activation_json(report) if (args.json and args.activation) else None

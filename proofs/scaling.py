@@ -25,7 +25,7 @@ from numeric_checks.scaling import (
     scaling_identity_checks,
     symmetric_scaling_checks,
 )
-from proofs._cli import base_parser, emit_reports, timed_build, usage_error
+from proofs._cli import base_parser, emit_reports, timed_build, torch_wanted, usage_error
 from proofs.exchange import analyze_item, parsed_item, table_items
 from symbolic import layers
 from symbolic.analysis import ActivationAnalysis
@@ -264,7 +264,7 @@ def _rescalings(an: ActivationAnalysis) -> dict[str, Any]:
     }
 
 
-def activation_result(an: ActivationAnalysis, act) -> Result:
+def activation_result(an: ActivationAnalysis, act, torch: bool = False) -> Result:
     p = an.degree
     parts = []
     if p is not None:
@@ -290,7 +290,7 @@ def activation_result(an: ActivationAnalysis, act) -> Result:
         steps = (*steps, Step("all properties decided", "decision procedures", undecided[0]))
     else:
         steps = tuple(s for s in steps if s.verdict.status == "proved")
-    return Result(claim, Derivation(steps), generalized_symmetry_checks(an, act))
+    return Result(claim, Derivation(steps), generalized_symmetry_checks(an, act, torch))
 
 
 def scaling_table(analyses: Sequence[ActivationAnalysis]) -> Table:
@@ -319,13 +319,14 @@ def scaling_table(analyses: Sequence[ActivationAnalysis]) -> Table:
                         "(scaling.converse)."))
 
 
-def build_report(activations: Sequence[str] | None = None) -> Report:
+def build_report(activations: Sequence[str] | None = None, torch: bool = False) -> Report:
+    """The rescaling theorems and the per-activation table (torch cross-checks when asked)."""
     if activations:
         items, theorems = [parsed_item(text) for text in activations], []
     else:
         items, theorems = table_items(), theorem_results()
     analyses = [analyze_item(label, expr) for label, expr, _ in items]
-    per_activation = [activation_result(an, act) for an, (_, _, act) in
+    per_activation = [activation_result(an, act, torch) for an, (_, _, act) in
                       zip(analyses, items, strict=True)]
     data = {"activations": [{**an.to_json(), **_rescalings(an)} for an in analyses]}
     return Report("proofs.scaling", "Inverse scaling and positive homogeneity", "A7",
@@ -345,7 +346,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
     try:
-        report = timed_build(build_report, args, activations=args.activation)
+        report = timed_build(build_report, args, activations=args.activation,
+                             torch=torch_wanted(args))
     except ToolkitError as exc:
         return usage_error(PROG, str(exc))
     data = None

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 import sympy
@@ -266,6 +267,14 @@ LAYER_FORMS: dict[str, LayerForm] = {
 }
 
 
+def parameter_count(form: str, **sizes: int) -> sympy.Expr:
+    """The ``parameters`` formula of ``LAYER_FORMS[form]`` in n, d, r (positive integer symbols),
+    evaluated at ``sizes`` (e.g. ``d=4, n=3``) when given."""
+    names = {s.name: s for s in sympy.symbols("n d r", integer=True, positive=True)}
+    formula = sympy.sympify(LAYER_FORMS[form].parameters, locals=names)
+    return formula.subs({names[k]: v for k, v in sizes.items()})
+
+
 def symbolic_matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
     """A matrix of real symbols ``name_i_j`` (explicit sizes, for SymPy derivations)."""
     return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i}_{j}", real=True))
@@ -292,7 +301,7 @@ def matrix_identity(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
                                backend=label)
     try:
         with time_limit(limit):
-            zero = _reduces_to_zero(lhs - rhs)
+            zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
     except (BudgetExceeded, RecursionError, TypeError, ValueError) as exc:
         return Verdict.unknown("sympy", f"matrix algebra undecided: {exc}", backend=label,
                                timeout_s=limit, seconds=time.perf_counter() - start)
@@ -304,49 +313,61 @@ def matrix_identity(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
 
 
 def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
-    for rewrite in (lambda m: m.doit(), sympy.block_collapse, lambda m: sympy.expand(m).doit()):
-        diff = rewrite(diff)
-        if isinstance(diff, sympy.ZeroMatrix) or diff == 0:
-            return True
-        if isinstance(diff, sympy.BlockMatrix):
-            return all(_reduces_to_zero(b) for b in diff.blocks)
-        if _is_sympy(diff):
-            return all(sympy.expand(e) == 0 for e in diff)
+    reduced = _matrix_normal_form(diff)
+    if isinstance(reduced, sympy.ZeroMatrix) or reduced == 0:
+        return True
+    if isinstance(reduced, sympy.BlockMatrix):
+        return all(_reduces_to_zero(b) for b in reduced.blocks)
+    if _is_sympy(reduced):
+        return all(sympy.expand(e) == 0 for e in reduced)
     return False
 
 
-def matrix_step(statement: str, lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr, rule: str) -> Step:
-    """A derivation step ``lhs = rhs`` between matrix expressions, checked by SymPy."""
-    return Step(statement, rule, matrix_identity(lhs, rhs),
-                formula=sympy.Eq(lhs, rhs, evaluate=False))
+def _matrix_normal_form(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
+    """``doit``, ``block_collapse``, ``expand`` — also inside every elementwise σ(·), so that
+    σ(A) and σ(A') become identical when A and A' do (equal arguments, equal values)."""
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+
+    m = sympy.expand(sympy.block_collapse(m.doit())).doit()
+    inner = {f: ElementwiseApplyFunction(sympy.Lambda(_ELEMENT, f.function(_ELEMENT)),
+                                         _matrix_normal_form(f.expr))
+             for f in m.atoms(ElementwiseApplyFunction)}
+    return m.xreplace(inner) if inner else m
+
+
+_ELEMENT = sympy.Dummy("ω")  # the one bound variable of every normalized σ(·) (see above)
+
+
+def matrix_step(statement: str, lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr, rule: str,
+                formula: sympy.Basic | None = None) -> Step:
+    """A derivation step ``lhs = rhs`` between matrix expressions, checked by SymPy.
+
+    ``formula`` is what the LaTeX printer shows (the plain ``statement`` when None): pass it
+    when ``lhs`` and ``rhs`` print well, not when SymPy has already rewritten them.
+    """
+    return Step(statement, rule, matrix_identity(lhs, rhs), formula=formula)
 
 
 def sum_normal_form(expr: sympy.Expr) -> sympy.Expr:
     """``expr`` with every finite sum rewritten by sound rules only.
 
-    Multi-index sums are nested (first index innermost); a sum over a single value is
-    evaluated; factors free of the summation index move out of the sum and sums of terms split
-    (linearity); bound indices are renamed by nesting depth (``ι0``, ``ι1``, …), so two sums
-    that differ only in the names of their indices become identical.
+    A sum over a single value is evaluated; factors free of a summation index move out of its
+    sum and sums of terms split (linearity); bound indices are renamed by nesting depth
+    (``Dummy`` symbols ``ι0``, ``ι1``, … from the outside in), so two sums that differ only in
+    the names of their indices become identical. (SymPy flattens nested sums into one ``Sum``
+    whose first limit is the innermost; the rules below respect that order.)
     """
-    return _levels(_linear(_nest(expr)), {}, 0)
-
-
-def _nest(e: sympy.Basic) -> sympy.Basic:
-    if isinstance(e, sympy.Sum):
-        body = _nest(e.function)
-        for v, lo, hi in e.limits:  # SymPy sums over the first limit innermost
-            lo, hi = _nest(lo), _nest(hi)
-            body = body.xreplace({v: lo}) if lo == hi else sympy.Sum(body, (v, lo, hi))
-        return body
-    return e.func(*(_nest(a) for a in e.args)) if e.args else e
+    return _levels(_linear(expr), {}, 0)
 
 
 def _linear(e: sympy.Basic) -> sympy.Basic:
-    if isinstance(e, sympy.Sum):
-        (v, lo, hi), = e.limits
-        return _split_sum(_linear(e.function), v, lo, hi)
-    return e.func(*(_linear(a) for a in e.args)) if e.args else e
+    if not isinstance(e, sympy.Sum):
+        return e.func(*(_linear(a) for a in e.args)) if e.args else e
+    body = _linear(e.function)
+    for v, lo, hi in e.limits:  # innermost first
+        lo, hi = _linear(lo), _linear(hi)
+        body = body.xreplace({v: lo}) if lo == hi else _split_sum(body, v, lo, hi)
+    return body
 
 
 def _split_sum(body: sympy.Expr, v: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr) -> sympy.Expr:
@@ -362,25 +383,31 @@ def _split_sum(body: sympy.Expr, v: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr
 
 def _levels(e: sympy.Basic, env: dict, depth: int) -> sympy.Basic:
     if isinstance(e, sympy.Sum):
-        (v, lo, hi), = e.limits
-        name = sympy.Symbol(f"ι{depth}", integer=True)
-        body = _levels(e.function, {**env, v: name}, depth + 1)
-        return sympy.Sum(body, (name, _levels(lo, env, depth), _levels(hi, env, depth)))
+        limits = []
+        for v, lo, hi in reversed(e.limits):  # outermost first
+            name = _level(depth)
+            limits.append((name, _levels(lo, env, depth), _levels(hi, env, depth)))
+            env, depth = {**env, v: name}, depth + 1
+        return sympy.Sum(_levels(e.function, env, depth), *reversed(limits))
     if e in env:
         return env[e]
     return e.func(*(_levels(a, env, depth) for a in e.args)) if e.args else e
 
 
+@cache
+def _level(depth: int) -> sympy.Dummy:
+    """The bound index at nesting ``depth``: one Dummy per depth, never equal to a user symbol."""
+    return sympy.Dummy(f"ι{depth}", integer=True)
+
+
 def exchange_outer_sums(expr: sympy.Expr) -> sympy.Expr:
-    """``Σ_k Σ_i f = Σ_i Σ_k f`` for two nested finite sums with independent bounds (Fubini)."""
-    outer = _nest(expr)
-    inner = outer.function if isinstance(outer, sympy.Sum) else None
-    if not isinstance(inner, sympy.Sum):
-        raise ValueError(f"expected two nested sums, got {sympy.sstr(expr)[:80]}")
-    (k, klo, khi), (i, ilo, ihi) = outer.limits[0], inner.limits[0]
+    """``Σ_k Σ_i f = Σ_i Σ_k f`` for the two outermost indices of a finite sum (Fubini)."""
+    if not isinstance(expr, sympy.Sum) or len(expr.limits) < 2:
+        raise ValueError(f"expected a double sum, got {sympy.sstr(expr)[:80]}")
+    *rest, (i, ilo, ihi), (k, klo, khi) = expr.limits
     if i in (klo.free_symbols | khi.free_symbols) or k in (ilo.free_symbols | ihi.free_symbols):
-        raise ValueError("the bounds of the two sums depend on each other")
-    return sympy.Sum(sympy.Sum(inner.function, (k, klo, khi)), (i, ilo, ihi))
+        raise ValueError("the bounds of the two outer sums depend on each other")
+    return sympy.Sum(expr.function, *rest, (k, klo, khi), (i, ilo, ihi))
 
 
 def entry_identity(lhs: sympy.Expr, rhs: sympy.Expr) -> Verdict:
@@ -391,7 +418,7 @@ def entry_identity(lhs: sympy.Expr, rhs: sympy.Expr) -> Verdict:
     return verdict
 
 
-def entry_step(statement: str, lhs: sympy.Expr, rhs: sympy.Expr, rule: str) -> Step:
+def entry_step(statement: str, lhs: sympy.Expr, rhs: sympy.Expr, rule: str,
+               formula: sympy.Basic | None = None) -> Step:
     """A derivation step between entries of matrix expressions, checked by SymPy."""
-    return Step(statement, rule, entry_identity(lhs, rhs),
-                formula=sympy.Eq(lhs, rhs, evaluate=False))
+    return Step(statement, rule, entry_identity(lhs, rhs), formula=formula)

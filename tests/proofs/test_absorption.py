@@ -1,0 +1,90 @@
+"""python -m proofs.absorption (THEORY A2): a static query absorbs into the keys."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from proofs import absorption
+from symbolic import layers
+from symbolic.activations import ACTIVATIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "proofs.absorption", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def report():
+    return absorption.build_report()
+
+
+def test_every_claim_is_proved_with_numeric_checks(report):
+    assert report.status == "proved" and report.exit_code == 0
+    assert [r.claim.name for r in report.results] == [
+        "absorption.static_query", "absorption.mlp_is_static_query", "absorption.with_biases"]
+    for result in report.results:
+        assert all(s.verdict.status == "proved" for s in result.derivation.steps)
+        assert result.numeric and all(n.agrees and n.backend == "numpy" for n in result.numeric)
+
+
+def test_steps_say_at_which_sizes_they_hold(report):
+    steps = [s for r in report.results for s in r.derivation.steps]
+    general = [s for s in steps if s.statement.startswith("[general B, d, n, d_out]")]
+    explicit = [s for s in steps if s.statement.startswith("[B=2, d=3, n=2, d_out=2")]
+    assert len(general) + len(explicit) == len(steps) and len(explicit) == 1
+    assert all(s.verdict.method == "sympy" for s in steps)
+
+
+def test_the_bias_derivation_goes_through_the_augmented_token(report):
+    steps = report.results[2].derivation.steps
+    assert "x̃Q̃ = [xQ + 1b_q, 1]" in steps[0].statement
+    assert "absorption.static_query at width d + 1" == steps[3].rule
+
+
+def test_torch_checks_are_added_when_asked():
+    pytest.importorskip("torch")
+    rep = absorption.build_report(torch=True)
+    assert {n.backend for r in rep.results for n in r.numeric} == {"numpy", "torch"}
+    assert rep.status == "proved"
+
+
+def test_command_prints_the_derivation_and_exits_0():
+    out = cli("--no-torch")
+    assert out.returncode == 0, out.stderr
+    assert "[proved] Theorem absorption.static_query (A2)" in out.stdout
+    assert "(xQ)Kᵀ = x(KQᵀ)ᵀ" in out.stdout and "✓ proved by sympy" in out.stdout
+    assert out.stdout.rstrip().endswith("— proved")
+
+
+def test_command_json_and_bad_usage():
+    out = cli("--no-torch", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["status"] == "proved"
+    bad = cli("--bogus")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+@given(st.integers(1, 4), st.integers(1, 8), st.integers(1, 8), st.integers(0, 2**32 - 1),
+       st.sampled_from(sorted(ACTIVATIONS)))
+def test_absorption_property(batch, dim, units, seed, act):
+    """σ((xQ)Kᵀ)V = σ(x(KQᵀ)ᵀ)V and σ(xKᵀ)V = σ((xI)Kᵀ)V on random layers."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, dim))
+    q, k = (rng.standard_normal(s) / np.sqrt(dim) for s in ((dim, dim), (units, dim)))
+    v = rng.standard_normal((units, 3))
+    s = ACTIVATIONS[act].numpy
+    lhs = layers.static_query(x, q, k, v, s)
+    rhs = layers.mlp(x, layers.absorbed_keys(q, k), v, s)
+    assert np.abs(lhs - rhs).max() <= ROUND_OFF * max(1.0, np.abs(lhs).max())
+    assert np.array_equal(layers.mlp(x, k, v, s), layers.static_query(x, np.eye(dim), k, v, s))

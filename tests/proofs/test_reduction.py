@@ -1,0 +1,145 @@
+"""python -m proofs.reduction (THEORY A1, A3–A5): bilinear attention → rank 1 → gated."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from proofs import reduction
+from symbolic import layers
+from symbolic.activations import ACTIVATIONS, Activation, z
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
+NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")
+
+
+@pytest.fixture(scope="module")
+def report():
+    return reduction.build_report()
+
+
+@pytest.fixture(scope="module")
+def by_name(report):
+    return {r.claim.name: r for r in report.results}
+
+
+def test_every_claim_is_proved(report):
+    assert report.status == "proved" and report.exit_code == 0
+    assert [r.claim.source for r in report.results] == ["A1", "A3", "A4", "A4", "A5", "A5", "A5",
+                                                        "A3"]
+    for result in report.results:
+        assert all(s.verdict.status == "proved" for s in result.derivation.steps), result.claim
+        assert result.numeric and all(n.agrees for n in result.numeric)
+
+
+def test_symmetric_part_is_proved_at_general_d_and_checked_at_explicit_sizes(by_name):
+    steps = by_name["reduction.symmetric_part"].derivation.steps
+    assert [s.statement.split("]")[0] + "]" for s in steps[:5]] == ["[general d]"] * 5
+    assert "Fubini" in steps[2].rule
+    assert steps[5].statement.startswith("[d = 4; symbolic entries]")
+
+
+def test_iff_linear_is_proved_by_sympy_and_by_z3(by_name):
+    result = by_name["reduction.gated_iff_linear"]
+    assert result.methods == ("sympy", "z3")
+    z3_steps = [s for s in result.derivation.steps if s.verdict.method == "z3"]
+    assert len(z3_steps) == 2 and all("uninterpreted" in s.rule for s in z3_steps)
+
+
+def test_the_activation_table(report, by_name):
+    rows = {row[0]: row for row in report.tables[0].rows}
+    assert set(rows) == set(ACTIVATIONS)
+    assert rows["identity"][2] is True and rows["identity"][3] is None
+    assert rows["relu"][2:] == (False, "q = 1, k = -1", "value = -1", "exact")
+    assert rows["silu"][2] is False and rows["silu"][5] == "interval"
+    assert rows["silu"][4].startswith("value ∈ [-0.2994769986")
+    for name in NONLINEAR:  # every nonlinear activation has a certified witness
+        assert rows[name][2] is False and rows[name][5] in ("exact", "interval"), rows[name]
+    steps = by_name["reduction.activations"].derivation.steps
+    assert len(steps) == len(ACTIVATIONS)
+    replay = by_name["reduction.activations"].numeric[0]
+    assert replay.samples == len(NONLINEAR) and replay.agrees
+
+
+def test_parameter_table_and_counts(report):
+    rows = {row[0]: row for row in report.tables[1].rows}
+    n, d = (sympy.Symbol(s, integer=True, positive=True) for s in "nd")
+    assert rows["bilinear"][3] == n * d**2 + n * d
+    assert rows["gated"][4] == 3 * 4096 * 11008
+    assert rows["bilinear"][4] // rows["gated"][4] == (4096 + 1) // 3
+
+
+def test_llama_block_is_checked_against_the_gated_form():
+    pytest.importorskip("torch")
+    rep = reduction.build_report(torch=True)
+    gated = {r.claim.name: r for r in rep.results}["reduction.gated_form"]
+    names = [n.name for n in gated.numeric]
+    assert any("LLaMA w2(silu(w1 x) * w3 x)" in nm for nm in names)
+    assert any("SymPy gated form" in nm for nm in names)
+    assert rep.status == "proved"
+
+
+def _custom(name: str, expr: sympy.Expr) -> Activation:
+    return Activation(name, expr, lambda a: a, None, "", linear=False, degree=None)
+
+
+def test_witness_search_on_new_activations():
+    """A linear activation gets no witness; a nonlinear one gets a certified one."""
+    twice = _custom("twice", 2 * z)
+    assert reduction.certified_layer_witness(
+        twice, reduction.gated_minus_symmetric, lambda p: reduction._unit_values(1, p)) is None
+    step, witness = reduction._decide_activation(twice)
+    assert witness is None and step.verdict.status == "proved" and "Gated ≡ Sym" in step.statement
+    cube = _custom("cube", z**3)
+    step, witness = reduction._decide_activation(cube)
+    assert witness is not None and witness.exact != 0 and step.verdict.method == "exact"
+
+
+def test_command_prints_each_step_with_its_backend():
+    out = subprocess.run([sys.executable, "-m", "proofs.reduction", "--no-torch"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    for backend in ("sympy", "z3", "exact", "interval"):
+        assert f"proved by {backend}" in out.stdout
+    assert "Gated ≡ Sym, per activation (A5)" in out.stdout
+
+
+@given(st.fractions(-4, 4, max_denominator=8), st.fractions(-4, 4, max_denominator=8),
+       st.sampled_from(sorted(ACTIVATIONS)))
+def test_gated_minus_symmetric_at_one_unit(q, k, act):
+    """At d = n = 1, x = V = 1: Gated − Sym = σ(q)k − σ(qk), numerically and symbolically."""
+    a = ACTIVATIONS[act]
+    values = {"x": np.ones((1, 1)), "Q": np.array([[float(q)]]), "K": np.array([[float(k)]]),
+              "V": np.ones((1, 1))}
+    got = reduction.gated_minus_symmetric(a.numpy, values)
+    want = a.numpy(np.array(float(q)))[()] * float(k) - a.numpy(np.array(float(q * k)))[()]
+    assert abs(got - want) <= ROUND_OFF * max(1.0, abs(want))
+    exact = reduction.gated_minus_symmetric(reduction.sympy_sigma(a), reduction._unit_values(
+        sympy.Rational(q), sympy.Rational(k)))
+    assert sympy.simplify(exact - (a.sympy_at(sympy.Rational(q)) * sympy.Rational(k)
+                                   - a.sympy_at(sympy.Rational(q * k)))) == 0
+
+
+@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1),
+       st.sampled_from(sorted(ACTIVATIONS)))
+def test_rank1_bilinear_is_symmetric_rank1(batch, dim, units, seed, act):
+    """Σ_j σ(x q_jᵀk_j xᵀ) v_j = σ((xQᵀ) ⊙ (xKᵀ))V, and the symmetric part suffices."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, dim))
+    q, k = (rng.standard_normal((units, dim)) / np.sqrt(dim) for _ in range(2))
+    v = rng.standard_normal((units, 2))
+    s = ACTIVATIONS[act].numpy
+    ms = [np.outer(q[j], k[j]) for j in range(units)]
+    sym = layers.symmetric_rank1(x, q, k, v, s)
+    scale = max(1.0, np.abs(sym).max())
+    assert np.abs(layers.bilinear(x, ms, v, s) - sym).max() <= ROUND_OFF * scale
+    halves = [(m + m.T) / 2 for m in ms]
+    assert np.abs(layers.bilinear(x, halves, v, s) - sym).max() <= ROUND_OFF * scale
