@@ -22,8 +22,9 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.check import equal_matrices_step
+from symbolic.dimension_free import matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result
-from symbolic.layers import matrix_step, symbolic_matrix
+from symbolic.layers import symbolic_matrix
 
 B, d, n, d_out = sympy.symbols("B d n d_out", integer=True, positive=True)
 ORDER = 2  # place in `python -m proofs` (A2)

@@ -34,8 +34,9 @@ from proofs.reduction import (
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
 from symbolic.check import decide_zero, equal_matrices_step
+from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
-from symbolic.layers import entry_step, matrix_step, symbolic_matrix
+from symbolic.layers import symbolic_matrix
 
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)
 s, i = sympy.symbols("s i", integer=True, nonnegative=True)

@@ -29,12 +29,13 @@ from sympy import MatAdd, MatMul, MatrixSymbol, Sum, Transpose
 
 from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
-from symbolic import layers
+from symbolic import dimension_free, layers
 from symbolic.activations import ACTIVATIONS, Activation
 from symbolic.certify import certified_float, certify_nonzero
 from symbolic.check import decide_zero, equal_matrices_step, equal_step
+from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table, Verdict
-from symbolic.layers import entry_step, matrix_step, symbolic_matrix
+from symbolic.layers import symbolic_matrix
 from symbolic.properties import candidate_points
 from symbolic.smt import uninterpreted_sigma, z3_step
 
@@ -108,14 +109,14 @@ def symmetric_part() -> Derivation:
                    "entry (0, 0) of a product of three matrices"),
         entry_step("[general d] Σ_i Σ_k x_i M_ki x_k = Σ_i Σ_k x_i M_ik x_k, i.e. x Mᵀ xᵀ = "
                    "x M xᵀ (a 1×1 matrix equals its transpose)",
-                   layers.exchange_outer_sums(by_hand_t), by_hand,
+                   dimension_free.exchange_outer_sums(by_hand_t), by_hand,
                    "exchange the two finite sums (Fubini), rename the indices i ↔ k"),
         matrix_step("[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ", half,
                     (x1 * M * x1.T + x1 * M.T * x1.T) / 2, "distribute the product over the sum",
                     formula=sympy.Eq(half, (x1 * M * x1.T + x1 * M.T * x1.T) / 2,
                                      evaluate=False)),
         entry_step("[general d] ½ x M xᵀ + ½ x Mᵀ xᵀ = x M xᵀ",
-                   (s_m + layers.exchange_outer_sums(s_mt)) / 2, s_m,
+                   (s_m + dimension_free.exchange_outer_sums(s_mt)) / 2, s_m,
                    "step 3 substituted into the second term"),
         equal_step((xe * ((me + me.T) / 2) * xe.T)[0, 0], (xe * me * xe.T)[0, 0], "expand",
                    f"[d = {e}; symbolic entries] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"),
