@@ -100,7 +100,7 @@ def emit_reports(reports: Sequence[Report], args: argparse.Namespace, data: Any 
     """Print the reports in the rendering the options ask for (text, JSON or LaTeX)."""
     if args.json:
         doc = data if data is not None else json_document(reports)
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        print(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False))
     elif args.latex is not None:
         from symbolic.latex import document
 

@@ -169,7 +169,8 @@ class Derivation:
 
     @property
     def methods(self) -> tuple[str, ...]:
-        return tuple(sorted({s.verdict.method for s in self.steps}))
+        """The backends used, each once (a combined method ``exact+sympy`` counts as two)."""
+        return tuple(sorted({m for s in self.steps for m in s.verdict.method.split("+")}))
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 import sympy
 
-from symbolic.engine import Report, Result, Step, Table, Verdict
+from symbolic.engine import Report, Result, Step, Table, Verdict, overall_status
 
 MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "failed": "✗"}
 
@@ -95,3 +95,17 @@ def report_text(report: Report, verbose: bool = False) -> str:
 
 def reports_text(reports: Sequence[Report], verbose: bool = False) -> str:
     return "\n\n".join(report_text(r, verbose) for r in reports)
+
+
+SUMMARY_COLUMNS = ("module", "claim", "THEORY item", "verdict", "methods", "time")
+
+
+def claims_table(reports: Sequence[Report]) -> Table:
+    """One row per claim (module, claim, THEORY item, verdict, methods, time): the dashboard."""
+    rows = tuple(
+        (rep.module, r.claim.name, r.claim.source, f"{MARK[r.status]} {r.status}",
+         "+".join(r.methods) or "—", f"{r.verdict.seconds:.3f} s")
+        for rep in reports for r in rep.results)
+    statuses = [r.status for rep in reports for r in rep.results]
+    return Table("claims", "Checked claims", SUMMARY_COLUMNS, rows,
+                 notes=(f"{summary_line(statuses)}; overall {overall_status(statuses)}.",))

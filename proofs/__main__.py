@@ -1,0 +1,319 @@
+"""Check every theorem: ``python -m proofs``.
+
+Discovers every theorem module — each ``proofs/<name>.py`` whose name does not start with ``_``
+and that defines ``build_report`` — imports it once, calls ``build_report()`` in this process
+and prints a dashboard: one row per claim (module, claim, THEORY item, verdict, methods, time),
+one row per module, the claims that did not pass with the reason, and the overall status.
+Modules run in the order of their module-level ``ORDER`` integer (then by name); a module that
+fails to import or raises is reported as ``failed``, never skipped.
+
+Exit codes: 0 every claim proved; 1 a claim refuted or failed, or a module crashed; 2 bad
+usage; 3 something undecided, or no theorem module found.
+
+    python -m proofs                          # the dashboard
+    python -m proofs -v                       # every derivation, then the dashboard
+    python -m proofs --list                   # the theorem modules, without checking them
+    python -m proofs --only exchange --only scaling
+    python -m proofs --json                   # schema transformer-proofs/report/v1
+    python -m proofs --latex out.tex [--fragment]
+
+The JSON schema is documented in docs/json-schema.md, the options in docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import pkgutil
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+import proofs
+from proofs._cli import base_parser, emit_reports, timed_build, usage_error
+from symbolic.engine import (
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    FAILED,
+    Report,
+    Table,
+    exit_code_for,
+    overall_status,
+)
+from symbolic.render import MARK
+
+PROG = "python -m proofs"
+SCHEMA = "transformer-proofs/report/v1"  # bump the version on any incompatible change
+LIST_SCHEMA = "transformer-proofs/modules/v1"
+DEFAULT_ORDER = 1000  # modules without an ORDER run after those with one, by name
+NO_MODULES = ("no theorem modules found (a theorem module is proofs/<name>.py defining "
+              "build_report(); see docs/adding-a-theorem.md)")
+
+
+@dataclass(frozen=True)
+class TheoremModule:
+    """A discovered module: imported once, or the error that stopped its import."""
+
+    name: str
+    module: ModuleType | None
+    error: str = ""
+    traceback: str = ""
+    import_seconds: float = 0.0  # the first module imported also pays for shared imports
+
+    @property
+    def order(self) -> tuple[int, str]:
+        order = getattr(self.module, "ORDER", DEFAULT_ORDER)
+        return (order if isinstance(order, int) else DEFAULT_ORDER, self.name)
+
+    @property
+    def summary(self) -> str:
+        doc = (getattr(self.module, "__doc__", None) or "").strip()
+        return doc.splitlines()[0] if doc else ""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One module's check: its report, or the error that stopped it (a failure)."""
+
+    name: str
+    report: Report | None
+    error: str = ""
+    traceback: str = ""
+    seconds: float = 0.0
+    import_seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return self.report.status if self.report is not None else FAILED
+
+
+def discover(package: ModuleType = proofs) -> list[TheoremModule]:
+    """Every theorem module of ``package``, imported, in ``ORDER`` then name order."""
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name.startswith("_") or info.ispkg:
+            continue
+        start = time.perf_counter()
+        try:
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+        except Exception as exc:  # a broken module is a failure to report, not to skip
+            found.append(TheoremModule(info.name, None, f"import failed: {_one_line(exc)}",
+                                       traceback.format_exc()))
+            continue
+        if callable(getattr(module, "build_report", None)):
+            found.append(TheoremModule(info.name, module,
+                                       import_seconds=time.perf_counter() - start))
+    return sorted(found, key=lambda m: m.order)
+
+
+def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = None) -> list[Run]:
+    """Call each module's ``build_report()`` (under the time limits ``args`` set, if any); an
+    exception is recorded as a failed run."""
+    runs = []
+    for m in modules:
+        if m.module is None:
+            runs.append(Run(m.name, None, m.error, m.traceback))
+            continue
+        start = time.perf_counter()
+        try:
+            report = timed_build(m.module.build_report, args)
+        except Exception as exc:
+            runs.append(Run(m.name, None, f"build_report() raised {_one_line(exc)}",
+                            traceback.format_exc(), time.perf_counter() - start,
+                            m.import_seconds))
+            continue
+        runs.append(Run(m.name, report, seconds=report.seconds, import_seconds=m.import_seconds))
+    return runs
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def overall(runs: Sequence[Run]) -> str:
+    """The status of the whole check: a module without claims, or no module, is unknown."""
+    return overall_status(r.status for r in runs)
+
+
+# --- Renderings -------------------------------------------------------------------------------
+
+
+def modules_table(runs: Sequence[Run]) -> Table:
+    """One row per module: name, title, THEORY items, claims, status, time (or the error)."""
+    rows = []
+    for r in runs:
+        if r.report is None:
+            rows.append((r.name, r.error, "—", 0, f"{MARK[FAILED]} {FAILED}",
+                         f"{r.seconds:.2f} s"))
+            continue
+        rep = r.report
+        rows.append((r.name, rep.title, rep.source, len(rep.results),
+                     f"{MARK[rep.status]} {rep.status}", f"{r.seconds:.2f} s"))
+    return Table("modules", "Theorem modules",
+                 ("module", "title", "THEORY", "claims", "status", "time"), tuple(rows))
+
+
+def dashboard(runs: Sequence[Run], seconds: float) -> str:
+    """The status table of ``python -m proofs``: claims, modules, problems, overall line."""
+    from symbolic.render import claims_table, summary_line, table_text
+
+    reports = [r.report for r in runs if r.report is not None]
+    parts = []
+    if any(rep.results for rep in reports):
+        parts.append(table_text(claims_table(reports)))
+    parts.append(table_text(modules_table(runs)))
+    problems = [f"  {rep.module} {res.claim.name}: {res.status} — {res.verdict.reason}"
+                for rep in reports for res in rep.results if res.status != "proved"]
+    problems += [f"  {r.name}: {r.error}" for r in runs if r.report is None]
+    problems += [f"  {r.name}: no claims (a module must check at least one)"
+                 for r in runs if r.report is not None and not r.report.results]
+    if problems:
+        parts.append("Not proved:\n" + "\n".join(problems))
+    status = overall(runs)
+    claims = [res.status for rep in reports for res in rep.results]
+    parts.append(f"{PROG}: {_count(len(claims), 'claim')} in {_count(len(runs), 'module')} — "
+                 f"{summary_line(claims)} — {status} (exit {exit_code_for(status)}) "
+                 f"in {seconds:.2f} s")
+    return "\n\n".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
+    """Every claim by name, with its module, status, methods and the claims it uses / is used by.
+
+    Names are unique across the toolkit; a repeated name is keyed ``<module>:<name>``.
+    """
+    index: dict[str, dict[str, Any]] = {}
+    for run in runs:
+        for res in run.report.results if run.report is not None else ():
+            c = res.claim
+            key = c.name if c.name not in index else f"{run.name}:{c.name}"
+            index[key] = {"module": run.name, "title": c.title, "kind": c.kind,
+                          "source": c.source, "status": res.status,
+                          "methods": list(res.methods),
+                          "seconds": round(res.verdict.seconds, 4), "uses": list(c.uses),
+                          "used_by": []}
+    for key, entry in index.items():
+        for used in entry["uses"]:
+            if used in index:
+                index[used]["used_by"].append(key)
+    return index
+
+
+def json_report(runs: Sequence[Run], seconds: float) -> dict[str, Any]:
+    """The ``--json`` document (schema ``transformer-proofs/report/v1``, docs/json-schema.md)."""
+    from symbolic.versions import versions
+
+    status = overall(runs)
+    claims = claims_index(runs)
+    statuses = [c["status"] for c in claims.values()]
+    modules = []
+    for r in runs:
+        body = r.report.to_json() if r.report is not None else {
+            "module": f"proofs.{r.name}", "title": None, "source": None, "status": FAILED,
+            "seconds": round(r.seconds, 4), "results": [], "tables": [], "data": {}}
+        modules.append({"name": r.name, **body, "exit_code": exit_code_for(r.status),
+                        "error": r.error or None, "import_seconds": round(r.import_seconds, 4)})
+    return {
+        "schema": SCHEMA,
+        "status": status,
+        "exit_code": exit_code_for(status),
+        "summary": {"modules": len(runs), "claims": len(claims),
+                    **{s: statuses.count(s) for s in ("proved", "refuted", "unknown", "failed")}},
+        "seconds": round(seconds, 4),
+        "versions": versions(),
+        "modules": modules,
+        "claims": claims,
+        "missing_uses": sorted({u for c in claims.values() for u in c["uses"] if u not in claims}),
+    }
+
+
+def list_text(modules: Sequence[TheoremModule]) -> str:
+    from symbolic.render import table_text
+
+    rows = tuple((m.name, m.order[0], m.error or m.summary) for m in modules)
+    return table_text(Table("modules", "Theorem modules (python -m proofs.<module>)",
+                            ("module", "order", "about"), rows))
+
+
+def list_json(modules: Sequence[TheoremModule]) -> dict[str, Any]:
+    return {"schema": LIST_SCHEMA,
+            "modules": [{"name": m.name, "order": m.order[0], "summary": m.summary,
+                         "error": m.error or None} for m in modules]}
+
+
+# --- Command line -----------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    p = base_parser(PROG, __doc__)
+    p.epilog = "\n\n".join(__doc__.split("\n\n")[2:4])  # exit codes and examples
+    p.add_argument("--only", action="append", metavar="NAME", default=[],
+                   help="check only this module (repeatable; e.g. --only exchange)")
+    p.add_argument("--list", action="store_true",
+                   help="list the theorem modules without checking them")
+    return p
+
+
+def select(modules: Sequence[TheoremModule], only: Sequence[str]) -> list[TheoremModule]:
+    """The modules named by ``--only`` (``exchange`` or ``proofs.exchange``), in run order."""
+    wanted = {name.removeprefix("proofs.") for name in only}
+    unknown = sorted(wanted - {m.name for m in modules})
+    if unknown:
+        valid = ", ".join(m.name for m in modules) or "(none found)"
+        raise LookupError(f"--only {unknown[0]!r}: no theorem module of that name; "
+                          f"valid names: {valid}")
+    return [m for m in modules if m.name in wanted] if wanted else list(modules)
+
+
+def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int:
+    """``python -m proofs [options]``; ``package`` is where theorem modules are discovered."""
+    start = time.perf_counter()
+    args = parser().parse_args(argv)
+    if args.fragment and args.latex is None:
+        return usage_error(PROG, "--fragment goes with --latex")
+    modules = discover(package)
+    if args.list:
+        print(json.dumps(list_json(modules), indent=2) if args.json else list_text(modules))
+        if not modules:
+            print(f"{PROG}: {NO_MODULES}", file=sys.stderr)
+        return EXIT_OK if modules else EXIT_UNKNOWN
+    try:
+        modules = select(modules, args.only)
+    except LookupError as exc:
+        return usage_error(PROG, str(exc.args[0]))
+    runs = check(modules, args)
+    seconds = time.perf_counter() - start
+    for r in runs:
+        if r.traceback:
+            print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
+    reports = [r.report for r in runs if r.report is not None]
+    if args.json or args.latex is not None:
+        emit_reports(reports, args, data=json_report(runs, seconds) if args.json else None)
+    else:
+        if args.verbose and reports:
+            from symbolic.render import reports_text
+
+            print(reports_text(reports, verbose=True) + "\n")
+        print(dashboard(runs, seconds))
+    if not runs:
+        print(f"{PROG}: {NO_MODULES}", file=sys.stderr)
+    return exit_code_for(overall(runs))
+
+
+if __name__ == "__main__":
+    try:
+        raise SystemExit(main())
+    except BrokenPipeError:  # python -m proofs | head: stop quietly, like other filters
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None

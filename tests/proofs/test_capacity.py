@@ -1,0 +1,85 @@
+"""python -m proofs.capacity: every claim proved, the JSON contract, bad input."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from proofs.capacity import build_report, main
+from symbolic.errors import InvalidArgument
+from symbolic.memory_stores import STORES
+
+
+@pytest.fixture(scope="module")
+def report():
+    return build_report()
+
+
+def test_every_claim_is_proved(report):
+    assert report.status == "proved"
+    bad = {r.claim.name: r.verdict.reason for r in report.results if r.status != "proved"}
+    assert not bad
+    assert all(n.agrees for r in report.results for n in r.numeric)
+
+
+def test_every_store_has_a_claim(report):
+    names = {r.claim.name for r in report.results}
+    assert {f"capacity-{s}" for s in STORES} <= names
+    assert {"source-table", "ls-exact-recall", "ls-overload", "softmax-optimal-beta",
+            "schedule-logn", "schedule-yarn", "gaussian-underestimates"} <= names
+
+
+def test_data_carries_both_laws_and_formulas(report):
+    stores = report.data["stores"]
+    assert set(stores) == set(STORES)
+    for v in stores.values():
+        assert isinstance(v["gaussian"], float) and isinstance(v["exact"], float)
+        assert v["formula_gaussian"] and v["formula_exact"] and v["source"] > 0
+    assert stores["relu2"]["gaussian"] == pytest.approx(2731.6667, abs=1e-3)
+    assert stores["relu2"]["exact"] == 2817
+    assert stores["softmax"]["exact"] == pytest.approx(1272264.445, rel=1e-9)
+    assert report.data["softmax"]["optimal_beta"]["gaussian"]["beta"] == 32
+    yarn = report.data["softmax"]["schedules"]["yarn"]["crossing"]
+    assert yarn["exact"]["below_one_up_to_2e6"] and yarn["exact"]["status"] == "proved"
+    assert yarn["exact"]["log10_memories"] == pytest.approx(72.555, abs=1e-3)
+
+
+def test_json_prints_the_stores_at_top_level(capsys):
+    assert main(["--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["d"] == 64 and doc["beta"] == 8
+    assert doc["stores"]["softmax"]["gaussian"] == pytest.approx(1202605.284, rel=1e-9)
+    assert doc["status"] == "proved" and set(doc["claims"].values()) == {"proved"}
+
+
+def test_other_dimension_and_temperature(capsys):
+    assert main(["--d", "16", "--beta", "4", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["stores"]["relu2"]["exact"] == pytest.approx(1 + 2 * 16 * 18 / 3)
+    assert doc["source"]["applies"] is False
+
+
+@pytest.mark.parametrize("argv", [["--d", "2"], ["--beta", "-1"], ["--d", "x"]])
+def test_bad_input_is_one_line_and_exit_2(argv, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own errors exit from parse_args
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert "error" in err and "\n" not in err and "Traceback" not in err
+
+
+def test_build_report_rejects_small_d():
+    with pytest.raises(InvalidArgument, match="d"):
+        build_report(d=2)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("symbolic.latex") is None,
+                    reason="symbolic.latex (the LaTeX printer) is not in the tree yet")
+def test_latex_document(tmp_path):
+    out = tmp_path / "capacity.tex"
+    assert main(["--latex", str(out)]) == 0
+    assert "capacity" in out.read_text(encoding="utf-8").lower()

@@ -1,0 +1,399 @@
+"""LaTeX rendering: the escaping rules as exact strings, a Hypothesis property for any text, the
+renderers of claims, steps, derivations and tables, and pdflatex compiles (skipped without it)."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shutil
+
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from symbolic import latex
+from symbolic.engine import (
+    Claim,
+    Derivation,
+    NumericCheck,
+    Report,
+    Result,
+    Step,
+    Table,
+    Verdict,
+)
+from symbolic.latex import (
+    cell_latex,
+    compile_pdf,
+    derivation_latex,
+    document,
+    environment,
+    escape,
+    label,
+    math,
+    step_latex,
+    tabular_latex,
+    verification_line,
+    visible_width,
+)
+
+PROVED = Verdict.proved("sympy", "difference simplifies to 0")
+NO_PDFLATEX = "pdflatex not installed (Debian: texlive-latex-base, texlive-latex-recommended)"
+needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None, reason=NO_PDFLATEX)
+
+
+def test_docstring_examples_run():
+    failed, attempted = doctest.testmod(latex, raise_on_error=False)
+    assert attempted > 0 and failed == 0
+
+
+# -- text: one rule per row, exact strings -------------------------------------------------------
+
+ESCAPES = [
+    ("plain words, 1 + 2 = 3.", "plain words, 1 + 2 = 3."),
+    ("50% & $5 #1", r"50\% \& \ensuremath{\$}5 \#1"),
+    ("{x}", r"\{x\}"),
+    ("~^\\", r"\textasciitilde{}\textasciicircum{}\textbackslash{}"),
+    ("a<b>c|d", r"a\textless{}b\textgreater{}c\textbar{}d"),
+    ('say "hi"', r'say \texttt{"}hi\texttt{"}'),
+    ("`", r"\`{}"),
+    ("--", "-{}-"),
+    ("a -- b", "a -{}- b"),
+    ("σ ⊙ τ", r"\ensuremath{\sigma} \ensuremath{\odot} \ensuremath{\tau}"),
+    ("∀a ∃c", r"\ensuremath{\forall}a \ensuremath{\exists}c"),
+    ("p ⇔ q ⇒ r", r"p \ensuremath{\Leftrightarrow} q \ensuremath{\Rightarrow} r"),
+    ("α β", r"\ensuremath{\alpha} \ensuremath{\beta}"),
+    ("≠≤≥→∈", r"\ensuremath{\neq}\ensuremath{\leq}\ensuremath{\geq}\ensuremath{\to}"
+              r"\ensuremath{\in}"),
+    ("ℝ", r"\ensuremath{\mathbb{R}}"),
+    ("xᵀ", r"x\textsuperscript{\ensuremath{\top}}"),
+    ("A⁻¹", r"A\textsuperscript{\ensuremath{-}1}"),
+    ("n·d²", r"n\ensuremath{\cdot}d\textsuperscript{2}"),
+    ("x₁", r"x\textsubscript{1}"),
+    ("√d", r"\ensuremath{\surd}d"),
+    ("a × b − c", r"a \ensuremath{\times} b \ensuremath{-} c"),
+    ("…", r"\ldots{}"),
+    ("ε φ λ Σ Α Ω", r"\ensuremath{\varepsilon} \ensuremath{\varphi} \ensuremath{\lambda} "
+                    r"\ensuremath{\Sigma} A \ensuremath{\Omega}"),
+    ("ͳ", r"\textsf{[U+0373]}"),  # an archaic Greek letter: no TeX command
+    ("✓ ✗", r"\ensuremath{\checkmark} \ensuremath{\times}"),
+    ("x^{n×d}", r"x\textsuperscript{n\ensuremath{\times}d}"),
+    ("t^p", r"t\textsuperscript{p}"),
+    ("α^(−1)K", r"\ensuremath{\alpha}\textsuperscript{\ensuremath{-}1}K"),
+    ("e^(x", r"e\textasciicircum{}(x"),
+    ("q_{js}", r"q\textsubscript{js}"),
+    ("Σ_j x_b", r"\ensuremath{\Sigma}\textsubscript{j} x\textsubscript{b}"),
+    ("M_ik", r"M\textsubscript{ik}"),
+    ("q_jᵀ", r"q\textsubscript{j}\textsuperscript{\ensuremath{\top}}"),
+    ("exchange_lemma", r"exchange\_\allowbreak{}lemma"),
+    ("d_out", r"d\_\allowbreak{}out"),
+    ("2*n/d", r"2*\allowbreak{}n/\allowbreak{}d"),
+    ("proofs.exchange", r"proofs.\allowbreak{}exchange"),
+    ("1.5", "1.5"),
+    ("é", r"\'{e}"),
+    ("e\u0301", r"\'{e}"),
+    ("x\u0303", r"\~{x}"),
+    ("ß æ ø", r"\ss{} \ae{} \o{}"),
+    ("½", r"1/\allowbreak{}2"),
+    ("a\nb\tc", "a b c"),
+    ("\u00a0", "~"),
+    ("😀", r"\textsf{[U+1F600]}"),
+    ("\x00", r"\textsf{[U+0000]}"),
+    ("中", r"\textsf{[U+4E2D]}"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ESCAPES)
+def test_escape(text, expected):
+    assert escape(text) == expected
+
+
+# -- text: any string at all ---------------------------------------------------------------------
+
+
+def _unescaped(code: str) -> str:
+    """``code`` without escaped characters (``\\{``, ``\\%``, ...) and control words."""
+    return re.sub(r"\\[{}%&#$_]|\\[A-Za-z]+|\\[^A-Za-z]", "", code)
+
+
+@given(st.text() | st.text(st.sampled_from(list("\\{}$&#^_%~-ᵀ⁻¹²x ({)}"))))
+def test_escape_is_safe_for_any_text(text):
+    code = escape(text)
+    assert code.isascii()
+    assert "\n" not in code and "\r" not in code  # no paragraph break inside an argument
+    bare = _unescaped(code)
+    assert not set("%&#$") & set(bare)  # no comment, alignment, parameter or math shift
+    depth = 0
+    for char in bare:  # braces are balanced, so every group closes inside the argument
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        assert depth >= 0
+    assert depth == 0
+    assert "--" not in code  # no en/em-dash ligature from user hyphens
+
+
+@given(st.text(alphabet="abcxyz0123 ,()+=", max_size=40))
+def test_escape_leaves_plain_text_alone(text):
+    assert escape(text) == text
+
+
+# -- mathematics ---------------------------------------------------------------------------------
+
+a, b, d = sympy.symbols("a b d", real=True)
+
+MATHS = [
+    (sympy.sqrt(d), r"\sqrt{d}"),
+    (sympy.Eq(a * b, b * a, evaluate=False), "a b = a b"),
+    (sympy.Symbol("σ"), r"\text{\ensuremath{\sigma}}"),
+    (sympy.Function("sigma")(a), r"\sigma{\left(a \right)}"),
+]
+
+
+@pytest.mark.parametrize(("expr", "expected"), MATHS)
+def test_math(expr, expected):
+    assert math(expr) == expected
+
+
+@pytest.mark.parametrize(("code", "width"), [
+    ("x", 1), (r"\sigma{\left(a \right)}", 4), (r"\frac{1}{2} + x", 3), ("a_{1} b^{2}", 4),
+])
+def test_visible_width(code, width):
+    assert visible_width(code) == width
+
+
+# -- claims, steps, derivations ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "env"), [
+    ("theorem", "theorem"), ("Lemma", "lemma"), ("corollary", "corollary"),
+    ("proposition", "proposition"), ("definition", "claim"),
+])
+def test_environment(kind, env):
+    assert environment(kind) == env
+
+
+@pytest.mark.parametrize(("parts", "key"), [
+    (("claim", "proofs.exchange", "exchange.lemma"), "claim:proofs.exchange:exchange.lemma"),
+    (("claim", "m", "a_b c"), "claim:m:a+5f+b+20+c"),
+])
+def test_label(parts, key):
+    assert label(*parts) == key
+
+
+TEXT_STEP = Step("σ(0) = 0", "substitute a = 0", PROVED)
+FORMULA_STEP = Step("(a + b)² = a² + 2ab + b²", "expand", PROVED,
+                    formula=sympy.Eq((a + b)**2, a**2 + 2 * a * b + b**2, evaluate=False))
+SQUARE = r"\left(a + b\right)^{2}"
+EXPANDED = "a^{2} + 2 a b + b^{2}"
+WITNESS_STEP = Step("σ(2) ≠ 2σ(1)", "certified", Verdict.proved(
+    "interval", "sign certified", witness=(("z0", "2"),)))
+JUSTIFY = r"\parbox[t]{0.3\linewidth}{\raggedright\footnotesize "
+
+STEPS = [
+    (TEXT_STEP, False, r"&\parbox[t]{0.6\linewidth}{\raggedright \ensuremath{\sigma}(0) = 0} &&"
+                       + JUSTIFY + r"(1)~substitute a = 0\hfill \ensuremath{\checkmark} sympy}"),
+    (FORMULA_STEP, False, r"&\parbox[t]{0.6\linewidth}{\raggedright $\displaystyle "
+                          + f"{SQUARE} = {EXPANDED}$}} &&" + JUSTIFY
+                          + r"(1)~expand\hfill \ensuremath{\checkmark} sympy}"),
+    (FORMULA_STEP, True, f"{SQUARE} &= {EXPANDED} &&" + JUSTIFY
+                         + r"(1)~expand\hfill \ensuremath{\checkmark} sympy}"),
+    (WITNESS_STEP, False, r"&\parbox[t]{0.6\linewidth}{\raggedright \ensuremath{\sigma}(2) "
+                          r"\ensuremath{\neq} 2\ensuremath{\sigma}(1)} &&" + JUSTIFY
+                          + r"(1)~certified at z0 = 2\hfill \ensuremath{\checkmark} interval}"),
+]
+
+
+@pytest.mark.parametrize(("step", "aligned", "expected"), STEPS)
+def test_step_latex(step, aligned, expected):
+    assert step_latex(1, step, aligned) == expected
+
+
+def test_a_derivation_of_fitting_relations_is_aligned_at_them():
+    code = derivation_latex([FORMULA_STEP, FORMULA_STEP])
+    assert code.startswith(r"\begin{align*}" + f"\n{SQUARE} &= {EXPANDED}")
+    assert code.count(r" \\" + "\n") == 1 and code.endswith(r"\end{align*}")
+
+
+def test_a_derivation_with_a_text_step_is_left_aligned():
+    code = derivation_latex([FORMULA_STEP, TEXT_STEP])
+    assert code.count(r"&\parbox[t]{0.6\linewidth}") == 2
+
+
+def test_a_formula_too_wide_for_the_column_is_shown_as_its_text():
+    wide = sympy.Add(*sympy.symbols("x0:60"))
+    step = Step("the sum of x0..x59 is itself", "reflexivity", PROVED,
+                formula=sympy.Eq(wide, wide, evaluate=False))
+    assert "the sum of x0" in step_latex(1, step) and r"\displaystyle" not in step_latex(1, step)
+
+
+def test_a_formula_sympy_made_trivial_is_shown_as_its_text():
+    step = Step("(−u)(−v) = uv", "(−a)(−b) = ab", PROVED,
+                formula=sympy.Eq(-a * -b, a * b, evaluate=False))  # both sides are a*b
+    assert r"\raggedright (\ensuremath{-}u)(\ensuremath{-}v) = uv}" in step_latex(1, step)
+    assert derivation_latex([step, step]).count(r"\parbox[t]{0.6\linewidth}") == 2
+
+
+def test_a_row_starting_with_a_bracket_is_not_read_as_an_optional_argument():
+    step = Step("[general d] x = x", "reflexivity", PROVED)
+    table = Table("t", "t", ("a",), (("[1, 2]",), ("*",), (" [x",)))
+    assert derivation_latex([step]).split("\n")[1].startswith("&")
+    code = tabular_latex(table)
+    assert r"{}[1, 2] \\" in code and r"{}* \\" in code and r"{} [x \\" in code
+
+
+def test_verification_line_names_methods_witnesses_and_numeric_checks():
+    numeric = (NumericCheck("replay", "numpy", 8, 1e-17, 1e-12, True),)
+    result = Result(Claim("c", "t", "s", "A6"), Derivation((TEXT_STEP, WITNESS_STEP)), numeric)
+    line = verification_line(result)
+    assert r"\ensuremath{\checkmark} proved by interval + sympy (2 steps" in line
+    assert "witness z0 = 2" in line
+    assert "numeric check replay (numpy, 8 samples): max error 1e-17 vs tolerance 1e-12" in line
+
+
+def test_many_numeric_checks_are_summarized_and_disagreements_named():
+    checks = tuple(NumericCheck(f"c{i}", "numpy", 10, 0.0, 1e-12, i != 3) for i in range(5))
+    line = verification_line(Result(Claim("c", "t", "s", "A6"), Derivation((TEXT_STEP,)), checks))
+    assert "5 numeric cross-checks (numpy 5; 50 samples)" in line
+    assert "1 DISAGREE" in line and "numeric check c3" in line and "c2" not in line
+
+
+# -- tables --------------------------------------------------------------------------------------
+
+CELLS = [
+    (None, r"\textemdash{}"),
+    (True, "yes"),
+    (False, "no"),
+    (64, "64"),
+    (2731.67, "2,731.67"),
+    (1202605.28, r"$1.2026\times 10^{6}$"),
+    (1e-7, r"$1\times 10^{-7}$"),
+    ("relu_2", r"relu\_\allowbreak{}2"),
+    (1 + 2 * d**2 / 3, r"$\frac{2 d^{2}}{3} + 1$"),
+    (sympy.Rational("1.0507009873554804934193349852946"), "$1.0507$"),
+]
+
+
+@pytest.mark.parametrize(("cell", "expected"), CELLS)
+def test_cell_latex(cell, expected):
+    assert cell_latex(cell) == expected
+
+
+def test_tabular_is_booktabs_with_numeric_columns_right_aligned():
+    table = Table("cap", "Capacity", ("store", "M*"), (("relu", 128.0), ("softmax", None)))
+    assert tabular_latex(table) == "\n".join([
+        r"\begin{tabular}{lr}", r"\toprule", r"\textbf{store} & \textbf{M*} \\", r"\midrule",
+        r"relu & 128 \\", r"softmax & \textemdash{} \\", r"\bottomrule", r"\end{tabular}"])
+
+
+# -- documents -----------------------------------------------------------------------------------
+
+LEMMA = Claim("lemma", "Exchange lemma", "∀a,b: σ(a)b = σ(b)a ⇔ ∃c ∀z: σ(z) = c·z", "A6",
+              kind="lemma", assumptions=("σ: ℝ → ℝ arbitrary",))
+USES = Claim("uses", "Uses the lemma", "SiLU breaks it", "A6", uses=("lemma", "elsewhere"))
+REFUTED = Step("1 = 2", "arithmetic", Verdict.refuted("exact", "1 ≠ 2"))
+
+
+def report(*results: Result, module: str = "proofs.fake", tables=()) -> Report:
+    return Report(module, "Fake module", "A6", results, tables, seconds=0.1)
+
+
+def test_document_is_a_standalone_article():
+    tex = document([report(Result(LEMMA, Derivation((TEXT_STEP,))))])
+    assert tex.startswith(r"\documentclass[11pt]{article}")
+    for package in ("amsmath", "amsthm", "booktabs"):
+        assert package in tex.split(r"\begin{document}")[0]
+    assert tex.rstrip().endswith(r"\end{document}")
+    assert r"\begin{lemma}[{Exchange lemma}]\label{claim:proofs.fake:lemma}" in tex
+
+
+def test_fragment_has_no_preamble_and_says_what_it_needs():
+    tex = document([report(Result(LEMMA, Derivation((TEXT_STEP,))))], fragment=True)
+    assert r"\documentclass" not in tex and r"\begin{document}" not in tex
+    assert tex.startswith("% LaTeX fragment") and r"%   \usepackage{amsmath" in tex
+
+
+def test_uses_are_references_when_the_claim_is_in_the_document():
+    tex = document([report(Result(LEMMA, Derivation((TEXT_STEP,))),
+                           Result(USES, Derivation((TEXT_STEP,))))])
+    assert r"Lemma~\ref{claim:proofs.fake:lemma} (\texttt{lemma})" in tex
+    assert r"\texttt{elsewhere} (not in this document)" in tex
+
+
+def test_only_a_verified_derivation_is_typeset_as_a_proof():
+    tex = document([report(Result(LEMMA, Derivation((REFUTED,))))])
+    assert r"\begin{proof}" not in tex
+    assert r"\paragraph{Derivation \textbf{not verified}: refuted.}" in tex
+
+
+def test_repeated_claim_names_get_distinct_labels():
+    result = Result(LEMMA, Derivation((TEXT_STEP,)))
+    tex = document([report(result), report(result), report(result, module="proofs.other")])
+    keys = re.findall(r"\\label\{(claim:[^}]*)\}", tex)
+    assert len(keys) == 3 and len(set(keys)) == 3
+
+
+def test_no_reports_is_a_document_that_says_so():
+    assert "No theorem modules found" in document([])
+
+
+# -- pdflatex --------------------------------------------------------------------------------------
+
+
+def sample_reports() -> list[Report]:
+    """Every kind of content: formulas, text steps, witnesses, failures, long and wide tables."""
+    lemma = Claim(LEMMA.name, LEMMA.title, LEMMA.statement, "A6", kind="lemma",
+                  assumptions=LEMMA.assumptions,
+                  formula=sympy.Equivalent(sympy.Eq(a, b), sympy.Eq(b, a)))
+    numeric = tuple(NumericCheck(f"check {i}", "numpy", 10, 1e-16, 1e-12, True) for i in range(3))
+    small = Table("activations", "Activations (A6)", ("activation", "σ(z)", "linear", "degree"),
+                  (("relu", sympy.Max(0, d), False, 1), ("selu", sympy.Rational(10507, 10000) * d,
+                   False, None)), notes=("— means not homogeneous",))
+    long = Table("sweep", "A long sweep", ("d", "M*", "name"),
+                 tuple((n, float(n) ** 3, f"row_{n}") for n in range(1, 45)))
+    return [
+        report(Result(lemma, Derivation((FORMULA_STEP, FORMULA_STEP)), numeric),
+               Result(USES, Derivation((TEXT_STEP, WITNESS_STEP))), tables=(small, long)),
+        report(Result(Claim("bad", "Refuted", "1 = 2", "B"), Derivation((REFUTED,))),
+               module="proofs.other"),
+    ]
+
+
+@needs_pdflatex
+def test_document_compiles_without_errors_warnings_or_overfull_lines(tmp_path):
+    compiled = compile_pdf(document(sample_reports()), tmp_path)
+    assert compiled.errors == ()
+    assert compiled.warnings == ()  # undefined references, floats too large, ...
+    assert compiled.overfull == 0
+    assert compiled.pdf is not None
+
+
+@needs_pdflatex
+def test_fragment_compiles_inside_a_paper(tmp_path):
+    paper = "\n".join([r"\documentclass{article}",
+                       rf"\usepackage{{{','.join(latex.PACKAGES)}}}", *latex.THEOREMS,
+                       r"\begin{document}", document(sample_reports(), fragment=True),
+                       r"\end{document}"])
+    compiled = compile_pdf(paper, tmp_path)
+    assert compiled.errors == () and compiled.undefined_references == ()
+
+
+# TeX's specials, the Unicode mathematics of THEORY.md, then anything at all.
+HOSTILE = st.text(st.one_of(st.sampled_from(list("\\{}$&#^_%~<>|\"`'-[]*\n\t")),
+                            st.sampled_from(list("σ⊙∀∃⇔⇒αβ≠≤≥→∈ℝᵀ⁻¹√·×−…")),
+                            st.characters()), max_size=60)
+
+
+@needs_pdflatex
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(HOSTILE, min_size=6, max_size=6))
+def test_any_text_compiles_in_every_place_text_goes(tmp_path_factory, texts):
+    title, statement, assumption, step, rule, cell = texts
+    claim = Claim(title or "x", title, statement, assumption, kind=rule,
+                  assumptions=(assumption,), uses=(step,))
+    result = Result(claim, Derivation((Step(step, rule, PROVED),)),
+                    (NumericCheck(cell, "numpy", 1, 0.0, 1.0, True),))
+    table = Table(cell, title, (cell, step), ((cell, statement), (None, rule)), notes=(cell,))
+    rep = Report(statement, title, rule, (result,), (table,))
+    compiled = compile_pdf(document([rep]), tmp_path_factory.mktemp("tex"))
+    assert compiled.errors == ()
+    assert compiled.undefined_references == ()
