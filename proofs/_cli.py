@@ -97,7 +97,20 @@ def usage_error(prog: str, message: str) -> int:
 
 
 def emit_reports(reports: Sequence[Report], args: argparse.Namespace, data: Any = None) -> None:
-    """Print the reports in the rendering the options ask for (text, JSON or LaTeX)."""
+    """Print the reports in the rendering the options ask for (text, JSON or LaTeX).
+
+    A reader that closes the pipe early (``| head``) ends the output quietly.
+    """
+    try:
+        _emit(reports, args, data)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None) -> None:
     if args.json:
         doc = data if data is not None else json_document(reports)
         print(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False))
