@@ -19,11 +19,13 @@ from typing import Any
 import sympy
 
 from symbolic.activations import z
+from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.certify import certify_nonzero
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step, Verdict
 from symbolic.properties import Decision, candidate_points, decide_homogeneity, decide_linear
 
 SCALING_FACTORS = tuple(sympy.Rational(a) for a in ("2", "1/2", "3", "10"))
+SCALING_TIMEOUT_S = 10.0  # the search for an explicit inverse-scaling witness
 
 
 @dataclass(frozen=True)
@@ -137,8 +139,14 @@ def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
 def analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     linear = decide_linear(expr)
     homogeneity = decide_homogeneity(expr, linear)
-    return ActivationAnalysis(label, expr, linear, homogeneity,
-                              _inverse_scaling(expr, homogeneity))
+    try:
+        with time_limit(SCALING_TIMEOUT_S):
+            inverse_scaling = _inverse_scaling(expr, homogeneity)
+    except BudgetExceeded as exc:
+        v = Verdict.unknown("interval", f"witness search stopped: {exc}",
+                            timeout_s=SCALING_TIMEOUT_S)
+        inverse_scaling = Decision(v, (Step("σ(αa) = α σ(a)?", "time limit", v),))
+    return ActivationAnalysis(label, expr, linear, homogeneity, inverse_scaling)
 
 
 def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
