@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import sympy
 
 from numeric_checks.activations import (
     REL_TOL,
@@ -22,7 +21,9 @@ from numeric_checks.activations import (
     _rel,
     _scaling_break,
     _symmetry_gap,
+    scaling_witness_gap,
     torch_available,
+    witness_layer_gap,
 )
 from numeric_checks.evaluate import numpy_function
 from symbolic import layers
@@ -31,6 +32,7 @@ from symbolic.analysis import ActivationAnalysis
 from symbolic.certify import certify_nonzero
 from symbolic.check import decide_zero
 from symbolic.engine import NumericCheck
+from symbolic.properties import candidate_points
 
 ALPHA_RANGE = (0.2, 5.0)  # |α| drawn log-uniformly from this range
 TRIALS = 6  # random layers per activation in the identity checks
@@ -103,25 +105,21 @@ def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
             gap = _symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend,
                                 rng)
             checks.append(_expect("gated: Q → 2Q, K → K/2", backend, gap,
-                                  an.inverse_scaling_symmetric, _scaling_break(an)))
+                                  an.inverse_scaling_symmetric, _scaling_break(an),
+                                  scaling_witness_gap(an, fn, to_backend)))
         gap = _symmetry_gap(fn, layers.gated, lambda Q, K: (-Q, -K), to_backend, rng)
+        odd, q = _oddness(an)
+        wgap = None if q is None else witness_layer_gap(fn, to_backend, (-q, -1.0), (q, 1.0))
         checks.append(_expect("gated: Q → −Q, K → −K (α = −1)", backend, gap,
-                              _negation_symmetric(an), None))
+                              True if an.is_linear else odd, None, wgap))
     return tuple(checks)
 
 
-def _negation_symmetric(an: ActivationAnalysis) -> bool | None:
-    """α = −1 alone is a symmetry iff σ is odd; linear σ is odd, and the table's are not, but
-    an arbitrary σ may be odd without being linear (tanh): no expectation then."""
-    if an.is_linear:
-        return True
-    return None if an.is_linear is None else _odd_or_none(an)
-
-
-def _odd_or_none(an: ActivationAnalysis) -> bool | None:
-    """σ odd? A certified σ(q) + σ(−q) ≠ 0 says no; SymPy proving σ(−z) + σ(z) = 0 says yes."""
-    for q in (sympy.Integer(1), sympy.Integer(2), sympy.Rational(1, 2)):
-        if certify_nonzero(an.expr.subs(z, q) + an.expr.subs(z, -q)).status == "proved":
-            return False
+def _oddness(an: ActivationAnalysis) -> tuple[bool | None, float | None]:
+    """Is σ odd (α = −1 alone is then a symmetry)? With a point q where σ(q) + σ(−q) ≠ 0,
+    certified, when it is not. Linear σ is odd; tanh is odd without being linear."""
+    for q in candidate_points(an.expr):
+        if q > 0 and certify_nonzero(an.expr.subs(z, q) + an.expr.subs(z, -q)).status == "proved":
+            return False, float(q)
     verdict = decide_zero(an.expr.subs(z, -z) + an.expr, timeout_s=1.0)
-    return {"proved": True, "refuted": False}.get(verdict.status)
+    return {"proved": True}.get(verdict.status), None

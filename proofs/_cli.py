@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from symbolic.engine import EXIT_USAGE, Report
-from symbolic.errors import ToolkitError
+from symbolic.errors import InvalidArgument, ToolkitError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -40,6 +40,7 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
         "--latex",
         nargs="?",
         const="-",
+        type=_writable_file,
         metavar="FILE",
         help="write a standalone LaTeX document to FILE (stdout when FILE is omitted)",
     )
@@ -56,6 +57,20 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     parser.add_argument("--sympy-timeout", type=_positive_float, metavar="S",
                         help="cap every SymPy simplification at S seconds (unknown when hit)")
     return parser
+
+
+def _writable_file(text: str) -> str:
+    """``-`` (stdout) or a file in an existing, writable folder: checked before any work."""
+    import os
+
+    if text == "-":
+        return text
+    folder = os.path.dirname(text) or "."
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"{text!r}: folder {folder!r} does not exist")
+    if not os.access(folder, os.W_OK) or os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r}: cannot write a file there")
+    return text
 
 
 def _positive_int(text: str) -> int:
@@ -121,8 +136,12 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
         if args.latex == "-":
             sys.stdout.write(tex)
         else:
-            with open(args.latex, "w", encoding="utf-8") as fh:
-                fh.write(tex)
+            try:
+                with open(args.latex, "w", encoding="utf-8") as fh:
+                    fh.write(tex)
+            except OSError as exc:
+                raise InvalidArgument(f"--latex {args.latex!r}: cannot write the file "
+                                      f"({exc.strerror or exc}); check the folder exists") from None
             print(f"wrote {args.latex}", file=sys.stderr)
     else:
         from symbolic.render import reports_text

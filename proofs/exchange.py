@@ -26,7 +26,7 @@ from symbolic.analysis import ActivationAnalysis, analyze, as_result
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Table
 from symbolic.errors import InvalidExpression, ToolkitError
-from symbolic.expressions import _error as activation_error
+from symbolic.expressions import input_error as activation_error
 from symbolic.expressions import parse_activation
 from symbolic.smt import uninterpreted_sigma, z3_step
 
@@ -279,10 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = timed_build(build_report, args, activations=args.activation,
                              torch=torch_wanted(args))
+        data = activation_json(report) if (args.json and args.activation) else None
+        emit_reports([report], args, data=data)
     except ToolkitError as exc:
         return usage_error(PROG, str(exc))
-    data = activation_json(report) if (args.json and args.activation) else None
-    emit_reports([report], args, data=data)
     return report.exit_code
 
 

@@ -348,13 +348,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         report = timed_build(build_report, args, activations=args.activation,
                              torch=torch_wanted(args))
+        data = None
+        if args.json and args.activation:
+            objects = report.data["activations"]
+            data = objects[0] if len(objects) == 1 else objects
+        emit_reports([report], args, data=data)
     except ToolkitError as exc:
         return usage_error(PROG, str(exc))
-    data = None
-    if args.json and args.activation:
-        objects = report.data["activations"]
-        data = objects[0] if len(objects) == 1 else objects
-    emit_reports([report], args, data=data)
     return report.exit_code
 
 

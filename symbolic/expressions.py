@@ -6,6 +6,10 @@ never executed and never handed to SymPy's string parser. A bare table name (``r
 entry of :data:`symbolic.activations.ACTIVATIONS`; every table name is also a function
 (``relu(x)**2``, ``gelu(2*x)``).
 
+An activation maps R to R, so every part of the expression must be defined and real at every
+real x, judged by its form: ``sqrt(x)``, ``log(x)``, ``1/x`` and ``x**x`` are rejected, while
+``sqrt(abs(x))``, ``log(1 + exp(x))``, ``x/(1 + abs(x))`` and ``2**x`` are accepted.
+
 Every rejection is an :class:`~symbolic.errors.InvalidExpression` whose message is one line that
 quotes the input and says what is wrong, where, and what to write instead.
 
@@ -33,13 +37,19 @@ import difflib
 import math
 import operator
 import re
+import signal
+import sys
+import threading
+import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
 import sympy
+from sympy.functions.elementary.piecewise import ExprCondPair
 
 from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
@@ -50,21 +60,37 @@ MAX_TOKENS = 600  # names, numbers, operators and brackets
 MAX_DEPTH = 40  # bracket nesting, and AST nesting where a chain a+b-c or a*b/c counts once
 # Limits on the tree, checked before SymPy builds anything.
 MAX_NODES = 400  # AST expression nodes
-MAX_MINMAX_ARGS = 16  # arguments of max/min in total, relu-family calls included: SymPy's
+MAX_MINMAX_ARGS = 12  # arguments of max/min in total, relu-family calls included: SymPy's
 #                       Max/Min compare their arguments pairwise (32 arguments take ~1 s)
+MAX_PIECEWISE_CALLS = 8  # calls of piecewise table entries (elu, selu) ...
+MAX_PIECEWISE_NESTED = 2  # ... whose argument holds at most this many Piecewise already: SymPy
+#                           rewrites the condition `arg > 0` case by case (elu^4(x) takes ~2 s)
 # Limits on numbers.
 MAX_LITERAL = 10**12  # |typed number|
 MIN_LITERAL = Decimal("1e-100")  # smallest nonzero |typed number|
 MAX_LITERAL_DIGITS = 30  # significant digits of a typed number
-MAX_EXPONENT = 100  # |exponent| when the exponent of ** is a constant
+MAX_EXPONENT = 100  # |exponent| when the exponent of ** is a constant, also after SymPy
+#                     combines powers: ((x**2)**2)**2... would reach x**(2**39)
+MAX_EXPONENT_RATIONAL = 10**4  # numerators/denominators in a variable exponent or a power of x,
+#                                and the degree of a root of a number: SymPy's gcd and root
+#                                search work in that degree (10**5 takes ~0.5 s; see below)
 MAX_CONSTANT = 1e300  # |every constant subexpression|, estimated in float64 ...
 MIN_CONSTANT = 1e-300  # ... and nonzero ones at least this: SymPy's evalf stays cheap
 MAX_RATIONAL_BITS = 2048  # numerator and denominator of an exact constant (~600 digits)
+MAX_CONSTANT_SIZE = 60  # SymPy nodes of any other constant: max, min, abs and elu compare it by
+#                         evalf, which walks the tree at rising precision (pi - 3 +
+#                         mish(mish(mish(gelu_tanh(-pi)))), 211 nodes, takes ~4 s in max(x, .))
 # Limits on the SymPy result, so that printing, substitution and simplification stay cheap.
 MAX_TREE_SIZE = 2000  # nodes of the expression tree (gelu(gelu(...)) doubles it per level)
+# The last guard, for SymPy paths the bounds above miss: the assumption queries made while
+# building (max, abs, elu ask whether tanh(...) is finite) can expand their arguments, e.g.
+# (x + sqrt(x) + exp(x) + erf(x) + 1)**20, without end. Typical input builds in milliseconds;
+# the slowest valid input found by fuzzing took about 1 s.
+MAX_BUILD_SECONDS = 2.0  # CPU time
 
 _QUOTE_CHARS = 60  # longer input is quoted by its prefix
-_TOKEN = re.compile(r"[A-Za-z_]\w*|[0-9.][\w.]*(?:[eE][+-][\w.]*)?|\*\*|//|<<|>>|\S")
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+_TOKEN = r"[A-Za-z_]\w*|[0-9.][\w.]*(?:[eE][+-][\w.]*)?|\*\*|//|<<|>>|\S"  # for counting
 
 
 @dataclass(frozen=True)
@@ -79,7 +105,8 @@ class ParsedActivation:
 
 @dataclass(frozen=True)
 class _Function:
-    """A function callable in user text; ``minmax`` counts the Max/Min arguments it adds."""
+    """A function callable in user text, with the Max/Min arguments it adds per call and per
+    argument, and whether it introduces a Piecewise (both bound SymPy's work)."""
 
     name: str
     build: Callable[..., sympy.Expr]
@@ -87,6 +114,7 @@ class _Function:
     max_args: int = 1
     minmax_per_call: int = 0
     minmax_per_arg: int = 0
+    piecewise: bool = False
 
 
 def _minmax_args(expr: sympy.Expr) -> int:
@@ -108,57 +136,63 @@ _MATH_FUNCTIONS = (
     _Function("min", sympy.Min, 2, MAX_MINMAX_ARGS, minmax_per_arg=1),
 )
 FUNCTIONS: dict[str, _Function] = {
-    **{a.name: _Function(a.name, a.sympy_at, minmax_per_call=_minmax_args(a.expr))
+    **{a.name: _Function(a.name, a.sympy_at, minmax_per_call=_minmax_args(a.expr),
+                         piecewise=a.expr.has(sympy.Piecewise))
        for a in ACTIVATIONS.values()},
     **{f.name: f for f in _MATH_FUNCTIONS},
 }
 VARIABLES = {"x": z, "z": z}
 CONSTANTS = {"pi": sympy.pi, "e": sympy.E}
 
-_BINARY: dict[type, tuple[str, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]]] = {
-    ast.Add: ("+", operator.add),
-    ast.Sub: ("-", operator.sub),
-    ast.Mult: ("*", operator.mul),
-    ast.Div: ("/", operator.truediv),
-    ast.Pow: ("**", operator.pow),
+_BINARY: dict[type, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.Pow: operator.pow,
 }
 _UNARY: dict[type, Callable[[sympy.Expr], sympy.Expr]] = {
     ast.UAdd: operator.pos, ast.USub: operator.neg,
 }
 _CHAIN_FAMILY = {ast.Add: "+", ast.Sub: "+", ast.Mult: "*", ast.Div: "*"}  # SymPy flattens these
-_REJECTED_OPERATORS: dict[type, tuple[str, str]] = {
-    ast.FloorDiv: ("//", "floor division '//' is not allowed; use /"),
-    ast.Mod: ("%", "remainder '%' is not allowed"),
-    ast.MatMult: ("@", "matrix product '@' is not allowed; use *"),
-    ast.BitXor: ("^", "'^' is bitwise xor, not a power; use **"),
-    ast.BitAnd: ("&", "bitwise '&' is not allowed"),
-    ast.BitOr: ("|", "bitwise '|' is not allowed"),
-    ast.LShift: ("<<", "shift '<<' is not allowed"),
-    ast.RShift: (">>", "shift '>>' is not allowed"),
-    ast.Invert: ("~", "bitwise '~' is not allowed; use - for negation"),
-    ast.Not: ("not", "'not' is not allowed"),
+# Rejected syntax, as (what it is, what to write instead); messages read "<what> at column N is
+# not allowed; <hint>".
+_REJECTED_OPERATORS: dict[type, tuple[str, str, str]] = {  # type: (symbol, what, hint)
+    ast.FloorDiv: ("//", "floor division '//'", "use /"),
+    ast.Mod: ("%", "remainder '%'", ""),
+    ast.MatMult: ("@", "matrix product '@'", "use *"),
+    ast.BitXor: ("^", "'^' (bitwise xor, not a power)", "use **"),
+    ast.BitAnd: ("&", "bitwise '&'", ""),
+    ast.BitOr: ("|", "bitwise '|'", ""),
+    ast.LShift: ("<<", "shift '<<'", ""),
+    ast.RShift: (">>", "shift '>>'", ""),
+    ast.Invert: ("~", "bitwise '~'", "use - to negate"),
+    ast.Not: ("not", "'not'", "use max, min or relu"),
 }
-_REJECTED_NODES: dict[type, str] = {
-    ast.Attribute: "attribute access is not allowed; use a function name such as exp, log, relu",
-    ast.Subscript: "subscripts are not allowed",
-    ast.Lambda: "lambda is not allowed; write the expression in x directly, e.g. x*sigmoid(x)",
-    ast.IfExp: "conditional expressions are not allowed; use max, min or relu",
-    ast.Compare: "comparisons are not allowed; use max, min or relu",
-    ast.BoolOp: "'and'/'or' are not allowed; use max, min or relu",
-    ast.ListComp: "comprehensions are not allowed",
-    ast.SetComp: "comprehensions are not allowed",
-    ast.DictComp: "comprehensions are not allowed",
-    ast.GeneratorExp: "comprehensions are not allowed",
-    ast.List: "lists are not allowed; use max(a, b) for a maximum",
-    ast.Tuple: "tuples are not allowed; use max(a, b) for a maximum",
-    ast.Set: "sets are not allowed",
-    ast.Dict: "dicts are not allowed",
-    ast.JoinedStr: "f-strings are not allowed",
-    ast.NamedExpr: "assignment ':=' is not allowed",
-    ast.Starred: "starred arguments are not allowed",
-    ast.Await: "'await' is not allowed",
-    ast.Yield: "'yield' is not allowed",
-    ast.YieldFrom: "'yield' is not allowed",
+_REJECTED_NODES: dict[type, tuple[str, str]] = {
+    ast.Attribute: ("attribute access", "use a function name such as exp, log, relu"),
+    ast.Subscript: ("a subscript", ""),
+    ast.Lambda: ("lambda", "write the expression in x directly, e.g. x*sigmoid(x)"),
+    ast.IfExp: ("a conditional expression", "use max, min or relu"),
+    ast.Compare: ("a comparison", "use max, min or relu"),
+    ast.BoolOp: ("'and'/'or'", "use max, min or relu"),
+    ast.ListComp: ("a comprehension", ""),
+    ast.SetComp: ("a comprehension", ""),
+    ast.DictComp: ("a comprehension", ""),
+    ast.GeneratorExp: ("a comprehension", ""),
+    ast.List: ("a list", "use max(a, b) for a maximum"),
+    ast.Tuple: ("a tuple", "use max(a, b) for a maximum"),
+    ast.Set: ("a set", ""),
+    ast.Dict: ("a dict", ""),
+    ast.JoinedStr: ("an f-string", ""),
+    ast.NamedExpr: ("assignment ':='", ""),
+    ast.Starred: ("a starred argument", ""),
+    ast.Await: ("'await'", ""),
+    ast.Yield: ("'yield'", ""),
+    ast.YieldFrom: ("'yield'", ""),
+}
+_REJECTED_CONSTANTS: dict[type, tuple[str, str]] = {  # bool before int: True is an int
+    bool: ("True/False", "use 1 or 0"),
+    str: ("a string", "write the expression itself, without quotes"),
+    bytes: ("a bytes literal", ""),
+    complex: ("a complex number", "activations are real"),
 }
 
 
@@ -168,8 +202,9 @@ def describe_allowed() -> str:
     return (
         "An activation is a table name or an expression in x (or z). Numbers: 2, 0.5, 1e-3. "
         "Operators: + - * / ** and unary -. Constants: pi, e. "
-        f"Functions of one argument: {math_names} and every table name ({', '.join(ACTIVATIONS)}). "
-        f"max and min take 2 to {MAX_MINMAX_ARGS} arguments. "
+        f"Functions of one argument: {math_names} and every table name "
+        f"({', '.join(ACTIVATIONS)}). max and min take 2 to {MAX_MINMAX_ARGS} arguments. "
+        "Every part must be real at every real x: sqrt(abs(x)), not sqrt(x). "
         "Example: x*sigmoid(x), relu(x)**2, max(x, 0.01*x)."
     )
 
@@ -183,10 +218,10 @@ def parse_activation(text: str) -> ParsedActivation:
         raise InvalidExpression(f"--activation {text!r} : expected a string, "
                                 f"got {type(text).__name__}")
     if len(text) > MAX_INPUT_CHARS:
-        raise _error(text, f"too long: {len(text)} characters; at most {MAX_INPUT_CHARS}")
+        raise input_error(text, f"too long: {len(text)} characters; at most {MAX_INPUT_CHARS}")
     source = text.strip()
     if not source:
-        raise _error(text, "empty expression; give a table name such as relu "
+        raise input_error(text, "empty expression; give a table name such as relu "
                            "or an expression in x such as x*sigmoid(x)")
     if source in ACTIVATIONS:
         return ParsedActivation(text, ACTIVATIONS[source].expr, source)
@@ -199,7 +234,8 @@ def _quote(text: str) -> str:
     return f"{text[:_QUOTE_CHARS]!r}... ({len(text)} characters)"
 
 
-def _error(text: str, what: str) -> InvalidExpression:
+def input_error(text: str, what: str) -> InvalidExpression:
+    """The one-line error about user input ``text``: ``--activation 'text' : what``."""
     return InvalidExpression(f"--activation {_quote(text)} : {' '.join(what.split())}")
 
 
@@ -207,10 +243,60 @@ class _Reject(Exception):
     """A problem with a constant, reported by the caller with the node's position."""
 
 
+class _OutOfTime(BaseException):
+    """Raised inside SymPy when the build is over time; not an Exception, so that SymPy's own
+    ``except Exception`` clauses cannot swallow it."""
+
+
+@contextmanager
+def _cpu_deadline(seconds: float) -> Iterator[None]:
+    """Raise _OutOfTime inside the block once it has used ``seconds`` of CPU time.
+
+    In the main thread (the CLI) a virtual-time interval timer does it at no cost; on exit the
+    previous SIGVTALRM handler and timer are restored. In other threads, where Python delivers
+    no signals (and on platforms without setitimer), a trace function checks the clock every
+    few hundred calls, which slows the build several times. Either way the check happens
+    between Python operations: SymPy is pure Python, and the integers it works on are bounded
+    above, so no single C call runs long.
+    """
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        def on_timer(signum, frame):
+            raise _OutOfTime
+
+        previous = signal.signal(signal.SIGVTALRM, on_timer)
+        previous_timer = signal.setitimer(signal.ITIMER_VIRTUAL, max(seconds, 1e-6))  # 0: off
+        try:
+            yield
+        finally:
+            try:
+                signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            finally:
+                signal.signal(signal.SIGVTALRM, previous)
+                if previous_timer[0]:
+                    signal.setitimer(signal.ITIMER_VIRTUAL, *previous_timer)
+        return
+    previous_tracer = sys.gettrace()
+    deadline = time.thread_time() + seconds
+    calls = 0
+
+    def tracer(frame, event, arg):
+        nonlocal calls
+        calls += 1
+        if calls % 256 == 0 and time.thread_time() > deadline:
+            raise _OutOfTime
+        return previous_tracer(frame, event, arg) if previous_tracer is not None else None
+
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(previous_tracer)
+
+
 def _float_pow(b: float, p: float) -> float:
     v = b ** (int(p) if p.is_integer() else p)
     if isinstance(v, complex):
-        raise ValueError("a negative number to a fractional power is not real")
+        raise ValueError("a negative number to a fractional power")
     return float(v)
 
 
@@ -229,31 +315,46 @@ _APPROX: dict[type, Callable[..., float]] = {
     sympy.Max: max,
     sympy.Min: min,
 }
+# Constant arguments of bounded functions SymPy may rewrite through exp stay where that exp
+# stays within MAX_CONSTANT (exp, sinh and cosh are bounded by their own value): tanh(1e6) is
+# 1.0 in float64, but simplify() turns it into exp(2e6) and runs out of memory. Keyed by class:
+# how the argument enters the exponent.
+_EXP_GROWTH: dict[type, Callable[[float], float]] = {
+    sympy.tanh: lambda v: 2 * abs(v), sympy.erf: lambda v: v * v,
+}
 _RELATIONS = {sympy.StrictGreaterThan: operator.gt, sympy.GreaterThan: operator.ge,
               sympy.StrictLessThan: operator.lt, sympy.LessThan: operator.le}
 
 
 @dataclass(frozen=True)
 class _Info:
-    """Tree size of a SymPy expression and, when it is constant, its float64 estimate."""
+    """What the parser knows of one SymPy expression, computed bottom up once per expression:
+    tree size, number of Piecewise, whether it is free of ``z`` and then its float64 estimate
+    (None for booleans and other non-numbers), its sign by form, and the same of its args."""
 
     size: int
+    pieces: int
     constant: bool
     value: float | None
+    real: bool  # defined and real at every real x, by its form (see _sign) ...
+    nonneg: bool  # ... and nonnegative
+    positive: bool  # ... and positive
+    kids: tuple[_Info, ...]  # of the arguments
 
 
 class _Parser:
     """One parse of one text: the checks before ``ast.parse``, the checks of the tree, and the
-    bottom-up build with a float64 estimate of every constant (memoised by expression)."""
+    bottom-up build, each SymPy result measured (see _Info) before the next step uses it."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.source = text.strip()
         self.lead = len(text) - len(text.lstrip())  # columns are reported in the original text
         self.info: dict[sympy.Basic, _Info] = {}
+        self.current = "it"  # the node being built, for the message when time runs out
 
     def error(self, what: str) -> InvalidExpression:
-        return _error(self.text, what)
+        return input_error(self.text, what)
 
     def column(self, index: int) -> int:
         return self.lead + index + 1
@@ -263,9 +364,13 @@ class _Parser:
         tree = self.syntax()
         self.vet(tree.body)
         try:
-            expr = self.build(tree.body)
+            with _cpu_deadline(MAX_BUILD_SECONDS):
+                expr = self.build(tree.body)
         except RecursionError:
             raise self.error("too deeply nested for SymPy; simplify the expression") from None
+        except _OutOfTime:
+            raise self.error(f"SymPy needed more than {MAX_BUILD_SECONDS:g} s to build "
+                             f"{self.current}; simplify the expression") from None
         if not isinstance(expr, sympy.Expr) or expr.free_symbols - {z}:
             raise self.error(f"the result {expr} is not an expression in x")
         return expr
@@ -277,15 +382,15 @@ class _Parser:
                 kind = "non-ASCII" if ord(ch) > 127 else "control"
                 raise self.error(f"{kind} character {ch!r} at column {self.column(i)} is not "
                                  "allowed; write the expression in ASCII on one line")
-        tokens = len(_TOKEN.findall(self.source))
-        if tokens > MAX_TOKENS:
-            raise self.error(f"too long: {tokens} tokens; at most {MAX_TOKENS}")
         depth = 0
         for i, ch in enumerate(self.source):
             depth += (ch in "([{") - (ch in ")]}")
             if depth > MAX_DEPTH:
                 raise self.error(f"brackets nested more than {MAX_DEPTH} deep at column "
                                  f"{self.column(i)}; simplify the expression")
+        tokens = len(re.findall(_TOKEN, self.source))
+        if tokens > MAX_TOKENS:
+            raise self.error(f"too long: {tokens} tokens; at most {MAX_TOKENS}")
 
     def syntax(self) -> ast.Expression:
         try:
@@ -310,13 +415,13 @@ class _Parser:
                 elif ch in ")]}":
                     if not opened:
                         return f"unmatched {ch!r} at column {self.column(i)}"
-                    want = {"(": ")", "[": "]", "{": "}"}[opened.pop()[0]]
+                    want = _CLOSING[opened.pop()[0]]
                     if ch != want:
                         return f"{ch!r} at column {self.column(i)} does not close the bracket " \
                                f"before it; expected {want!r}"
             if opened:
                 ch, i = opened[-1]
-                want = {"(": ")", "[": "]", "{": "}"}[ch]
+                want = _CLOSING[ch]
                 return (f"unexpected end of expression at column {end}; expected {want!r} "
                         f"to close {ch!r} at column {self.column(i)}")
         offset = exc.offset or 0
@@ -330,7 +435,7 @@ class _Parser:
     # -- the tree, before SymPy --------------------------------------------------------------
     def vet(self, root: ast.expr) -> None:
         """Reject every node outside the whitelist, in source order; bound size and depth."""
-        nodes = minmax = 0
+        nodes = minmax = piecewise = 0
         stack: list[tuple[ast.AST, int]] = [(root, 1)]
         while stack:
             node, depth = stack.pop()
@@ -351,7 +456,8 @@ class _Parser:
                 children = [(node.left, 0 if same else 1), (node.right, 1)]
             elif isinstance(node, ast.UnaryOp):
                 if type(node.op) not in _UNARY:
-                    raise self.error(f"{_REJECTED_OPERATORS[type(node.op)][1]} {where}")
+                    _, what, hint = _rejected_operator(node.op)
+                    raise self.error(_not_allowed(what, where, hint))
                 children = [(node.operand, 1)]
             elif isinstance(node, ast.Call):
                 fn = self.vet_call(node, where)
@@ -359,27 +465,32 @@ class _Parser:
                 if minmax > MAX_MINMAX_ARGS:
                     raise self.error(f"too many max/min terms (relu-family calls included) "
                                      f"{where}: at most {MAX_MINMAX_ARGS} arguments in total")
+                piecewise += fn.piecewise
+                if piecewise > MAX_PIECEWISE_CALLS:
+                    raise self.error(f"too many piecewise activations (elu, selu) {where}: "
+                                     f"at most {MAX_PIECEWISE_CALLS}")
                 children = [(a, 1) for a in node.args]
             elif isinstance(node, ast.Name):
                 self.vet_name(node, where)
             elif isinstance(node, ast.Constant):
                 self.vet_constant(node, where)
             else:
-                what = _REJECTED_NODES.get(type(node), f"{type(node).__name__} is not allowed")
-                raise self.error(f"{what} {where}")
+                what, hint = _REJECTED_NODES.get(type(node), (type(node).__name__, ""))
+                raise self.error(_not_allowed(what, where, hint))
             stack.extend((c, depth + cost) for c, cost in reversed(children))
 
     def vet_operator(self, node: ast.BinOp) -> None:
         if type(node.op) in _BINARY:
             return
-        symbol, what = _REJECTED_OPERATORS[type(node.op)]
+        symbol, what, hint = _rejected_operator(node.op)
         i = self.source.find(symbol, node.left.end_col_offset, node.right.col_offset)
-        raise self.error(f"{what} at column {self.column(max(i, node.col_offset))}")
+        where = f"at column {self.column(max(i, node.col_offset))}"
+        raise self.error(_not_allowed(what, where, hint))
 
     def vet_call(self, node: ast.Call, where: str) -> _Function:
         if not isinstance(node.func, ast.Name):
-            what = _REJECTED_NODES.get(type(node.func), "only named functions can be called")
-            raise self.error(f"{what} {where}")
+            what, hint = _REJECTED_NODES.get(type(node.func), ("calling an expression", ""))
+            raise self.error(_not_allowed(what, where, hint or "call a function by its name"))
         name = node.func.id
         fn = FUNCTIONS.get(name)
         if fn is None:
@@ -387,24 +498,26 @@ class _Parser:
                 raise self.error(f"{name!r} {where} is not a function; write {name}*(...) "
                                  "to multiply")
             if name.startswith("_"):
-                raise self.error(f"names starting with '_' such as {name!r} are not allowed "
-                                 f"{where}")
+                raise self.error(_not_allowed(f"the name {name!r}", where,
+                                              "names may not start with '_'"))
             raise self.error(f"unknown function {name!r} {where}{_suggest(name, FUNCTIONS)}; "
                              f"functions: {', '.join(sorted(FUNCTIONS))}")
         if node.keywords:
-            raise self.error(f"keyword arguments are not allowed in {name}(...) {where}")
+            raise self.error(_not_allowed(f"a keyword argument of {name}", where,
+                                          "pass arguments by position"))
         if any(isinstance(a, ast.Starred) for a in node.args):
-            raise self.error(f"starred arguments are not allowed in {name}(...) {where}")
+            raise self.error(_not_allowed(f"a starred argument of {name}", where, ""))
         if not fn.min_args <= len(node.args) <= fn.max_args:
             wanted = (f"{fn.min_args} argument" if fn.max_args == 1
                       else f"{fn.min_args} to {fn.max_args} arguments")
-            raise self.error(f"{name} takes {wanted}, got {len(node.args)} {where}")
+            raise self.error(f"{name} {where} takes {wanted}, got {len(node.args)}")
         return fn
 
     def vet_name(self, node: ast.Name, where: str) -> None:
         name = node.id
         if name.startswith("_"):
-            raise self.error(f"names starting with '_' such as {name!r} are not allowed {where}")
+            raise self.error(_not_allowed(f"the name {name!r}", where,
+                                          "names may not start with '_'"))
         if name in VARIABLES or name in CONSTANTS:
             return
         if name in FUNCTIONS:
@@ -415,15 +528,11 @@ class _Parser:
                          f"and the functions {', '.join(sorted(FUNCTIONS))}")
 
     def vet_constant(self, node: ast.Constant, where: str) -> None:
-        value = node.value
-        kinds = {bool: "True/False are not allowed; use 1 or 0",
-                 str: "strings are not allowed", bytes: "bytes are not allowed",
-                 complex: "complex numbers are not allowed; activations are real"}
-        for kind, what in kinds.items():
-            if isinstance(value, kind):
-                raise self.error(f"{what} {where}")
-        if not isinstance(value, (int, float)):
-            raise self.error(f"{value!r} is not allowed {where}")
+        for kind, (what, hint) in _REJECTED_CONSTANTS.items():
+            if isinstance(node.value, kind):
+                raise self.error(_not_allowed(what, where, hint))
+        if not isinstance(node.value, (int, float)):
+            raise self.error(_not_allowed(repr(node.value), where, ""))
 
     # -- SymPy, bottom up -------------------------------------------------------------------
     def build(self, node: ast.expr) -> sympy.Expr:
@@ -440,7 +549,13 @@ class _Parser:
             return self.checked(node, _UNARY[type(node.op)], self.build(node.operand))
         if isinstance(node, ast.Call):
             fn = FUNCTIONS[node.func.id]
-            return self.checked(node, fn.build, *(self.build(a) for a in node.args))
+            args = [self.build(a) for a in node.args]
+            if fn.piecewise and self.measure(args[0]).pieces > MAX_PIECEWISE_NESTED:
+                raise self.error(f"{self.segment(node)!r} at column "
+                                 f"{self.column(node.col_offset)} nests piecewise activations "
+                                 f"too deeply: the argument of {fn.name} may hold at most "
+                                 f"{MAX_PIECEWISE_NESTED} elu/selu pieces")
+            return self.checked(node, fn.build, *args)
         if isinstance(node, ast.Name):
             return VARIABLES[node.id] if node.id in VARIABLES else CONSTANTS[node.id]
         return self.checked(node, lambda: self.number(node))
@@ -456,7 +571,8 @@ class _Parser:
         if size > MAX_LITERAL:
             raise _Reject(f"is too large; numbers must be at most {MAX_LITERAL:.0e} in size")
         if size and size < MIN_LITERAL:
-            raise _Reject(f"is too small; nonzero numbers must be at least {MIN_LITERAL} in size")
+            raise _Reject(f"is too small; nonzero numbers must be at least {MIN_LITERAL:.0e} "
+                          "in size")
         if len(typed.as_tuple().digits) > MAX_LITERAL_DIGITS:
             raise _Reject(f"has more than {MAX_LITERAL_DIGITS} significant digits")
         exact = Fraction(typed)
@@ -464,15 +580,15 @@ class _Parser:
 
     def binary(self, node: ast.BinOp, left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
         if isinstance(node.op, ast.Div) and right == 0:
-            raise self.error(f"division by zero at column {self.column(node.col_offset)} "
-                             f"in {self.segment(node)!r}")
+            raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
+                             "divides by zero")
         if isinstance(node.op, ast.Pow):
             try:
                 self.check_power(left, right)
             except _Reject as exc:
                 raise self.error(f"{self.segment(node)!r} at column "
                                  f"{self.column(node.col_offset)} {exc}") from None
-        return self.checked(node, _BINARY[type(node.op)][1], left, right)
+        return self.checked(node, _BINARY[type(node.op)], left, right)
 
     def check_power(self, base: sympy.Expr, exponent: sympy.Expr) -> None:
         """Bound base**exponent before SymPy evaluates it (it computes Integer powers at once)."""
@@ -494,8 +610,13 @@ class _Parser:
         except (OverflowError, ZeroDivisionError):
             estimate = math.inf
         _check_size(estimate, exactly_zero=b.value == 0)
+        if isinstance(exponent, sympy.Rational) and exponent.q > MAX_EXPONENT_RATIONAL:
+            # SymPy looks for an exact root of that degree of each integer in the base
+            raise _Reject(f"has the exponent {_short(exponent)}; a root of a number must "
+                          f"have degree at most {MAX_EXPONENT_RATIONAL}, e.g. 2**(1/3)")
         if isinstance(base, sympy.Rational) and isinstance(exponent, sympy.Rational):
-            bits = max(int(base.p).bit_length(), int(base.q).bit_length()) * abs(exponent.p)
+            size = max(int(base.p).bit_length(), int(base.q).bit_length())
+            bits = size * abs(exponent.p) // exponent.q  # of the exact result
             if bits > MAX_RATIONAL_BITS:
                 raise _Reject(f"would need about {bits} bits exactly; "
                               f"at most {MAX_RATIONAL_BITS}")
@@ -503,17 +624,46 @@ class _Parser:
     def checked(self, node: ast.expr, build: Callable[..., sympy.Expr], *args) -> sympy.Expr:
         """``build(*args)``, with SymPy's errors and any unsafe constant reported at ``node``."""
         where = f"{self.segment(node)!r} at column {self.column(node.col_offset)}"
+        self.current = where
         try:
             result = build(*args)
             info = self.measure(result)
         except _Reject as exc:
             raise self.error(f"{where} {exc}") from None
-        except (ArithmeticError, ValueError, TypeError, NotImplementedError) as exc:
-            raise self.error(f"SymPy could not build {where}: {exc}") from None
+        except Exception as exc:  # SymPy's own limits ("not comparable", recursion): user input
+            detail = " ".join(str(exc).split())[:200]
+            raise self.error(f"SymPy could not build {where}: {type(exc).__name__}: {detail}"
+                             ) from None
         if info.size > MAX_TREE_SIZE:
             raise self.error(f"{where} grows to {info.size} SymPy nodes; at most "
                              f"{MAX_TREE_SIZE}: nest fewer activations")
+        if not info.real:
+            raise self.error(f"{where} is not real at every real x: {self.not_real(result)}")
         return result
+
+    def not_real(self, e: sympy.Basic) -> str:
+        """Name the innermost part of ``e`` that is not real at every real x, and the fix."""
+        while True:
+            parts = e.args[:1] if isinstance(e, ExprCondPair) else \
+                [a for a in e.args if isinstance(a, (sympy.Expr, ExprCondPair))]
+            inner = next((a for a in parts if not self.info[a].real), None)
+            if inner is None:
+                break
+            e = inner
+        shown = _short(e.xreplace({z: sympy.Symbol("x", real=True)}))
+        if isinstance(e, sympy.log):
+            return f"{shown} is the log of a value that may be 0 or negative; " \
+                   "use e.g. log(1 + exp(x)) or log(1 + x**2)"
+        if isinstance(e, sympy.Pow) and self.info[e.exp].value is not None:
+            if self.info[e.exp].value < 0:
+                return f"{shown} divides by a value that may be 0; divide by a positive " \
+                       "value such as 1 + abs(x)"
+            return f"{shown} is a fractional power of a value that may be negative; " \
+                   "use e.g. abs(x)**0.5 or relu(x)**0.5"
+        if isinstance(e, sympy.Pow):
+            return f"{shown} is a variable power of a base that may be 0 or negative; " \
+                   "use a positive base, e.g. 2**x or exp(x)"
+        return f"{shown} is not known to be real"
 
     def measure(self, e: sympy.Basic) -> _Info:
         """Size and float64 estimate of ``e``; raise _Reject for a constant SymPy could only
@@ -526,7 +676,14 @@ class _Parser:
         value = None
         if constant and isinstance(e, sympy.Expr):
             value = self.approximate(e, [k.value for k in kids])
-        info = _Info(1 + sum(k.size for k in kids), constant, value)
+        if isinstance(e, (sympy.Pow, sympy.exp)):
+            _check_exponent(e, kids)
+        size = 1 + sum(k.size for k in kids)
+        if value is not None and size > MAX_CONSTANT_SIZE and not isinstance(e, sympy.Rational):
+            raise _Reject(f"is a constant of {size} SymPy nodes; at most {MAX_CONSTANT_SIZE}: "
+                          "write it as a decimal")
+        pieces = isinstance(e, sympy.Piecewise) + sum(k.pieces for k in kids)
+        info = _Info(size, pieces, constant, value, *_sign(e, kids, value), tuple(kids))
         self.info[e] = info
         return info
 
@@ -546,13 +703,18 @@ class _Parser:
             return float(e)
         if e is sympy.I:
             raise _Reject("is not real")
-        if e in (sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        if e.is_Number or e is sympy.zoo:  # only Rationals are built; nan, oo, zoo mean trouble
             raise _Reject(f"is undefined (SymPy gives {e})")
         if isinstance(e, sympy.Piecewise):
             return self.approximate_piecewise(e)
         rule = _APPROX.get(type(e))
         if rule is None or any(v is None for v in values):
             raise _Reject(f"gives the constant {type(e).__name__}, which cannot be checked")
+        growth = _EXP_GROWTH.get(type(e))
+        if growth is not None and growth(values[0]) > math.log(MAX_CONSTANT):
+            raise _Reject(f"saturates: {type(e).__name__} of a constant as large as "
+                          f"{values[0]:.3g} stands for an exponential beyond "
+                          f"{MAX_CONSTANT:.0e}; use a smaller argument")
         try:
             value = rule(*values)
         except OverflowError:
@@ -573,6 +735,8 @@ class _Parser:
             if compare is None:
                 break
             lhs, rhs = (self.measure(s).value for s in condition.args)
+            if lhs is None or rhs is None:
+                break
             if compare(lhs, rhs):
                 return self.measure(piece).value
         raise _Reject("gives a piecewise constant whose case cannot be decided")
@@ -591,6 +755,100 @@ def _check_size(value: float, *, exactly_zero: bool) -> None:
     if not exactly_zero and abs(value) < MIN_CONSTANT:
         raise _Reject(f"is too small: constants must be exactly 0 or at least "
                       f"{MIN_CONSTANT:.0e} in size (to float64 precision)")
+
+
+def _sign(e: sympy.Basic, kids: list[_Info], value: float | None) -> tuple[bool, bool, bool]:
+    """(real, nonnegative, positive) for every real x, judged by the form of ``e`` alone: a
+    value is real when it is defined and real at every real x, which an activation must be.
+
+    Conservative (``1 - sigmoid(x)`` is not known positive) and cheap: no SymPy assumption
+    queries, which are what runs away on large inputs.
+    """
+    if value is not None:
+        return True, value >= 0, value > 0
+    if e == z:
+        return True, False, False
+    real = all(k.real for k in kids)
+    if isinstance(e, sympy.Pow):
+        base, power = kids
+        if e.exp.is_Integer and e.exp > 0:
+            return base.real, base.nonneg or e.exp.is_even and base.real, base.positive
+        if power.value is not None and power.value > 0:  # a fractional power such as sqrt
+            return base.nonneg, base.nonneg, base.positive
+        real = base.positive and power.real  # 1/b, b**(-1/2), b**x: b must be positive
+        return real, real, real
+    if isinstance(e, (sympy.exp, sympy.cosh)):
+        return real, real, real
+    if isinstance(e, sympy.log):  # log(1 + nonnegative) >= 0, as in softplus
+        at_least_one = isinstance(e.args[0], sympy.Add) and all(k.nonneg for k in kids[0].kids) \
+            and sum(k.value for k in kids[0].kids if k.value is not None) >= 1
+        return kids[0].positive, at_least_one, False
+    if isinstance(e, sympy.Abs):
+        return real, True, False
+    if isinstance(e, (sympy.Add, sympy.Max)):
+        at_least = any if isinstance(e, sympy.Max) else all
+        nonneg = at_least(k.nonneg for k in kids)
+        return real, nonneg, nonneg and any(k.positive for k in kids)
+    if isinstance(e, (sympy.Mul, sympy.Min, sympy.Piecewise)):
+        return real, all(k.nonneg for k in kids), all(k.positive for k in kids)
+    if isinstance(e, (sympy.tanh, sympy.sinh, sympy.erf, ExprCondPair)):  # keep the sign
+        return kids[0].real, kids[0].nonneg, kids[0].positive
+    return False, False, False
+
+
+def _check_exponent(e: sympy.Pow | sympy.exp, kids: list[_Info]) -> None:
+    """Bound the exponent of a power as SymPy has built it; SymPy's own rewriting of powers is
+    what turns big numbers there into big work.
+
+    * |exponent| stays within MAX_EXPONENT also after SymPy combines powers.
+    * A variable exponent of a rational base has a constant part within MAX_EXPONENT:
+      SymPy's factor_terms (used by max and min) computes base**constant exactly.
+    * Numbers in a variable exponent, or in the exponent of a power that may be complex
+      (x**(1/3), exp(sqrt(x))), stay within MAX_EXPONENT_RATIONAL: SymPy's realness queries
+      (made by tanh, max, abs, ...) run a polynomial gcd of that degree
+      (tanh(x**(123456789/10**9)) never returns).
+    """
+    if isinstance(e, sympy.exp):
+        exponent, info = e.args[0], kids[0]
+        bounded = not info.real
+    else:
+        exponent, info = e.exp, kids[1]
+        if info.value is not None and abs(info.value) > MAX_EXPONENT:
+            raise _Reject(f"gives the exponent {exponent} once SymPy combines powers; "
+                          f"|exponent| must be at most {MAX_EXPONENT}")
+        if exponent.is_Integer:
+            return
+        constant_part = exponent.as_coeff_Add()[0]
+        if e.base.is_Rational and not info.constant and abs(constant_part) > MAX_EXPONENT:
+            raise _Reject(f"has the constant {_short(constant_part)} in a variable exponent "
+                          f"of {_short(e.base)}; it must be at most {MAX_EXPONENT} in size")
+        bounded = not info.constant or not (kids[0].positive and info.real)  # e.g. 2**(1/3)
+    if not bounded:
+        return
+    numbers = [exponent] if exponent.is_Rational else exponent.atoms(sympy.Rational)
+    worst = max((max(abs(int(r.p)), int(r.q)) for r in numbers), default=0)
+    if worst > MAX_EXPONENT_RATIONAL:
+        raise _Reject(f"has {_number(worst)} in an exponent; numerators and denominators in "
+                      f"a variable exponent or in a power of x must be at most "
+                      f"{MAX_EXPONENT_RATIONAL}, e.g. x**(1/3), 2**(x/3)")
+
+
+def _number(n: int) -> str:
+    return str(n) if n < 10**15 else f"a {len(str(n))}-digit number"
+
+
+def _short(e: sympy.Expr) -> str:
+    text = str(e)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _rejected_operator(op: ast.AST) -> tuple[str, str, str]:
+    name = type(op).__name__
+    return _REJECTED_OPERATORS.get(type(op), (name, f"the operator {name}", ""))
+
+
+def _not_allowed(what: str, where: str, hint: str) -> str:
+    return f"{what} {where} is not allowed" + (f"; {hint}" if hint else "")
 
 
 def _suggest(name: str, choices) -> str:
