@@ -128,11 +128,21 @@ def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
                 holds = Verdict.refuted(cert.method, f"σ(αa) ≠ ασ(a) at α = {alpha}, a = {a}",
                                         witness=witness, certificate=cert.certificate)
                 return Decision(holds, (step,), witness=a, value=alpha)
-    # No explicit point, but σ is certified not homogeneous of degree 1 (or of degree p ≠ 1).
-    reason = "σ is not positively homogeneous of degree 1 (homogeneity decision)"
-    step = Step("σ(αa) ≠ α σ(a) for some α > 0, a", "A7: degree-1 homogeneity refuted",
-                homogeneity.holds.negated(reason))
-    return Decision(homogeneity.holds, (step,))
+    # No explicit point was certified. Still broken if σ has no degree at all, or a degree
+    # certified ≠ 1 (then σ(2u) = 2^p σ(u) ≠ 2σ(u) where σ(u) ≠ 0); otherwise undecided.
+    if homogeneity.holds.status == REFUTED:
+        because = homogeneity.holds.negated("σ is not positively homogeneous of any degree")
+        step = Step("σ(αa) ≠ α σ(a) for some α > 0, a", "A7: no degree at all", because)
+    else:
+        p_is_not_one = certify_nonzero(p - 1)
+        step = Step(f"p − 1 = {sympy.sstr(p - 1)} ≠ 0, so σ(2u) = 2^p σ(u) ≠ 2σ(u)",
+                    "A7: the degree is not 1", p_is_not_one)
+        if p_is_not_one.status != PROVED:
+            return Decision(Verdict.unknown(p_is_not_one.method, "cannot certify p ≠ 1"),
+                            (step,))
+    holds = Verdict.refuted(step.verdict.method, "σ is not positively homogeneous of degree 1",
+                            certificate=step.verdict.certificate)
+    return Decision(holds, (step,))
 
 
 @lru_cache(maxsize=256)  # exchange and scaling analyse the same activations in one run

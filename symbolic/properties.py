@@ -54,15 +54,15 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
 
 
 def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
-    """Base points, then points made from σ's own rational constants c: ±c/2, ±2c, ±(c+1),
-    ±3c/2, and midpoints between two constants (a bump between two thresholds is found)."""
+    """Base points, then points made from σ's own rational constants c: ±c, ±c/2, ±2c, ±(c+1),
+    ±3c/2, and midpoints between two constants (a bump at or between thresholds is found)."""
     seen: set[sympy.Rational] = set()
     for p in BASE_POINTS:
         seen.add(p)
         yield p
     constants = sorted({abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
                        key=lambda c: abs(sympy.log(c, 10)))
-    derived = [q for c in constants for q in (c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
+    derived = [q for c in constants for q in (c, c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
     derived += [(c1 + c2) / 2 for i, c1 in enumerate(constants) for c2 in constants[i + 1:]]
     count = 0
     for p in derived:
@@ -220,25 +220,25 @@ MAX_DEGREE_DENOMINATOR = 1000  # rational degrees tried exactly: p = a/b with b 
 
 
 def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
-    """p with 2^p = ratio: a rational when one is verified exactly, else ``log2(ratio)``.
+    """p with 2^p = ratio: a rational when one is verified exactly, else an exact closed form.
 
-    A rational guess read off the float value is only a candidate; it is kept only when SymPy
-    proves ``2^p = ratio``. Otherwise p stays the exact closed form ``log(ratio)/log(2)``.
+    Candidates read off the float value (a rational with a small denominator) or from
+    ``expand_log`` are kept only when SymPy proves ``2^p = ratio``; otherwise p stays the exact
+    ``log(ratio)/log(2)``. The degree is never rounded.
     """
     closed = sympy.log(ratio) / sympy.log(2)
     if closed.is_Rational:
         return closed
+    approx = sympy.N(closed, 40)
+    if approx.is_Number and approx.is_real:
+        guess = sympy.Rational(approx).limit_denominator(MAX_DEGREE_DENOMINATOR)
+        close = abs(guess - approx) < sympy.Rational(1, 10**25)
+        if close and decide_zero(2**guess - ratio, timeout_s=1.0).status == PROVED:
+            return guess
     expanded = sympy.expand_log(sympy.log(ratio), force=True) / sympy.log(2)
-    if expanded.is_number and expanded != closed and expanded.count_ops() < closed.count_ops():
+    if expanded.is_number and sympy.count_ops(expanded) < sympy.count_ops(closed):
         if decide_zero(2**expanded - ratio, timeout_s=1.0).status == PROVED:
-            closed = expanded  # e.g. log(2**pi)/log(2) -> pi, verified 2^p = ratio
-    approx = sympy.log(sympy.N(ratio, 40)).evalf(40) / sympy.log(2).evalf(40)
-    if not approx.is_Float:
-        return closed
-    guess = sympy.Rational(approx).limit_denominator(MAX_DEGREE_DENOMINATOR)
-    close = abs(guess - approx) < sympy.Rational(1, 10**25)
-    if close and decide_zero(2**guess - ratio, timeout_s=1.0).status == PROVED:
-        return guess
+            return expanded  # e.g. log(2**pi)/log(2) -> pi, verified 2^p = ratio
     return closed
 
 
@@ -323,8 +323,12 @@ def _check_degree(expr, p, s_pos, s_neg, steps: list[Step], allow_simplify: bool
     for _, arg, unit_value, text in sides:
         diff = expr.subs(z, arg) - unit_value * t**p
         steps.append(Step(text, "SymPy on the half-line", decide_identically_zero(diff)))
-    if p != 0:
+    p_nonzero = certify_nonzero(p)
+    if p_nonzero.status == PROVED:
         return _with_origin(expr, "p ≠ 0 forces σ(0) = α^p σ(0) = 0", steps, value=p)
+    if p_nonzero.status == UNKNOWN:  # fine either way when σ(0) = 0; undecided otherwise
+        steps.append(Step("σ(0) = 0 (needed unless p = 0)", "substitute z = 0",
+                          decide_zero(value_at(expr, sympy.Integer(0)))))
     holds = combine((s.verdict for s in steps), "condition")
     return Decision(holds, tuple(steps), value=p if holds.status == PROVED else None)
 
