@@ -56,10 +56,14 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
 def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
     """Base points, then points made from σ's own rational constants c: ±c, ±c/2, ±2c, ±(c+1),
     ±3c/2, and midpoints between two constants (a bump at or between thresholds is found)."""
-    seen: set[sympy.Rational] = set()
+    seen: set[sympy.Expr] = set()
     for p in BASE_POINTS:
         seen.add(p)
         yield p
+    for p in kink_points(expr):  # where a max/min/abs/piecewise switches: bumps live there
+        if p not in seen:
+            seen.add(p)
+            yield p
     constants = sorted({abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
                        key=lambda c: abs(sympy.log(c, 10)))
     derived = [q for c in constants for q in (c, c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
@@ -71,6 +75,44 @@ def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
                 seen.add(q)
                 count += 1
                 yield q
+
+
+MAX_KINK_POINTS = 16  # roots of switching arguments tried as witness points
+KINK_TIMEOUT_S = 2.0
+
+
+def _switching_arguments(expr: sympy.Expr) -> list[sympy.Expr]:
+    """Expressions in z whose sign decides a branch: Abs/sign/Heaviside arguments, differences
+    of Max/Min arguments, and Piecewise conditions."""
+    found = []
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, (sympy.Abs, sympy.sign, sympy.Heaviside)):
+            found.append(node.args[0])
+        elif isinstance(node, (sympy.Max, sympy.Min)):
+            found += [a - b for i, a in enumerate(node.args) for b in node.args[i + 1:]]
+        elif isinstance(node, sympy.Piecewise):
+            found += [c.lhs - c.rhs for _, c in node.args
+                      if isinstance(c, sympy.core.relational.Relational)]
+    return [a for a in found if a.has(z)]
+
+
+def kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
+    """Real roots (exact closed forms) of the switching arguments of σ, at most a few."""
+    points: list[sympy.Expr] = []
+    try:
+        with time_limit(KINK_TIMEOUT_S):
+            for arg in _switching_arguments(expr):
+                roots = sympy.solveset(arg, z, domain=sympy.S.Reals)
+                if not isinstance(roots, sympy.FiniteSet):
+                    continue
+                for r in roots:
+                    if r.is_real and r.is_finite and r not in points:
+                        points.append(r)
+                if len(points) >= MAX_KINK_POINTS:
+                    break
+    except (BudgetExceeded, NotImplementedError, TypeError, ValueError, RecursionError):
+        pass
+    return points[:MAX_KINK_POINTS]
 
 
 def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
