@@ -1,0 +1,114 @@
+"""Determinism (issue 7): two runs print identical results, timings aside.
+
+``python -m proofs.exchange --json`` and ``python -m proofs.scaling --json`` run twice in fresh
+interpreters must give the same JSON once the timing fields (``seconds``) are removed, and their
+text outputs must be the same once ``in X.XX s`` and ``N.N ms`` are masked: witnesses, certified
+intervals, step order, table rows — everything a user or a CI diff sees. In process, the checks
+that draw random points (numeric cross-checks, the mutation engine) are seeded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proofs import exchange, reduction
+from symbolic import mutation
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUEST_TIMEOUT_S = 300.0  # a hang detector only
+TIME_KEYS = frozenset({"seconds"})  # every wall-time field of the JSON documents
+# "in 1.72 s", "3.2 ms", "0.01 s": wall times in the text renderings (tables and summaries).
+TIME_TEXT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s)\b")
+MODULES = ("proofs.exchange", "proofs.scaling")
+
+
+def without_times(doc: Any) -> Any:
+    if isinstance(doc, dict):
+        return {k: without_times(v) for k, v in doc.items() if k not in TIME_KEYS}
+    if isinstance(doc, list):
+        return [without_times(v) for v in doc]
+    return doc
+
+
+def masked(text: str) -> str:
+    return TIME_TEXT.sub("<time>", text)
+
+
+def cli(module: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
+                          stdin=subprocess.DEVNULL)
+
+
+def twice(module: str, *args: str) -> tuple[subprocess.CompletedProcess, ...]:
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return tuple(pool.map(lambda _: cli(module, *args), range(2)))
+
+
+def first_difference(a: str, b: str) -> str:
+    for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False)):
+        if x != y:
+            return f"line {i + 1}:\n  {x}\n  {y}"
+    return "different lengths"
+
+
+def test_time_fields_are_the_only_thing_masked():
+    assert masked("proved in 1.72 s — 3.2 ms, 12 s") == "proved in <time> — <time>, <time>"
+    assert masked("d = 64, M* = 2,731.67, relu2 3 samples") == (
+        "d = 64, M* = 2,731.67, relu2 3 samples")
+    assert without_times({"seconds": 1.2, "a": [{"seconds": 3, "b": 1}]}) == {"a": [{"b": 1}]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", MODULES)
+def test_two_json_runs_are_identical_but_for_timings(module):
+    first, second = twice(module, "--json")
+    assert first.returncode == second.returncode == 0, first.stderr[-500:]
+    a, b = (without_times(json.loads(run.stdout)) for run in (first, second))
+    if a != b:
+        sa, sb = (json.dumps(x, indent=1, sort_keys=True) for x in (a, b))
+        pytest.fail(f"{module} --json differs: {first_difference(sa, sb)}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", MODULES)
+def test_two_text_runs_are_identical_but_for_timings(module):
+    first, second = twice(module, "-v")
+    assert first.returncode == second.returncode == 0
+    a, b = masked(first.stdout), masked(second.stdout)
+    assert a == b, f"{module} -v differs: {first_difference(a, b)}"
+
+
+def test_a_user_activation_gives_the_same_json_twice():
+    outs = []
+    for _ in range(2):
+        done = cli("proofs.exchange", "--activation", "x*sigmoid(x)", "--activation",
+                   "relu(x)**2 + 1e-40*relu(x)**3", "--json", "--no-torch")
+        assert done.returncode == 0, done.stderr[-500:]
+        outs.append(without_times(json.loads(done.stdout)))
+    assert outs[0] == outs[1]
+
+
+def test_in_process_derivations_are_reproducible():
+    a = without_times(exchange.lemma_derivation().to_json())
+    b = without_times(exchange.lemma_derivation().to_json())
+    assert a == b
+    counts = [reduction.parameter_counts()[1].to_json() for _ in range(2)]
+    assert counts[0] == counts[1]
+
+
+def test_the_mutation_engine_is_reproducible():
+    formula = exchange.lemma_derivation().steps[3].formula
+    runs = [[(o.mutant.site, o.status, o.witness) for o in
+             mutation.check_all(mutation.mutants(formula, "lemma step 4"))] for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0]

@@ -1,0 +1,415 @@
+"""Mutation suite (issue 7): deliberately broken statements are refuted or fail, never proved.
+
+Four families of mutants go through the same engine the theorem modules use:
+
+* the equational steps of every theorem module (``symbolic.mutation``: a sign flipped, a term
+  dropped, an exponent changed, σ moved to the other factor, α > 0 made α < 0, a constant
+  changed) — the cheap derivations here, every module's full ``build_report()`` in the
+  ``slow`` tests;
+* the Z3 lemmas, hand-mutated (a constant term added, σ(1) → σ(2), max(z,0) ↔ max(−z,0),
+  α > 0 → α ≠ 0, ...): ``sat`` or ``unknown``, never ``unsat``; each unmutated original is
+  proved, so that the mutation is what the verdict sees;
+* claims about activations (silu homogeneous, relu of degree 2, gelu linear, ...);
+* wrong capacity constants ((2p+1)!! for (2p−1)!!, exp(2β − β²/d), ...).
+
+The session prints ``mutants caught / total`` at the end (``pytest -s`` or the terminal
+summary); ``python benchmarks/mutation_score.py`` prints the full figures per module.
+"""
+
+from __future__ import annotations
+
+import doctest
+from collections.abc import Callable
+
+import pytest
+import sympy
+
+from proofs import exchange, reduction, scaling
+from symbolic import mutation
+from symbolic.activations import ACTIVATIONS, z
+from symbolic.analysis import analyze
+from symbolic.engine import Claim, Derivation, Report, Result, Verdict
+from symbolic.mutation import Mutant, Outcome, Score, check, check_all, mutants, report_mutants
+from symbolic.smt import prove, uninterpreted_sigma
+
+OUTCOMES: list[Outcome] = []  # every mutant checked in this session, for the summary
+Z3_MUTANT_TIMEOUT_MS = 1000  # a mutant Z3 cannot decide in this time is "unknown": caught
+
+sigma = sympy.Function("sigma")
+a, b = sympy.symbols("a b", real=True)
+alpha, t, p = sympy.symbols("alpha t p", positive=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def score_summary(request):
+    """Print ``mutants caught / total`` once this module's tests have run."""
+    yield
+    if not OUTCOMES:
+        return
+    text = Score.of(OUTCOMES, _group).text("mutation suite")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if capture is None:
+        print(f"\n{text}")
+        return
+    with capture.global_and_fixture_disabled():
+        print(f"\n{text}")
+
+
+def _group(o: Outcome) -> str:
+    return o.mutant.origin.split(":")[0].split(" ")[0]
+
+
+def _record(outcomes: list[Outcome]) -> list[Outcome]:
+    OUTCOMES.extend(outcomes)
+    return outcomes
+
+
+def assert_all_caught(outcomes: list[Outcome]) -> None:
+    """No mutant proved, except equivalent ones (proved, and ~0 at every sampled point)."""
+    wrong = [o for o in outcomes if o.status in ("unsound", "suspect")]
+    assert not wrong, "\n".join(
+        f"{o.status}: {o.mutant.description} — checker: {o.checker.reason}; witness "
+        f"{dict(o.witness)} {o.certificate}" for o in wrong)
+    for o in outcomes:
+        assert o.status in ("refuted", "failed", "equivalent")
+        if o.status == "refuted":
+            assert o.checker.status != "proved"
+            assert o.certificate, o.mutant.description
+
+
+def _report(name: str, derivation: Derivation) -> Report:
+    claim = Claim(name, name, "derivation under mutation", "issue 7")
+    return Report(f"proofs.{name.split('.')[0]}", name, "", (Result(claim, derivation),))
+
+
+# --- the engine of mutation ----------------------------------------------------------------
+
+
+def test_docstring_examples_run():
+    failed, attempted = doctest.testmod(mutation, raise_on_error=False)
+    assert attempted > 0 and failed == 0
+
+
+def test_every_operator_applies_where_it_should():
+    formula = sympy.Eq(sigma(a) * b + alpha**2 * sigma(a * b), sympy.Rational(3, 2) + alpha * t,
+                       evaluate=False)
+    made = mutants(formula, "example", limit=None)
+    assert {m.operator for m in made} == set(mutation.OPERATORS)
+    made_pairs = {(m.operator, m.lhs, m.rhs) for m in made}
+    rhs = formula.rhs
+    for expected in [("sigma_move", a * sigma(b) + alpha**2 * sigma(a * b), rhs),  # σ(a)b → σ(b)a
+                     ("sigma_move", b * sigma(a) + alpha**2 * b * sigma(a), rhs),  # σ(ab) → σ(a)b
+                     ("exponent", sigma(a) * b + alpha**3 * sigma(a * b), rhs),
+                     ("constant", formula.lhs, sympy.Rational(5, 2) + alpha * t),
+                     ("drop", alpha**2 * sigma(a * b), rhs),
+                     ("sign", formula.lhs, sympy.Rational(3, 2) - alpha * t)]:
+        assert expected in made_pairs, expected
+    negative = [m for m in made if m.operator == "sign_assumption"]
+    assert {str(s) for m in negative for s in m.rhs.free_symbols if s.is_negative} == {
+        "alpha", "t"}
+    assert all((m.lhs, m.rhs) != (formula.lhs, formula.rhs) for m in made)
+    assert len({(m.lhs, m.rhs) for m in made}) == len(made)  # deduplicated
+
+
+def test_the_sample_is_deterministic_and_balanced():
+    formula = reduction.parameter_counts()[0].steps[0].formula
+    first, second = mutants(formula, "x", limit=6), mutants(formula, "x", limit=6)
+    assert [(m.lhs, m.rhs) for m in first] == [(m.lhs, m.rhs) for m in second]
+    assert len(first) == 6 and len({m.operator for m in first}) >= 3
+
+
+def test_an_equivalent_mutant_is_recognized_and_kept_out_of_the_score():
+    # (αt)^p = α^p t^p holds for α > 0 whatever the sign of t: the mutant t < 0 is equivalent.
+    formula = sympy.Eq((alpha * t) ** p, alpha**p * t**p, evaluate=False)
+    flipped = [m for m in mutants(formula, "eq", limit=None)
+               if m.operator == "sign_assumption" and m.site.startswith("t ")]
+    outcome = check(flipped[0])
+    assert outcome.status == "equivalent" and outcome.checker.status == "proved"
+    score = Score.of([outcome], _group)
+    assert score.scored == 0 and score.mutants == 1
+
+
+def test_a_checker_that_proves_anything_is_caught(monkeypatch):
+    """The suite's own oracle: a checker proving a false mutant is reported as unsound."""
+    monkeypatch.setattr(mutation, "decide_zero",
+                        lambda expr, *args: Verdict.proved("sympy", "fake: always 0"))
+    outcome = check(Mutant("sign", "test", sigma(a) * b, -sigma(a) * b, "fake"))
+    assert outcome.status == "unsound"
+    assert outcome.certificate and outcome.witness
+
+
+def test_a_matrix_mutant_is_refuted_with_random_matrices():
+    d, n = sympy.symbols("d n", integer=True, positive=True)
+    x, Q, K = (sympy.MatrixSymbol(s, *shape) for s, shape in
+               (("x", (1, d)), ("Q", (d, d)), ("K", (n, d))))
+    formula = sympy.Eq(sympy.MatMul(sympy.MatMul(x, Q), K.T, evaluate=False),
+                       x * (K * Q.T).T, evaluate=False)
+    outcomes = _record(check_all(mutants(formula, "matrix example")))
+    assert outcomes and all(o.status == "refuted" for o in outcomes)
+    assert all(any(k == "Q" for k, _ in o.witness) for o in outcomes)
+
+
+# --- mutants of the theorem modules' derivations ----------------------------------------------
+
+CHEAP_DERIVATIONS: dict[str, Callable[[], Derivation]] = {
+    "exchange.lemma": exchange.lemma_derivation,
+    "scaling.degree_one": scaling.degree_one_derivation,
+    "scaling.degree_p": scaling.degree_p_derivation,
+    "scaling.all_alpha": scaling.all_alpha_derivation,
+    "scaling.converse": scaling.converse_derivation,
+    "reduction.gated_iff_linear": reduction.gated_iff_linear,
+    "reduction.parameters": lambda: reduction.parameter_counts()[0],
+}
+
+
+def assert_oracle_accepts_the_originals(report: Report) -> None:
+    """The counterexample search must never 'refute' a step the engine proved: otherwise a
+    mutant could look caught for a reason that has nothing to do with the mutation."""
+    for origin, step in mutation.harvest(report):
+        if step.verdict.status == "proved":
+            found = mutation.find_counterexample(step.formula.lhs, step.formula.rhs)
+            assert found is None, f"{origin}: the proved step {step.formula} 'refuted' at {found}"
+
+
+@pytest.mark.parametrize("name", list(CHEAP_DERIVATIONS))
+def test_the_counterexample_search_never_refutes_a_proved_step(name):
+    assert_oracle_accepts_the_originals(_report(name, CHEAP_DERIVATIONS[name]()))
+
+
+@pytest.mark.parametrize("name", list(CHEAP_DERIVATIONS))
+def test_mutants_of_a_derivation_are_never_proved(name):
+    made = report_mutants(_report(name, CHEAP_DERIVATIONS[name]()))
+    assert len(made) >= 10
+    outcomes = _record(check_all(made))
+    assert_all_caught(outcomes)
+    refuted = sum(o.status == "refuted" for o in outcomes)
+    assert refuted >= 0.9 * sum(o.status != "equivalent" for o in outcomes)
+
+
+def _theorem_modules() -> list[str]:
+    from proofs.__main__ import discover
+
+    return [m.name for m in discover()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", _theorem_modules())
+def test_every_equational_step_of_every_module_resists_its_mutants(name):
+    from proofs.__main__ import discover
+
+    module = next(m for m in discover() if m.name == name)
+    assert module.module is not None, module.error
+    report = module.module.build_report()
+    assert_oracle_accepts_the_originals(report)
+    made = report_mutants(report)
+    outcomes = _record(check_all(made))
+    assert_all_caught(outcomes)
+    if made:  # every mutant caught: refuted with a witness, or at least not proved
+        assert sum(o.caught for o in outcomes) == sum(o.status != "equivalent" for o in outcomes)
+
+
+# --- hand-mutated Z3 lemmas ---------------------------------------------------------------------
+# Each row: the lemma as its module states it, and a broken copy. The original must be proved
+# (so the copy is faithful); the mutant must be sat (refuted) or unknown — never proved.
+
+
+def _exchange_hypothesis(z3, s):
+    u, v = z3.Reals("u v")
+    return z3.ForAll([u, v], s(u) * v == s(v) * u)
+
+
+def _exchange_forward(change: str = ""):
+    def build(z3):
+        s, x = uninterpreted_sigma(z3), z3.Real("x")
+        rhs = {"": s(1) * x, "constant": s(1) * x + 1, "sigma2": s(2) * x,
+               "sign": -s(1) * x}[change]
+        return z3.Implies(_exchange_hypothesis(z3, s), s(x) == rhs)
+    return build
+
+
+def _exchange_backward(change: str = ""):
+    def build(z3):
+        s, x, k, u, v = uninterpreted_sigma(z3), *z3.Reals("x k u v")
+        shape = k * x + (1 if change == "affine" else 0)
+        return z3.Implies(z3.ForAll([x], s(x) == shape), s(u) * v == s(v) * u)
+    return build
+
+
+def _exchange_at_zero(change: str = ""):
+    def build(z3):
+        s = uninterpreted_sigma(z3)
+        return z3.Implies(_exchange_hypothesis(z3, s), s(0) == (1 if change else 0))
+    return build
+
+
+def _exchange_ratio(change: str = ""):
+    def build(z3):
+        s, x, y = uninterpreted_sigma(z3), *z3.Reals("x y")
+        guard = z3.And(x != 0, y != 0) if not change else x != 0
+        return z3.Implies(z3.And(_exchange_hypothesis(z3, s), guard), s(x) / x == s(y) / y)
+    return build
+
+
+def _degree_one_forward(change: str = ""):
+    def build(z3):
+        s, x = uninterpreted_sigma(z3), z3.Real("x")
+        H = lambda al, aa: z3.Implies(al > 0, s(al * aa) == al * s(aa))  # noqa: E731
+        pos, neg = z3.If(x > 0, x, 0), z3.If(-x > 0, -x, 0)
+        if change == "swapped":
+            pos, neg = neg, pos
+        instances = [H(x, 1), H(-x, -1)] + ([] if change == "no_origin" else [H(2, 0)])
+        return z3.Implies(z3.And(*instances), s(x) == s(1) * pos + s(-1) * neg)
+    return build
+
+
+def _degree_one_backward(change: str = ""):
+    def build(z3):
+        s, al, aa, x, c1, c2 = uninterpreted_sigma(z3), *z3.Reals("al aa x c1 c2")
+        shape = z3.ForAll([x], s(x) == c1 * z3.If(x > 0, x, 0) + c2 * z3.If(-x > 0, -x, 0))
+        guard = {"": al > 0, "nonzero": al != 0, "nonnegative": al >= 0}[change]
+        scaled = al * s(aa) + (z3.If(al == 0, 1, 0) if change == "nonnegative" else 0)
+        return z3.Implies(z3.And(shape, guard), s(al * aa) == scaled)
+    return build
+
+
+def _all_alpha_forward(change: str = ""):
+    def build(z3):
+        s, x = uninterpreted_sigma(z3), z3.Real("x")
+        H = lambda al, aa: s(al * aa) == al * s(aa)  # noqa: E731
+        rhs = -s(1) * x if change else s(1) * x
+        return z3.Implies(z3.And(H(x, 1), H(-x, -1), H(-1, 1), H(2, 0)), s(x) == rhs)
+    return build
+
+
+def _gated_backward(change: str = ""):
+    def build(z3):
+        s = uninterpreted_sigma(z3)
+        a_, b_, c_, w = z3.Reals("a b c w")
+        shape = c_ * w + (1 if change else 0)
+        return z3.Implies(z3.ForAll([w], s(w) == shape), s(a_) * b_ == s(a_ * b_))
+    return build
+
+
+Z3_MUTANTS = [
+    ("exchange lemma (⇒) with a constant term added", _exchange_forward, "constant"),
+    ("exchange lemma (⇒) with σ(1) replaced by σ(2)", _exchange_forward, "sigma2"),
+    ("exchange lemma (⇒) with the sign of c flipped", _exchange_forward, "sign"),
+    ("exchange lemma (⇐) for affine σ(z) = kz + 1", _exchange_backward, "affine"),
+    ("exchange lemma: σ(0) = 1 instead of 0", _exchange_at_zero, "one"),
+    ("exchange lemma: σ(x)/x = σ(y)/y without y ≠ 0", _exchange_ratio, "unguarded"),
+    ("degree-1 characterization with max(z,0) and max(−z,0) swapped", _degree_one_forward,
+     "swapped"),
+    ("degree-1 characterization without the instance at z = 0", _degree_one_forward,
+     "no_origin"),
+    ("degree-1 (⇐) with α > 0 replaced by α ≠ 0", _degree_one_backward, "nonzero"),
+    ("degree-1 (⇐) with α > 0 replaced by α ≥ 0 (and σ(0·a) off by one)", _degree_one_backward,
+     "nonnegative"),
+    ("all α ≠ 0 forces linearity, with the slope's sign flipped", _all_alpha_forward, "sign"),
+    ("Gated ≡ Sym (⇐) for affine σ", _gated_backward, "affine"),
+]
+
+
+@pytest.mark.parametrize(("name", "lemma", "change"), Z3_MUTANTS,
+                         ids=[row[0] for row in Z3_MUTANTS])
+def test_a_mutated_z3_lemma_is_never_proved(name, lemma, change):
+    assert prove(lemma()).status == "proved", f"the unmutated lemma of {name!r}"
+    verdict = prove(lemma(change), timeout_ms=Z3_MUTANT_TIMEOUT_MS)
+    _record([Outcome(Mutant("z3", name, sympy.true, sympy.false, f"z3: {name}"),
+                     "refuted" if verdict.status == "refuted" else
+                     "failed" if verdict.status == "unknown" else "unsound", verdict)])
+    assert verdict.status in ("refuted", "unknown"), f"{name}: {verdict.reason}"
+
+
+# --- mutated claims about activations ------------------------------------------------------------
+
+
+def _wrong_degree(name: str) -> sympy.Expr | None:
+    """A degree the activation does not have: its own plus one, or 1 when it has none."""
+    act = ACTIVATIONS[name]
+    return sympy.Integer(1) if act.degree is None else sympy.sympify(act.degree) + 1
+
+
+@pytest.mark.parametrize("name", ["silu", "gelu", "tanh", "sigmoid", "softplus", "elu",
+                                  "relu6", "hardswish", "mish"])
+def test_analysis_never_claims_a_nonhomogeneous_activation_homogeneous(name):
+    an = analyze(ACTIVATIONS[name].expr, name)
+    assert an.homogeneity.holds.status == "refuted" and an.degree is None
+    assert an.inverse_scaling_symmetric is False
+    assert an.homogeneity.holds.witness, "a refutation carries its witness"
+
+
+FAST_ACTIVATIONS = ("identity", "relu", "leaky_relu", "abs", "relu2", "silu", "sigmoid", "tanh")
+
+
+@pytest.mark.parametrize("name", [
+    name if name in FAST_ACTIVATIONS else pytest.param(name, marks=pytest.mark.slow)
+    for name in ACTIVATIONS])
+def test_a_wrong_claim_about_an_activation_is_refuted(name):
+    """σ(αz) = α^q σ(z) with a wrong degree q, and σ(z) = σ(1)·z for a nonlinear σ."""
+    act = ACTIVATIONS[name]
+    sig = act.expr
+    q = _wrong_degree(name)
+    claims = [Mutant("degree", f"{name} homogeneous of degree {q}", sig.subs(z, alpha * z),
+                     alpha**q * sig, f"activations: {name}")]
+    if not act.linear:
+        claims.append(Mutant("linear", f"{name} linear", sig, sig.subs(z, 1) * z,
+                             f"activations: {name}"))
+    outcomes = _record(check_all(claims))
+    assert all(o.status == "refuted" for o in outcomes), [
+        (o.mutant.site, o.status, o.checker.reason) for o in outcomes]
+
+
+# --- wrong capacity constants --------------------------------------------------------------------
+
+
+def _capacity():
+    capacity = pytest.importorskip("symbolic.capacity")
+    stores = pytest.importorskip("symbolic.memory_stores").STORES
+    law = pytest.importorskip("symbolic.similarity_law")
+    return capacity, stores, law.d_, law.beta_
+
+
+def test_a_wrong_double_factorial_in_the_relu_power_capacity_is_refuted():
+    capacity, stores, d, _ = _capacity()
+    outcomes = []
+    for power, name in ((1, "relu"), (2, "relu2"), (3, "relu3")):
+        derived = capacity.capacity_expr(stores[name], "gaussian")
+        right = 1 + 2 * d**power / sympy.factorial2(2 * power - 1)
+        wrong = 1 + 2 * d**power / sympy.factorial2(2 * power + 1)
+        assert check(Mutant("none", "the right form", derived, right, "capacity")).status in (
+            "equivalent", "failed"), "the derived Gaussian capacity is 1 + 2d^p/(2p−1)!!"
+        outcomes.append(check(Mutant("constant", f"ReLU^{power}: (2p+1)!! for (2p−1)!!",
+                                     derived, wrong, "capacity: relu^p gaussian")))
+        at_source = (derived - wrong).subs(d, 64)
+        assert mutation.certify(at_source).status == "proved", "the numbers differ at d = 64"
+    assert all(o.status == "refuted" for o in _record(outcomes))
+
+
+def test_a_wrong_softmax_exponent_is_refuted():
+    capacity, stores, d, beta = _capacity()
+    derived = capacity.capacity_expr(stores["softmax"], "gaussian")
+    wrong = [1 + sympy.exp(2 * beta - beta**2 / d), 1 + sympy.exp(2 * beta - 2 * beta / d),
+             1 + sympy.exp(beta - 2 * beta**2 / d), sympy.exp(2 * beta - 2 * beta**2 / d)]
+    outcomes = _record(check_all([Mutant("constant", f"softmax M* = {sympy.sstr(w)}", derived,
+                                         w, "capacity: softmax gaussian") for w in wrong]))
+    assert all(o.status == "refuted" for o in outcomes)
+    source = {d: 64, beta: 8}  # the source's setting: e¹⁴ against e¹⁵ etc.
+    for w in wrong:
+        assert mutation.certify((derived - w).subs(source)).status == "proved"
+
+
+def test_every_theory_capacity_form_resists_its_mutants():
+    """Mutants of the closed forms ``proofs.capacity`` checks its derivations against."""
+    capacity, stores, _, _ = _capacity()
+    theory = pytest.importorskip("proofs.capacity")
+    outcomes = []
+    for law, table in (("gaussian", getattr(theory, "THEORY_GAUSSIAN", {})),
+                       ("exact", getattr(theory, "THEORY_EXACT", {}))):
+        for name, form in table.items():
+            derived = capacity.capacity_expr(stores[name], law)
+            if law == "exact" and derived.has(sympy.hyper):
+                derived = sympy.hyperexpand(derived)
+            formula = sympy.Eq(derived, form, evaluate=False)
+            outcomes += check_all(mutants(formula, f"capacity: {name} {law}", limit=6))
+    assert outcomes, "proofs.capacity has no THEORY_GAUSSIAN / THEORY_EXACT table"
+    assert_all_caught(_record(outcomes))

@@ -1,0 +1,126 @@
+"""Solver limits (issue 7): a backend that runs out of time gives ``unknown`` and exit code 3 —
+never ``proved``, never a pass.
+
+End to end: ``python -m proofs.exchange --z3-timeout 1`` and ``--sympy-timeout 0.0001`` exit 3
+and say ``unknown``; an activation whose linearity SymPy cannot decide within the budget is
+``"status": "unknown"`` in the JSON, exit 3. In process: ``budget.limits(z3_timeout_ms=1)``
+leaves the Z3 lemma unknown, and a tiny SymPy budget leaves a hard identity unknown; in both
+cases nothing that ran out of time is reported proved.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import sympy
+
+from proofs import exchange
+from symbolic.budget import limits
+from symbolic.check import decide_zero, equal_step
+from symbolic.engine import EXIT_UNKNOWN
+from symbolic.smt import prove
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUEST_TIMEOUT_S = 300.0  # a hang detector only
+HARD_IDENTITY = "2*sigmoid(2*x) - 1 - tanh(x) + x"  # = x, which SymPy needs simplify() to see
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    return subprocess.run([sys.executable, "-m", "proofs.exchange", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, subprocess.CompletedProcess]:
+    """The three end-to-end runs, two at a time."""
+    cases = {
+        "z3": ("--z3-timeout", "1", "--no-torch"),
+        "sympy": ("--sympy-timeout", "0.0001", "--no-torch"),
+        "activation": ("--activation", HARD_IDENTITY, "--sympy-timeout", "0.0001", "--json"),
+    }
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = dict(zip(cases, pool.map(lambda args: cli(*args), cases.values()), strict=True))
+    return done
+
+
+def test_a_tiny_z3_timeout_is_unknown_and_exit_3_end_to_end(runs):
+    done = runs["z3"]
+    assert "Traceback" not in done.stderr
+    assert done.returncode == EXIT_UNKNOWN, done.stdout[-800:]
+    assert "unknown" in done.stdout
+    summary = done.stdout.strip().splitlines()[-1]
+    assert "— unknown" in summary and "0 refuted" in summary, summary
+
+
+def test_a_tiny_sympy_timeout_is_unknown_and_exit_3_end_to_end(runs):
+    done = runs["sympy"]
+    assert "Traceback" not in done.stderr
+    assert done.returncode == EXIT_UNKNOWN, done.stdout[-800:]
+    assert "[unknown]" in done.stdout
+    assert "simplification undecided: time limit of 0.0001 s reached" in done.stdout
+    assert "— unknown" in done.stdout.strip().splitlines()[-1]
+
+
+def test_an_undecided_linearity_is_unknown_in_the_json_and_exit_3(runs):
+    done = runs["activation"]
+    assert "Traceback" not in done.stderr
+    assert done.returncode == EXIT_UNKNOWN
+    doc = json.loads(done.stdout)
+    assert doc["status"] == "unknown"
+    assert doc["linear"] is None and doc["exchange_symmetric"] is None
+    assert "undecided" in doc["evidence"]["linear"]["verdict"]["reason"]
+
+
+# --- in process ---------------------------------------------------------------------------------
+
+
+def test_a_one_millisecond_z3_budget_leaves_the_lemma_unknown():
+    with limits(z3_timeout_ms=1):
+        derivation = exchange.lemma_z3_derivation()
+    assert derivation.verdict.status == "unknown"
+    for step in derivation.steps:
+        assert step.verdict.status in ("proved", "unknown"), step.statement
+        assert step.verdict.timeout_s == 0.001
+    undecided = [s.verdict for s in derivation.steps if s.verdict.status == "unknown"]
+    assert undecided and all("unknown" in v.reason for v in undecided)
+
+
+def test_the_z3_budget_is_restored_after_the_block():
+    with limits(z3_timeout_ms=1):
+        pass
+    assert exchange.lemma_z3_derivation().verdict.status == "proved"
+
+
+def test_a_z3_timeout_never_proves_a_false_formula():
+    def false_but_hard(z3):  # ∀u,v σ(u)v = σ(v)u ⇒ σ(x) = σ(2)·x: false (σ(z) = z, x = 1)
+        s = z3.Function("sigma", z3.RealSort(), z3.RealSort())
+        u, v, x = z3.Reals("u v x")
+        return z3.Implies(z3.ForAll([u, v], s(u) * v == s(v) * u), s(x) == s(2) * x)
+
+    for timeout_ms in (1, 50):
+        assert prove(false_but_hard, timeout_ms=timeout_ms).status in ("unknown", "refuted")
+
+
+def test_a_tiny_sympy_budget_leaves_a_hard_identity_unknown():
+    z = sympy.Symbol("z", real=True)
+    hard = 2 / (1 + sympy.exp(-2 * z)) - 1 - sympy.tanh(z)
+    with limits(sympy_timeout_s=1e-4):
+        verdict = decide_zero(hard)
+        step = equal_step(hard, 0, "exp form")
+    assert verdict.status == "unknown" and "time limit" in verdict.reason
+    assert step.verdict.status == "unknown" and verdict.timeout_s == 1e-4
+    assert decide_zero(hard).status == "proved"  # with the default budget it is an identity
+
+
+def test_an_undecided_step_makes_the_report_exit_3_never_0():
+    with limits(sympy_timeout_s=1e-4):
+        report = exchange.build_report(activations=[HARD_IDENTITY + " + 0*x**3"])
+    assert report.status == "unknown" and report.exit_code == EXIT_UNKNOWN
