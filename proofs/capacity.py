@@ -41,6 +41,7 @@ from symbolic.capacity import (
     half_line_squares,
     leading_order_capacity,
     leading_term,
+    log_isr,
     rational,
     schedule_isr,
     second_moment,
@@ -65,6 +66,8 @@ from symbolic.similarity_law import (
 )
 from symbolic.versions import backend, versions
 
+MAX_D = 4096  # largest --d
+MAX_BETA = 1000.0  # largest --beta
 ORDER = 50  # place in `python -m proofs` (Part B, after Part A)
 SOURCE = "B"
 HALF = sympy.Rational(1, 2)
@@ -554,11 +557,20 @@ def build_report(d: int = SOURCE_D, beta: float = SOURCE_BETA,
     """Every capacity claim of Part B at dimension ``d`` and softmax temperature ``beta``."""
     if int(d) != d or d < MIN_D:
         raise InvalidArgument(f"--d {d}: the dimension must be an integer ≥ {MIN_D}")
-    if not beta > 0:
-        raise InvalidArgument(f"--beta {beta}: β must be positive")
+    if int(d) == d and d > MAX_D:
+        raise InvalidArgument(f"--d {d}: at most {MAX_D} (the exact-law series are summed "
+                              "to a fixed precision)")
+    if not (beta > 0 and math.isfinite(beta) and beta <= MAX_BETA):
+        raise InvalidArgument(f"--beta {beta}: β must be a positive number ≤ {MAX_BETA:g}")
     if int(training_length) != training_length or training_length < 2:
         raise InvalidArgument(f"--training-length {training_length}: L must be an integer ≥ 2")
     d, beta_q = int(d), rational(beta)
+    with mpmath.workdps(30):
+        if any(log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
+               for law in LAW_NAMES):
+            raise InvalidArgument(f"--d {d} --beta {beta:g}: softmax interference already "
+                                  "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
+                                  "crossing to find; use a smaller β for this d")
     caps = {name: store_capacity(name, d, beta_q) for name in STORES}
     caps64 = {name: store_capacity(name, SOURCE_D, sympy.Integer(SOURCE_BETA)) for name in STORES}
     crossings = {name: {law: first_crossing(name, law, d, beta, training_length)

@@ -358,6 +358,7 @@ def first_crossing(name: str, law: str, d: int, beta0: float, L: int) -> Crossin
         b0, lnL = mpmath.mpf(rational(beta0)), mpmath.log(L)
         F = lambda x: log_isr(mpmath.mp, law, d, sched.beta(mpmath.mp, x, b0, lnL), x)  # noqa: E731
         x, step = mpmath.log(2), mpmath.mpf("0.25")
+        x_prev = x  # ISR(2) ≥ 1 already: the crossing is at the start
         while F(x) < 0:
             if x > SCAN_LIMIT_X:
                 verdict = _certify_crossing(sched, law, d, rational(beta0), L, x, None)

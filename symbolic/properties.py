@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+import mpmath
 import sympy
 
 from symbolic.activations import z
@@ -45,10 +46,16 @@ CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when unde
 
 def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     """σ(point), checked to be a real number (bad activations are user errors)."""
-    value = expr.subs(z, point)
-    if value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+    try:
+        value = expr.subs(z, point)
+        undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
+        not_real = value.is_real is False or value.has(sympy.I)
+    except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:
+        raise InvalidExpression(f"the activation cannot be evaluated at x = {point} "
+                                f"({type(exc).__name__}); simplify it or bound its size") from None
+    if undefined:
         raise InvalidExpression(f"the activation is undefined at x = {point}")
-    if value.is_real is False or value.has(sympy.I):
+    if not_real:
         raise InvalidExpression(f"the activation is not real-valued at x = {point}")
     return value
 
@@ -96,6 +103,39 @@ def _switching_arguments(expr: sympy.Expr) -> list[sympy.Expr]:
     return [a for a in found if a.has(z)]
 
 
+ROOT_STARTS = tuple(range(-10, 11))  # starting points of the numeric root search
+ROOT_DIGITS = 40  # a numeric root becomes a rational this close to it: far inside a 1e-9 tent
+
+
+def _numeric_roots(arg: sympy.Expr) -> list[sympy.Rational]:
+    """Rationals within 1e-30 of real roots of ``arg`` that SymPy cannot solve in closed form.
+
+    Only candidate points: a witness found there is still certified exactly or by intervals.
+    """
+    found: list[sympy.Rational] = []
+    with mpmath.workdps(ROOT_DIGITS + 10):
+        f = numeric_function(arg)
+        for start in ROOT_STARTS:
+            try:
+                root = mpmath.findroot(f, mpmath.mpf(start), tol=mpmath.mpf(10) ** -ROOT_DIGITS)
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                continue
+            if mpmath.im(root) == 0:
+                q = sympy.Rational(mpmath.nstr(mpmath.re(root), ROOT_DIGITS))
+                if all(abs(q - other) > sympy.Rational(1, 10**12) for other in found):
+                    found.append(q)
+    return found
+
+
+def numeric_function(arg: sympy.Expr):
+    """``arg`` as an mpmath function of z (by substitution: no code generation)."""
+    def f(x):
+        value = arg.subs(z, sympy.Float(x, ROOT_DIGITS + 10)).evalf(ROOT_DIGITS + 10)
+        return mpmath.mpf(str(value)) if value.is_real else mpmath.mpc(complex(value))
+
+    return f
+
+
 def kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
     """Real roots (exact closed forms) of the switching arguments of σ, at most a few."""
     points: list[sympy.Expr] = []
@@ -104,7 +144,7 @@ def kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
             for arg in _switching_arguments(expr):
                 roots = sympy.solveset(arg, z, domain=sympy.S.Reals)
                 if not isinstance(roots, sympy.FiniteSet):
-                    continue
+                    roots = _numeric_roots(arg)
                 for r in roots:
                     if r.is_real and r.is_finite and r not in points:
                         points.append(r)
@@ -204,7 +244,7 @@ def simplified(expr: sympy.Expr) -> tuple[sympy.Expr, Step] | None:
                 forms.append(sympy.simplify(expr))
                 if expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.exp):
                     forms.append(sympy.simplify(expr.rewrite(sympy.exp)))
-    except (BudgetExceeded, RecursionError, TypeError, ValueError):
+    except (BudgetExceeded, RecursionError, TypeError, ValueError, OverflowError, MemoryError):
         return None
     best = min(forms, key=sympy.count_ops)
     if sympy.count_ops(best) >= sympy.count_ops(expr):
