@@ -40,7 +40,7 @@ BASE_POINTS = tuple(
 SEARCH_BITS = 256  # first-pass precision of the witness search
 SECOND_PASS_POINTS = 6  # points retried at full precision (differences below 2^-256)
 MAX_DERIVED_POINTS = 40  # points made from σ's own constants (kinks, thresholds)
-ANALYSIS_TIMEOUT_S = 20.0  # one activation's whole analysis
+ANALYSIS_TIMEOUT_S = 8.0  # each decision (linearity, homogeneity) of one activation
 CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when undecided
 
 

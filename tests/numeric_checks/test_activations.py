@@ -51,3 +51,12 @@ def test_tree_evaluator_handles_piecewise_and_max():
     import numpy as np
 
     assert np.allclose(f(np.array([-1.0, 0.0, 2.0])), [np.expm1(-1.0), 0.0, 4.0])
+
+
+def test_float64_overflow_is_nothing_to_compare_not_a_disagreement():
+    from numeric_checks.activations import _expect
+
+    for symmetric in (True, False):
+        check = _expect("gated form: Q ↔ K", "numpy", float("nan"), symmetric, None,
+                        float("inf"))
+        assert check.agrees and "beyond float64 range" in check.detail

@@ -297,8 +297,10 @@ SLOW_CURATED = [
     _act("exp(" * 60 + "x" + ")" * 60), _act(""), ["--activation", "relu", "--z3-timeout", "-5"],
     # open at the time of writing (see the report):
     _act("exp(" * 13 + "x" + ")" * 13),  # OverflowError in value_at (SymPy's is_real)
-    _act("exp(" * 8 + "x" + ")" * 8),  # the same (before a76e452; now unknown, exit 3)
-    _act("exp(exp(exp(exp(exp(x)))))"),  # float overflow (inf, nan) read as a disagreement
+    # exp(...) 8 deep behaves as 13 deep (unknown at the analysis bound, exit 3): in
+    # benchmarks/fuzz_campaign.py, to keep the suite within its time budget
+    # exp(exp(exp(exp(exp(x))))) overflowed float64 (inf, nan) and was read as a
+    # disagreement: now tests/numeric_checks/test_activations.py checks that path directly
     _act("x.real"), _act("__builtins__"), _act("globals()"), _act("import os"),
     _act("x if x else 1"), _act("[x]*10**9"), _act("'a'*10**9"), _act("x" * 1999),
     _act("relu(x)**tanh(1500)"), _act("elu(elu(elu(x)))"), _act("gelu(" * 12 + "x" + ")" * 12),
