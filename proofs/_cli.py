@@ -191,3 +191,33 @@ def run(
     except ToolkitError as exc:
         return usage_error(prog, str(exc))
     return report.exit_code
+
+
+def activation_json(report: Report) -> object:
+    """DESIGN's ``--activation --json`` contract: one object per activation (a list when
+    several were given), from ``report.data["activations"]``; the per-activation results are
+    the report's last ones, and each object says whether their numeric checks agree."""
+    objects = [dict(o) for o in report.data["activations"]]
+    for obj, result in zip(objects, report.results[-len(objects):], strict=True):
+        obj["numeric_agrees"] = all(n.agrees for n in result.numeric)
+    return objects[0] if len(objects) == 1 else objects
+
+
+def run_with_activations(build: Callable[..., Report], doc: str | None, prog: str,
+                         argv: Sequence[str] | None = None) -> int:
+    """The runner of a module whose report can be asked about user activations
+    (``--activation``, repeatable): ``build(activations=..., torch=...)``."""
+    parser = base_parser(prog, doc)
+    parser.add_argument("--activation", action="append", metavar="EXPR_OR_NAME",
+                        help="analyse this activation: a table name (relu, gelu, ...) or an "
+                             "expression in x such as 'x*sigmoid(x)'; repeatable")
+    args = parser.parse_args(argv)
+    if args.fragment and args.latex is None:
+        return usage_error(prog, "--fragment goes with --latex")
+    try:
+        report = timed_build(build, args, activations=args.activation, torch=torch_wanted(args))
+        data = activation_json(report) if (args.json and args.activation) else None
+        emit_reports([report], args, data=data)
+    except ToolkitError as exc:
+        return usage_error(prog, str(exc))
+    return report.exit_code

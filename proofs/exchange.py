@@ -12,20 +12,19 @@ Run ``python -m proofs.exchange`` (``-v`` for every check, ``--json``, ``--latex
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 
 import sympy
 
 from numeric_checks.activations import cross_check
 from numeric_checks.exchange import exchange_identity_checks
-from proofs._cli import base_parser, emit_reports, timed_build, torch_wanted, usage_error
+from proofs._cli import run_with_activations
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
 from symbolic.analysis import ActivationAnalysis, analyze, as_result
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Table
-from symbolic.errors import InvalidExpression, ToolkitError
+from symbolic.errors import InvalidExpression
 from symbolic.expressions import input_error as activation_error
 from symbolic.expressions import parse_activation
 from symbolic.smt import uninterpreted_sigma, z3_step
@@ -256,34 +255,8 @@ def parsed_item(text: str) -> tuple[str, sympy.Expr, Activation | None]:
     return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
 
 
-def activation_json(report: Report) -> object:
-    """DESIGN's contract: one object per activation, a list when several were given."""
-    objects = report.data["activations"]
-    for obj, result in zip(objects, report.results[-len(objects):], strict=True):
-        obj["numeric_agrees"] = all(n.agrees for n in result.numeric)
-    return objects[0] if len(objects) == 1 else objects
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--activation", action="append", metavar="EXPR_OR_NAME",
-                        help="analyse this activation: a table name (relu, gelu, ...) or an "
-                             "expression in x such as 'x*sigmoid(x)'; repeatable")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = base_parser(PROG, __doc__)
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    if args.fragment and args.latex is None:
-        return usage_error(PROG, "--fragment goes with --latex")
-    try:
-        report = timed_build(build_report, args, activations=args.activation,
-                             torch=torch_wanted(args))
-        data = activation_json(report) if (args.json and args.activation) else None
-        emit_reports([report], args, data=data)
-    except ToolkitError as exc:
-        return usage_error(PROG, str(exc))
-    return report.exit_code
+    return run_with_activations(build_report, __doc__, PROG, argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ Run ``python -m proofs.scaling`` (``-v``, ``--json``, ``--latex``), or add
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,13 +24,12 @@ from numeric_checks.scaling import (
     scaling_identity_checks,
     symmetric_scaling_checks,
 )
-from proofs._cli import base_parser, emit_reports, timed_build, torch_wanted, usage_error
+from proofs._cli import run_with_activations
 from proofs.exchange import analyze_item, parsed_item, table_items
 from symbolic import layers
 from symbolic.analysis import ActivationAnalysis
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table, Verdict
-from symbolic.errors import ToolkitError
 from symbolic.properties import decide_identically_zero
 from symbolic.smt import uninterpreted_sigma, z3_step
 
@@ -333,29 +331,8 @@ def build_report(activations: Sequence[str] | None = None, torch: bool = False) 
                   tuple(theorems + per_activation), (scaling_table(analyses),), data=data)
 
 
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--activation", action="append", metavar="EXPR_OR_NAME",
-                        help="analyse this activation (a table name or an expression in x); "
-                             "repeatable")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = base_parser(PROG, __doc__)
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    if args.fragment and args.latex is None:
-        return usage_error(PROG, "--fragment goes with --latex")
-    try:
-        report = timed_build(build_report, args, activations=args.activation,
-                             torch=torch_wanted(args))
-        data = None
-        if args.json and args.activation:
-            objects = report.data["activations"]
-            data = objects[0] if len(objects) == 1 else objects
-        emit_reports([report], args, data=data)
-    except ToolkitError as exc:
-        return usage_error(PROG, str(exc))
-    return report.exit_code
+    return run_with_activations(build_report, __doc__, PROG, argv)
 
 
 if __name__ == "__main__":

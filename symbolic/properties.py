@@ -273,7 +273,7 @@ def _bounded(decide, expr: sympy.Expr) -> Decision:
 def _decide_linear(expr: sympy.Expr) -> Decision:
     c = value_at(expr, sympy.Integer(1))
     define = Step(f"c := σ(1) = {sympy.sstr(c)}", "substitute z = 1 (b = 1 in the lemma)",
-                  Verdict.proved("exact", "definition"))
+                  Verdict.proved("definition", "a definition, nothing to check"))
     diff = expr - c * z
     found = find_witness(diff, candidate_points(expr))
     if found:
@@ -377,7 +377,8 @@ def _decide_homogeneity(expr: sympy.Expr, allow_simplify: bool = True) -> Decisi
         return Decision(refute, tuple(steps), witness=sympy.Integer(sign))
     p = _exact_degree(ratio)
     steps.append(Step(f"p = log2(σ({2 * sign})/σ({u})) = {sympy.sstr(p)}",
-                      "α = 2 forces σ(2z) = 2^p σ(z)", Verdict.proved("sympy", "definition of p")))
+                      "α = 2 forces σ(2z) = 2^p σ(z)",
+                      Verdict.proved("definition", "p is defined by 2^p = σ(2u)/σ(u)")))
     return _check_degree(expr, p, s_pos, s_neg, steps, allow_simplify)
 
 
