@@ -451,3 +451,10 @@ def _exact_gated(x, Q, K, V, act: Activation) -> np.ndarray:
                          act.sympy_at(sympy.Symbol("t", real=True)))
     value = layers.gated(*exact, sigma)
     return np.array([[certified_float(e) for e in row] for row in value.tolist()])
+
+
+def witness_case(w, difference: Callable) -> WitnessCase:
+    """The numeric replay of a certified layer witness (``symbolic.layer_witness``)."""
+    from symbolic.certify import certified_float
+
+    return WitnessCase(w.activation, difference, w.values, certified_float(w.exact))

@@ -92,7 +92,7 @@ def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
     p = an.degree
     for backend, to_backend, fn in _backends(act, sigma, torch):
         rng = np.random.default_rng(SEED)
-        if p is not None:
+        if p is not None and not an.every_degree:
             gap = 0.0
             for _ in range(3):
                 al, minus_p = _alpha(rng, False), -float(p)

@@ -2,7 +2,7 @@
 
 Discovers every theorem module — each ``proofs/<name>.py`` whose name does not start with ``_``
 and that defines ``build_report`` — imports it once, calls ``build_report()`` in this process
-and prints a dashboard: one row per claim (module, claim, THEORY item, verdict, methods, time),
+and prints a dashboard: one row per claim (module, claim, theory item, verdict, methods, time),
 one row per module, the claims that did not pass with the reason, and the overall status.
 Modules run in the order of their module-level ``ORDER`` integer (then by name); a module that
 fails to import or raises is reported as ``failed``, never skipped.
@@ -14,7 +14,8 @@ usage; 3 something undecided, or no theorem module found.
     python -m proofs -v                       # every derivation, then the dashboard
     python -m proofs --list                   # the theorem modules, without checking them
     python -m proofs --only exchange --only scaling
-    python -m proofs --json                   # schema transformer-proofs/report/v1
+    python -m proofs --strict                 # assumptions and oracle results count as unproved
+    python -m proofs --json                   # schema transformer-proofs/report/v2
     python -m proofs --latex out.tex [--fragment]
 
 The JSON schema is documented in docs/json-schema.md, the options in docs/cli.md.
@@ -49,7 +50,7 @@ from symbolic.engine import (
 from symbolic.render import MARK
 
 PROG = "python -m proofs"
-SCHEMA = "transformer-proofs/report/v1"  # bump the version on any incompatible change
+SCHEMA = "transformer-proofs/report/v2"  # bump the version on any incompatible change
 LIST_SCHEMA = "transformer-proofs/modules/v1"
 DEFAULT_ORDER = 1000  # modules without an ORDER run after those with one, by name
 NO_MODULES = ("no theorem modules found (a theorem module is proofs/<name>.py defining "
@@ -91,6 +92,9 @@ class Run:
     @property
     def status(self) -> str:
         return self.report.status if self.report is not None else FAILED
+
+    def status_under(self, strict: bool) -> str:
+        return self.report.status_under(strict) if self.report is not None else FAILED
 
 
 def discover(package: ModuleType = proofs) -> list[TheoremModule]:
@@ -137,15 +141,16 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def overall(runs: Sequence[Run]) -> str:
-    """The status of the whole check: a module without claims, or no module, is unknown."""
-    return overall_status(r.status for r in runs)
+def overall(runs: Sequence[Run], strict: bool = False) -> str:
+    """The status of the whole check: a module without claims, or no module, is unknown.
+    ``strict``: a claim resting on an assumption or an oracle result is not proved."""
+    return overall_status(r.status_under(strict) for r in runs)
 
 
 # --- Renderings -------------------------------------------------------------------------------
 
 
-def modules_table(runs: Sequence[Run]) -> Table:
+def modules_table(runs: Sequence[Run], strict: bool = False) -> Table:
     """One row per module: name, title, THEORY items, claims, status, time (or the error)."""
     rows = []
     for r in runs:
@@ -154,33 +159,48 @@ def modules_table(runs: Sequence[Run]) -> Table:
                          f"{r.seconds:.2f} s"))
             continue
         rep = r.report
+        status = rep.status_under(strict)
+        resting = sum(1 for res in rep.results if res.rests_on)
+        note = f" ({resting} resting on admitted facts)" if resting and status == "proved" else ""
         rows.append((r.name, rep.title, rep.source, len(rep.results),
-                     f"{MARK[rep.status]} {rep.status}", f"{r.seconds:.2f} s"))
+                     f"{MARK[status]} {status}{note}", f"{r.seconds:.2f} s"))
     return Table("modules", "Theorem modules",
-                 ("module", "title", "THEORY", "claims", "status", "time"), tuple(rows))
+                 ("module", "title", "items", "claims", "status", "time"), tuple(rows))
 
 
-def dashboard(runs: Sequence[Run], seconds: float) -> str:
+def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
     """The status table of ``python -m proofs``: claims, modules, problems, overall line."""
-    from symbolic.render import claims_table, summary_line, table_text
+    from symbolic.render import admitted_text, claims_table, summary_line, table_text
 
     reports = [r.report for r in runs if r.report is not None]
     parts = []
     if any(rep.results for rep in reports):
-        parts.append(table_text(claims_table(reports)))
-    parts.append(table_text(modules_table(runs)))
-    problems = [f"  {rep.module} {res.claim.name}: {res.status} — {res.verdict.reason}"
+        parts.append(table_text(claims_table(reports, strict)))
+    parts.append(table_text(modules_table(runs, strict)))
+    problems = [f"  {rep.module} {res.claim.name}: {res.status} — {res.reason}"
                 for rep in reports for res in rep.results if res.status != "proved"]
+    if strict:
+        problems += [f"  {rep.module} {res.claim.name}: not proved under --strict — rests on"
+                     f"{admitted_text(res)}: " + "; ".join(s.statement for s in res.rests_on)
+                     for rep in reports for res in rep.results
+                     if res.status == "proved" and res.rests_on]
     problems += [f"  {r.name}: {r.error}" for r in runs if r.report is None]
     problems += [f"  {r.name}: no claims (a module must check at least one)"
                  for r in runs if r.report is not None and not r.report.results]
     if problems:
         parts.append("Not proved:\n" + "\n".join(problems))
-    status = overall(runs)
-    claims = [res.status for rep in reports for res in rep.results]
+    status = overall(runs, strict)
+    claims = [res.strict_status() if strict else res.status
+              for rep in reports for res in rep.results]
+    admitted = [res for rep in reports for res in rep.results
+                if res.status == "proved" and res.rests_on]
+    resting = (f" ({len(admitted)} proved resting on admitted facts: "
+               f"{sum(len(r.assumptions) for r in admitted)} assumptions, "
+               f"{sum(len(r.oracles) for r in admitted)} oracle results)"
+               if admitted and not strict else "")
     parts.append(f"{PROG}: {_count(len(claims), 'claim')} in {_count(len(runs), 'module')} — "
-                 f"{summary_line(claims)} — {status} (exit {exit_code_for(status)}) "
-                 f"in {seconds:.2f} s")
+                 f"{summary_line(claims)}{resting} — {status}{' under --strict' * strict} "
+                 f"(exit {exit_code_for(status)}) in {seconds:.2f} s")
     return "\n\n".join(parts)
 
 
@@ -200,6 +220,10 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
             key = c.name if c.name not in index else f"{run.name}:{c.name}"
             index[key] = {"module": run.name, "title": c.title, "kind": c.kind,
                           "source": c.source, "status": res.status,
+                          "strict_status": res.strict_status(),
+                          "assumptions": [s.statement for s in res.assumptions],
+                          "oracles": [s.statement for s in res.oracles],
+                          "definitions": len(res.definitions),
                           "methods": list(res.methods),
                           "seconds": round(res.verdict.seconds, 4), "uses": list(c.uses),
                           "used_by": []}
@@ -210,11 +234,11 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
     return index
 
 
-def json_report(runs: Sequence[Run], seconds: float) -> dict[str, Any]:
-    """The ``--json`` document (schema ``transformer-proofs/report/v1``, docs/json-schema.md)."""
+def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> dict[str, Any]:
+    """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md)."""
     from symbolic.versions import versions
 
-    status = overall(runs)
+    status = overall(runs, strict)
     claims = claims_index(runs)
     statuses = [c["status"] for c in claims.values()]
     modules = []
@@ -228,8 +252,11 @@ def json_report(runs: Sequence[Run], seconds: float) -> dict[str, Any]:
         "schema": SCHEMA,
         "status": status,
         "exit_code": exit_code_for(status),
+        "strict": strict,
         "summary": {"modules": len(runs), "claims": len(claims),
-                    **{s: statuses.count(s) for s in ("proved", "refuted", "unknown", "failed")}},
+                    **{s: statuses.count(s) for s in ("proved", "refuted", "unknown", "failed")},
+                    "resting_on_admitted": sum(1 for c in claims.values()
+                                               if c["assumptions"] or c["oracles"])},
         "seconds": round(seconds, 4),
         "versions": versions(),
         "modules": modules,
@@ -262,6 +289,9 @@ def parser() -> argparse.ArgumentParser:
                    help="check only this module (repeatable; e.g. --only exchange)")
     p.add_argument("--list", action="store_true",
                    help="list the theorem modules without checking them")
+    p.add_argument("--strict", action="store_true",
+                   help="a claim that rests on an assumption or an oracle result is not proved "
+                        "(exit 3, the claims named)")
     return p
 
 
@@ -299,16 +329,17 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
     reports = [r.report for r in runs if r.report is not None]
     if args.json or args.latex is not None:
-        emit_reports(reports, args, data=json_report(runs, seconds) if args.json else None)
+        emit_reports(reports, args,
+                     data=json_report(runs, seconds, args.strict) if args.json else None)
     else:
         if args.verbose and reports:
             from symbolic.render import reports_text
 
             print(reports_text(reports, verbose=True) + "\n")
-        print(dashboard(runs, seconds))
+        print(dashboard(runs, seconds, args.strict))
     if not runs:
         print(f"{PROG}: {NO_MODULES}", file=sys.stderr)
-    return exit_code_for(overall(runs))
+    return exit_code_for(overall(runs, args.strict))
 
 
 if __name__ == "__main__":

@@ -49,7 +49,8 @@ from symbolic.capacity import (
     store_capacity,
 )
 from symbolic.check import equal_step
-from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table, Verdict
+from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
+from symbolic.kernel import check_sign, oracle, undecided
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import STORES
 from symbolic.similarity_law import (
@@ -101,29 +102,18 @@ THEORY_EXACT = {
 }
 
 
-def _proved(method: str, reason: str, **kw) -> Verdict:
-    return Verdict.proved(method, reason, backend=backend("mpmath" if method == "interval"
-                                                           else "sympy"), **kw)
-
-
 def sign_step(expr: sympy.Expr, sign: str, statement: str, rule: str) -> Step:
-    """A step ``expr`` is positive / nonpositive / ..., decided by SymPy's assumptions."""
-    answer = getattr(sympy.sympify(expr), f"is_{sign}")
-    if answer is True:
-        verdict = _proved("sympy", f"assumptions: {sympy.sstr(expr)} is {sign}")
-    elif answer is False:
-        verdict = Verdict.refuted("sympy", f"assumptions: {sympy.sstr(expr)} is not {sign}")
-    else:
-        verdict = Verdict.unknown("sympy", f"assumptions cannot decide {sympy.sstr(expr)}")
-    return Step(statement, rule, verdict)
+    """A step ``expr`` is positive / nonpositive / ..., decided by the kernel (SymPy assumptions)."""
+    return Step(check_sign(expr, sign), rule, note=statement)
 
 
 def check_step(statement: str, rule: str, holds: bool, method: str, certificate: str) -> Step:
-    """A step decided by exact or interval arithmetic (``holds`` computed by the caller)."""
+    """A comparison certified by this module's own interval code (outside the kernel): an
+    *oracle* result, admitted and counted as such — never a kernel-proved step."""
     if holds:
-        return Step(statement, rule, _proved(method, "bounds compared", certificate=certificate))
-    return Step(statement, rule, Verdict.refuted(method, "bounds compared",
-                                                 certificate=certificate))
+        return Step(oracle(statement, method, certificate), rule)
+    return Step(undecided(sympy.Symbol(statement), f"bounds do not show it: {certificate}",
+                          method), rule)
 
 
 def _relative(a: float, b: float) -> float:
@@ -153,13 +143,18 @@ def isr_lemma() -> Result:
     expected = norm2.subs({c[m, n]: 0 for m in range(4) for n in range(4) if m != n})
     Z, M, E, F1 = sympy.symbols("Z M E F1", positive=True)
     steps = [
-        equal_step(expected, sum(x**2 for x in w), "E[v_m·v_n] = 0 for m ≠ n, ‖v_m‖ = 1",
-                   "E_v‖Σ_m w_m v_m‖² = Σ_m w_m² (shown for 4 memories)"),
+        equal_step(expected,
+                   sum(x**2 for x in w),
+                   "E[v_m·v_n] = 0 for m ≠ n, ‖v_m‖ = 1",
+                   note="E_v‖Σ_m w_m v_m‖² = Σ_m w_m² (shown for 4 memories)"),
         equal_step(sum((x / Z) ** 2 for x in w[1:]) / (w[0] / Z) ** 2,
-                   sum(x**2 for x in w[1:]) / w[0] ** 2, "cancel Z",
-                   "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²"),
-        equal_step(((1 + F1 / E) - 1) * E / F1, 1, "substitute M = 1 + f(1)²/E",
-                   "(M* − 1)·E[f(s)²]/f(1)² = 1 at M* = 1 + f(1)²/E[f(s)²]"),
+                   sum(x**2 for x in w[1:]) / w[0] ** 2,
+                   "cancel Z",
+                   note="Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²"),
+        equal_step(((1 + F1 / E) - 1) * E / F1,
+                   1,
+                   "substitute M = 1 + f(1)²/E",
+                   note="(M* − 1)·E[f(s)²]/f(1)² = 1 at M* = 1 + f(1)²/E[f(s)²]"),
     ]
     return Result(claim, Derivation(tuple(steps)))
 
@@ -180,11 +175,15 @@ def law_lemma(d: int) -> Result:
                    "s = g₁/‖g‖ (rotation invariance); s² = G₁/(G₁+G₂), G₁ ~ Γ(1/2), "
                    "G₂ ~ Γ((d−1)/2) independent, is Beta(1/2, (d−1)/2); density of ±√t: "
                    "f_s(s) = |s|·f_{s²}(s²)",
-                   "|s|·Beta(1/2, (d−1)/2)-density(s²) = c_d (1 − s²)^((d−3)/2)"),
-        equal_step(LAWS["exact"].density.subs(s, -s), LAWS["exact"].density, "substitute",
-                   "the density is even: ρ(−s) = ρ(s)"),
-        equal_step(LAWS["gaussian"].density.subs(s, -s), LAWS["gaussian"].density,
-                   "substitute", "the Gaussian density is even too"),
+                   note="|s|·Beta(1/2, (d−1)/2)-density(s²) = c_d (1 − s²)^((d−3)/2)"),
+        equal_step(LAWS["exact"].density.subs(s, -s),
+                   LAWS["exact"].density,
+                   "substitute",
+                   note="the density is even: ρ(−s) = ρ(s)"),
+        equal_step(LAWS["gaussian"].density.subs(s, -s),
+                   LAWS["gaussian"].density,
+                   "substitute",
+                   note="the Gaussian density is even too"),
     ]
     with mpmath.workdps(NUMERIC_DPS):
         total = quad_expectation("exact", d, lambda x: 1)
@@ -212,26 +211,31 @@ def moments_lemma(d: int) -> Result:
     a = (d_ - 3) / 2
     steps = [
         equal_step(2 * sympy.sqrt(t) ** (2 * k_) * (1 - t) ** a * sympy.diff(sympy.sqrt(t), t),
-                   t ** (k_ - HALF) * (1 - t) ** a, "substitute t = s² on each half-line",
-                   "∫_{−1}^{1} s^(2k)(1−s²)^a ds = ∫_0^1 t^(k−1/2)(1−t)^a dt"),
+                   t ** (k_ - HALF) * (1 - t) ** a,
+                   "substitute t = s² on each half-line",
+                   note="∫_{−1}^{1} s^(2k)(1−s²)^a ds = ∫_0^1 t^(k−1/2)(1−t)^a dt"),
         equal_step(exact_normalizer() * sympy.gamma(k_ + HALF) * sympy.gamma((d_ - 1) / 2)
-                   / sympy.gamma(k_ + d_ / 2), moment("exact", k_),
+                   / sympy.gamma(k_ + d_ / 2),
+                   moment("exact", k_),
                    "Euler's Beta integral; gammasimp",
-                   "c_d·B(k + 1/2, (d−1)/2) = (1/2)_k/(d/2)_k"),
+                   note="c_d·B(k + 1/2, (d−1)/2) = (1/2)_k/(d/2)_k"),
         equal_step((2 / d_) ** k_ * sympy.gamma(k_ + HALF) / sympy.sqrt(sympy.pi),
-                   moment("gaussian", k_), "Gaussian moments ∫ s^(2k) N(0, 1/d); gammasimp",
-                   "E_N[s^(2k)] = (2/d)^k Γ(k+1/2)/√π = (1/2)_k (2/d)^k"),
+                   moment("gaussian", k_),
+                   "Gaussian moments ∫ s^(2k) N(0, 1/d); gammasimp",
+                   note="E_N[s^(2k)] = (2/d)^k Γ(k+1/2)/√π = (1/2)_k (2/d)^k"),
     ]
     p = sympy.Symbol("p", integer=True, positive=True)
     rho = LAWS["exact"].density
-    steps.append(equal_step((rho * (-s) ** (2 * p)).subs(s, -s), rho * s ** (2 * p),
+    steps.append(equal_step((rho * (-s) ** (2 * p)).subs(s, -s),
+                            rho * s ** (2 * p),
                             "substitute s → −s (the density is even)",
-                            "s^(2p)ρ(s) is even, so E[relu(s)^(2p)] = ∫_0^1 s^(2p)ρ = E[s^(2p)]/2"))
+                            note="s^(2p)ρ(s) is even, so E[relu(s)^(2p)] = ∫_0^1 s^(2p)ρ = E[s^(2p)]/2"))
     for kk in (1, 2, 3):
         product = sympy.Mul(*(d_ + 2 * j for j in range(kk)))
-        steps.append(equal_step(moment("exact", kk), sympy.factorial2(2 * kk - 1) / product,
+        steps.append(equal_step(moment("exact", kk),
+                                sympy.factorial2(2 * kk - 1) / product,
                                 "expand the rising factorials",
-                                f"E[s^{2 * kk}] = {sympy.factorial2(2 * kk - 1)}/"
+                                note=f"E[s^{2 * kk}] = {sympy.factorial2(2 * kk - 1)}/"
                                 f"{sympy.sstr(product)}"))
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
@@ -254,16 +258,16 @@ def mgf_lemma(d: int, beta: sympy.Rational) -> Result:
         equal_step((2 * beta_) ** (2 * k_) * moment("exact", k_) / sympy.factorial(2 * k_),
                    beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)),
                    "exp series, odd moments vanish; gammasimp",
-                   "(2β)^(2k) E[s^(2k)]/(2k)! = β^(2k)/(k! (d/2)_k)"),
+                   note="(2β)^(2k) E[s^(2k)]/(2k)! = β^(2k)/(k! (d/2)_k)"),
         equal_step(sympy.hyperexpand(hyper),
                    sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2)
                    * sympy.besseli(d_ / 2 - 1, 2 * beta_),
                    "₀F₁ as a modified Bessel function (hyperexpand)",
-                   "₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)"),
+                   note="₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)"),
         equal_step(sympy.exp(2 * beta_ * s) * phi,
                    sympy.exp(2 * beta_**2 / d_) * phi.subs(s, s - 2 * beta_ / d_),
                    "complete the square; the shifted density integrates to 1",
-                   "exp(2βs)·N(s; 0, 1/d) = exp(2β²/d)·N(s; 2β/d, 1/d)"),
+                   note="exp(2βs)·N(s; 0, 1/d) = exp(2β²/d)·N(s; 2β/d, 1/d)"),
     ]
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
@@ -289,14 +293,16 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
     j = sympy.Symbol("j", integer=True, nonnegative=True)
     steps = [
         equal_step(moment("exact", k_) / moment("gaussian", k_),
-                   (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_), "gammasimp",
-                   "E_exact[s^(2k)]/E_N[s^(2k)] = (d/2)^k/(d/2)_k = Π_{j<k} (d/2)/(d/2 + j)"),
+                   (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
+                   "gammasimp",
+                   note="E_exact[s^(2k)]/E_N[s^(2k)] = (d/2)^k/(d/2)_k = Π_{j<k} (d/2)/(d/2 + j)"),
         sign_step(sympy.simplify((d_ / 2) / (d_ / 2 + j) - 1), "nonpositive",
                   "each factor (d/2)/(d/2 + j) ≤ 1 for j ≥ 0", "SymPy assumptions"),
         equal_step((beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)))
                    / ((2 * beta_**2 / d_) ** k_ / sympy.factorial(k_)),
-                   (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_), "gammasimp",
-                   "the MGF series terms have the same ratio: ₀F₁(; d/2; β²) ≤ exp(2β²/d)"),
+                   (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
+                   "gammasimp",
+                   note="the MGF series terms have the same ratio: ₀F₁(; d/2; β²) ≤ exp(2β²/d)"),
     ]
     for name, cap in caps.items():
         if cap.store.expectation == "projection":
@@ -327,20 +333,23 @@ def store_result(cap: StoreCapacity) -> Result:
     if store.expectation == "moments":
         plus, minus = half_line_squares(store.weight)
         t = sympy.Symbol("t", positive=True)
-        steps.append(equal_step(store.weight.subs(s, t) ** 2, plus.as_expr(),
+        steps.append(equal_step(store.weight.subs(s, t) ** 2,
+                                plus.as_expr(),
                                 "substitute s = t > 0",
-                                f"f(t)² = {sympy.sstr(plus.as_expr())} for t > 0"))
-        steps.append(equal_step(store.weight.subs(s, -t) ** 2, minus.as_expr(),
+                                note=f"f(t)² = {sympy.sstr(plus.as_expr())} for t > 0"))
+        steps.append(equal_step(store.weight.subs(s, -t) ** 2,
+                                minus.as_expr(),
                                 "substitute s = −t < 0",
-                                f"f(−t)² = {sympy.sstr(minus.as_expr())} for t > 0"))
+                                note=f"f(−t)² = {sympy.sstr(minus.as_expr())} for t > 0"))
     if store.expectation in ("moments", "mgf"):
         for law, theory in (("gaussian", THEORY_GAUSSIAN), ("exact", THEORY_EXACT)):
             derived = capacity_expr(store, law)
             if law == "exact" and store.expectation == "mgf":
                 derived = sympy.hyperexpand(derived)
-            steps.append(equal_step(derived, theory[store.name],
+            steps.append(equal_step(derived,
+                                    theory[store.name],
                                     "M* = 1 + f(1)²/E[f(s)²] with the moments / MGF of the law",
-                                    f"{law}: M* = {sympy.sstr(theory[store.name])}"))
+                                    note=f"{law}: M* = {sympy.sstr(theory[store.name])}"))
         with mpmath.workdps(NUMERIC_DPS):
             f2 = sympy.lambdify(s, (store.weight**2).subs(beta_, beta), "mpmath")
             for law in LAW_NAMES:
@@ -352,8 +361,9 @@ def store_result(cap: StoreCapacity) -> Result:
     elif store.expectation == "quadrature":
         n, c = leading_term(store.weight**2)
         steps.append(equal_step(sympy.powsimp(sympy.expand(store.weight**2 / s**n)).subs(s, 0),
-                                c, "leading term at s = 0",
-                                f"f(s)² = {sympy.sstr(c)}·s^{n} + O(s^{n + 1}): leading-order "
+                                c,
+                                "leading term at s = 0",
+                                note=f"f(s)² = {sympy.sstr(c)}·s^{n} + O(s^{n + 1}): leading-order "
                                 f"M* = 1 + f(1)²/({sympy.sstr(c)}·E[s^{n}])"))
         for law in LAW_NAMES:
             enc = cap.law(law).capacity
@@ -383,8 +393,9 @@ def store_result(cap: StoreCapacity) -> Result:
                          "(leading order; Monte Carlo in numeric_checks.capacity)",),
             uses=("ls-overload",))
         steps.append(equal_step(((M - d_) / (d_ + 2)).subs(M, capacity_expr(store, "gaussian")),
-                                1, "substitute M = 2d + 2 into ls-overload's ISR",
-                                "ISR(2d + 2) = 1"))
+                                1,
+                                "substitute M = 2d + 2 into ls-overload's ISR",
+                                note="ISR(2d + 2) = 1"))
     return Result(claim, Derivation(tuple(steps)), tuple(numeric))
 
 
@@ -420,9 +431,10 @@ def ls_exact_recall(d: int) -> Result:
         assumptions=("keys i.i.d. uniform on the sphere, hence linearly independent for M ≤ d "
                      "with probability 1",))
     K, Kt, B = sympy.symbols("K K^T B", commutative=False)
-    steps = [equal_step((B * Kt * K).subs(Kt * K, B**-1), 1,
+    steps = [equal_step((B * Kt * K).subs(Kt * K, B**-1),
+                        1,
                         "K⁺ = (KᵀK)⁻¹Kᵀ =: B Kᵀ for full column rank; KᵀK = B⁻¹",
-                        "K⁺K = (KᵀK)⁻¹KᵀK = I, so W k_i = V K⁺ K e_i = V e_i = v_i")]
+                        note="K⁺K = (KᵀK)⁻¹KᵀK = I, so W k_i = V K⁺ K e_i = V e_i = v_i")]
     rng = np.random.default_rng(SEED)
     keys = rng.standard_normal((d, d))
     keys /= np.linalg.norm(keys, axis=0)
@@ -448,14 +460,20 @@ def ls_overload(d: int) -> Result:
     mean, second = a / (a + b), a * (a + 1) / ((a + b) * (a + b + 1))
     isr = (mean - second) / second
     steps = [
-        equal_step((P * P).subs(K * Kt, A**-1), P, "A = (KKᵀ)⁻¹, so KKᵀ = A⁻¹",
-                   "P² = Kᵀ A (KKᵀ) A K = P (P is a projection, Pᵀ = P, tr P = d)"),
-        equal_step(mean, d_ / M, "Beta(d/2, (M−d)/2) mean", "E[P_ii] = d/M (also tr P / M)"),
-        equal_step(second, d_ * (d_ + 2) / (M * (M + 2)), "Beta second moment",
-                   "E[P_ii²] = d(d+2)/(M(M+2))"),
-        equal_step(isr, (M - d_) / (d_ + 2), "Σ_{m≠i} P_mi² = P_ii − P_ii² (P² = P); cancel",
-                   "ISR(M) = (E P_ii − E P_ii²)/E P_ii² = (M − d)/(d + 2)"),
-        equal_step(isr.subs(M, 2 * d_ + 2), 1, "substitute", "ISR(2d + 2) = 1"),
+        equal_step((P * P).subs(K * Kt, A**-1),
+                   P,
+                   "A = (KKᵀ)⁻¹, so KKᵀ = A⁻¹",
+                   note="P² = Kᵀ A (KKᵀ) A K = P (P is a projection, Pᵀ = P, tr P = d)"),
+        equal_step(mean, d_ / M, "Beta(d/2, (M−d)/2) mean", note="E[P_ii] = d/M (also tr P / M)"),
+        equal_step(second,
+                   d_ * (d_ + 2) / (M * (M + 2)),
+                   "Beta second moment",
+                   note="E[P_ii²] = d(d+2)/(M(M+2))"),
+        equal_step(isr,
+                   (M - d_) / (d_ + 2),
+                   "Σ_{m≠i} P_mi² = P_ii − P_ii² (P² = P); cancel",
+                   note="ISR(M) = (E P_ii − E P_ii²)/E P_ii² = (M − d)/(d + 2)"),
+        equal_step(isr.subs(M, 2 * d_ + 2), 1, "substitute", note="ISR(2d + 2) = 1"),
     ]
     rng = np.random.default_rng(SEED)
     m, draws = 2 * d + 2, LS_DRAWS
@@ -484,14 +502,17 @@ def softmax_beta_result(d: int) -> Result:
     rho_e = (1 - s**2) ** a * sympy.exp(2 * beta_ * s)
     sub = (1 - x) / (1 + x)  # maps x ∈ (0, ∞) onto s ∈ (−1, 1)
     steps = [
-        equal_step(sympy.diff(expo, beta_).subs(beta_, d_ / 2), 0, "differentiate",
-                   "d/dβ (2β − 2β²/d) = 0 at β = d/2"),
+        equal_step(sympy.diff(expo, beta_).subs(beta_, d_ / 2),
+                   0,
+                   "differentiate",
+                   note="d/dβ (2β − 2β²/d) = 0 at β = d/2"),
         sign_step(sympy.diff(expo, beta_, 2), "negative", "d²/dβ² (2β − 2β²/d) = −4/d < 0",
                   "SymPy assumptions"),
-        equal_step(expo.subs(beta_, d_ / 2), d_ / 2, "substitute", "2β* − 2β*²/d = d/2"),
-        equal_step(2 * rho_e - 2 * s * rho_e - 2 * (1 - s) * rho_e, 0,
+        equal_step(expo.subs(beta_, d_ / 2), d_ / 2, "substitute", note="2β* − 2β*²/d = d/2"),
+        equal_step(2 * rho_e - 2 * s * rho_e - 2 * (1 - s) * rho_e,
+                   0,
                    "differentiate under ∫ (smooth integrand, compact support); linearity",
-                   "d/dβ [2β − ln E e^(2βs)] = 2 − 2E[s e^(2βs)]/E[e^(2βs)] "
+                   note="d/dβ [2β − ln E e^(2βs)] = 2 − 2E[s e^(2βs)]/E[e^(2βs)] "
                    "= 2 E[(1 − s) e^(2βs)]/E[e^(2βs)]"),
         sign_step((2 * x / (1 + x)) * (4 * x / (1 + x) ** 2) ** a * sympy.exp(2 * beta_ * sub),
                   "positive", "(1 − s)(1 − s²)^((d−3)/2) e^(2βs) > 0 on −1 < s < 1 "
@@ -526,9 +547,8 @@ def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: fl
         f"first crossing and ISR > 1 just after it — {where}", SOURCE,
         assumptions=("ISR under each law as in capacity-softmax, β = β(M)",),
         uses=("softmax-optimal-beta", "gaussian-underestimates"))
-    steps = [Step(f"{law}: {c.verdict.certificate or c.verdict.reason}",
-                  "interval boxes / monotone steps below, interval evaluation above, "
-                  "intermediate value theorem", c.verdict) for law, c in crossings.items()]
+    steps = [Step(c.verdict, "interval boxes / monotone steps below, interval evaluation "
+                  "above, intermediate value theorem", note=law) for law, c in crossings.items()]
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
         for law, c in crossings.items():

@@ -21,7 +21,14 @@ from numeric_checks.exchange import exchange_identity_checks
 from proofs._cli import run_with_activations
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
-from symbolic.analysis import ActivationAnalysis, analyze, as_result
+from symbolic.analysis import (
+    ActivationAnalysis,
+    _text,
+    analyze_item,
+    as_result,
+    parsed_item,
+    table_items,
+)
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Table
 from symbolic.errors import InvalidExpression
@@ -66,14 +73,22 @@ def h(u: sympy.Expr, v: sympy.Expr) -> sympy.Expr:
 def lemma_derivation() -> Derivation:
     linear = sympy.Lambda(w, c * w)
     return Derivation((
-        equal_step(h(a, 1), sigma(a) - sigma(1) * a, "(⇒) substitute b = 1",
-                   "H(a, 1) = σ(a) − σ(1)·a, so H ≡ 0 gives σ(a) = σ(1)·a: c = σ(1)"),
-        equal_step(h(a, b).replace(sigma, linear), 0, "(⇐) substitute σ(z) = c·z",
-                   "σ(z) = c·z gives H(a, b) = c·a·b − c·b·a = 0"),
-        equal_step(h(0, b), sigma(0) * b, "substitute a = 0",
-                   "H(0, b) = σ(0)·b, so H ≡ 0 gives σ(0) = 0 (b = 1)"),
-        equal_step(h(a, b) / (a * b), sigma(a) / a - sigma(b) / b, "divide by a·b ≠ 0",
-                   "H(a, b)/(a·b) = σ(a)/a − σ(b)/b, so σ(z)/z is constant on z ≠ 0"),
+        equal_step(h(a, 1),
+                   sigma(a) - sigma(1) * a,
+                   "(⇒) substitute b = 1",
+                   note="H(a, 1) = σ(a) − σ(1)·a, so H ≡ 0 gives σ(a) = σ(1)·a: c = σ(1)"),
+        equal_step(h(a, b).replace(sigma, linear),
+                   0,
+                   "(⇐) substitute σ(z) = c·z",
+                   note="σ(z) = c·z gives H(a, b) = c·a·b − c·b·a = 0"),
+        equal_step(h(0, b),
+                   sigma(0) * b,
+                   "substitute a = 0",
+                   note="H(0, b) = σ(0)·b, so H ≡ 0 gives σ(0) = 0 (b = 1)"),
+        equal_step(h(a, b) / (a * b),
+                   sigma(a) / a - sigma(b) / b,
+                   "divide by a·b ≠ 0",
+                   note="H(a, b)/(a·b) = σ(a)/a − σ(b)/b, so σ(z)/z is constant on z ≠ 0"),
     ))
 
 
@@ -99,11 +114,11 @@ def lemma_z3_derivation() -> Derivation:
         return z3.Implies(z3.And(hypothesis(z3, s), x != 0, y != 0), s(x) / x == s(y) / y)
 
     return Derivation((
-        z3_step("(∀u,v σ(u)v = σ(v)u) ⇒ σ(x) = σ(1)·x for every x  [∃c: take c = σ(1)]",
-                forward),
-        z3_step("(∀x σ(x) = k·x) ⇒ σ(u)·v = σ(v)·u for every u, v", backward),
-        z3_step("(∀u,v σ(u)v = σ(v)u) ⇒ σ(0) = 0", at_zero),
-        z3_step("(∀u,v σ(u)v = σ(v)u) ∧ x ≠ 0 ∧ y ≠ 0 ⇒ σ(x)/x = σ(y)/y", ratio),
+        z3_step(forward,
+                note="(∀u,v σ(u)v = σ(v)u) ⇒ σ(x) = σ(1)·x for every x  [∃c: take c = σ(1)]"),
+        z3_step(backward, note="(∀x σ(x) = k·x) ⇒ σ(u)·v = σ(v)·u for every u, v"),
+        z3_step(at_zero, note="(∀u,v σ(u)v = σ(v)u) ⇒ σ(0) = 0"),
+        z3_step(ratio, note="(∀u,v σ(u)v = σ(v)u) ∧ x ≠ 0 ∧ y ≠ 0 ⇒ σ(x)/x = σ(y)/y"),
     ))
 
 
@@ -127,12 +142,14 @@ def symmetric_derivation() -> Derivation:
     Q, K = (layers.symbolic_matrix(s, sizes["n"], sizes["d"]) for s in ("q", "k"))
     V = layers.symbolic_matrix("v", sizes["n"], sizes["d_out"])
     return Derivation((
-        equal_step(form, swapped, "general n, d: (x·q_j)(x·k_j) = (x·k_j)(x·q_j) (commutativity)",
-                   "Σ_j σ((x·q_j)(x·k_j)) V_jo = Σ_j σ((x·k_j)(x·q_j)) V_jo  (general n, d)"),
+        equal_step(form,
+                   swapped,
+                   "general n, d: (x·q_j)(x·k_j) = (x·k_j)(x·q_j) (commutativity)",
+                   note="Σ_j σ((x·q_j)(x·k_j)) V_jo = Σ_j σ((x·k_j)(x·q_j)) V_jo  (general n, d)"),
         equal_matrices_step(layers.symmetric_rank1(x, Q, K, V, sigma),
                             layers.symmetric_rank1(x, K, Q, V, sigma),
                             f"explicit symbolic matrices, d = {sizes['d']}, n = {sizes['n']}",
-                            "Sym(x; Q, K, V) = Sym(x; K, Q, V) entry by entry"),
+                            note="Sym(x; Q, K, V) = Sym(x; K, Q, V) entry by entry"),
     ))
 
 
@@ -153,16 +170,19 @@ def gated_derivation() -> Derivation:
                                                                                sigma),
                             sympy.Matrix([[h(a, b)]]),
                             "(⇒) specialise d = n = 1, x = 1, V = 1, Q = a, K = b",
-                            "Gated(1; a, b, 1) − Gated(1; b, a, 1) = σ(a)·b − σ(b)·a = H(a, b)"),
-        equal_step(difference - defect, 0,
+                            note="Gated(1; a, b, 1) − Gated(1; b, a, 1) = σ(a)·b − σ(b)·a = H(a, b)"),
+        equal_step(difference - defect,
+                   0,
                    "general n, d: linearity of Σ",
-                   "Gated(x; Q, K) − Gated(x; K, Q) = Σ_j H(x·q_j, x·k_j) V_jo  (general n, d)"),
-        equal_step(defect.replace(sigma, linear).doit(), 0,
+                   note="Gated(x; Q, K) − Gated(x; K, Q) = Σ_j H(x·q_j, x·k_j) V_jo  (general n, d)"),
+        equal_step(defect.replace(sigma, linear).doit(),
+                   0,
                    "(⇐) the lemma: H ≡ 0 ⇔ σ(z) = c·z; substitute",
-                   "with σ(z) = c·z every H(x·q_j, x·k_j) = 0, so the difference is 0"),
-        equal_matrices_step(layers.gated(x, Q, K, V, linear), layers.gated(x, K, Q, V, linear),
+                   note="with σ(z) = c·z every H(x·q_j, x·k_j) = 0, so the difference is 0"),
+        equal_matrices_step(layers.gated(x, Q, K, V, linear),
+                            layers.gated(x, K, Q, V, linear),
                             f"explicit symbolic matrices, d = {sizes['d']}, n = {sizes['n']}",
-                            "σ(z) = c·z: Gated(x; Q, K, V) = Gated(x; K, Q, V) entry by entry"),
+                            note="σ(z) = c·z: Gated(x; Q, K, V) = Gated(x; K, Q, V) entry by entry"),
     ))
 
 
@@ -177,14 +197,6 @@ def analyse_all(items: Sequence[tuple[str, sympy.Expr, Activation | None]], torc
     return out
 
 
-def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:
-    """``analyze``, with a user-input error naming the input (e.g. σ not real-valued)."""
-    try:
-        return analyze(expr, label)
-    except InvalidExpression as exc:
-        raise activation_error(label, str(exc)) from None
-
-
 def _slug(label: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in label)[:40]
 
@@ -195,7 +207,7 @@ def _kept(v: bool | None) -> str:
 
 def _degree_cell(an: ActivationAnalysis) -> str:
     if an.degree is not None:
-        return sympy.sstr(an.degree)
+        return "every" if an.every_degree else _text(an.degree)
     return "none" if an.homogeneity.holds.status == "refuted" else "?"
 
 
@@ -228,10 +240,6 @@ def theorem_results(torch: bool = False) -> list[Result]:
     ]
 
 
-def table_items() -> list[tuple[str, sympy.Expr, Activation]]:
-    return [(name, act.expr, act) for name, act in ACTIVATIONS.items()]
-
-
 def build_report(activations: Sequence[str] | None = None, torch: bool = False) -> Report:
     """The exchange theorems and the activation table; or only the given activations.
 
@@ -248,11 +256,6 @@ def build_report(activations: Sequence[str] | None = None, torch: bool = False) 
     return Report("proofs.exchange", "Exchange symmetry of the gated MLP", "A5–A7",
                   tuple(theorems + [r for _, r in analysed]), (activation_table(analyses),),
                   data={"activations": [an.to_json() for an in analyses]})
-
-
-def parsed_item(text: str) -> tuple[str, sympy.Expr, Activation | None]:
-    parsed = parse_activation(text)
-    return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

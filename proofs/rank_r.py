@@ -25,17 +25,13 @@ from sympy import Inverse, MatMul, MatrixSymbol, Sum, Transpose
 
 from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
-from proofs.reduction import (
-    SHOWN_VALUE_CHARS,
-    LayerWitness,
-    certified_layer_witness,
-    sympy_sigma,
-)
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
 from symbolic.check import decide_zero, equal_matrices_step
 from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.kernel import check_equal
+from symbolic.layer_witness import LayerWitness, certified_layer_witness, sympy_sigma
 from symbolic.layers import symbolic_matrix
 
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)
@@ -83,24 +79,27 @@ def scores() -> Derivation:
     q1, k1 = MatrixSymbol("q", d, 1), MatrixSymbol("k", d, 1)
     xs, qs, ks, vs = _explicit_layer()
     return Derivation((
-        matrix_step("[general d, r] x Q_jK_jᵀ xᵀ = (xQ_j)(xK_j)ᵀ",
-                    MatMul(x, Q_j, Transpose(K_j), Transpose(x), evaluate=False), halves,
+        matrix_step(MatMul(x, Q_j, Transpose(K_j), Transpose(x), evaluate=False),
+                    halves,
                     "(xK_j)ᵀ = K_jᵀxᵀ; associativity",
-                    formula=sympy.Eq(x * Q_j * K_j.T * x.T, halves, evaluate=False)),
-        entry_step("[general d, r] (xQ_j)(xK_j)ᵀ = Σ_s (x·q_js)(x·k_js)", halves[0, 0],
+                    note="[general d, r] x Q_jK_jᵀ xᵀ = (xQ_j)(xK_j)ᵀ"),
+        entry_step(halves[0, 0],
                    Sum(_dot(Q_j, s) * _dot(K_j, s), (s, 0, r - 1)),
-                   "entry (0, 0) of a product of a row and a column"),
-        entry_step("[general d, r] rank_r_scores(x, [Q_j], [K_j]) = Σ_s (x·q_js)(x·k_js)",
-                   layers.rank_r_scores(x, [Q_j], [K_j])[0, 0],
+                   "entry (0, 0) of a product of a row and a column",
+                   note="[general d, r] (xQ_j)(xK_j)ᵀ = Σ_s (x·q_js)(x·k_js)"),
+        entry_step(layers.rank_r_scores(x, [Q_j], [K_j])[0, 0],
                    Sum(_dot(Q_j, s) * _dot(K_j, s), (s, 0, r - 1)),
-                   "the layer's scores: row sums of (xQ_j) ⊙ (xK_j)"),
-        entry_step("[general d; r = 1] rank_r_scores(x, [q], [k]) = (x·q)(x·k)",
-                   layers.rank_r_scores(x, [q1], [k1])[0, 0],
-                   (x * q1)[0, 0] * (x * k1)[0, 0], "a sum over one value of s"),
+                   "the layer's scores: row sums of (xQ_j) ⊙ (xK_j)",
+                   note="[general d, r] rank_r_scores(x, [Q_j], [K_j]) = Σ_s (x·q_js)(x·k_js)"),
+        entry_step(layers.rank_r_scores(x, [q1], [k1])[0, 0],
+                   (x * q1)[0, 0] * (x * k1)[0, 0],
+                   "a sum over one value of s",
+                   note="[general d; r = 1] rank_r_scores(x, [q], [k]) = (x·q)(x·k)"),
         equal_matrices_step(layers.rank_r(xs, qs, ks, vs, sigma),
                             layers.bilinear(xs, [a * b.T for a, b in zip(qs, ks, strict=True)],
-                                            vs, sigma), "expand every entry",
-                            f"{EXPLICIT} rank_r(x, {{Q_j}}, {{K_j}}, V, σ) = bilinear(x, "
+                                            vs, sigma),
+                            "expand every entry",
+                            note=f"{EXPLICIT} rank_r(x, {{Q_j}}, {{K_j}}, V, σ) = bilinear(x, "
                             "{Q_jK_jᵀ}, V, σ)"),
     ))
 
@@ -119,25 +118,31 @@ def gl_r() -> Derivation:
     score = MatMul(x, moved, Transpose(x), evaluate=False)
     q1, k1 = MatrixSymbol("q", d, 1), MatrixSymbol("k", d, 1)
     steps = [
-        matrix_step("[general d, r] (Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ", moved, Q_j * K_j.T,
+        matrix_step(moved,
+                    Q_j * K_j.T,
                     "(K_jA^{-T})ᵀ = A^{-1}K_jᵀ; A A^{-1} = I",
-                    formula=sympy.Eq(moved, Q_j * K_j.T, evaluate=False)),
-        matrix_step("[general d, r] x(Q_jA)(K_jA^{-T})ᵀxᵀ = x Q_jK_jᵀ xᵀ: the score is unchanged",
-                    score, x * Q_j * K_j.T * x.T, "step 1 inside the score"),
-        matrix_step("[general d; r = 1] (αq)(k/α)ᵀ = qkᵀ: the inverse scaling",
-                    MatMul(alpha * q1, Transpose(k1 / alpha), evaluate=False), q1 * k1.T,
-                    "scalars commute with matrices; α/α = 1"),
+                    note="[general d, r] (Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ"),
+        matrix_step(score,
+                    x * Q_j * K_j.T * x.T,
+                    "step 1 inside the score",
+                    note="[general d, r] x(Q_jA)(K_jA^{-T})ᵀxᵀ = x Q_jK_jᵀ xᵀ: the score is unchanged"),
+        matrix_step(MatMul(alpha * q1, Transpose(k1 / alpha), evaluate=False),
+                    q1 * k1.T,
+                    "scalars commute with matrices; α/α = 1",
+                    note="[general d; r = 1] (αq)(k/α)ᵀ = qkᵀ: the inverse scaling"),
     ]
     for dd, rr in EXPLICIT_GL:
         a = symbolic_matrix("A", rr, rr)
         qe, ke = symbolic_matrix("Q", dd, rr), symbolic_matrix("K", dd, rr)
         adj, det = a.adjugate(), a.det()
-        steps.append(equal_matrices_step(
-            a * adj, det * sympy.eye(rr), "expand every entry",
-            f"[r = {rr}; symbolic entries] A·adj(A) = det(A)·I, so A^{{-1}} = adj(A)/det A"))
-        steps.append(equal_matrices_step(
-            (qe * a) * (ke * adj.T).T, det * qe * ke.T, "expand every entry",
-            f"[d = {dd}, r = {rr}; symbolic entries] (Q_jA)(K_j adj(A)ᵀ)ᵀ = det(A)·Q_jK_jᵀ; "
+        steps.append(equal_matrices_step(a * adj,
+                                         det * sympy.eye(rr),
+                                         "expand every entry",
+                                         note=f"[r = {rr}; symbolic entries] A·adj(A) = det(A)·I, so A^{{-1}} = adj(A)/det A"))
+        steps.append(equal_matrices_step((qe * a) * (ke * adj.T).T,
+                                         det * qe * ke.T,
+                                         "expand every entry",
+                                         note=f"[d = {dd}, r = {rr}; symbolic entries] (Q_jA)(K_j adj(A)ᵀ)ᵀ = det(A)·Q_jK_jᵀ; "
             "divide by det A ≠ 0"))
     return Derivation(tuple(steps))
 
@@ -152,16 +157,18 @@ EXCHANGE = Claim(
 def exchange() -> Derivation:
     xs, qs, ks, vs = _explicit_layer()
     return Derivation((
-        matrix_step("[general d, r] K_jQ_jᵀ = (Q_jK_jᵀ)ᵀ", K_j * Q_j.T,
+        matrix_step(K_j * Q_j.T,
                     Transpose(MatMul(Q_j, Transpose(K_j), evaluate=False)),
-                    "transpose of a product"),
-        entry_step("[general d, r] rank_r_scores(x, [K_j], [Q_j]) = rank_r_scores(x, [Q_j], [K_j])",
-                   layers.rank_r_scores(x, [K_j], [Q_j])[0, 0],
+                    "transpose of a product",
+                    note="[general d, r] K_jQ_jᵀ = (Q_jK_jᵀ)ᵀ"),
+        entry_step(layers.rank_r_scores(x, [K_j], [Q_j])[0, 0],
                    layers.rank_r_scores(x, [Q_j], [K_j])[0, 0],
-                   "(x·k_js)(x·q_js) = (x·q_js)(x·k_js) in every term"),
+                   "(x·k_js)(x·q_js) = (x·q_js)(x·k_js) in every term",
+                   note="[general d, r] rank_r_scores(x, [K_j], [Q_j]) = rank_r_scores(x, [Q_j], [K_j])"),
         equal_matrices_step(layers.rank_r(xs, ks, qs, vs, sigma),
-                            layers.rank_r(xs, qs, ks, vs, sigma), "expand every entry",
-                            f"{EXPLICIT} rank_r(x, {{K_j}}, {{Q_j}}, V, σ) = rank_r(x, "
+                            layers.rank_r(xs, qs, ks, vs, sigma),
+                            "expand every entry",
+                            note=f"{EXPLICIT} rank_r(x, {{K_j}}, {{Q_j}}, V, σ) = rank_r(x, "
                             "{Q_j}, {K_j}, V, σ)"),
     ))
 
@@ -212,7 +219,7 @@ def _gl_values(a: sympy.Expr, p: sympy.Expr) -> dict[str, sympy.Matrix]:
             "A_inv_T": shear.inv().T}
 
 
-Witness = tuple[tuple[str, str], ...]  # (name, exact value) pairs, as a Verdict carries them
+Witness = tuple[tuple[str, str], ...]  # (name, exact value) pairs
 
 
 def _break_step(act: Activation, what: str, difference: Callable,
@@ -222,18 +229,15 @@ def _break_step(act: Activation, what: str, difference: Callable,
     for describe, values in searches:
         w = certified_layer_witness(act, difference, values)
         if w is not None:
-            value = sympy.sstr(w.exact)
-            shown = f" = {value}" if len(value) <= SHOWN_VALUE_CHARS else ""
-            witness = describe(w.point)
-            place = ", ".join(f"{k} = {v}" for k, v in witness)
-            return Step(f"{act.name}: {what} broken — difference{shown} ≠ 0 at {place}",
-                        f"certified ({w.verdict.method})", replace(w.verdict, witness=witness)), w
-    identically = decide_zero(difference(sympy_sigma(act), symbolic))
+            place = ", ".join(f"{k} = {v}" for k, v in describe(w.point))
+            return Step(w.fact, f"certified ({w.fact.verdict.method}) at {place}",
+                        note=f"{act.name}: {what} broken — the layer difference at {place} "
+                        "is nonzero"), w
+    fact = check_equal(difference(sympy_sigma(act), symbolic), 0)
     outcome = ("not broken: on the witness family the difference is 0 for all values"
-               if identically.status == "proved" else "undecided")
-    return Step(f"{act.name}: {what} {outcome}",
-                "SymPy on the difference (no witness among the candidate points)",
-                identically), None
+               if fact.proved else "undecided")
+    return Step(fact, "SymPy on the difference (no witness among the candidate points)",
+                note=f"{act.name}: {what} {outcome}"), None
 
 
 def gated_breaks() -> tuple[Derivation, Table, tuple[numeric.WitnessCase, ...],
@@ -242,10 +246,11 @@ def gated_breaks() -> tuple[Derivation, Table, tuple[numeric.WitnessCase, ...],
     c, p, k = sympy.symbols("c p k", real=True)
     linear = sympy.Lambda(t, c * t)
     unit = sympy.Identity(1)  # one unit with value 1: units are independent
-    steps = [entry_step("[general d, r; one unit] σ(z) = c·z ⇒ gated_rank_r = rank_r: both "
-                        "symmetries hold", layers.gated_rank_r(x, [Q_j], [K_j], unit, linear)[0, 0],
+    steps = [entry_step(layers.gated_rank_r(x, [Q_j], [K_j], unit, linear)[0, 0],
                         layers.rank_r(x, [Q_j], [K_j], unit, linear)[0, 0],
-                        "c moves out of every sum")]
+                        "c moves out of every sum",
+                        note="[general d, r; one unit] σ(z) = c·z ⇒ gated_rank_r = rank_r: both "
+                        "symmetries hold")]
     rows, exchange_cases, gl_cases = [], [], []
     for act in ACTIVATIONS.values():
         ex_step, ex = _break_step(act, "exchange Q_j ↔ K_j", exchange_difference,
@@ -258,9 +263,9 @@ def gated_breaks() -> tuple[Derivation, Table, tuple[numeric.WitnessCase, ...],
                                   _gl_values(alpha, p))
         steps += [ex_step, gl_step]
         if ex is not None:
-            exchange_cases.append(ex.case(exchange_difference))
+            exchange_cases.append(numeric.witness_case(ex, exchange_difference))
         if gl is not None:
-            gl_cases.append(gl.case(gl_difference))
+            gl_cases.append(numeric.witness_case(gl, gl_difference))
         rows.append((act.name, _cell(ex_step, ex), _cell(gl_step, gl)))
     table = Table("gated-rank-r", "Gated rank-r layer: symmetries per activation (A8)",
                   ("activation", "exchange Q_j ↔ K_j", "GL(2)"), tuple(rows),

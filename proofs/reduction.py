@@ -31,10 +31,16 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import dimension_free, layers
 from symbolic.activations import ACTIVATIONS, Activation
-from symbolic.certify import certified_float, certify_nonzero
 from symbolic.check import decide_zero, equal_matrices_step, equal_step
 from symbolic.dimension_free import entry_step, matrix_step
-from symbolic.engine import Claim, Derivation, Report, Result, Step, Table, Verdict
+from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.kernel import check_equal, counterexample, negate
+from symbolic.layer_witness import (
+    SHOWN_VALUE_CHARS,
+    LayerWitness,
+    certified_layer_witness,
+    sympy_sigma,
+)
 from symbolic.layers import symbolic_matrix
 from symbolic.properties import candidate_points
 from symbolic.smt import uninterpreted_sigma, z3_step
@@ -75,10 +81,10 @@ KEY_VALUE = Claim(
 
 def key_value() -> Derivation:
     return Derivation((
-        entry_step(f"{GENERAL} σ(xKᵀ)V[b, c] = Σ_j σ(x_b·k_j) V[j, c]",
-                   layers.mlp(x, K, V, sigma)[b, c],
+        entry_step(layers.mlp(x, K, V, sigma)[b, c],
                    Sum(sigma(dot(K, j)) * V[j, c], (j, 0, n - 1)),
-                   "entries of a matrix product; σ acts entry by entry"),
+                   "entries of a matrix product; σ acts entry by entry",
+                   note=f"{GENERAL} σ(xKᵀ)V[b, c] = Σ_j σ(x_b·k_j) V[j, c]"),
     ))
 
 
@@ -103,27 +109,35 @@ def symmetric_part() -> Derivation:
     xs, vs = symbolic_matrix("x", sz["B"], sz["d"]), symbolic_matrix("V", sz["n"], sz["d_out"])
     ms = [symbolic_matrix(f"M{u}", sz["d"], sz["d"]) for u in range(sz["n"])]
     return Derivation((
-        entry_step("[general d] x M xᵀ = Σ_i Σ_k x_i M_ik x_k", s_m, by_hand,
-                   "entry (0, 0) of a product of three matrices"),
-        entry_step("[general d] x Mᵀ xᵀ = Σ_i Σ_k x_i M_ki x_k", s_mt, by_hand_t,
-                   "entry (0, 0) of a product of three matrices"),
-        entry_step("[general d] Σ_i Σ_k x_i M_ki x_k = Σ_i Σ_k x_i M_ik x_k, i.e. x Mᵀ xᵀ = "
-                   "x M xᵀ (a 1×1 matrix equals its transpose)",
-                   dimension_free.exchange_outer_sums(by_hand_t), by_hand,
-                   "exchange the two finite sums (Fubini), rename the indices i ↔ k"),
-        matrix_step("[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ", half,
-                    (x1 * M * x1.T + x1 * M.T * x1.T) / 2, "distribute the product over the sum",
-                    formula=sympy.Eq(half, (x1 * M * x1.T + x1 * M.T * x1.T) / 2,
-                                     evaluate=False)),
-        entry_step("[general d] ½ x M xᵀ + ½ x Mᵀ xᵀ = x M xᵀ",
-                   (s_m + dimension_free.exchange_outer_sums(s_mt)) / 2, s_m,
-                   "step 3 substituted into the second term"),
-        equal_step((xe * ((me + me.T) / 2) * xe.T)[0, 0], (xe * me * xe.T)[0, 0], "expand",
-                   f"[d = {e}; symbolic entries] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"),
+        entry_step(s_m,
+                   by_hand,
+                   "entry (0, 0) of a product of three matrices",
+                   note="[general d] x M xᵀ = Σ_i Σ_k x_i M_ik x_k"),
+        entry_step(s_mt,
+                   by_hand_t,
+                   "entry (0, 0) of a product of three matrices",
+                   note="[general d] x Mᵀ xᵀ = Σ_i Σ_k x_i M_ki x_k"),
+        entry_step(dimension_free.exchange_outer_sums(by_hand_t),
+                   by_hand,
+                   "exchange the two finite sums (Fubini), rename the indices i ↔ k",
+                   note="[general d] Σ_i Σ_k x_i M_ki x_k = Σ_i Σ_k x_i M_ik x_k, i.e. x Mᵀ xᵀ = "
+                   "x M xᵀ (a 1×1 matrix equals its transpose)"),
+        matrix_step(half,
+                    (x1 * M * x1.T + x1 * M.T * x1.T) / 2,
+                    "distribute the product over the sum",
+                    note="[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ"),
+        entry_step((s_m + dimension_free.exchange_outer_sums(s_mt)) / 2,
+                   s_m,
+                   "step 3 substituted into the second term",
+                   note="[general d] ½ x M xᵀ + ½ x Mᵀ xᵀ = x M xᵀ"),
+        equal_step((xe * ((me + me.T) / 2) * xe.T)[0, 0],
+                   (xe * me * xe.T)[0, 0],
+                   "expand",
+                   note=f"[d = {e}; symbolic entries] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"),
         equal_matrices_step(layers.bilinear(xs, ms, vs, sigma),
                             layers.bilinear(xs, [(m + m.T) / 2 for m in ms], vs, sigma),
                             "expand every entry",
-                            "[B=2, d=3, n=2, d_out=2; symbolic entries] bilinear(x, {M_j}, V, σ) "
+                            note="[B=2, d=3, n=2, d_out=2; symbolic entries] bilinear(x, {M_j}, V, σ) "
                             "= bilinear(x, {(M_j + M_jᵀ)/2}, V, σ)"),
     ))
 
@@ -143,14 +157,19 @@ SYMMETRIC_RANK1 = Claim(
 def rank1_score() -> Derivation:
     product = (x1 * q_j.T)[0, 0] * (x1 * k_j.T)[0, 0]
     return Derivation((
-        matrix_step("[general d] x (q_jᵀ k_j) xᵀ = (x q_jᵀ)(k_j xᵀ)",
-                    MatMul(x1, MatMul(q_j.T, k_j, evaluate=False), x1.T, evaluate=False),
+        matrix_step(MatMul(x1, MatMul(q_j.T, k_j, evaluate=False), x1.T, evaluate=False),
                     MatMul(MatMul(x1, q_j.T, evaluate=False), MatMul(k_j, x1.T, evaluate=False),
-                           evaluate=False), "associativity"),
-        entry_step("[general d] k_j xᵀ = x k_jᵀ (a 1×1 matrix equals its transpose)",
-                   (k_j * x1.T)[0, 0], (x1 * k_j.T)[0, 0], "Σ_i k_i x_i = Σ_i x_i k_i"),
-        entry_step("[general d] x (q_jᵀ k_j) xᵀ = (x·q_j)(x·k_j)", (x1 * q_j.T * k_j * x1.T)[0, 0],
-                   product, "the middle index takes one value; factor the double sum"),
+                           evaluate=False),
+                    "associativity",
+                    note="[general d] x (q_jᵀ k_j) xᵀ = (x q_jᵀ)(k_j xᵀ)"),
+        entry_step((k_j * x1.T)[0, 0],
+                   (x1 * k_j.T)[0, 0],
+                   "Σ_i k_i x_i = Σ_i x_i k_i",
+                   note="[general d] k_j xᵀ = x k_jᵀ (a 1×1 matrix equals its transpose)"),
+        entry_step((x1 * q_j.T * k_j * x1.T)[0, 0],
+                   product,
+                   "the middle index takes one value; factor the double sum",
+                   note="[general d] x (q_jᵀ k_j) xᵀ = (x·q_j)(x·k_j)"),
     ))
 
 
@@ -162,16 +181,18 @@ def symmetric_rank1() -> Derivation:
     vs = symbolic_matrix("V", sz["n"], sz["d_out"])
     ms = [qs[u, :].T * ks[u, :] for u in range(sz["n"])]  # M_j = q_jᵀ k_j
     return Derivation((
-        entry_step(f"{GENERAL} ((xQᵀ) ⊙ (xKᵀ))[b, j] = (x_b·q_j)(x_b·k_j)",
-                   layers.hadamard(x * Q.T, x * K.T)[b, j], dot(Q, j) * dot(K, j),
-                   "entries of the products; ⊙ multiplies entries"),
-        entry_step(f"{GENERAL} Sym(x)[b, c] = Σ_j σ((x_b·q_j)(x_b·k_j)) V[j, c]",
-                   layers.symmetric_rank1(x, Q, K, V, sigma)[b, c],
+        entry_step(layers.hadamard(x * Q.T, x * K.T)[b, j],
+                   dot(Q, j) * dot(K, j),
+                   "entries of the products; ⊙ multiplies entries",
+                   note=f"{GENERAL} ((xQᵀ) ⊙ (xKᵀ))[b, j] = (x_b·q_j)(x_b·k_j)"),
+        entry_step(layers.symmetric_rank1(x, Q, K, V, sigma)[b, c],
                    Sum(sigma(dot(Q, j) * dot(K, j)) * V[j, c], (j, 0, n - 1)),
-                   "step 1 inside σ, then the product with V"),
+                   "step 1 inside σ, then the product with V",
+                   note=f"{GENERAL} Sym(x)[b, c] = Σ_j σ((x_b·q_j)(x_b·k_j)) V[j, c]"),
         equal_matrices_step(layers.bilinear(xs, ms, vs, sigma),
-                            layers.symmetric_rank1(xs, qs, ks, vs, sigma), "expand every entry",
-                            f"{sizes} bilinear(x, {{q_jᵀk_j}}, V, σ) = symmetric_rank1(x, Q, K, "
+                            layers.symmetric_rank1(xs, qs, ks, vs, sigma),
+                            "expand every entry",
+                            note=f"{sizes} bilinear(x, {{q_jᵀk_j}}, V, σ) = symmetric_rank1(x, Q, K, "
                             "V, σ)"),
     ))
 
@@ -192,13 +213,14 @@ def gated_form() -> Derivation:
     linear = lambda w, h: h * w.T  # noqa: E731  torch.nn.Linear(bias=False): h ↦ h Wᵀ
     llama = linear(W2, layers.hadamard(layers.apply(sigma, linear(W1, x)), linear(W3, x)))
     return Derivation((
-        entry_step(f"{GENERAL} Gated(x)[b, c] = Σ_j σ(x_b·q_j)(x_b·k_j) V[j, c]",
-                   layers.gated(x, Q, K, V, sigma)[b, c],
+        entry_step(layers.gated(x, Q, K, V, sigma)[b, c],
                    Sum(sigma(dot(Q, j)) * dot(K, j) * V[j, c], (j, 0, n - 1)),
-                   "entries of the products; σ on the query factor only"),
-        matrix_step("[general B, d, n] w2(σ(w1(x)) ⊙ w3(x)) = gated(x, W1, W3, W2ᵀ, σ)", llama,
+                   "entries of the products; σ on the query factor only",
+                   note=f"{GENERAL} Gated(x)[b, c] = Σ_j σ(x_b·q_j)(x_b·k_j) V[j, c]"),
+        matrix_step(llama,
                     layers.gated(x, W1, W3, W2.T, sigma),
-                    "w(h) = h Wᵀ for torch.nn.Linear(bias=False); (W2ᵀ)ᵀ = W2"),
+                    "w(h) = h Wᵀ for torch.nn.Linear(bias=False); (W2ᵀ)ᵀ = W2",
+                    note="[general B, d, n] w2(σ(w1(x)) ⊙ w3(x)) = gated(x, W1, W3, W2ᵀ, σ)"),
     ))
 
 
@@ -241,20 +263,26 @@ def gated_iff_linear() -> Derivation:
         return z3.Implies(z3.ForAll([w], s(w) == cc * w), s(a) * bb == s(a * bb))
 
     return Derivation((
-        entry_step(f"{GENERAL} σ(z) = c·z ⇒ Gated(x)[b, c'] = Sym(x)[b, c']",
-                   layers.gated(x, Q, K, V, linear_sigma)[b, c],
+        entry_step(layers.gated(x, Q, K, V, linear_sigma)[b, c],
                    layers.symmetric_rank1(x, Q, K, V, linear_sigma)[b, c],
-                   "(⇐) c moves out of every sum: c(x·q_j)(x·k_j) on both sides"),
-        equal_step(diff, sigma(q) * kk - sigma(q * kk), "evaluate layers.gated and "
+                   "(⇐) c moves out of every sum: c(x·q_j)(x·k_j) on both sides",
+                   note=f"{GENERAL} σ(z) = c·z ⇒ Gated(x)[b, c'] = Sym(x)[b, c']"),
+        equal_step(diff,
+                   sigma(q) * kk - sigma(q * kk),
+                   "evaluate layers.gated and "
                    "layers.symmetric_rank1 at d = n = 1",
-                   "[d = n = 1, x = 1, V = 1, Q = q, K = k] Gated − Sym = σ(q)·k − σ(q·k)"),
-        equal_step(diff.subs(q, 1), sigma(1) * kk - sigma(kk), "substitute q = 1",
-                   "(⇒) Gated ≡ Sym gives σ(q)k = σ(qk) for all q, k; at q = 1: σ(k) = σ(1)·k, "
+                   note="[d = n = 1, x = 1, V = 1, Q = q, K = k] Gated − Sym = σ(q)·k − σ(q·k)"),
+        equal_step(diff.subs(q, 1),
+                   sigma(1) * kk - sigma(kk),
+                   "substitute q = 1",
+                   note="(⇒) Gated ≡ Sym gives σ(q)k = σ(qk) for all q, k; at q = 1: σ(k) = σ(1)·k, "
                    "so σ is linear with c = σ(1)"),
-        z3_step("(⇒) for every σ: (∀a, b: σ(a)·b = σ(a·b)) ⇒ ∀z: σ(z) = σ(1)·z", forward,
-                "Z3 over an uninterpreted σ: negation unsat (trigger σ(a), σ(b))"),
-        z3_step("(⇐) for every σ: (∀z: σ(z) = c·z) ⇒ ∀a, b: σ(a)·b = σ(a·b)", backward,
-                "Z3 over an uninterpreted σ: negation unsat"),
+        z3_step(forward,
+                "Z3 over an uninterpreted σ: negation unsat (trigger σ(a), σ(b))",
+                note="(⇒) for every σ: (∀a, b: σ(a)·b = σ(a·b)) ⇒ ∀z: σ(z) = σ(1)·z"),
+        z3_step(backward,
+                "Z3 over an uninterpreted σ: negation unsat",
+                note="(⇐) for every σ: (∀z: σ(z) = c·z) ⇒ ∀a, b: σ(a)·b = σ(a·b)"),
     ))
 
 
@@ -267,66 +295,23 @@ ACTIVATION_WITNESSES = Claim(
     "rational or interval arithmetic, shows Gated ≢ Sym.", "A5",
     kind="corollary", uses=("reduction.gated_iff_linear",))
 
-t_real = sympy.Symbol("t", real=True)
-
-
-def sympy_sigma(act: Activation) -> sympy.Lambda:
-    """The table's σ as a SymPy ``Lambda`` (what ``layers`` applies entry by entry)."""
-    return sympy.Lambda(t_real, act.sympy_at(t_real))
-
-
-@dataclass(frozen=True)
-class LayerWitness:
-    """A certified point where a layer difference is nonzero (``point`` is the searched value)."""
-
-    activation: Activation
-    point: sympy.Rational
-    values: dict[str, sympy.Matrix]
-    exact: sympy.Expr
-    verdict: Verdict
-
-    def case(self, difference: Callable) -> numeric.WitnessCase:
-        return numeric.WitnessCase(self.activation, difference, self.values,
-                                   certified_float(self.exact))
-
-
-def certified_layer_witness(act: Activation, difference: Callable,
-                            values: Callable[[sympy.Expr], dict[str, sympy.Matrix]],
-                            points: Iterator[sympy.Rational] | None = None) -> LayerWitness | None:
-    """The first of ``points`` where ``difference(σ, values(point))`` is certified ≠ 0.
-
-    The layers are evaluated at each exact point (faster than substituting into the symbolic
-    difference); the search only proposes points, ``certify_nonzero`` decides.
-    """
-    sig = sympy_sigma(act)
-    for point in points or candidate_points(act.expr):
-        at = values(point)
-        exact = sympy.sympify(difference(sig, at))
-        if exact.has(sympy.zoo, sympy.nan, sympy.I):
-            continue
-        verdict = certify_nonzero(exact)
-        if verdict.status == "proved":
-            return LayerWitness(act, point, at, exact, verdict)
-    return None
 
 
 def _decide_activation(act: Activation) -> tuple[Step, LayerWitness | None]:
     """A certified witness of Gated ≢ Sym; when none is found, SymPy on Gated − Sym itself."""
     w = certified_layer_witness(act, gated_minus_symmetric, lambda p: _unit_values(1, p))
     if w is None:
-        identically = decide_zero(gated_minus_symmetric(sympy_sigma(act), _unit_values(q, kk)))
-        statement = (f"{act.name}: σ(q)·k − σ(q·k) = 0 for all q, k, so Gated ≡ Sym"
-                     if identically.status == "proved" else f"{act.name}: Gated ≡ Sym undecided")
-        return Step(statement, "SymPy on the difference (no witness among the candidate points)",
-                    identically), None
-    value = sympy.sstr(w.exact)
-    shown = f" = {value}" if len(value) <= SHOWN_VALUE_CHARS else ""
-    verdict = replace(w.verdict, witness=(("q", "1"), ("k", str(w.point))))
-    return Step(f"{act.name}: σ(1)·({w.point}) − σ({w.point}){shown} ≠ 0, so Gated ≢ Sym",
-                f"certified at q = 1, k = {w.point} ({w.verdict.method})", verdict), w
+        fact = check_equal(gated_minus_symmetric(sympy_sigma(act), _unit_values(q, kk)), 0)
+        note = (f"{act.name}: σ(q)·k − σ(q·k) = 0 for all q, k, so Gated ≡ Sym"
+                if fact.proved else f"{act.name}: Gated ≡ Sym undecided")
+        return Step(fact, "SymPy on the difference (no witness among the candidate points)",
+                    note=note), None
+    fact = negate(counterexample(gated_minus_symmetric(sympy_sigma(act), _unit_values(q, kk)),
+                                 0, {q: sympy.Integer(1), kk: w.point}, (q, kk)))
+    return Step(fact, f"certified at q = 1, k = {w.point} ({w.fact.verdict.method})",
+                note=f"{act.name}: σ(1)·({w.point}) − σ({w.point}) ≠ 0, so Gated ≢ Sym"), w
 
 
-SHOWN_VALUE_CHARS = 60  # longer exact values are left to the certificate
 
 
 def activation_witnesses() -> tuple[Derivation, Table, tuple[numeric.WitnessCase, ...]]:
@@ -339,7 +324,7 @@ def activation_witnesses() -> tuple[Derivation, Table, tuple[numeric.WitnessCase
                      f"q = 1, k = {w.point}" if w else None,
                      step.verdict.certificate or None, step.verdict.method))
         if w is not None:
-            cases.append(w.case(gated_minus_symmetric))
+            cases.append(numeric.witness_case(w, gated_minus_symmetric))
     table = Table("gated-vs-symmetric", "Gated ≡ Sym, per activation (A5)",
                   ("activation", "known as", "Gated ≡ Sym", "witness (d = n = 1, x = V = 1)",
                    "Gated − Sym at the witness", "method"), tuple(rows),
@@ -370,22 +355,38 @@ def parameter_counts() -> tuple[Derivation, Table]:
     explicit = len(set().union(*(symbolic_matrix(f"M{u}", 4, 4).free_symbols for u in range(3)),
                                symbolic_matrix("V", 3, 4).free_symbols))
     steps = [
-        equal_step(full, layers.parameter_count("bilinear"), "count the entries of M_1..M_n and V",
-                   "parameters(full bilinear) = n·d² + n·d"),
-        equal_step(rank_r, layers.parameter_count("rank_r"), "count the entries of Q_j, K_j and V",
-                   "parameters(rank r) = 2ndr + nd"),
-        equal_step(rank1, layers.parameter_count("symmetric_rank1"), "count the entries of Q, K, V",
-                   "parameters(symmetric rank 1) = 3nd"),
-        equal_step(rank1, layers.parameter_count("gated"), "count the entries of Q, K, V",
-                   "parameters(gated) = 3nd"),
-        equal_step(rank_r.subs(r, 1), rank1, "substitute r = 1",
-                   "rank r at r = 1 is rank 1: 2nd + nd = 3nd"),
-        equal_step(full / rank_r, (d + 1) / (2 * r + 1), "cancel n·d",
-                   "full / rank r = (d + 1)/(2r + 1)"),
-        equal_step(n * d**2 / (n * 2 * d * r), d / (2 * r), "cancel",
-                   "query–key weights only: n·d² / (2ndr) = d/(2r)"),
-        equal_step(sympy.Integer(explicit), full.subs(sizes), "count distinct symbols",
-                   "[n=3, d=4] the symbolic-entry weights M_1..M_3, V have n·d² + n·d = 60 "
+        equal_step(full,
+                   layers.parameter_count("bilinear"),
+                   "count the entries of M_1..M_n and V",
+                   note="parameters(full bilinear) = n·d² + n·d"),
+        equal_step(rank_r,
+                   layers.parameter_count("rank_r"),
+                   "count the entries of Q_j, K_j and V",
+                   note="parameters(rank r) = 2ndr + nd"),
+        equal_step(rank1,
+                   layers.parameter_count("symmetric_rank1"),
+                   "count the entries of Q, K, V",
+                   note="parameters(symmetric rank 1) = 3nd"),
+        equal_step(rank1,
+                   layers.parameter_count("gated"),
+                   "count the entries of Q, K, V",
+                   note="parameters(gated) = 3nd"),
+        equal_step(rank_r.subs(r, 1),
+                   rank1,
+                   "substitute r = 1",
+                   note="rank r at r = 1 is rank 1: 2nd + nd = 3nd"),
+        equal_step(full / rank_r,
+                   (d + 1) / (2 * r + 1),
+                   "cancel n·d",
+                   note="full / rank r = (d + 1)/(2r + 1)"),
+        equal_step(n * d**2 / (n * 2 * d * r),
+                   d / (2 * r),
+                   "cancel",
+                   note="query–key weights only: n·d² / (2ndr) = d/(2r)"),
+        equal_step(sympy.Integer(explicit),
+                   full.subs(sizes),
+                   "count distinct symbols",
+                   note="[n=3, d=4] the symbolic-entry weights M_1..M_3, V have n·d² + n·d = 60 "
                    "entries"),
     ]
     forms = ("mlp", "static_query", "bilinear", "rank_r", "symmetric_rank1", "gated")

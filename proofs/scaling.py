@@ -25,12 +25,20 @@ from numeric_checks.scaling import (
     symmetric_scaling_checks,
 )
 from proofs._cli import run_with_activations
-from proofs.exchange import analyze_item, parsed_item, table_items
 from symbolic import layers
-from symbolic.analysis import ActivationAnalysis
+from symbolic.analysis import (
+    RULES,
+    ActivationAnalysis,
+    _text,
+    analyze_item,
+    decision_steps,
+    parsed_item,
+    table_items,
+)
 from symbolic.check import equal_matrices_step, equal_step
-from symbolic.engine import Claim, Derivation, Report, Result, Step, Table, Verdict
-from symbolic.properties import decide_identically_zero
+from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.kernel import Exists, ForAll, assume, check_zero_on
+from symbolic.kernel.sympy_checks import HALF_LINE
 from symbolic.smt import uninterpreted_sigma, z3_step
 
 ORDER = 20
@@ -97,15 +105,18 @@ def symmetric_derivation() -> Derivation:
     total, uj, vj, Vjo = _sums()
     x, Q, K, V = _explicit()
     return Derivation((
-        equal_step((nz_alpha * uj) * (vj / nz_alpha), uj * vj, "α·(1/α) = 1, α ≠ 0",
-                   "(x·αq_j)(x·k_j/α) = (x·q_j)(x·k_j)  (general d)"),
+        equal_step((nz_alpha * uj) * (vj / nz_alpha),
+                   uj * vj,
+                   "α·(1/α) = 1, α ≠ 0",
+                   note="(x·αq_j)(x·k_j/α) = (x·q_j)(x·k_j)  (general d)"),
         equal_step(total(sigma((nz_alpha * uj) * (vj / nz_alpha)) * Vjo),
-                   total(sigma(uj * vj) * Vjo), "general n, d",
-                   "Sym(x; αQ, K/α, V) = Sym(x; Q, K, V)  (general n, d, any σ)"),
+                   total(sigma(uj * vj) * Vjo),
+                   "general n, d",
+                   note="Sym(x; αQ, K/α, V) = Sym(x; Q, K, V)  (general n, d, any σ)"),
         equal_matrices_step(layers.symmetric_rank1(x, nz_alpha * Q, K / nz_alpha, V, sigma),
                             layers.symmetric_rank1(x, Q, K, V, sigma),
                             f"explicit symbolic matrices, d = {SIZES['d']}, n = {SIZES['n']}",
-                            "Sym(x; αQ, K/α, V) = Sym(x; Q, K, V) entry by entry"),
+                            note="Sym(x; αQ, K/α, V) = Sym(x; Q, K, V) entry by entry"),
     ))
 
 
@@ -116,17 +127,20 @@ def gated_derivation() -> Derivation:
         sigma(uj) * vj * Vjo)
     defect = total((sigma(nz_alpha * uj) - nz_alpha * sigma(uj)) * vj * Vjo) / nz_alpha
     return Derivation((
-        equal_step(difference - defect, 0, "general n, d: linearity of Σ",
-                   "Gated(αQ, K/α) − Gated(Q, K) = "
+        equal_step(difference - defect,
+                   0,
+                   "general n, d: linearity of Σ",
+                   note="Gated(αQ, K/α) − Gated(Q, K) = "
                    "(1/α)·Σ_j (σ(α·x·q_j) − α·σ(x·q_j))(x·k_j) V_jo"),
         equal_step((layers.gated(one, sympy.Matrix([[nz_alpha * a]]), one / nz_alpha, one, sigma)
                     - layers.gated(one, sympy.Matrix([[a]]), one, one, sigma))[0],
                    (sigma(nz_alpha * a) - nz_alpha * sigma(a)) / nz_alpha,
                    "(⇒) specialise d = n = 1, x = 1, K = 1, V = 1, Q = a",
-                   "Gated(1; αa, 1/α, 1) − Gated(1; a, 1, 1) = (σ(αa) − α·σ(a))/α"),
-        equal_step(defect.replace(sigma(nz_alpha * uj), nz_alpha * sigma(uj)).doit(), 0,
+                   note="Gated(1; αa, 1/α, 1) − Gated(1; a, 1, 1) = (σ(αa) − α·σ(a))/α"),
+        equal_step(defect.replace(sigma(nz_alpha * uj), nz_alpha * sigma(uj)).doit(),
+                   0,
                    "(⇐) substitute σ(αa) = α·σ(a)",
-                   "σ(αa) = α·σ(a) makes every term of the difference vanish"),
+                   note="σ(αa) = α·σ(a) makes every term of the difference vanish"),
     ))
 
 
@@ -146,39 +160,55 @@ def degree_one_derivation() -> Derivation:
         return z3.Implies(z3.And(shape, al > 0), s(al * aa) == al * s(aa))
 
     return Derivation((
-        equal_step(form(t), t * sigma(1), "(⇒) instance (α, z) = (t, 1), t > 0",
-                   "σ(t) = t·σ(1) = σ(1)·max(t,0) + σ(−1)·max(−t,0) for t > 0"),
-        equal_step(form(-t), t * sigma(-1), "(⇒) instance (α, z) = (t, −1), t > 0",
-                   "σ(−t) = t·σ(−1) = σ(1)·max(−t,0) + σ(−1)·max(t,0) for t > 0"),
-        equal_step(form(0), 0, "(⇒) instance (α, z) = (2, 0): σ(0) = 2σ(0)",
-                   "σ(0) = 0 = σ(1)·max(0,0) + σ(−1)·max(0,0)"),
-        z3_step("(⇒) σ(αa) = ασ(a) at (x, 1), (−x, −1), (2, 0) ⇒ "
-                "σ(x) = σ(1)·max(x,0) + σ(−1)·max(−x,0)", forward,
-                "Z3 over an uninterpreted σ: negation unsat"),
-        Step("max(±αt, 0) = α·max(±t, 0) for α, t > 0, so the form is degree-1 homogeneous",
+        equal_step(form(t),
+                   t * sigma(1),
+                   "(⇒) instance (α, z) = (t, 1), t > 0",
+                   note="σ(t) = t·σ(1) = σ(1)·max(t,0) + σ(−1)·max(−t,0) for t > 0"),
+        equal_step(form(-t),
+                   t * sigma(-1),
+                   "(⇒) instance (α, z) = (t, −1), t > 0",
+                   note="σ(−t) = t·σ(−1) = σ(1)·max(−t,0) + σ(−1)·max(t,0) for t > 0"),
+        equal_step(form(0),
+                   0,
+                   "(⇒) instance (α, z) = (2, 0): σ(0) = 2σ(0)",
+                   note="σ(0) = 0 = σ(1)·max(0,0) + σ(−1)·max(0,0)"),
+        z3_step(forward,
+                "Z3 over an uninterpreted σ: negation unsat",
+                note="(⇒) σ(αa) = ασ(a) at (x, 1), (−x, −1), (2, 0) ⇒ "
+                "σ(x) = σ(1)·max(x,0) + σ(−1)·max(−x,0)"),
+        Step(check_zero_on((form(alpha * t) - alpha * form(t))
+                           + (form(-alpha * t) - alpha * form(-t)), t, HALF_LINE),
              "(⇐) SymPy on both half-lines",
-             decide_identically_zero((form(alpha * t) - alpha * form(t))
-                                     + (form(-alpha * t) - alpha * form(-t)))),
-        z3_step("(⇐) σ(x) = c1·max(x,0) + c2·max(−x,0) for all x, α > 0 ⇒ σ(αa) = α·σ(a)",
-                backward, "Z3 over an uninterpreted σ: negation unsat"),
+             note="max(±αt, 0) = α·max(±t, 0) for α, t > 0, so the form is degree-1 homogeneous"),
+        z3_step(backward,
+                "Z3 over an uninterpreted σ: negation unsat",
+                note="(⇐) σ(x) = c1·max(x,0) + c2·max(−x,0) for all x, α > 0 ⇒ σ(αa) = α·σ(a)"),
     ))
 
 
 def degree_p_derivation() -> Derivation:
     c1, c2 = sympy.symbols("c1 c2", real=True)
     return Derivation((
-        equal_step(sigma(t * 1) - t**p * sigma(1), sigma(t) - t**p * sigma(1),
+        equal_step(sigma(t * 1) - t**p * sigma(1),
+                   sigma(t) - t**p * sigma(1),
                    "(⇒) substitute (α, z) = (t, 1) in σ(αz) − α^p σ(z) = 0",
-                   "σ(t) = σ(1)·t^p for t > 0"),
-        equal_step(sigma(t * -1) - t**p * sigma(-1), sigma(-t) - t**p * sigma(-1),
-                   "(⇒) substitute (α, z) = (t, −1)", "σ(−t) = σ(−1)·t^p = σ(−1)·|−t|^p"),
-        equal_step(sigma(0) - 2**p * sigma(0), (1 - 2**p) * sigma(0),
+                   note="σ(t) = σ(1)·t^p for t > 0"),
+        equal_step(sigma(t * -1) - t**p * sigma(-1),
+                   sigma(-t) - t**p * sigma(-1),
+                   "(⇒) substitute (α, z) = (t, −1)",
+                   note="σ(−t) = σ(−1)·t^p = σ(−1)·|−t|^p"),
+        equal_step(sigma(0) - 2**p * sigma(0),
+                   (1 - 2**p) * sigma(0),
                    "(⇒) substitute (α, z) = (2, 0)",
-                   "(1 − 2^p)·σ(0) = 0, so σ(0) = 0 when p ≠ 0"),
-        equal_step(c1 * (alpha * t) ** p, alpha**p * (c1 * t**p), "(⇐) (αt)^p = α^p t^p, α, t > 0",
-                   "σ(αt) = σ(1)(αt)^p = α^p·σ(t) for t > 0"),
-        equal_step(c2 * (alpha * t) ** p, alpha**p * (c2 * t**p), "(⇐) the same on z = −t < 0",
-                   "σ(−αt) = σ(−1)(αt)^p = α^p·σ(−t) for t > 0"),
+                   note="(1 − 2^p)·σ(0) = 0, so σ(0) = 0 when p ≠ 0"),
+        equal_step(c1 * (alpha * t) ** p,
+                   alpha**p * (c1 * t**p),
+                   "(⇐) (αt)^p = α^p t^p, α, t > 0",
+                   note="σ(αt) = σ(1)(αt)^p = α^p·σ(t) for t > 0"),
+        equal_step(c2 * (alpha * t) ** p,
+                   alpha**p * (c2 * t**p),
+                   "(⇐) the same on z = −t < 0",
+                   note="σ(−αt) = σ(−1)(αt)^p = α^p·σ(−t) for t > 0"),
     ))
 
 
@@ -187,8 +217,9 @@ def generalized_derivation() -> Derivation:
     moved = total(sigma(alpha * uj) * (alpha ** (-p) * vj) * Vjo)
     return Derivation((
         equal_step(moved.replace(sigma(alpha * uj), alpha**p * sigma(uj)),
-                   total(sigma(uj) * vj * Vjo), "substitute σ(α·u) = α^p·σ(u); α^p·α^(−p) = 1",
-                   "Gated(x; αQ, α^(−p)K, V) = Gated(x; Q, K, V)  (general n, d)"),
+                   total(sigma(uj) * vj * Vjo),
+                   "substitute σ(α·u) = α^p·σ(u); α^p·α^(−p) = 1",
+                   note="Gated(x; αQ, α^(−p)K, V) = Gated(x; Q, K, V)  (general n, d)"),
     ))
 
 
@@ -201,15 +232,20 @@ def all_alpha_derivation() -> Derivation:
         return z3.Implies(z3.And(H(x, 1), H(-x, -1), H(-1, 1), H(2, 0)), s(x) == s(1) * x)
 
     return Derivation((
-        equal_step(sigma(-1 * 1) + sigma(1), sigma(-1) + sigma(1), "α = −1, a = 1",
-                   "α = −1 gives σ(−1) = −σ(1)"),
-        Step("σ(1)·max(z,0) − σ(1)·max(−z,0) = σ(1)·z", "SymPy on both half-lines",
-             decide_identically_zero((odd_form - sigma(1) * u).subs(u, t)
-                                     + (odd_form - sigma(1) * u).subs(u, -t))),
-        z3_step("(⇒) instances at (x, 1), (−x, −1), (−1, 1), (2, 0) ⇒ σ(x) = σ(1)·x", forward,
-                "Z3 over an uninterpreted σ: negation unsat"),
-        equal_step(c * (nz_alpha * a), nz_alpha * (c * a), "(⇐) σ(z) = c·z",
-                   "c·(αa) = α·(c·a) for every α ≠ 0"),
+        equal_step(sigma(-1 * 1) + sigma(1),
+                   sigma(-1) + sigma(1),
+                   "α = −1, a = 1",
+                   note="α = −1 gives σ(−1) = −σ(1)"),
+        Step(check_zero_on((odd_form - sigma(1) * u).subs(u, t)
+                           + (odd_form - sigma(1) * u).subs(u, -t), t, HALF_LINE),
+             "SymPy on both half-lines", note="σ(1)·max(z,0) − σ(1)·max(−z,0) = σ(1)·z"),
+        z3_step(forward,
+                "Z3 over an uninterpreted σ: negation unsat",
+                note="(⇒) instances at (x, 1), (−x, −1), (−1, 1), (2, 0) ⇒ σ(x) = σ(1)·x"),
+        equal_step(c * (nz_alpha * a),
+                   nz_alpha * (c * a),
+                   "(⇐) σ(z) = c·z",
+                   note="c·(αa) = α·(c·a) for every α ≠ 0"),
     ))
 
 
@@ -218,29 +254,35 @@ def converse_derivation() -> Derivation:
     one = sympy.Matrix([[1]])
     symmetry = (layers.gated(one, sympy.Matrix([[alpha * a]]), sympy.Matrix([[g(alpha)]]), one,
                              sigma) - layers.gated(one, sympy.Matrix([[a]]), one, one, sigma))[0]
-    assumed = Verdict.proved("assumption", "a hypothesis of the claim, not a derived fact",
-                             certificate=REGULARITY)
+    assumed = assume(REGULARITY, Exists((p,), ForAll((alpha,), sympy.Eq(h(alpha), alpha**p))))
     return Derivation((
-        equal_step(symmetry, sigma(alpha * a) * g(alpha) - sigma(a),
+        equal_step(symmetry,
+                   sigma(alpha * a) * g(alpha) - sigma(a),
                    "specialise d = n = 1, x = 1, K = 1, V = 1, Q = a",
-                   "a symmetry (αQ, g(α)K) gives σ(αa)·g(α) = σ(a) for all a; at a0 with "
+                   note="a symmetry (αQ, g(α)K) gives σ(αa)·g(α) = σ(a) for all a; at a0 with "
                    "σ(a0) ≠ 0, g(α) ≠ 0, so σ(αa) = h(α)·σ(a) with h = 1/g"),
         equal_step(h(alpha) * h(beta) * sigma(a0) - h(alpha * beta) * sigma(a0),
                    (h(alpha) * h(beta) - h(alpha * beta)) * sigma(a0),
                    "σ(αβ·a0) two ways, then divide by σ(a0) ≠ 0",
-                   "h(α)h(β)σ(a0) = h(α)σ(βa0) = σ(αβa0) = h(αβ)σ(a0): h(αβ) = h(α)h(β)"),
-        equal_step(h(sympy.sqrt(alpha)) * h(sympy.sqrt(alpha)), h(sympy.sqrt(alpha)) ** 2,
+                   note="h(α)h(β)σ(a0) = h(α)σ(βa0) = σ(αβa0) = h(αβ)σ(a0): h(αβ) = h(α)h(β)"),
+        equal_step(h(sympy.sqrt(alpha)) * h(sympy.sqrt(alpha)),
+                   h(sympy.sqrt(alpha)) ** 2,
                    "β = α in h(αβ) = h(α)h(β), at √α",
-                   "h(α) = h(√α)² > 0 (h ≠ 0): h maps (0,∞) into (0,∞)"),
-        Step("h(α) = α^p for some real p", "regularity assumption (named in the claim)",
-             assumed),
-        equal_step((alpha * beta) ** p, alpha**p * beta**p, "check: α^p solves the equation",
-                   "(αβ)^p = α^p·β^p for α, β > 0"),
-        equal_step(sigma(t * 1) - t**p * sigma(1), sigma(t) - t**p * sigma(1),
+                   note="h(α) = h(√α)² > 0 (h ≠ 0): h maps (0,∞) into (0,∞)"),
+        Step(assumed, "regularity assumption (named in the claim)",
+             note="h(α) = α^p for some real p"),
+        equal_step((alpha * beta) ** p,
+                   alpha**p * beta**p,
+                   "check: α^p solves the equation",
+                   note="(αβ)^p = α^p·β^p for α, β > 0"),
+        equal_step(sigma(t * 1) - t**p * sigma(1),
+                   sigma(t) - t**p * sigma(1),
                    "σ(αa) = α^p σ(a) at (α, a) = (t, ±1), as in scaling.degree_p",
-                   "σ(t) = σ(1)t^p and σ(−t) = σ(−1)t^p: σ is homogeneous of degree p"),
-        equal_step(1 / h(alpha).subs(h(alpha), alpha**p), alpha ** (-p), "g = 1/h",
-                   "g(α) = 1/h(α) = α^(−p)"),
+                   note="σ(t) = σ(1)t^p and σ(−t) = σ(−1)t^p: σ is homogeneous of degree p"),
+        equal_step(1 / h(alpha).subs(h(alpha), alpha**p),
+                   alpha ** (-p),
+                   "g = 1/h",
+                   note="g(α) = 1/h(α) = α^(−p)"),
     ))
 
 
@@ -257,7 +299,7 @@ def _rescalings(an: ActivationAnalysis) -> dict[str, Any]:
     p = an.degree
     return {
         "generalized_symmetry": None if p is None else
-        f"Q → αQ, K → α^(-{sympy.sstr(p)})K for all α > 0",
+        f"Q → αQ, K → α^(-{_text(p)})K for all α > 0",
         "all_nonzero_alpha_symmetric": an.is_linear,
     }
 
@@ -265,12 +307,16 @@ def _rescalings(an: ActivationAnalysis) -> dict[str, Any]:
 def activation_result(an: ActivationAnalysis, act, torch: bool = False) -> Result:
     p = an.degree
     parts = []
-    if p is not None:
-        parts.append(f"σ is positively homogeneous of degree {sympy.sstr(p)}: Gated keeps "
-                     f"Q → αQ, K → α^(−{sympy.sstr(p)})K for every α > 0")
+    if an.every_degree:
+        parts.append("σ ≡ 0 is positively homogeneous of every degree: every rescaling "
+                     "Q → αQ, K → g(α)K leaves Gated (≡ 0) unchanged")
+    elif p is not None:
+        parts.append(f"σ is positively homogeneous of degree {_text(p)}: Gated keeps "
+                     f"Q → αQ, K → α^(−{_text(p)})K for every α > 0")
     elif an.homogeneity.holds.status == "refuted":
-        parts.append("σ is not positively homogeneous of any degree: no rescaling "
-                     "Q → αQ, K → g(α)K (α > 0) is a symmetry of Gated")
+        parts.append("σ is not positively homogeneous of any degree: no family of rescalings "
+                     "(αQ, g(α)K), one for every α > 0, is a symmetry of Gated "
+                     "(scaling.converse, under its regularity assumption)")
     inv = an.inverse_scaling_symmetric
     if inv is not None:
         parts.append("Q → αQ, K → K/α " + ("is" if inv else "is not") + " a symmetry (α > 0)")
@@ -279,15 +325,11 @@ def activation_result(an: ActivationAnalysis, act, torch: bool = False) -> Resul
                      " it (σ " + ("" if an.is_linear else "not ") + "linear)")
     claim = Claim(f"scaling.activation.{an.label}"[:60], f"rescalings of the gated form with "
                   f"σ = {an.label}", "; ".join(parts) + ".", "A7", kind="proposition",
-                  assumptions=(f"σ(z) = {sympy.sstr(an.expr)}",),
+                  assumptions=(f"σ(z) = {_text(an.expr)}",),
                   uses=("scaling.gated_iff", "scaling.degree_p", "scaling.converse"))
-    steps = (*an.homogeneity.steps, *an.inverse_scaling.steps, *an.linear.steps[-1:])
-    if an.status != "proved":
-        undecided = [d.holds for d in (an.linear, an.homogeneity, an.inverse_scaling)
-                     if d.holds.status == "unknown"]
-        steps = (*steps, Step("all properties decided", "decision procedures", undecided[0]))
-    else:
-        steps = tuple(s for s in steps if s.verdict.status == "proved")
+    steps = (*decision_steps(an.homogeneity, RULES[1]),
+             *decision_steps(an.inverse_scaling, RULES[2]),
+             *decision_steps(an.linear, RULES[0])[-1:])
     return Result(claim, Derivation(steps), generalized_symmetry_checks(an, act, torch))
 
 
@@ -298,13 +340,13 @@ def scaling_table(analyses: Sequence[ActivationAnalysis]) -> Table:
     rows = []
     for an in analyses:
         p = an.degree
-        witness = an.inverse_scaling.holds.witness
+        witness = an.inverse_scaling.holds.verdict.witness
         rows.append((
             an.label,
-            sympy.sstr(p) if p is not None else
+            _text(p) if p is not None else
             ("none" if an.homogeneity.holds.status == "refuted" else "?"),
             kept(an.inverse_scaling_symmetric),
-            f"K → α^(−{sympy.sstr(p)})K" if p is not None else "none",
+            f"K → α^(−{_text(p)})K" if p is not None else "none",
             kept(an.is_linear),
             ", ".join(f"{k} = {val}" for k, val in witness) or "—",
             an.status,

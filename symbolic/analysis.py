@@ -1,31 +1,43 @@
 """What an activation does to the two symmetries of the gated form (THEORY A6, A7).
 
-``analyze(expr, label)`` runs the decision procedures of ``symbolic.properties`` and derives:
+``analyze(expr, label)`` runs the decision procedures of ``symbolic.properties`` (which propose)
+and records the kernel's facts (which decide):
 
 * ``exchange_symmetric``: Gated is invariant under Q ↔ K  ⇔  σ is linear (A6);
-* ``homogeneity_degree``: the positive-homogeneity degree p, or None when σ has none (A7);
+* ``homogeneity_degree``: the positive-homogeneity degree p; ``EVERY_DEGREE`` for σ ≡ 0; None
+  when σ has none or it is undecided (A7);
 * ``inverse_scaling_symmetric``: Gated is invariant under Q → αQ, K → K/α for all α > 0
-  ⇔  σ is positively homogeneous of degree 1 (A7).
+  ⇔  ``∀α > 0, a: σ(αa) = α σ(a)`` (A7) — proved as that formula, or refuted at a certified
+  point ``(α, a)``.
 
-Every verdict carries its derivation; a broken symmetry carries a certified witness.
+A broken symmetry always carries a certified witness; an undecided one is ``unknown``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
 import sympy
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, time_limit
-from symbolic.certify import certify_nonzero
-from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step, Verdict
-from symbolic.properties import Decision, candidate_points, decide_homogeneity, decide_linear
+from symbolic.budget import BudgetExceeded, current_limits, time_limit
+from symbolic.certify import certified_sign
+from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
+from symbolic.kernel import check_homogeneous, counterexample, negate, undecided
+from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
+from symbolic.properties import (
+    EVERY_DEGREE,
+    Decision,
+    candidate_points,
+    decide_homogeneity,
+    decide_linear,
+    value_at,
+)
 
 SCALING_FACTORS = tuple(sympy.Rational(a) for a in ("2", "1/2", "3", "10"))
 SCALING_TIMEOUT_S = 10.0  # the search for an explicit inverse-scaling witness
+MAX_SCALING_TRIES = 200  # (α, a) pairs tried before the search gives up (unknown)
 
 
 @dataclass(frozen=True)
@@ -37,26 +49,30 @@ class ActivationAnalysis:
     inverse_scaling: Decision
 
     @property
-    def exchange_symmetric(self) -> bool | None:
-        return _truth(self.linear.holds)
-
-    @property
     def is_linear(self) -> bool | None:
-        return _truth(self.linear.holds)
+        return _truth(self.linear)
+
+    exchange_symmetric = is_linear
 
     @property
     def degree(self) -> sympy.Expr | None:
-        return self.homogeneity.value if self.homogeneity.holds.status == PROVED else None
+        return self.homogeneity.value if self.homogeneity.holds.proved else None
+
+    @property
+    def every_degree(self) -> bool:
+        return self.degree == EVERY_DEGREE
 
     @property
     def inverse_scaling_symmetric(self) -> bool | None:
-        return _truth(self.inverse_scaling.holds)
+        return _truth(self.inverse_scaling)
+
+    @property
+    def decisions(self) -> tuple[Decision, Decision, Decision]:
+        return self.linear, self.homogeneity, self.inverse_scaling
 
     @property
     def status(self) -> str:
-        decided = all(d.holds.status != UNKNOWN
-                      for d in (self.linear, self.homogeneity, self.inverse_scaling))
-        return PROVED if decided else UNKNOWN
+        return PROVED if all(d.holds.status != UNKNOWN for d in self.decisions) else UNKNOWN
 
     @property
     def exchange_witness(self) -> tuple[sympy.Expr, sympy.Expr] | None:
@@ -65,120 +81,152 @@ class ActivationAnalysis:
         return None if w is None else (w, sympy.Integer(1))
 
     def to_json(self) -> dict[str, Any]:
-        degree = self.degree
         return {
             "activation": self.label,
-            "expression": sympy.sstr(self.expr),
+            "expression": _text(self.expr),
             "linear": self.is_linear,
             "exchange_symmetric": self.exchange_symmetric,
-            "homogeneity_degree": _number(degree),
+            "homogeneity_degree": degree_json(self.degree),
+            "homogeneous_of_every_degree": self.every_degree,
             "inverse_scaling_symmetric": self.inverse_scaling_symmetric,
             "status": self.status,
             "evidence": {
                 "linear": _decision_json(self.linear),
                 "exchange": {
                     "statement": "Gated(x; Q, K, V) = Gated(x; K, Q, V) for all x, Q, K, V",
-                    "equivalent_to": "linear (THEORY A6)",
+                    "equivalent_to": "linear (docs/theory.md A6)",
                     "witness": None if self.exchange_witness is None else
                     {"a": str(self.exchange_witness[0]), "b": str(self.exchange_witness[1])},
                 },
                 "homogeneity": {**_decision_json(self.homogeneity),
-                                "degree_exact": None if degree is None else sympy.sstr(degree)},
+                                "degree_exact": None if self.degree is None else
+                                _text(self.degree)},
                 "inverse_scaling": _decision_json(self.inverse_scaling),
             },
         }
 
 
-def _truth(v: Verdict) -> bool | None:
-    return {PROVED: True, REFUTED: False}.get(v.status)
+def _text(expr: sympy.Basic) -> str:
+    from symbolic.formula_text import text
+
+    return text(expr) if not isinstance(expr, sympy.Basic) or expr.args or expr.is_Atom \
+        else str(expr)
 
 
-def _number(value: sympy.Expr | None) -> int | float | None:
-    if value is None:
+def degree_json(degree: sympy.Expr | None) -> int | str | None:
+    """An integer degree as a number; any other degree exactly, as a string (``"3/2"``,
+    ``"pi"``, ``"every"`` for σ ≡ 0) — never a rounded float; None when there is none."""
+    if degree is None:
         return None
-    if value.is_Integer:
-        return int(value)
-    return float(value)
+    if degree.is_Integer:
+        return int(degree)
+    return "every" if degree == EVERY_DEGREE else _text(degree)
+
+
+def _truth(d: Decision) -> bool | None:
+    return {PROVED: True, REFUTED: False}.get(d.holds.status)
 
 
 def _decision_json(d: Decision) -> dict[str, Any]:
-    return {
-        "verdict": d.holds.to_json(),
-        "steps": [s.to_json() for s in d.steps],
-    }
+    return {"fact": {"statement": Step(d.holds, "").statement, **d.holds.to_json()},
+            "verdict": d.holds.verdict.to_json(),
+            "steps": [s.to_json() for s in d.steps]}
 
 
 def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
-    """Gated keeps Q → αQ, K → K/α (all α > 0) ⇔ σ(αa) = α σ(a) ⇔ degree 1."""
+    """Gated keeps Q → αQ, K → K/α (all α > 0) ⇔ ``∀α > 0, a: σ(αa) = α σ(a)``."""
     p = homogeneity.value
-    if homogeneity.holds.status == PROVED and p == 1:
-        step = Step("σ(αa) = α σ(a) for all α > 0, a", "σ is positively homogeneous of degree 1",
-                    homogeneity.holds)
-        return Decision(homogeneity.holds, (step,))
-    if homogeneity.holds.status == UNKNOWN:
-        return Decision(homogeneity.holds, (Step("degree undecided", "A7", homogeneity.holds),))
+    if homogeneity.holds.proved and (p == 1 or p == EVERY_DEGREE):
+        return Decision(check_homogeneous(expr, z, 1) if p == EVERY_DEGREE else
+                        homogeneity.holds)
+    lhs, rhs = expr.xreplace({z: ALPHA * z}), ALPHA * expr
+    for alpha, a in _scaling_candidates(expr, homogeneity):
+        fact = counterexample(lhs, rhs, {ALPHA: alpha, z: a}, (ALPHA, z))
+        if fact.refuted:
+            return Decision(fact, witness=a, value=alpha)
+    reason = ("the degree is undecided" if homogeneity.holds.status == UNKNOWN else
+              "no certified point (α, a) with σ(αa) ≠ ασ(a) among the candidates")
+    return Decision(undecided(homogeneity_formula(expr, z, 1), reason, "interval"))
+
+
+def _scaling_candidates(expr: sympy.Expr, homogeneity: Decision):
+    """(α, a) pairs most likely to break σ(αa) = ασ(a): (2, ±1) (a degree ≠ 1 shows there),
+    (|z0|, sign z0) from the homogeneity witness, then a grid."""
+    tried = 0
+    w = homogeneity.witness
+    first = [(sympy.Integer(2), sympy.Integer(1)), (sympy.Integer(2), sympy.Integer(-1))]
+    if w is not None and w != 0:
+        first.append((abs(sympy.Rational(w)), sympy.Integer(1 if w > 0 else -1)))
+    for pair in first:
+        yield pair
     for alpha in SCALING_FACTORS:
         for a in candidate_points(expr):
-            value = expr.subs(z, alpha * a) - alpha * expr.subs(z, a)
-            cert = certify_nonzero(value)
-            if cert.status == PROVED:
-                witness = (("alpha", str(alpha)), ("a", str(a)))
-                step = Step(f"σ({alpha}·{a}) − {alpha}·σ({a}) ≠ 0", f"certified ({cert.method})",
-                            replace(cert, witness=witness))
-                holds = Verdict.refuted(cert.method, f"σ(αa) ≠ ασ(a) at α = {alpha}, a = {a}",
-                                        witness=witness, certificate=cert.certificate)
-                return Decision(holds, (step,), witness=a, value=alpha)
-    # No explicit point was certified. Still broken if σ has no degree at all, or a degree
-    # certified ≠ 1 (then σ(2u) = 2^p σ(u) ≠ 2σ(u) where σ(u) ≠ 0); otherwise undecided.
-    if homogeneity.holds.status == REFUTED:
-        because = homogeneity.holds.negated("σ is not positively homogeneous of any degree")
-        step = Step("σ(αa) ≠ α σ(a) for some α > 0, a", "A7: no degree at all", because)
-    else:
-        p_is_not_one = certify_nonzero(p - 1)
-        step = Step(f"p − 1 = {sympy.sstr(p - 1)} ≠ 0, so σ(2u) = 2^p σ(u) ≠ 2σ(u)",
-                    "A7: the degree is not 1", p_is_not_one)
-        if p_is_not_one.status != PROVED:
-            return Decision(Verdict.unknown(p_is_not_one.method, "cannot certify p ≠ 1"),
-                            (step,))
-    holds = Verdict.refuted(step.verdict.method, "σ is not positively homogeneous of degree 1",
-                            certificate=step.verdict.certificate)
-    return Decision(holds, (step,))
+            tried += 1
+            if tried > MAX_SCALING_TRIES:
+                return
+            yield alpha, a
 
 
-@lru_cache(maxsize=256)  # exchange and scaling analyse the same activations in one run
+_CACHE: dict[tuple, ActivationAnalysis] = {}
+CACHE_SIZE = 256
+
+
 def analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
+    """The analysis of σ; cached per (σ, label, limits in force), decided analyses only."""
+    key = (expr, label, current_limits())
+    if key in _CACHE:
+        return _CACHE[key]
+    result = _analyze(expr, label)
+    if result.status == PROVED:
+        if len(_CACHE) >= CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = result
+    return result
+
+
+def _analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     linear = decide_linear(expr)
     homogeneity = decide_homogeneity(expr, linear)
     try:
         with time_limit(SCALING_TIMEOUT_S):
             inverse_scaling = _inverse_scaling(expr, homogeneity)
     except BudgetExceeded as exc:
-        v = Verdict.unknown("interval", f"witness search stopped: {exc}",
-                            timeout_s=SCALING_TIMEOUT_S)
-        inverse_scaling = Decision(v, (Step("σ(αa) = α σ(a)?", "time limit", v),))
+        inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
+                                             f"witness search stopped: {exc}", "interval"))
     return ActivationAnalysis(label, expr, linear, homogeneity, inverse_scaling)
 
 
 def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
     """Title and statement of the claim that the analysis proves."""
-    parts = []
-    lin = a.linear.holds.status
-    parts.append({PROVED: "σ is linear, so Gated keeps the exchange symmetry Q ↔ K",
-                  REFUTED: "σ is not linear, so Gated breaks the exchange symmetry Q ↔ K",
-                  UNKNOWN: "linearity of σ is undecided"}[lin])
-    hom = a.homogeneity.holds.status
-    if hom == PROVED:
-        parts.append(f"σ is positively homogeneous of degree {sympy.sstr(a.degree)}, so Gated "
-                     f"keeps Q → αQ, K → α^(−{sympy.sstr(a.degree)})K (α > 0)")
+    parts = [{PROVED: "σ is linear, so Gated keeps the exchange symmetry Q ↔ K",
+              REFUTED: "σ is not linear, so Gated breaks the exchange symmetry Q ↔ K",
+              UNKNOWN: "linearity of σ is undecided"}[a.linear.holds.status]]
+    if a.every_degree:
+        parts.append("σ ≡ 0 is positively homogeneous of every degree")
+    elif a.degree is not None:
+        p = _text(a.degree)
+        parts.append(f"σ is positively homogeneous of degree {p}, so Gated keeps "
+                     f"Q → αQ, K → α^(−{p})K (α > 0)")
     else:
         parts.append({REFUTED: "σ is not positively homogeneous of any degree",
-                      UNKNOWN: "homogeneity of σ is undecided"}[hom])
-    inv = a.inverse_scaling.holds.status
+                      UNKNOWN: "homogeneity of σ is undecided",
+                      PROVED: "homogeneity of σ is undecided"}[a.homogeneity.holds.status])
     parts.append({PROVED: "Gated keeps the inverse scaling Q → αQ, K → K/α",
                   REFUTED: "Gated breaks the inverse scaling Q → αQ, K → K/α",
-                  UNKNOWN: "inverse scaling undecided"}[inv])
-    title = f"symmetries of the gated form with σ = {a.label}"
-    return title, "; ".join(parts) + "."
+                  UNKNOWN: "inverse scaling undecided"}[a.inverse_scaling.holds.status])
+    return f"symmetries of the gated form with σ = {a.label}", "; ".join(parts) + "."
+
+
+def decision_steps(d: Decision, rule: str) -> tuple[Step, ...]:
+    """The steps shown for a decision: what led to it, then its fact — negated when refuted,
+    so that a decided property is a proved step (¬∀…, certified at the witness)."""
+    fact = negate(d.holds) if d.holds.refuted else d.holds
+    return (*d.steps, Step(fact, rule))
+
+
+RULES = ("linearity: counterexample or cases z > 0, z < 0, z = 0 (kernel)",
+         "homogeneity: forced degree and certified point, or the cases (kernel)",
+         "inverse scaling: σ(αa) = ασ(a), proved or refuted at a certified (α, a) (kernel)")
 
 
 def as_result(a: ActivationAnalysis, name: str, source: str = "A6, A7",
@@ -186,14 +234,39 @@ def as_result(a: ActivationAnalysis, name: str, source: str = "A6, A7",
     """A Result whose claim states the decided properties; undecided parts make it unknown."""
     title, statement = _phrase(a)
     claim = Claim(name, title, statement, source, kind="proposition",
-                  assumptions=(f"σ(z) = {sympy.sstr(a.expr)}",),
-                  uses=("exchange.lemma", "exchange.gated_iff"))
-    steps = (*a.linear.steps, *a.homogeneity.steps, *a.inverse_scaling.steps)
-    if a.status == UNKNOWN:  # make the undecided part visible in the derivation's verdict
-        pending = [d.holds for d in (a.linear, a.homogeneity, a.inverse_scaling)
-                   if d.holds.status == UNKNOWN]
-        steps = (*steps, Step("all properties decided", "decision procedures", pending[0]))
-    elif any(s.verdict.status != PROVED for s in steps):
-        # A half-line step that failed before a witness was found is superseded by the witness.
-        steps = tuple(s for s in steps if s.verdict.status == PROVED)
+                  assumptions=(f"σ(z) = {_text(a.expr)}",),
+                  uses=("exchange.lemma", "exchange.gated_iff", "scaling.degree_p"))
+    steps = tuple(s for d, rule in zip(a.decisions, RULES, strict=True)
+                  for s in decision_steps(d, rule))
     return Result(claim, Derivation(steps), numeric)
+
+
+def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:
+    """``analyze``, with a user-input error naming the input (e.g. σ not real-valued)."""
+    from symbolic.errors import InvalidExpression
+    from symbolic.expressions import input_error
+
+    try:
+        return analyze(expr, label)
+    except InvalidExpression as exc:
+        raise input_error(label, str(exc)) from None
+
+
+def table_items() -> list[tuple[str, sympy.Expr, Any]]:
+    """(name, σ, table entry) for every activation of the table."""
+    from symbolic.activations import ACTIVATIONS
+
+    return [(name, act.expr, act) for name, act in ACTIVATIONS.items()]
+
+
+def parsed_item(text: str) -> tuple[str, sympy.Expr, Any]:
+    """(text, σ, table entry or None) for user text, parsed by the whitelist parser."""
+    from symbolic.activations import ACTIVATIONS
+    from symbolic.expressions import parse_activation
+
+    parsed = parse_activation(text)
+    return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
+
+
+__all__ = ["ActivationAnalysis", "analyze_item", "parsed_item", "table_items", "analyze", "as_result", "decision_steps", "degree_json",
+           "value_at"]

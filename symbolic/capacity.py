@@ -22,14 +22,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import mpmath
 import sympy
 from mpmath import iv
 
 from symbolic.certify import enclose
-from symbolic.engine import Verdict
+from symbolic.kernel import Fact, oracle, undecided
 from symbolic.memory_stores import STORES, MemoryStore
 from symbolic.similarity_law import (
     IV_PREC,
@@ -340,7 +340,7 @@ class Crossing:
     lo_x: float | None
     hi_x: float | None
     beta_at_root: float | None
-    verdict: Verdict
+    verdict: Fact
 
     @property
     def memories(self) -> float | None:
@@ -372,13 +372,23 @@ def first_crossing(name: str, law: str, d: int, beta0: float, L: int) -> Crossin
     return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), verdict)
 
 
-def _verdict(status: str, reason: str, **kw: Any) -> Verdict:
-    """An interval-arithmetic verdict, labelled with the mpmath version."""
-    return Verdict(status, "interval", reason, backend=backend("mpmath"), **kw)
+class _Outcome(NamedTuple):
+    """What an interval search of this module found (made a fact by ``_verdict``)."""
+
+    status: str
+    reason: str
+
+
+def _verdict(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
+    """This module's own interval certificate: an *oracle* fact when it holds (admitted and
+    counted, not kernel-proved), ``unknown`` otherwise."""
+    if status == "proved":
+        return oracle(reason, "interval", certificate or reason)
+    return undecided(sympy.Symbol(reason), reason, "interval")
 
 
 def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
-                      lo: mpmath.mpf, hi: mpmath.mpf | None) -> Verdict:
+                      lo: mpmath.mpf, hi: mpmath.mpf | None) -> Fact:
     """ISR < 1 on ``[2, e^lo]`` and (unless ``hi`` is None: no crossing) ISR(e^hi) > 1."""
     with iv_precision():
         b0 = iv.mpf(beta0.p) / beta0.q
@@ -387,7 +397,7 @@ def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, 
         below = (_below_one_gaussian if law == "gaussian" else _below_one_exact)(
             beta, d, iv.mpf(lo))
         if below.status != "proved" or hi is None:
-            return below
+            return _verdict(below.status, below.reason)
         x_hi = iv.mpf(hi)
         above = log_isr(iv, law, d, beta(x_hi), x_hi)
         if not above.a > 0:
@@ -398,7 +408,7 @@ def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, 
                     certificate=f"ln M* ∈ [{_digits(lo, 12)}, {_digits(hi, 12)}]")
 
 
-def _below_one_gaussian(beta: Callable, d: int, x_end: iv.mpf) -> Verdict:
+def _below_one_gaussian(beta: Callable, d: int, x_end: iv.mpf) -> _Outcome:
     """ISR < 1 for all ``x ∈ [ln 2, x_end]`` under the Gaussian law, by interval boxes.
 
     On a box ``[x1, x2]``: ``ln(M − 1) ≤ ln(e^x2 − 1)`` and ``β ∈ [β(x1), β(x2)]``; the term
@@ -415,13 +425,13 @@ def _below_one_gaussian(beta: Callable, d: int, x_end: iv.mpf) -> Verdict:
         else:
             width = width / 2
             if width.b < mpmath.mpf(2) ** -40 or boxes > MAX_CERTIFY_STEPS:
-                return _verdict("unknown", f"ln ISR not certified < 0 near ln M = "
+                return _Outcome("unknown", f"ln ISR not certified < 0 near ln M = "
                                 f"{_digits(x.a, 12)} (an earlier crossing?)")
-    return _verdict("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
+    return _Outcome("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
                     f"({boxes} interval boxes)")
 
 
-def _below_one_exact(beta: Callable, d: int, x_end: iv.mpf) -> Verdict:
+def _below_one_exact(beta: Callable, d: int, x_end: iv.mpf) -> _Outcome:
     """ISR < 1 for all ``x ∈ [ln 2, x_end]`` under the exact law, by monotone steps.
 
     ``ln E[exp(2βs)] − 2β`` decreases in ``β`` (proved in ``proofs.capacity``) and ``β(x)``
@@ -445,8 +455,8 @@ def _below_one_exact(beta: Callable, d: int, x_end: iv.mpf) -> Verdict:
             c = min(c, (iv.log(_hyp0f1(iv, d, b)) - 2 * b).b)
             reach = iv.log(1 + iv.exp(iv.mpf(-c))).a
         if reach <= x.a or steps > MAX_CERTIFY_STEPS:
-            return _verdict("unknown", f"ln ISR not certified < 0 at ln M = "
+            return _Outcome("unknown", f"ln ISR not certified < 0 at ln M = "
                             f"{_digits(x.a, 12)} (an earlier crossing?)")
         x = iv.mpf(min(reach, x_end.a))
-    return _verdict("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
+    return _Outcome("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
                     f"({steps} monotone steps, {exact_steps} with the certified 0F1)")

@@ -1,91 +1,50 @@
-"""The proof engine's objects: claims, steps, verdicts, derivations and reports.
+"""The proof engine's objects: claims, steps, derivations, results and reports.
 
 Everything here is a frozen dataclass; nothing prints. Text, JSON and LaTeX are renderings of
-these objects (``symbolic.render`` and ``symbolic.latex``).
+these objects (``symbolic.render`` and ``symbolic.latex``). Verdicts and facts come from the
+trusted kernel (``symbolic.kernel``) and nowhere else: a **Step** is a kernel ``Fact`` (the
+formula that was checked, and the verdict on it) with the rule that justifies it and an optional
+prose note; its statement is rendered from the fact's formula, never typed in.
 
-A **Claim** is a named statement with its source item in ``THEORY.md``. A **Derivation** is the
-sequence of **Steps** that proves it; every step carries the **Verdict** of the backend that
-checked it. A **Result** joins a claim, its derivation and the numeric cross-checks; a **Report**
-is what one theorem module returns.
+A **Claim** is a named statement with its source item (``docs/theory.md``). A **Derivation** is
+the sequence of steps that proves it: proved iff every *checked* step is proved; definitions and
+assumptions are admitted, counted apart (``Result.assumptions``). A **Result** joins a claim,
+its derivation and the numeric cross-checks; a **Report** is what one theorem module returns.
 
->>> v = Verdict.proved("sympy", "simplify(lhs - rhs) == 0")
->>> Derivation((Step("a*b = b*a", rule="commutativity", verdict=v),)).verdict.status
+>>> import sympy
+>>> from symbolic.kernel import check_equal
+>>> a, b = sympy.symbols("a b", real=True)
+>>> Derivation((Step(check_equal(a*b, b*a), rule="commutativity"),)).verdict.status
 'proved'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import sympy
 
-Status = Literal["proved", "refuted", "unknown"]
-ResultStatus = Literal["proved", "refuted", "unknown", "failed"]
-Method = Literal["sympy", "z3", "exact", "interval", "numeric", "composite"]
+from symbolic.kernel import (
+    ASSUMPTION,
+    CHECKED,
+    DEFINITION,
+    ORACLE,
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    Fact,
+    KernelViolation,
+    Verdict,
+    combine,
+)
 
-PROVED: Status = "proved"
-REFUTED: Status = "refuted"
-UNKNOWN: Status = "unknown"
+ResultStatus = Literal["proved", "refuted", "unknown", "failed"]
 FAILED: ResultStatus = "failed"
 
-# Process exit codes of every command (DESIGN.md, "Command-line contract").
+# Process exit codes of every command (docs/cli.md).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a backend decided about one statement. Never a bare bool.
-
-    ``witness`` maps names to exact values (as strings) for a refutation or an instance;
-    ``certificate`` says how the witness was certified (an exact value or an interval).
-    """
-
-    status: Status
-    method: str
-    reason: str = ""
-    witness: tuple[tuple[str, str], ...] = ()
-    certificate: str = ""
-    backend: str = ""
-    timeout_s: float | None = None
-    seconds: float = 0.0
-
-    @classmethod
-    def proved(cls, method: str, reason: str = "", **kw: Any) -> Verdict:
-        return cls(PROVED, method, reason, **kw)
-
-    @classmethod
-    def refuted(cls, method: str, reason: str = "", **kw: Any) -> Verdict:
-        return cls(REFUTED, method, reason, **kw)
-
-    @classmethod
-    def unknown(cls, method: str, reason: str = "", **kw: Any) -> Verdict:
-        return cls(UNKNOWN, method, reason, **kw)
-
-    @property
-    def decided(self) -> bool:
-        return self.status != UNKNOWN
-
-    def with_time(self, seconds: float) -> Verdict:
-        return replace(self, seconds=seconds)
-
-    def negated(self, reason: str = "") -> Verdict:
-        """The verdict on the negation of the statement (proved <-> refuted)."""
-        flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}
-        return replace(self, status=flip[self.status], reason=reason or self.reason)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "method": self.method,
-            "reason": self.reason,
-            "witness": dict(self.witness) or None,
-            "certificate": self.certificate or None,
-            "backend": self.backend or None,
-            "timeout_s": self.timeout_s,
-            "seconds": round(self.seconds, 4),
-        }
 
 
 @dataclass(frozen=True)
@@ -118,43 +77,51 @@ class Claim:
         }
 
 
+
 @dataclass(frozen=True)
 class Step:
-    """One line of a derivation: a statement, the rule that justifies it, and its verdict.
+    """One line of a derivation: a kernel fact, the rule that justifies it, and a prose note.
 
-    ``statement`` is plain text; ``formula`` the same statement as a SymPy object when it has
-    one (the LaTeX printer prefers it).
+    ``statement`` and ``formula`` are the fact's: what is shown is what was checked.
     """
 
-    statement: str
+    fact: Fact
     rule: str
-    verdict: Verdict
-    formula: sympy.Basic | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fact, Fact):
+            raise KernelViolation(f"Step(fact={self.fact!r:.60}, ...): a step is a kernel Fact "
+                                  "(symbolic.kernel.check_* / define / assume), not text")
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.fact.verdict
+
+    @property
+    def formula(self) -> sympy.Basic:
+        return self.fact.formula
+
+    @property
+    def kind(self) -> str:
+        return self.fact.kind
+
+    @property
+    def statement(self) -> str:
+        from symbolic.formula_text import formula_text
+
+        return formula_text(self.fact)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "statement": self.statement,
-            "formula": sympy.sstr(self.formula) if self.formula is not None else None,
+            "formula": sympy.sstr(self.formula),
+            "kind": self.kind,
+            "domain": list(self.fact.domain),
+            "note": self.note or None,
             "rule": self.rule,
             "verdict": self.verdict.to_json(),
         }
-
-
-def combine(verdicts: Iterable[Verdict], what: str = "step") -> Verdict:
-    """Proved iff every verdict is proved; refuted if one is refuted (named); else unknown."""
-    verdicts = tuple(verdicts)
-    seconds = sum(v.seconds for v in verdicts)
-    methods = sorted({v.method for v in verdicts})
-    method = methods[0] if len(methods) == 1 else "+".join(methods) if methods else "none"
-    for i, v in enumerate(verdicts, 1):
-        if v.status == REFUTED:
-            return replace(v, reason=f"{what} {i} refuted: {v.reason}", seconds=seconds)
-    for i, v in enumerate(verdicts, 1):
-        if v.status == UNKNOWN:
-            return replace(v, reason=f"{what} {i} undecided: {v.reason}", seconds=seconds)
-    if not verdicts:
-        return Verdict.unknown("none", f"no {what}s", seconds=seconds)
-    return Verdict.proved(method, f"all {len(verdicts)} {what}s verified", seconds=seconds)
 
 
 @dataclass(frozen=True)
@@ -164,13 +131,25 @@ class Derivation:
     steps: tuple[Step, ...]
 
     @property
+    def checked(self) -> tuple[Step, ...]:
+        return tuple(s for s in self.steps if s.kind == CHECKED)
+
+    @property
+    def admitted(self) -> tuple[Step, ...]:
+        """Definitions and assumptions: shown and counted, never proved."""
+        return tuple(s for s in self.steps if s.kind != CHECKED)
+
+    @property
     def verdict(self) -> Verdict:
-        return combine((s.verdict for s in self.steps), "step")
+        """The conjunction of every step but the definitions (admitted assumptions and oracle
+        results count as holding: the claim is then shown and counted as resting on them).
+        A derivation of definitions only is unknown."""
+        return combine((s.verdict for s in self.steps if s.kind != DEFINITION), "step")
 
     @property
     def methods(self) -> tuple[str, ...]:
         """The backends used, each once (a combined method ``exact+sympy`` counts as two)."""
-        return tuple(sorted({m for s in self.steps for m in s.verdict.method.split("+")}))
+        return tuple(sorted({m for s in self.checked for m in s.verdict.method.split("+")}))
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]
@@ -223,7 +202,46 @@ class Result:
     def status(self) -> ResultStatus:
         if any(not n.agrees for n in self.numeric):
             return FAILED
+        if self.verdict.status == PROVED and not self.establishes_formula:
+            return FAILED
         return self.verdict.status
+
+    @property
+    def establishes_formula(self) -> bool:
+        """A claim with a formula is established only by a proved step with that formula."""
+        f = self.claim.formula
+        return f is None or any(s.formula == f and s.fact.proved for s in self.derivation.steps)
+
+    @property
+    def assumptions(self) -> tuple[Step, ...]:
+        return tuple(s for s in self.derivation.admitted if s.kind == ASSUMPTION)
+
+    @property
+    def oracles(self) -> tuple[Step, ...]:
+        return tuple(s for s in self.derivation.admitted if s.kind == ORACLE)
+
+    @property
+    def rests_on(self) -> tuple[Step, ...]:
+        """What ``--strict`` refuses: assumptions and oracle results (definitions are fine)."""
+        return self.assumptions + self.oracles
+
+    @property
+    def definitions(self) -> tuple[Step, ...]:
+        return tuple(s for s in self.derivation.admitted if s.kind == DEFINITION)
+
+    def strict_status(self) -> ResultStatus:
+        """``--strict``: a claim that rests on an assumption or an oracle is not proved."""
+        status = self.status
+        return UNKNOWN if status == PROVED and self.rests_on else status
+
+    @property
+    def reason(self) -> str:
+        bad = [n for n in self.numeric if not n.agrees]
+        if bad:
+            return f"numeric check disagrees: {bad[0].name}"
+        if self.status == FAILED:
+            return "no proved step has the claim's formula"
+        return self.verdict.reason
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -233,7 +251,11 @@ class Result:
         return {
             "claim": self.claim.to_json(),
             "status": self.status,
+            "strict_status": self.strict_status(),
             "verdict": self.verdict.to_json(),
+            "assumptions": [s.to_json() for s in self.assumptions],
+            "oracles": [s.to_json() for s in self.oracles],
+            "definitions": len(self.definitions),
             "methods": list(self.methods),
             "steps": self.derivation.to_json(),
             "numeric": [n.to_json() for n in self.numeric],
@@ -287,6 +309,9 @@ class Report:
     def status(self) -> ResultStatus:
         return overall_status(r.status for r in self.results)
 
+    def status_under(self, strict: bool = False) -> ResultStatus:
+        return overall_status(r.strict_status() if strict else r.status for r in self.results)
+
     @property
     def exit_code(self) -> int:
         return exit_code_for(self.status)
@@ -313,6 +338,11 @@ def overall_status(statuses: Iterable[str]) -> ResultStatus:
         if worst in statuses:
             return worst  # type: ignore[return-value]
     return PROVED
+
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNKNOWN", "EXIT_USAGE", "FAILED", "PROVED",
+           "REFUTED", "UNKNOWN", "Claim", "Derivation", "NumericCheck", "Report", "Result",
+           "Step", "Table", "Verdict", "combine", "exit_code_for", "overall_status"]
 
 
 def exit_code_for(status: str) -> int:

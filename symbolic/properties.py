@@ -1,16 +1,17 @@
 """Decision procedures for an activation σ (a SymPy expression in ``activations.z``).
 
-* ``decide_linear``: is ``σ(z) = σ(1)·z`` for every real z (THEORY A6)? Refuted by a certified
-  witness ``z0`` with ``σ(z0) − σ(1)·z0 ≠ 0``; proved by SymPy on each half-line ``z = ±t``
-  (``t > 0``, piecewise branches split) plus ``σ(0) = 0`` exactly.
-* ``decide_homogeneity``: the complete procedure of THEORY A7. If σ is positively homogeneous
-  of degree p then ``σ(2) = 2^p σ(1)`` (or ``σ(−2) = 2^p σ(−1)``), which fixes ``p``; then σ is
-  homogeneous iff ``σ(t) = σ(1) t^p`` and ``σ(−t) = σ(−1) t^p`` for ``t > 0`` (and ``σ(0) = 0``
-  when ``p ≠ 0``). Each condition is proved by SymPy or refuted by a certified witness.
+Untrusted: they *propose* — a witness point, the degree p, a simpler form of σ — and the kernel
+decides the property's formula itself:
 
-Witnesses are found by trying points (simple rationals, and scaled copies of the constants in σ
-so that kinks at ``1e-9`` are found) and certified exactly or by interval arithmetic; the
-search is never the proof.
+* ``decide_linear``: ``∀z: σ(z) = σ(1)·z`` (THEORY A6), refuted by ``kernel.counterexample`` at
+  a certified point, or proved by ``kernel.check_identity`` (cases z > 0, z < 0, z = 0).
+* ``decide_homogeneity``: THEORY A7's complete procedure. ``σ(u) ≠ 0`` (u = ±1) and α = 2 force
+  ``2^p = σ(2u)/σ(u)``; ``kernel.check_homogeneous`` proves ``∀α > 0, z: σ(αz) = α^p σ(z)`` for
+  that p, or ``kernel.refute_homogeneous`` refutes every degree at a certified point. Undecided
+  premises give ``unknown``, never a refutation. σ ≡ 0 is homogeneous of every degree.
+
+Witnesses are found by trying points (simple rationals, scaled copies of σ's own constants, the
+roots of its switching arguments) — the search is never the proof.
 """
 
 from __future__ import annotations
@@ -25,9 +26,20 @@ import sympy
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.certify import MAX_BITS, certified_sign, certify_nonzero
-from symbolic.check import decide_zero, equal_step
-from symbolic.engine import PROVED, REFUTED, UNKNOWN, Step, Verdict, combine
+from symbolic.check import decide_zero
+from symbolic.engine import PROVED, REFUTED, UNKNOWN, Step, Verdict
 from symbolic.errors import InvalidExpression
+from symbolic.kernel import (
+    Fact,
+    check_homogeneous,
+    check_identity,
+    check_nonzero,
+    counterexample,
+    define,
+    refute_homogeneous,
+    undecided,
+)
+from symbolic.kernel.homogeneity import ALPHA, P, homogeneity_formula
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 
@@ -181,60 +193,26 @@ def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
     return None
 
 
-_PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
-                    sympy.Piecewise)
-
-
-POSITIVE_REALS = sympy.Interval.open(0, sympy.oo)
-
-
-def decide_identically_zero(expr: sympy.Expr, domain: sympy.Set = POSITIVE_REALS) -> Verdict:
-    """Verdict on ``expr(t) = 0`` for every ``t`` in ``domain``, splitting piecewise branches."""
-    verdict = decide_zero(expr)
-    if verdict.status != UNKNOWN or not expr.has(*_PIECEWISE_HEADS):
-        return verdict
-    try:
-        with time_limit(5.0):
-            folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
-            if not isinstance(folded, sympy.Piecewise):
-                return decide_zero(folded)
-            branch_verdicts = []
-            covered: sympy.Set = sympy.EmptySet
-            for value, cond in folded.args:  # first match wins: a branch owns what is left
-                cond_set = domain if cond is sympy.true else cond.as_set().intersect(domain)
-                region, covered = sympy.Complement(cond_set, covered), covered.union(cond_set)
-                v = decide_zero(value)
-                if v.status != PROVED:
-                    if region.is_empty:
-                        continue
-                    if isinstance(region, sympy.FiniteSet):  # isolated points: check each
-                        v = combine([decide_zero(value.subs(var, q)) for var in value.free_symbols
-                                     for q in region] or [decide_zero(value)], "point")
-                    if v.status == REFUTED:  # a constant nonzero branch on a nonempty region
-                        return replace(v, reason=f"branch {sympy.sstr(value)} ≠ 0 on {region}")
-                branch_verdicts.append(v)
-            return combine(branch_verdicts, "branch")
-    except (BudgetExceeded, NotImplementedError, TypeError, ValueError) as exc:
-        return Verdict.unknown("sympy", f"piecewise split failed: {exc}")
+EVERY_DEGREE = sympy.Symbol("every")  # the degree of σ ≡ 0: homogeneous of every degree
+C = sympy.Symbol("c", real=True)  # the slope σ(1) of a linear σ
 
 
 @dataclass(frozen=True)
 class Decision:
-    """A decided (or undecided) property of σ with its derivation steps."""
+    """A property of σ: its kernel fact (formula and verdict) and the steps shown before it."""
 
-    holds: Verdict  # verdict on the property itself (proved = σ has it)
-    steps: tuple[Step, ...]
+    holds: Fact
+    steps: tuple[Step, ...] = ()
     witness: sympy.Rational | None = None  # z0 refuting the property, when found
     value: sympy.Expr | None = None  # the parameter found: slope c or degree p
 
+    @property
+    def status(self) -> str:
+        return self.holds.status
 
-def _witness_step(what: str, point, verdict: Verdict, formula: sympy.Basic | None = None) -> Step:
-    return Step(what, f"certified at z0 = {point} ({verdict.method})",
-                replace(verdict, witness=(("z0", str(point)),)), formula=formula)
 
-
-def simplified(expr: sympy.Expr) -> tuple[sympy.Expr, Step] | None:
-    """σ rewritten by SymPy into a shorter equal form (exp form for hyperbolic functions)."""
+def simplified(expr: sympy.Expr) -> sympy.Expr | None:
+    """A shorter form of σ proposed by SymPy (simplify, exp form) — a hint the kernel re-checks."""
     try:
         with time_limit(CANONICAL_TIMEOUT_S):
             forms = []
@@ -244,58 +222,45 @@ def simplified(expr: sympy.Expr) -> tuple[sympy.Expr, Step] | None:
                 forms.append(sympy.simplify(expr))
                 if expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.exp):
                     forms.append(sympy.simplify(expr.rewrite(sympy.exp)))
-    except (BudgetExceeded, RecursionError, TypeError, ValueError, OverflowError, MemoryError):
+            best = min(forms, key=sympy.count_ops)
+            shorter = sympy.count_ops(best) < sympy.count_ops(expr)
+    except (BudgetExceeded, RecursionError, TypeError, ValueError, OverflowError, MemoryError,
+            AttributeError):
         return None
-    best = min(forms, key=sympy.count_ops)
-    if sympy.count_ops(best) >= sympy.count_ops(expr):
-        return None
-    verdict = Verdict.proved("sympy", "SymPy rewrote σ (simplify, exp form)")
-    return best, Step(f"σ(z) = {sympy.sstr(best)}", "simplify", verdict,
-                      formula=sympy.Eq(expr, best, evaluate=False))
+    return best if shorter else None
 
 
-def decide_linear(expr: sympy.Expr) -> Decision:
-    """Is σ(z) = σ(1)·z for every real z?"""
-    return _bounded(_decide_linear, expr)
+def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
+    return undecided(sympy.Eq(expr, c * z, evaluate=False), "analysis stopped")
 
 
-def _bounded(decide, expr: sympy.Expr) -> Decision:
+def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
     start = time.perf_counter()
     try:
         with time_limit(ANALYSIS_TIMEOUT_S):
             return decide(expr)
     except BudgetExceeded as exc:
-        v = Verdict.unknown("sympy", f"analysis stopped: {exc}", timeout_s=ANALYSIS_TIMEOUT_S,
-                            seconds=time.perf_counter() - start)
-        return Decision(v, (Step("σ analysed", "time limit", v),))
+        why = f"analysis stopped after {time.perf_counter() - start:.1f} s: {exc}"
+        fact = undecided(formula, why, "sympy")
+        return Decision(fact, (Step(fact, "time limit"),))
+
+
+def decide_linear(expr: sympy.Expr) -> Decision:
+    """Is σ(z) = σ(1)·z for every real z?"""
+    return _bounded(_decide_linear, expr, sympy.Eq(sympy.Function("sigma")(z), C * z))
 
 
 def _decide_linear(expr: sympy.Expr) -> Decision:
     c = value_at(expr, sympy.Integer(1))
-    define = Step(f"c := σ(1) = {sympy.sstr(c)}", "substitute z = 1 (b = 1 in the lemma)",
-                  Verdict.proved("definition", "a definition, nothing to check"))
-    diff = expr - c * z
-    found = find_witness(diff, candidate_points(expr))
+    steps = [Step(define(C, c), "substitute z = 1 (b = 1 in the lemma)")]
+    found = find_witness(expr - c * z, candidate_points(expr))
     if found:
-        point, cert = found
-        step = _witness_step(f"σ({point}) − σ(1)·{point} ≠ 0, so σ(z) ≠ c·z", point, cert)
-        holds = Verdict.refuted(cert.method, f"σ(z0) ≠ σ(1)·z0 at z0 = {point}",
-                                witness=(("z0", str(point)),), certificate=cert.certificate,
-                                backend=cert.backend, seconds=cert.seconds)
-        return Decision(holds, (define, step), witness=point, value=c)
-    steps = [define]
-    found_form = simplified(expr)  # no witness: σ may be linear in disguise
-    if found_form:
-        expr, form_step = found_form
-        diff = expr - c * z
-        steps.append(form_step)
-    pos = Step("σ(t) − c·t = 0 for t > 0", "SymPy on the half-line z = t > 0",
-               decide_identically_zero(diff.subs(z, t)))
-    neg = Step("σ(−t) + c·t = 0 for t > 0", "SymPy on the half-line z = −t < 0",
-               decide_identically_zero(diff.subs(z, -t)))
-    steps += [pos, neg]
-    decision = _with_origin(expr, "substitute z = 0", steps, value=c)
-    return replace(decision, value=c)
+        point, _ = found
+        fact = counterexample(expr, c * z, {z: point}, (z,))
+        if fact.refuted:
+            return Decision(fact, tuple(steps), witness=point, value=c)
+    fact = check_identity(expr, c * z, z, hint=simplified(expr))
+    return Decision(fact, tuple(steps), value=c)
 
 
 MAX_DEGREE_DENOMINATOR = 1000  # rational degrees tried exactly: p = a/b with b ≤ this
@@ -304,14 +269,17 @@ MAX_DEGREE_DENOMINATOR = 1000  # rational degrees tried exactly: p = a/b with b 
 def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
     """p with 2^p = ratio: a rational when one is verified exactly, else an exact closed form.
 
-    Candidates read off the float value (a rational with a small denominator) or from
-    ``expand_log`` are kept only when SymPy proves ``2^p = ratio``; otherwise p stays the exact
-    ``log(ratio)/log(2)``. The degree is never rounded.
+    Candidates read off the value (a rational with a small denominator) or from ``expand_log``
+    are kept only when SymPy proves ``2^p = ratio``; otherwise p stays ``log(ratio)/log(2)``.
+    The degree is never rounded. (A proposal: the kernel checks σ's homogeneity for this p.)
     """
     closed = sympy.log(ratio) / sympy.log(2)
     if closed.is_Rational:
         return closed
-    approx = sympy.N(closed, 40)
+    try:
+        approx = sympy.N(closed, 40)
+    except (ValueError, TypeError, OverflowError, RecursionError):
+        return closed
     if approx.is_Number and approx.is_real:
         guess = sympy.Rational(approx).limit_denominator(MAX_DEGREE_DENOMINATOR)
         close = abs(guess - approx) < sympy.Rational(1, 10**25)
@@ -325,126 +293,65 @@ def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
 
 
 def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Decision:
-    """Is σ positively homogeneous of some degree p? ``value`` is p when it is.
+    """Is σ positively homogeneous of some degree p? ``value`` is p when it is
+    (``EVERY_DEGREE`` for σ ≡ 0).
 
-    When ``linear`` proves σ(z) = c·z, degree 1 follows at once (c·αz = α·c·z).
+    When ``linear`` proves σ(z) = c·z, degree 1 follows (c·αz = α·c·z); c = 0 is σ ≡ 0.
     """
-    if linear is not None and linear.holds.status == PROVED:
-        c, alpha = linear.value, sympy.Symbol("alpha", positive=True)
-        step = equal_step(c * alpha * z, alpha * (c * z), "σ(z) = c·z (proved linear)",
-                          "σ(αz) = c·αz = α·σ(z) for every α > 0")
-        return Decision(step.verdict, (step,), value=sympy.Integer(1))
-    return _bounded(_decide_homogeneity, expr)
+    if linear is not None and linear.holds.proved:
+        c = linear.value
+        if decide_zero(c).status == PROVED:  # σ ≡ 0: σ(αz) = α^p σ(z) for every p
+            fact = check_homogeneous(expr, z, P, hint=sympy.Integer(0))
+            value = EVERY_DEGREE if fact.proved else None
+        else:
+            fact = check_homogeneous(expr, z, 1, hint=c * z)
+            value = sympy.Integer(1) if fact.proved else None
+        return Decision(fact, (), value=value)
+    return _bounded(_decide_homogeneity, expr, homogeneity_formula(expr, z, P))
 
 
-def _side_values(expr: sympy.Expr, sign: int) -> tuple[sympy.Expr, sympy.Expr, Verdict]:
-    one = value_at(expr, sympy.Integer(sign))
-    two = value_at(expr, sympy.Integer(2 * sign))
-    return one, two, certify_nonzero(one)
-
-
-def _decide_homogeneity(expr: sympy.Expr, allow_simplify: bool = True) -> Decision:
-    s_pos, s_pos2, pos_nonzero = _side_values(expr, 1)
-    s_neg, s_neg2, neg_nonzero = _side_values(expr, -1)
-    steps: list[Step] = []
-    if pos_nonzero.status == PROVED:
-        sign, one, two, certificate = 1, s_pos, s_pos2, pos_nonzero
-    elif neg_nonzero.status == PROVED:
-        sign, one, two, certificate = -1, s_neg, s_neg2, neg_nonzero
-    elif pos_nonzero.status == REFUTED and neg_nonzero.status == REFUTED:
+def _decide_homogeneity(expr: sympy.Expr) -> Decision:
+    s_pos, s_neg = value_at(expr, sympy.Integer(1)), value_at(expr, sympy.Integer(-1))
+    zero_pos, zero_neg = (decide_zero(v).status == PROVED for v in (s_pos, s_neg))
+    if zero_pos and zero_neg:
         return _homogeneity_when_zero_at_units(expr)
+    steps: list[Step] = []
+    for u, value in ((1, s_pos), (-1, s_neg)):
+        nonzero = check_nonzero(value)
+        if nonzero.proved:
+            steps.append(Step(nonzero, f"σ({u}) certified nonzero"))
+            break
     else:
-        v = Verdict.unknown("interval", "cannot decide whether σ(1) or σ(−1) is zero")
-        return Decision(v, (Step("σ(±1) ≠ 0?", "interval arithmetic", v),))
-    u = "1" if sign > 0 else "−1"
-    steps.append(Step(f"σ({u}) = {sympy.sstr(one)} ≠ 0", "certified", certificate))
-    ratio = two / one
-    ratio_positive = certify_nonzero(ratio)
-    if ratio_positive.status == PROVED and certified_sign(ratio) == -1:
-        refute = Verdict.refuted(ratio_positive.method,
-                                 f"σ({2 * sign})/σ({u}) = {sympy.sstr(ratio)} < 0 but 2^p > 0",
-                                 witness=(("alpha", "2"), ("z0", u)),
-                                 certificate=ratio_positive.certificate)
-        steps.append(Step(f"σ(2·{u})/σ({u}) = {sympy.sstr(ratio)} < 0 < 2^p", "α = 2",
-                          Verdict.proved(refute.method, "sign certified", witness=refute.witness,
-                                         certificate=refute.certificate)))
-        return Decision(refute, tuple(steps), witness=sympy.Integer(sign))
-    if ratio == 0:
-        refute = Verdict.refuted("exact", f"σ({2 * sign}) = 0 ≠ 2^p σ({u})",
-                                 witness=(("alpha", "2"), ("z0", u)))
-        steps.append(Step(f"σ(2·{u}) = 0 ≠ 2^p·σ({u})", "α = 2",
-                          Verdict.proved("exact", "σ(2u) = 0 exactly", witness=refute.witness)))
-        return Decision(refute, tuple(steps), witness=sympy.Integer(sign))
+        formula = homogeneity_formula(expr, z, P)
+        fact = undecided(formula, "cannot certify σ(1) ≠ 0 or σ(−1) ≠ 0, nor both = 0",
+                         "interval")
+        return Decision(fact, tuple(steps))
+    u = sympy.Integer(u)
+    ratio = value_at(expr, 2 * u) / value
+    sign = certified_sign(ratio)
+    if sign is not None and sign < 0 or decide_zero(ratio).status == PROVED:
+        fact = refute_homogeneous(expr, z, u, 2 * u)
+        return Decision(fact, tuple(steps), witness=u)
     p = _exact_degree(ratio)
-    steps.append(Step(f"p = log2(σ({2 * sign})/σ({u})) = {sympy.sstr(p)}",
-                      "α = 2 forces σ(2z) = 2^p σ(z)",
-                      Verdict.proved("definition", "p is defined by 2^p = σ(2u)/σ(u)")))
-    return _check_degree(expr, p, s_pos, s_neg, steps, allow_simplify)
-
-
-def _check_degree(expr, p, s_pos, s_neg, steps: list[Step], allow_simplify: bool) -> Decision:
-    sides = ((1, t, s_pos, "σ(t) = σ(1)·t^p for t > 0"),
-             (-1, -t, s_neg, "σ(−t) = σ(−1)·t^p for t > 0"))
-    for sign, arg, unit_value, _ in sides:
-        diff = expr.subs(z, arg) - unit_value * t**p
+    steps.append(Step(define(P, p), f"α = 2 forces 2^p = σ({2 * u})/σ({u})"))
+    for side in (1, -1):
+        diff = expr.subs(z, side * t) - value_at(expr, sympy.Integer(side)) * t**p
         found = find_witness(diff, (q for q in candidate_points(expr) if q > 0), variable=t)
         if found:
-            point, cert = found
-            z0 = sign * point
-            holds = Verdict.refuted(cert.method,
-                                    f"σ({z0}) ≠ σ({sign})·|{z0}|^p with the forced p",
-                                    witness=(("z0", str(z0)), ("p", sympy.sstr(p))),
-                                    certificate=cert.certificate, backend=cert.backend)
-            steps.append(Step(f"σ({z0}) − σ({sign})·({point})^p ≠ 0", f"certified at z0 = {z0}",
-                              replace(cert, witness=holds.witness)))
-            return Decision(holds, tuple(steps), witness=z0, value=None)
-    found_form = simplified(expr) if allow_simplify else None
-    if found_form:  # no witness: σ may be homogeneous in disguise; start again on the new form
-        form, form_step = found_form
-        again = _decide_homogeneity(form, allow_simplify=False)
-        return replace(again, steps=(form_step, *again.steps))
-    for _, arg, unit_value, text in sides:
-        diff = expr.subs(z, arg) - unit_value * t**p
-        steps.append(Step(text, "SymPy on the half-line", decide_identically_zero(diff)))
-    p_nonzero = certify_nonzero(p)
-    if p_nonzero.status == PROVED:
-        return _with_origin(expr, "p ≠ 0 forces σ(0) = α^p σ(0) = 0", steps, value=p)
-    if p_nonzero.status == UNKNOWN:  # fine either way when σ(0) = 0; undecided otherwise
-        steps.append(Step("σ(0) = 0 (needed unless p = 0)", "substitute z = 0",
-                          decide_zero(value_at(expr, sympy.Integer(0)))))
-    holds = combine((s.verdict for s in steps), "condition")
-    return Decision(holds, tuple(steps), value=p if holds.status == PROVED else None)
-
-
-def _with_origin(expr, rule: str, steps: list[Step], **found) -> Decision:
-    """Append the step ``σ(0) = 0`` and decide; a certified ``σ(0) ≠ 0`` refutes instead."""
-    at0 = value_at(expr, sympy.Integer(0))
-    nonzero = certify_nonzero(at0)
-    if nonzero.status == PROVED:
-        witness = (("z0", "0"),)
-        steps.append(Step(f"σ(0) = {sympy.sstr(at0)} ≠ 0", rule, replace(nonzero, witness=witness)))
-        holds = Verdict.refuted(nonzero.method, f"σ(0) ≠ 0 (rule: {rule})", witness=witness,
-                                certificate=nonzero.certificate)
-        return Decision(holds, tuple(steps), witness=sympy.Integer(0))
-    steps.append(Step("σ(0) = 0", rule, decide_zero(at0)))
-    holds = combine((s.verdict for s in steps), "condition")
-    value = found.get("value") if holds.status == PROVED else None
-    return Decision(holds, tuple(steps), value=value)
+            z0 = side * found[0]
+            fact = refute_homogeneous(expr, z, u, z0)
+            if fact.refuted:
+                return Decision(fact, tuple(steps), witness=z0)
+    fact = check_homogeneous(expr, z, p, hint=simplified(expr))
+    return Decision(fact, tuple(steps), value=p if fact.proved else None)
 
 
 def _homogeneity_when_zero_at_units(expr) -> Decision:
-    """σ(1) = σ(−1) = 0: homogeneous (of every degree) iff σ vanishes on z ≠ 0."""
-    steps = [Step("σ(1) = σ(−1) = 0", "exact", Verdict.proved("exact", "both values are 0"))]
+    """σ(1) = σ(−1) = 0: homogeneous (of every degree) iff σ vanishes everywhere."""
     found = find_witness(expr, candidate_points(expr))
-    if found:
-        point, cert = found
-        holds = Verdict.refuted(cert.method, f"σ({point}) ≠ 0 = |{point}|^p σ(±1)",
-                                witness=(("z0", str(point)),), certificate=cert.certificate)
-        steps.append(Step(f"σ({point}) ≠ 0", f"certified at z0 = {point}",
-                          replace(cert, witness=holds.witness)))
-        return Decision(holds, tuple(steps), witness=point)
-    for arg, text in ((t, "σ(t) = 0 for t > 0"), (-t, "σ(−t) = 0 for t > 0")):
-        steps.append(Step(text, "SymPy on the half-line",
-                          decide_identically_zero(expr.subs(z, arg))))
-    # σ ≡ 0: homogeneous of every degree; report degree 1 (the one inverse scaling needs).
-    return _with_origin(expr, "substitute z = 0", steps, value=sympy.Integer(1))
+    if found and found[0] != 0:
+        fact = refute_homogeneous(expr, z, sympy.Integer(1), found[0])
+        if fact.refuted:
+            return Decision(fact, (), witness=found[0])
+    fact = check_homogeneous(expr, z, P)
+    return Decision(fact, (), value=EVERY_DEGREE if fact.proved else None)

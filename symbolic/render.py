@@ -51,16 +51,45 @@ def verdict_text(v: Verdict, verbose: bool = False) -> str:
     return text
 
 
+ADMITTED_MARK = {"definition": "≔ definition", "assumption": "⊢ assumed",
+                 "oracle": "⊢ oracle result"}
+
+
 def step_text(i: int, step: Step, verbose: bool) -> str:
-    return (
-        f"  {i:>2}. {step.statement}\n"
-        f"      by {step.rule} — {verdict_text(step.verdict, verbose)}"
-    )
+    """The checked formula, the note beside it, and what decided it (or that it is admitted)."""
+    lines = [f"  {i:>2}. {step.statement}"]
+    if step.note:
+        lines.append(f"      ({step.note})")
+    if step.kind == "checked":
+        lines.append(f"      by {step.rule} — {verdict_text(step.verdict, verbose)}")
+    else:
+        extra = f": {step.verdict.certificate}" if step.kind == "oracle" else ""
+        lines.append(f"      {ADMITTED_MARK[step.kind]} ({step.rule}){extra}")
+    return "\n".join(lines)
+
+
+def admitted_text(result: Result) -> str:
+    """``(1 assumption, 2 oracle results)``: what a proved claim rests on; "" when nothing."""
+    counts = [(len(result.assumptions), "assumption"), (len(result.oracles), "oracle result")]
+    parts = [f"{n} {noun}{'s' * (n != 1)}" for n, noun in counts if n]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def status_text(result: Result, strict: bool = False) -> str:
+    """``✓ proved``, ``✓ proved (1 assumption)``, ``? unknown`` (``--strict`` refusing it), …"""
+    status = result.strict_status() if strict else result.status
+    text = f"{MARK[status]} {status}"
+    if status == "proved":
+        text += admitted_text(result)
+    elif strict and result.status == "proved":
+        text += f" (--strict: rests on{admitted_text(result)})"
+    return text
 
 
 def result_text(result: Result, verbose: bool = False) -> str:
     c = result.claim
-    head = f"[{result.status}] {c.kind.capitalize()} {c.name} ({c.source}): {c.title}"
+    head = (f"[{result.status}{admitted_text(result)}] {c.kind.capitalize()} {c.name} "
+            f"({c.source}): {c.title}")
     lines = [head, f"  {c.statement}"]
     lines += [f"  assuming {a}" for a in c.assumptions]
     lines += [step_text(i, s, verbose) for i, s in enumerate(result.derivation.steps, 1)]
@@ -72,7 +101,7 @@ def result_text(result: Result, verbose: bool = False) -> str:
             + (f" — {n.detail}" if n.detail and (verbose or not n.agrees) else "")
         )
     if result.status != "proved":
-        lines.append(f"  reason: {result.verdict.reason}")
+        lines.append(f"  reason: {result.reason}")
     return "\n".join(lines)
 
 
@@ -97,15 +126,15 @@ def reports_text(reports: Sequence[Report], verbose: bool = False) -> str:
     return "\n\n".join(report_text(r, verbose) for r in reports)
 
 
-SUMMARY_COLUMNS = ("module", "claim", "THEORY item", "verdict", "methods", "time")
+SUMMARY_COLUMNS = ("module", "claim", "item", "verdict", "methods", "time")
 
 
-def claims_table(reports: Sequence[Report]) -> Table:
-    """One row per claim (module, claim, THEORY item, verdict, methods, time): the dashboard."""
+def claims_table(reports: Sequence[Report], strict: bool = False) -> Table:
+    """One row per claim (module, claim, item, verdict, methods, time): the dashboard."""
     rows = tuple(
-        (rep.module, r.claim.name, r.claim.source, f"{MARK[r.status]} {r.status}",
+        (rep.module, r.claim.name, r.claim.source, status_text(r, strict),
          "+".join(r.methods) or "—", f"{r.verdict.seconds:.3f} s")
         for rep in reports for r in rep.results)
-    statuses = [r.status for rep in reports for r in rep.results]
+    statuses = [r.strict_status() if strict else r.status for rep in reports for r in rep.results]
     return Table("claims", "Checked claims", SUMMARY_COLUMNS, rows,
                  notes=(f"{summary_line(statuses)}; overall {overall_status(statuses)}.",))

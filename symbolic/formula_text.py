@@ -1,0 +1,83 @@
+"""Plain-text rendering of the formulas kernel facts carry (``a*b = b*a``, ``∀ t ∈ (0, ∞): …``).
+
+A step's statement is this rendering of the formula that was checked — never text typed beside
+it. ``sigma`` prints as ``σ``; relations and connectives as ``= ≠ < ≤ ∧ ∨ ⇒ ¬``; a definition
+as ``c := σ(1)``; an assumption stated in words as those words.
+"""
+
+from __future__ import annotations
+
+import sympy
+from sympy.printing.str import StrPrinter
+
+GREEK = {"sigma": "σ", "alpha": "α", "beta": "β", "lambda": "λ"}
+
+
+class TextPrinter(StrPrinter):
+    def _print_Symbol(self, expr) -> str:
+        return GREEK.get(expr.name, expr.name)
+
+    def _print_Function(self, expr) -> str:
+        name = expr.func.__name__
+        if name == "assumed":
+            return str(expr.args[0])
+        args = ", ".join(self._print(a) for a in expr.args)
+        return f"{GREEK.get(name, name)}({args})"
+
+    def _print_Relational(self, expr) -> str:
+        op = {"==": "=", "!=": "≠", "<=": "≤", ">=": "≥"}.get(expr.rel_op, expr.rel_op)
+        return f"{self._print(expr.lhs)} {op} {self._print(expr.rhs)}"
+
+    _print_Equality = _print_Unequality = _print_Relational
+    _print_StrictLessThan = _print_StrictGreaterThan = _print_Relational
+    _print_LessThan = _print_GreaterThan = _print_Relational
+
+    def _join(self, expr, op: str) -> str:
+        return f" {op} ".join(self.parenthesize(a, 0) if isinstance(a, sympy.Basic)
+                              and a.args and not a.is_Atom else self._print(a)
+                              for a in expr.args)
+
+    def _print_And(self, expr) -> str:
+        return " ∧ ".join(f"({self._print(a)})" if len(a.args) > 1 and
+                          isinstance(a, (sympy.Or, sympy.Implies)) else self._print(a)
+                          for a in expr.args)
+
+    def _print_Or(self, expr) -> str:
+        return " ∨ ".join(self._print(a) for a in expr.args)
+
+    def _print_Implies(self, expr) -> str:
+        a, b = expr.args
+        return f"({self._print(a)}) ⇒ {self._print(b)}"
+
+    def _print_Not(self, expr) -> str:
+        return f"¬({self._print(expr.args[0])})"
+
+    def _print_ImmutableDenseMatrix(self, expr) -> str:
+        if expr.shape[0] * expr.shape[1] > 4:
+            return f"[{expr.shape[0]}×{expr.shape[1]} matrix]"
+        return self._print_MatrixBase(expr)
+
+    _print_ImmutableMatrix = _print_ImmutableDenseMatrix
+
+
+_PRINTER = TextPrinter({"order": "none"})
+
+
+def text(expr: sympy.Basic) -> str:
+    """A formula in plain text; a printer failure (4300-digit integers, …) is named, not raised."""
+    try:
+        return _PRINTER.doprint(expr)
+    except (ValueError, RecursionError) as exc:
+        return f"<formula not printable: {type(exc).__name__}>"
+
+
+def formula_text(fact) -> str:
+    """The statement of a fact: its formula (``:=`` for a definition), with its domain."""
+    f = fact.formula
+    if fact.kind == "definition" and isinstance(f, sympy.Equality):
+        shown = f"{text(f.lhs)} := {text(f.rhs)}"
+    else:
+        shown = text(f)
+    if fact.domain:
+        shown += f"   [{', '.join(d for d in fact.domain)}]"
+    return shown

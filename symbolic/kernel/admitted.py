@@ -1,0 +1,71 @@
+"""Admitted facts: definitions and named assumptions, counted and shown, never proved.
+
+* ``define(name, value)`` introduces a fresh name for a value (``c := σ(1)``): conservative,
+  so it may stand in a derivation without weakening it, but it is shown as a definition.
+* ``oracle(statement, method, certificate)`` admits a result certified by a procedure outside
+  the kernel (counted, shown, refused by ``--strict`` like an assumption);
+* ``assume(statement, formula=None)`` admits a hypothesis — e.g. the regularity of Cauchy's
+  equation in ``scaling.converse``. A claim whose derivation contains one is shown
+  ``✓ proved (1 assumption)``, lists it in JSON, and is *not* proved under ``--strict``.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact
+from symbolic.kernel.verdict import PROVED, _verdict
+
+
+def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
+    """The definition ``name := value``; ``name`` must be a symbol that ``value`` does not use."""
+    value = sympy.sympify(value)
+    if not isinstance(name, sympy.Symbol):
+        raise TypeError(f"name={name!r}: a definition names a SymPy Symbol")
+    if name in value.free_symbols:
+        raise ValueError(f"define({name}, …): the name occurs in its own value")
+    formula = sympy.Eq(name, value, evaluate=False)
+    return _fact(formula, _verdict(PROVED, "definition", "a definition (a fresh name), "
+                                   "not a checked statement"), kind=DEFINITION)
+
+
+ASSUMED = sympy.Function("assumed")  # the formula of an assumption stated only in words
+
+
+def assume(statement: str, formula: sympy.Basic | None = None) -> Fact:
+    """The named assumption ``statement`` (with its formula when it has one)."""
+    if not statement.strip():
+        raise ValueError("an assumption needs a statement saying what is assumed")
+    shown = formula if formula is not None else ASSUMED(sympy.Symbol(statement))
+    return _fact(shown, _verdict(PROVED, "assumption", "a hypothesis admitted by name, not "
+                                 "derived", certificate=statement), kind=ASSUMPTION)
+
+
+def oracle(statement: str, method: str, certificate: str, formula: sympy.Basic | None = None
+           ) -> Fact:
+    """A result certified outside the kernel (``method`` says by what), admitted as such:
+    shown ``(1 oracle result)``, listed in JSON, and not proved under ``--strict``."""
+    if not statement.strip() or not certificate.strip():
+        raise ValueError("an oracle result needs its statement and its certificate")
+    shown = formula if formula is not None else ASSUMED(sympy.Symbol(statement))
+    return _fact(shown, _verdict(PROVED, method, f"oracle: {method}", certificate=certificate),
+                 kind=ORACLE)
+
+
+def undecided(formula: sympy.Basic, reason: str, method: str = "none") -> Fact:
+    """The formula with verdict ``unknown`` — what a bounded search reports when it stops."""
+    from symbolic.kernel.verdict import UNKNOWN
+
+    return _fact(formula, _verdict(UNKNOWN, method, reason))
+
+
+def negate(fact: Fact) -> Fact:
+    """``¬F`` from a checked fact ``F``: proved when F is refuted (a certified counterexample),
+    refuted when F is proved, unknown otherwise."""
+    from symbolic.kernel.verdict import REFUTED, UNKNOWN, _revise
+
+    if fact.admitted:
+        raise ValueError("only a checked fact can be negated")
+    flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}[fact.status]
+    return _fact(sympy.Not(fact.formula, evaluate=False), _revise(fact.verdict, status=flip),
+                 domain=fact.domain, parts=(fact,))

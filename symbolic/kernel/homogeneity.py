@@ -1,0 +1,129 @@
+"""Positive homogeneity of an activation σ (THEORY A7), decided on the formula itself.
+
+``check_homogeneous(σ, z, p)``: the fact ``∀α > 0, z ∈ ℝ: σ(αz) = α^p σ(z)``, proved
+
+* directly, by the cases ``z = t > 0``, ``z = −t``, ``z = 0`` of ``σ(αz) − α^p σ(z) = 0``; or
+* by the characterization proved in ``scaling.degree_p`` — ``σ(t) = σ(1)t^p`` and
+  ``σ(−t) = σ(−1)t^p`` for every ``t > 0``, and ``σ(0) = 0`` unless ``p = 0`` (certified) —
+  each condition checked here; an undecided ``p ≠ 0`` with ``σ(0) ≠ 0`` is *unknown*.
+
+``refute_homogeneous(σ, z, u, z0)``: the fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted:
+``σ(u) ≠ 0`` is certified (``u = ±1``), so ``α = 2`` forces ``2^p = σ(2u)/σ(u)``; a ratio
+certified ≤ 0 admits no real ``p``; otherwise, for that one ``p``, ``σ(z0) ≠ |z0|^p σ(sign z0)``
+is certified. When ``σ(1) = σ(−1) = 0`` exactly, any ``σ(z0) ≠ 0`` refutes every degree.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
+from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel.sympy_checks import HALF_LINE, T, _eq, check_equal, check_zero_on, zero_verdict
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict, combine
+
+ALPHA = sympy.Symbol("alpha", positive=True)
+P = sympy.Symbol("p", real=True)
+
+
+def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> sympy.Basic:
+    body = _eq(expr.xreplace({var: ALPHA * var}), ALPHA**p * expr)
+    return ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals))
+
+
+def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
+                      hint: sympy.Expr | None = None) -> Fact:
+    """The fact ``∀α > 0, z: σ(αz) = α^p σ(z)`` (``hint``: a form of σ, checked equal first)."""
+    expr, p = sympy.sympify(expr), sympy.sympify(p)
+    formula = homogeneity_formula(expr, var, p)
+    parts: tuple[Fact, ...] = ()
+    form = expr
+    if hint is not None:
+        same = check_equal(expr, hint)
+        if not same.proved:
+            return _fact(formula, _verdict(UNKNOWN, same.verdict.method,
+                                           "the proposed form of σ was not proved equal"),
+                         parts=(same,))
+        parts, form = (same,), sympy.sympify(hint)
+    direct = _direct(form, var, p)
+    if direct.status == PROVED:
+        return _fact(formula, combine([*(f.verdict for f in parts), direct.verdict], "case"),
+                     parts=(*parts, direct))
+    conditions = _characterization(form, var, p)
+    verdict = combine((f.verdict for f in (*parts, *conditions)), "condition")
+    if verdict.status == REFUTED:  # a refutation needs a witness: see refute_homogeneous
+        verdict = _verdict(UNKNOWN, verdict.method, f"a condition failed without a witness "
+                           f"point: {verdict.reason}")
+    return _fact(formula, verdict, parts=(*parts, *conditions))
+
+
+def _direct(form, var, p) -> Fact:
+    diff = form.xreplace({var: ALPHA * var}) - ALPHA**p * form
+    cases = [zero_verdict(diff.xreplace({var: T})), zero_verdict(diff.xreplace({var: -T})),
+             zero_verdict(diff.xreplace({var: 0}))]
+    body = _eq(diff, 0)
+    return _fact(ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals)),
+                 combine(cases, "case"))
+
+
+def _characterization(form, var, p) -> tuple[Fact, ...]:
+    one, minus_one = form.xreplace({var: 1}), form.xreplace({var: -1})
+    pos = check_zero_on(form.xreplace({var: T}) - one * T**p, T, HALF_LINE)
+    neg = check_zero_on(form.xreplace({var: -T}) - minus_one * T**p, T, HALF_LINE)
+    at0 = form.xreplace({var: 0})
+    origin = _fact(_eq(at0, 0), zero_verdict(at0))
+    if origin.status != PROVED:
+        p_zero = zero_verdict(p)
+        if p_zero.status == PROVED:  # degree 0: σ(αz) = σ(z) puts no condition on σ(0)
+            origin = _fact(_eq(P, 0).xreplace({P: p}), p_zero)
+        else:
+            origin = _fact(sympy.Or(_eq(p, 0), _eq(at0, 0)),
+                           _verdict(UNKNOWN, "sympy", "neither σ(0) = 0 nor p = 0 decided"))
+    return pos, neg, origin
+
+
+def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
+                       z0: sympy.Rational) -> Fact:
+    """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
+    expr = sympy.sympify(expr)
+    formula = Exists((P,), homogeneity_formula(expr, var, P))
+    z0 = sympy.Rational(z0)
+    if u not in (1, -1) or z0 == 0:
+        raise ValueError("u must be ±1 and z0 nonzero")
+    sign = sympy.Integer(1 if z0 > 0 else -1)
+    witness = (("u", str(u)), ("z0", str(z0)))
+
+    def certify(value, wanted):
+        return _sign_verdict(sympy.sympify(value), wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
+
+    s_u, s_2u = expr.xreplace({var: u}), expr.xreplace({var: 2 * u})
+    s_pos, s_neg = expr.xreplace({var: 1}), expr.xreplace({var: -1})
+    at_z0, at_sign = expr.xreplace({var: z0}), expr.xreplace({var: sign})
+    units_zero = zero_verdict(s_pos).status == PROVED and zero_verdict(s_neg).status == PROVED
+    if units_zero:  # σ(±1) = 0: every degree demands σ(z0) = |z0|^p·0 = 0
+        v = certify(at_z0, "≠")
+        return _refuted_or_unknown(formula, v, witness, "σ(±1) = 0 but σ(z0) ≠ 0")
+    nonzero_u = certify(s_u, "≠")
+    if nonzero_u.status != PROVED:
+        return _fact(formula, _verdict(UNKNOWN, nonzero_u.method, "σ(u) ≠ 0 not certified",
+                                       witness=witness))
+    ratio = s_2u / s_u
+    if certify(ratio, "<").status == PROVED or zero_verdict(ratio).status == PROVED:
+        v = combine([nonzero_u, certify(-ratio if ratio != 0 else 1, ">")], "condition")
+        return _refuted_or_unknown(formula, v, witness, "σ(2u)/σ(u) ≤ 0 < 2^p: no real degree")
+    forced = sympy.log(ratio) / sympy.log(2)
+    miss = certify(at_z0 - abs(z0) ** forced * at_sign, "≠")
+    return _refuted_or_unknown(formula, combine([nonzero_u, miss], "condition"),
+                               (*witness, ("p", sympy.sstr(forced))),
+                               "α = 2 forces 2^p = σ(2u)/σ(u); with that p, σ(z0) ≠ "
+                               "|z0|^p σ(sign z0)", miss.certificate)
+
+
+def _refuted_or_unknown(formula, v, witness, why: str, certificate: str = "") -> Fact:
+    if v.status == PROVED:
+        return _fact(formula, _verdict(REFUTED, v.method, why, witness=witness,
+                                       certificate=certificate or v.certificate,
+                                       backend=v.backend, seconds=v.seconds))
+    return _fact(formula, _verdict(UNKNOWN, v.method, f"not certified: {v.reason}",
+                                   witness=witness, seconds=v.seconds))

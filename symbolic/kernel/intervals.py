@@ -1,0 +1,461 @@
+"""Exact and outward-rounded interval certificates: the kernel's numeric checkers.
+
+``enclose(expr, bits, env)`` evaluates a SymPy expression in ``mpmath.iv`` interval arithmetic
+(``env`` gives intervals for free symbols), giving an interval guaranteed to contain every value:
+each operation rounds outward, functions ``iv`` lacks are built from ones it has (``tanh`` from
+``exp``) or enclosed rigorously (``erf`` by its alternating series with the remainder bound, or by
+``erfc(x) ≤ exp(−x²)/(x√π)`` for large ``|x|``; ``special.SPECIAL``). Branches (``Max``, ``Min``,
+``Abs``, ``Piecewise``) are taken only when the interval decides them.
+
+The checkers return facts about the formula they were given:
+
+* ``check_nonzero(e)``: ``e ≠ 0`` — exact for rationals, else an enclosure excluding 0;
+* ``check_compare(a, rel, b)``: ``a rel b`` for closed expressions, on intervals, never floats;
+* ``check_bound_on(e, x, lo, hi, rel, bound)``: ``∀x ∈ [lo, hi]: e rel bound`` by bisection;
+* ``counterexample(lhs, rhs, point)``: the identity ``∀vars: lhs = rhs`` *refuted* at ``point``
+  when ``lhs − rhs`` there is certified nonzero (and ``point`` lies in the symbols' domain).
+
+A float tolerance never certifies anything: ``1 + 1e-30 − 1`` is certified nonzero.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import mpmath
+import sympy
+from mpmath import iv
+
+from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.logic import ForAll, domain_of
+from symbolic.kernel.special import SPECIAL
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
+from symbolic.versions import backend
+
+START_BITS = 64
+MAX_BITS = 4096  # separates differences down to ~1e-1200 relative to the terms
+CERTIFY_TIMEOUT_S = 2.0
+ERF_TAIL_FROM = 6  # |x| ≥ 6: the erfc tail bound instead of the Taylor series
+BOUND_PIECES = 4096  # the most pieces check_bound_on splits [lo, hi] into
+
+
+class CannotEnclose(Exception):
+    """The expression has a form the interval evaluator does not handle (or is not real)."""
+
+
+def _erf(x):
+    """A rigorous enclosure of erf on the interval x (``iv`` has no rigorous erf)."""
+    lo, hi = x.a, x.b
+    if lo >= ERF_TAIL_FROM or hi <= -ERF_TAIL_FROM:
+        sign = 1 if lo >= ERF_TAIL_FROM else -1
+        m = iv.mpf(lo if sign > 0 else -hi)  # |x| ≥ m ≥ 6: 0 < erfc(|x|) ≤ exp(−m²)/(m√π)
+        tail = iv.exp(-m * m) / (m * iv.sqrt(iv.pi))
+        inner = 1 - iv.mpf([0, tail.b])
+        return inner if sign > 0 else -inner
+    if lo < 0 < hi or hi - lo > 1 or max(abs(lo), abs(hi)) >= ERF_TAIL_FROM:
+        a, b = _erf(iv.mpf(lo)), _erf(iv.mpf(hi))  # erf is increasing
+        return iv.mpf([a.a, b.b])
+    # 2/√π Σ (−1)^n x^(2n+1) / (n! (2n+1)); terms decrease once n+1 > x², and the remainder
+    # of an alternating series with decreasing terms is bounded by the next term.
+    total, term, n = iv.mpf(0), x, 0
+    x2 = x * x
+    while True:
+        piece = term / (2 * n + 1)
+        if n + 1 > x2.b and abs(piece).b < iv.mpf(2) ** (-(iv.prec + 8)):
+            remainder = abs(piece).b
+            total += iv.mpf([-remainder, remainder])
+            break
+        total += piece
+        n += 1
+        term = -term * x2 / n
+    return 2 / iv.sqrt(iv.pi) * total
+
+
+def _erfc(x):
+    """erfc = 1 − erf, with the tail bound kept relative for large x (erfc(26) ≈ 1e-296)."""
+    if x.a >= ERF_TAIL_FROM:  # 0 < erfc(x) ≤ exp(−x²)/(x√π), decreasing in x
+        lo_x, hi_x = iv.mpf(x.a), iv.mpf(x.b)
+        upper = iv.exp(-lo_x * lo_x) / (lo_x * iv.sqrt(iv.pi))
+        # erfc(x) ≥ exp(−x²)/√π · 2/(x + √(x² + 2))  (Abramowitz–Stegun 7.1.13)
+        lower = iv.exp(-hi_x * hi_x) / iv.sqrt(iv.pi) * 2 / (hi_x + iv.sqrt(hi_x * hi_x + 2))
+        return iv.mpf([lower.a, upper.b])
+    return 1 - _erf(x)
+
+
+def _abs(x):
+    if x.a >= 0:
+        return x
+    if x.b <= 0:
+        return -x
+    return iv.mpf([0, max(-x.a, x.b)])
+
+
+def _log(x):
+    if x.a <= 0:
+        raise CannotEnclose("log of a possibly non-positive number")
+    return iv.log(x)
+
+
+def _pow(base, exponent: sympy.Expr, env, bits: int):
+    if exponent.is_Integer:
+        e = int(exponent)
+        if abs(e) > 10**6:
+            if base.a > 0:
+                return iv.exp(iv.mpf(e) * iv.log(base))
+            raise CannotEnclose("huge integer power of a possibly non-positive number")
+        b = base if e >= 0 else 1 / base
+        result = b ** abs(e) if abs(e) else iv.mpf(1)
+        if e % 2 == 0 and result.a < 0:  # even power of an interval straddling 0
+            result = iv.mpf([0, result.b])
+        return result
+    if exponent == sympy.S.Half:
+        if base.a < 0:
+            raise CannotEnclose("square root of a possibly negative number")
+        return iv.sqrt(base)
+    if base.a <= 0:
+        if base.a == 0 and base.b == 0 and _enclose(exponent, env, bits).a > 0:
+            return iv.mpf(0)
+        raise CannotEnclose("non-integer power of a possibly non-positive number")
+    return iv.exp(_enclose(exponent, env, bits) * iv.log(base))
+
+
+_FUNCS = {
+    sympy.exp: iv.exp,
+    sympy.log: _log,
+    sympy.tanh: lambda x: 1 - 2 / (iv.exp(2 * x) + 1),
+    sympy.sinh: lambda x: (iv.exp(x) - iv.exp(-x)) / 2,
+    sympy.cosh: lambda x: (iv.exp(x) + iv.exp(-x)) / 2,
+    sympy.erf: _erf,
+    sympy.erfc: _erfc,
+    sympy.Abs: _abs,
+}
+
+
+def _enclose(expr: sympy.Expr, env: Mapping, bits: int):
+    if expr in env:
+        return env[expr]
+    if expr.is_Integer:
+        return iv.mpf(int(expr.p))
+    if expr.is_Rational:
+        return iv.mpf(int(expr.p)) / iv.mpf(int(expr.q))
+    if expr is sympy.pi:
+        return iv.pi
+    if expr is sympy.E:
+        return iv.e
+    if expr.is_Float:
+        return iv.mpf(mpmath.mpf(expr._mpf_))  # a binary float is an exact rational
+    if expr.is_Add:
+        total = iv.mpf(0)
+        for arg in expr.args:
+            total += _enclose(arg, env, bits)
+        return total
+    if expr.is_Mul:
+        prod = iv.mpf(1)
+        for arg in expr.args:
+            prod *= _enclose(arg, env, bits)
+        return prod
+    if expr.is_Pow:
+        return _pow(_enclose(expr.base, env, bits), expr.exp, env, bits)
+    if isinstance(expr, (sympy.Max, sympy.Min)):
+        parts = [_enclose(a, env, bits) for a in expr.args]
+        pick = max if isinstance(expr, sympy.Max) else min
+        return iv.mpf([pick(p.a for p in parts), pick(p.b for p in parts)])
+    if isinstance(expr, sympy.Piecewise):
+        return _enclose_piecewise(expr, env, bits)
+    if isinstance(expr, sympy.Heaviside):
+        x = _enclose(expr.args[0], env, bits)
+        if x.a > 0:
+            return iv.mpf(1)
+        if x.b < 0:
+            return iv.mpf(0)
+        raise CannotEnclose("Heaviside at a possibly zero argument")
+    if isinstance(expr, sympy.sign):
+        x = _enclose(expr.args[0], env, bits)
+        if x.a > 0:
+            return iv.mpf(1)
+        if x.b < 0:
+            return iv.mpf(-1)
+        raise CannotEnclose("sign of a possibly zero argument")
+    special = SPECIAL.get(expr.func)
+    if special is not None:
+        return special(*(_enclose(a, env, bits) for a in expr.args))
+    fn = _FUNCS.get(expr.func)
+    if fn is not None and len(expr.args) == 1:
+        return fn(_enclose(expr.args[0], env, bits))
+    raise CannotEnclose(f"no interval rule for {expr.func.__name__}")
+
+
+def _enclose_piecewise(expr: sympy.Piecewise, env, bits: int):
+    for value, cond in expr.args:
+        truth = _decide_condition(cond, env, bits)
+        if truth is None:
+            raise CannotEnclose("a Piecewise condition is undecided at this precision")
+        if truth:
+            return _enclose(value, env, bits)
+    raise CannotEnclose("no Piecewise branch applies")
+
+
+def _decide_condition(cond, env, bits: int) -> bool | None:
+    if cond in (sympy.true, True):
+        return True
+    if cond in (sympy.false, False):
+        return False
+    if isinstance(cond, sympy.And):
+        values = [_decide_condition(c, env, bits) for c in cond.args]
+        return False if False in values else None if None in values else True
+    if isinstance(cond, sympy.Or):
+        values = [_decide_condition(c, env, bits) for c in cond.args]
+        return True if True in values else None if None in values else False
+    if isinstance(cond, sympy.core.relational.Relational):
+        d = _enclose(cond.lhs - cond.rhs, env, bits)
+        rel = cond.rel_op
+        if rel in (">", ">="):
+            if d.a > 0 or (rel == ">=" and d.a >= 0):
+                return True
+            if d.b < 0 or (rel == ">" and d.b <= 0):
+                return False
+        if rel in ("<", "<="):
+            if d.b < 0 or (rel == "<=" and d.b <= 0):
+                return True
+            if d.a > 0 or (rel == "<" and d.a >= 0):
+                return False
+    return None
+
+
+def enclose(expr: sympy.Expr, bits: int = START_BITS, env: Mapping | None = None):
+    """An ``mpmath.iv`` interval containing every value of ``expr`` (free symbols from ``env``)."""
+    expr = sympy.sympify(expr)
+    env = dict(env or {})
+    free = expr.free_symbols - set(env)
+    if free:
+        raise CannotEnclose(f"expression has free symbols {sorted(map(str, free))}")
+    old = iv.prec
+    iv.prec = bits
+    try:
+        return _enclose(expr, env, bits)
+    except (ZeroDivisionError, OverflowError, ValueError, TypeError, MemoryError,
+            RecursionError) as exc:
+        raise CannotEnclose(f"interval evaluation failed ({type(exc).__name__})") from None
+    finally:
+        iv.prec = old
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """``lo ≤ value ≤ hi`` at ``bits`` of working precision."""
+
+    lo: mpmath.mpf
+    hi: mpmath.mpf
+    bits: int
+
+    @property
+    def excludes_zero(self) -> bool:
+        return self.lo > 0 or self.hi < 0
+
+    @property
+    def sign(self) -> int:
+        return 1 if self.lo > 0 else -1 if self.hi < 0 else 0
+
+    def text(self, digits: int = 12) -> str:
+        """The interval, printed outward (the printed end points still enclose)."""
+        with mpmath.workprec(self.bits + 16):
+            lo = mpmath.nstr(self.lo - abs(self.lo) * mpmath.mpf(10) ** (1 - digits), digits)
+            hi = mpmath.nstr(self.hi + abs(self.hi) * mpmath.mpf(10) ** (1 - digits), digits)
+        return f"[{lo}, {hi}]"
+
+    def rational_bounds(self) -> tuple[sympy.Rational, sympy.Rational]:
+        """The end points as exact rationals (a binary float is a rational)."""
+        def exact(x: mpmath.mpf) -> sympy.Rational:
+            man, exp = mpmath.mpf(x).man_exp
+            return sympy.Integer(man) * sympy.Integer(2) ** exp
+        return exact(self.lo), exact(self.hi)
+
+
+def tight_enclosure(expr: sympy.Expr, until_sign: bool = True, max_bits: int = MAX_BITS,
+                    env: Mapping | None = None) -> Enclosure:
+    """Enclose at increasing precision until the sign is known (or ``max_bits`` is reached)."""
+    bits = START_BITS
+    while True:
+        box = enclose(expr, bits, env)
+        with mpmath.workprec(bits):  # keep every bit of the end points
+            enc = Enclosure(mpmath.mpf(box.a), mpmath.mpf(box.b), bits)
+        if (until_sign and enc.excludes_zero) or bits >= max_bits:
+            return enc
+        bits *= 2
+
+
+def _closed(expr) -> sympy.Expr:
+    expr = sympy.sympify(expr)
+    if expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo, sympy.I):
+        raise CannotEnclose("not a finite real number")
+    return expr
+
+
+def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: int):
+    """Verdict on ``value wanted 0`` (wanted in ≠, >, <, ≥, ≤) for a closed expression."""
+    start = time.perf_counter()
+    seconds = current_limits().sympy_seconds(timeout_s)
+    try:
+        with deadline(seconds) as dl:
+            value = _closed(value)
+            if value.is_Rational:
+                sign = int(value.p > 0) - int(value.p < 0)
+                how, cert, method, label = "exact rational value", f"value = {value}", "exact", \
+                    backend("sympy")
+            else:
+                enc = tight_enclosure(value, max_bits=max_bits)
+                sign, method, label = enc.sign, "interval", backend("mpmath")
+                how = f"interval at {enc.bits} bits"
+                cert = f"value ∈ {enc.text()} ({enc.bits}-bit mpmath.iv)"
+    except BudgetExceeded as exc:
+        return _verdict(UNKNOWN, "interval", str(exc), timeout_s=seconds,
+                        seconds=time.perf_counter() - start)
+    except (CannotEnclose, ZeroDivisionError, OverflowError, ValueError, TypeError,
+            MemoryError, RecursionError) as exc:
+        return _verdict(UNKNOWN, "interval", f"cannot enclose: {exc}",
+                        seconds=time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if dl.expired:
+        return _verdict(UNKNOWN, method, f"time limit of {seconds:g} s passed", timeout_s=seconds,
+                        seconds=elapsed)
+    holds = {"≠": sign != 0, ">": sign > 0, "<": sign < 0}
+    fails = {"≠": method == "exact" and sign == 0, ">": method == "exact" and sign <= 0 or
+             (method == "interval" and sign < 0), "<": method == "exact" and sign >= 0 or
+             (method == "interval" and sign > 0)}
+    common = dict(certificate=cert, backend=label, timeout_s=seconds, seconds=elapsed)
+    if holds[wanted]:
+        return _verdict(PROVED, method, how, **common)
+    if fails[wanted]:
+        return _verdict(REFUTED, method, how, **common)
+    return _verdict(UNKNOWN, method, f"{how}: sign not decided", **common)
+
+
+def check_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
+                  max_bits: int = MAX_BITS) -> Fact:
+    """The fact ``expr ≠ 0`` for a closed expression: exact, or by interval arithmetic."""
+    expr = sympy.sympify(expr)
+    return _fact(sympy.Ne(expr, 0, evaluate=False), _sign_verdict(expr, "≠", timeout_s, max_bits))
+
+
+_RELATIONS = {">": (sympy.StrictGreaterThan, 1), "<": (sympy.StrictLessThan, -1)}
+
+
+def check_compare(lhs: sympy.Expr, rel: str, rhs: sympy.Expr,
+                  timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS) -> Fact:
+    """The fact ``lhs rel rhs`` (rel ``>`` or ``<``) for closed expressions, certified by exact
+    arithmetic or outward-rounded enclosures of ``lhs − rhs`` — never by floats."""
+    if rel not in _RELATIONS:
+        raise ValueError(f"rel={rel!r}: expected '>' or '<'")
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    cls, _ = _RELATIONS[rel]
+    verdict = _sign_verdict(lhs - rhs, rel, timeout_s, max_bits)
+    return _fact(cls(lhs, rhs, evaluate=False), verdict)
+
+
+def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
+                   rel: str, bound: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
+                   bits: int = 128) -> Fact:
+    """The fact ``∀ var ∈ [lo, hi]: expr rel bound`` (rel ``<`` or ``>``), by interval
+    evaluation on a bisection of ``[lo, hi]`` into at most ``BOUND_PIECES`` pieces."""
+    if rel not in _RELATIONS:
+        raise ValueError(f"rel={rel!r}: expected '>' or '<'")
+    cls, sign = _RELATIONS[rel]
+    expr, bound = sympy.sympify(expr), sympy.sympify(bound)
+    lo, hi = sympy.sympify(lo), sympy.sympify(hi)
+    formula = ForAll((var,), cls(expr, bound, evaluate=False),
+                     domain=sympy.Interval(lo, hi))
+    start = time.perf_counter()
+    seconds = current_limits().sympy_seconds(timeout_s)
+    label = backend("mpmath")
+    try:
+        with deadline(seconds) as dl:
+            old = iv.prec
+            iv.prec = bits
+            try:
+                a, b = enclose(lo, bits), enclose(hi, bits)
+                pending, done = [iv.mpf([a.a, b.b])], 0
+                while pending:
+                    piece = pending.pop()
+                    gap = enclose(expr - bound, bits, {var: piece})
+                    if (sign > 0 and gap.a > 0) or (sign < 0 and gap.b < 0):
+                        done += 1
+                        continue
+                    if done + len(pending) >= BOUND_PIECES:
+                        raise CannotEnclose(f"not decided with {BOUND_PIECES} pieces")
+                    mid = iv.mpf((piece.a + piece.b) / 2).a
+                    pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
+            finally:
+                iv.prec = old
+    except BudgetExceeded as exc:
+        return _fact(formula, _verdict(UNKNOWN, "interval", str(exc), backend=label,
+                                       timeout_s=seconds, seconds=time.perf_counter() - start))
+    except CannotEnclose as exc:
+        return _fact(formula, _verdict(UNKNOWN, "interval", f"bound undecided: {exc}",
+                                       backend=label, seconds=time.perf_counter() - start))
+    elapsed = time.perf_counter() - start
+    if dl.expired:
+        return _fact(formula, _verdict(UNKNOWN, "interval", f"time limit of {seconds:g} s "
+                                       "passed", backend=label, timeout_s=seconds,
+                                       seconds=elapsed))
+    return _fact(formula, _verdict(PROVED, "interval", f"{done} pieces enclosed at {bits} bits",
+                                   certificate=f"[{lo}, {hi}] split into {done} pieces",
+                                   backend=label, timeout_s=seconds, seconds=elapsed))
+
+
+def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
+    """Does ``value`` satisfy the assumptions SymPy attaches to ``symbol``? None: undecided."""
+    checks = []
+    if symbol.is_positive:
+        checks.append(">")
+    if symbol.is_negative:
+        checks.append("<")
+    if symbol.is_nonzero and not (symbol.is_positive or symbol.is_negative):
+        checks.append("≠")
+    if symbol.is_integer and not sympy.sympify(value).is_integer:
+        return False
+    for wanted in checks:
+        v = _sign_verdict(value, wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
+        if v.status != PROVED:
+            return None if v.status == UNKNOWN else False
+    return True
+
+
+def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol, sympy.Expr],
+                   variables: tuple[sympy.Symbol, ...] | None = None,
+                   timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS) -> Fact:
+    """The identity ``∀ variables: lhs = rhs``, refuted when ``lhs − rhs`` at ``point`` is
+    certified nonzero and ``point`` lies in the variables' domain; else unknown."""
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    variables = tuple(variables or sorted(point, key=str))
+    formula = ForAll(variables, sympy.Eq(lhs, rhs, evaluate=False),
+                     domain=domain_of(variables))
+    missing = set(variables) - set(point)
+    if missing:
+        raise ValueError(f"the point gives no value for {sorted(map(str, missing))}")
+    witness = tuple((str(v), sympy.sstr(point[v])) for v in variables)
+    for v in variables:
+        inside = _in_domain(v, point[v])
+        if inside is not True:
+            why = "outside" if inside is False else "not certified inside"
+            return _fact(formula, _verdict(UNKNOWN, "interval",
+                                           f"{v} = {point[v]} is {why} the domain of {v}",
+                                           witness=witness))
+    try:
+        instance = (lhs - rhs).xreplace(dict(point))
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+        return _fact(formula, _verdict(UNKNOWN, "interval",
+                                       f"cannot evaluate at the point ({type(exc).__name__})",
+                                       witness=witness))
+    nonzero = _sign_verdict(instance, "≠", timeout_s, max_bits)
+    if nonzero.status == PROVED:
+        verdict = _verdict(REFUTED, nonzero.method, "lhs − rhs is certified nonzero at the "
+                           "witness", witness=witness, certificate=nonzero.certificate,
+                           backend=nonzero.backend, timeout_s=nonzero.timeout_s,
+                           seconds=nonzero.seconds)
+    else:
+        verdict = _verdict(UNKNOWN, nonzero.method, f"not certified at the point: "
+                           f"{nonzero.reason}", witness=witness, seconds=nonzero.seconds)
+    return _fact(formula, verdict)

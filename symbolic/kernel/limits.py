@@ -1,0 +1,120 @@
+"""Limits on the backends' work: a context, honoured on every thread, never swallowed.
+
+``limits(z3_timeout_ms=..., sympy_timeout_s=...)`` sets the limits for the code in its block
+(a ``ContextVar``, so a limit set in one thread, task or test does not leak into another).
+Every checker runs its work under ``deadline(seconds)``, which
+
+* arms a ``SIGALRM`` timer where one can interrupt (the main thread of a Unix process) and
+  raises ``BudgetExceeded`` in the work, and
+* records when the limit was passed, so that a check that overran — off the main thread, or
+  because the interrupt was raised where it is swallowed (a ``gc`` callback) — is reported
+  ``unknown`` by its checker all the same (``Deadline.expired``).
+
+An overrun never turns into a pass: at the bound the answer is ``unknown``.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+
+class BudgetExceeded(Exception):
+    """The work did not finish within its time limit; the verdict is ``unknown``."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on the backends' time limits. ``None``: each call's own default."""
+
+    z3_timeout_ms: int | None = None
+    sympy_timeout_s: float | None = None
+
+    def sympy_seconds(self, default: float) -> float:
+        return default if self.sympy_timeout_s is None else min(default, self.sympy_timeout_s)
+
+    def z3_ms(self, default: int) -> int:
+        return default if self.z3_timeout_ms is None else min(default, self.z3_timeout_ms)
+
+
+_LIMITS: ContextVar[Limits] = ContextVar("symbolic.kernel.limits", default=Limits())
+
+
+def current_limits() -> Limits:
+    return _LIMITS.get()
+
+
+@contextmanager
+def limits(z3_timeout_ms: int | None = None, sympy_timeout_s: float | None = None
+           ) -> Iterator[Limits]:
+    """Cap the backends' time limits inside the block (caps only tighten, never loosen)."""
+    outer = _LIMITS.get()
+    inner = Limits(_tighter(outer.z3_timeout_ms, z3_timeout_ms),
+                   _tighter(outer.sympy_timeout_s, sympy_timeout_s))
+    token = _LIMITS.set(inner)
+    try:
+        yield inner
+    finally:
+        _LIMITS.reset(token)
+
+
+def _tighter(a, b):
+    return b if a is None else a if b is None else min(a, b)
+
+
+@dataclass
+class Deadline:
+    """A time limit being enforced; ``expired`` once it has been passed, interrupted or not."""
+
+    seconds: float
+    started: float = field(default_factory=time.monotonic)
+    fired: bool = False
+    finished: float | None = None
+
+    @property
+    def elapsed(self) -> float:
+        return (self.finished or time.monotonic()) - self.started
+
+    @property
+    def expired(self) -> bool:
+        return self.fired or self.elapsed > self.seconds
+
+
+def interruptible() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[Deadline]:
+    """Run the body under a wall-clock limit of ``seconds`` (nests; inner limits never extend
+    outer ones). Raises ``BudgetExceeded`` where it can interrupt; always records expiry."""
+    dl = Deadline(max(seconds, 0.0))
+    if not interruptible():
+        try:
+            yield dl
+        finally:
+            dl.finished = time.monotonic()
+        return
+
+    def _alarm(signum, frame):  # noqa: ARG001
+        dl.fired = True
+        raise BudgetExceeded(f"time limit of {seconds:g} s reached")
+
+    previous_handler = signal.signal(signal.SIGALRM, _alarm)
+    previous_delay, _ = signal.getitimer(signal.ITIMER_REAL)
+    delay = max(min(seconds, previous_delay) if previous_delay > 0 else seconds, 1e-6)
+    signal.setitimer(signal.ITIMER_REAL, delay)
+    try:
+        yield dl
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        dl.finished = time.monotonic()
+        if previous_delay > 0:  # re-arm the outer limit with what is left of it
+            left = previous_delay - dl.elapsed
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4))

@@ -1,0 +1,112 @@
+"""Quantified formulas as SymPy objects, so that every fact's formula is one SymPy tree.
+
+``ForAll(variables, body, domain)`` and ``Exists(...)`` print as ``∀ t ∈ (0, ∞): …`` (text)
+and ``\\forall t \\in (0, \\infty)\\colon …`` (LaTeX); Z3 formulas are translated into them
+(``symbolic.kernel.z3_checks``). They carry no logic of their own: the checkers decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import sympy
+from sympy.logic.boolalg import Boolean
+
+REALS = sympy.S.Reals
+
+
+class _Quantifier(Boolean):
+    symbol_text = "?"
+    symbol_latex = "?"
+
+    def __new__(cls, variables: Iterable[sympy.Symbol], body: sympy.Basic,
+                domain: sympy.Set | sympy.Tuple | None = None):
+        variables = sympy.Tuple(*variables)
+        domain = domain_of(variables) if domain is None else domain
+        return sympy.Basic.__new__(cls, variables, sympy.sympify(body), domain)
+
+    @property
+    def variables(self) -> tuple[sympy.Symbol, ...]:
+        return tuple(self.args[0])
+
+    @property
+    def body(self) -> sympy.Basic:
+        return self.args[1]
+
+    @property
+    def domain(self) -> sympy.Set | sympy.Tuple:
+        """One set for every variable, or a ``Tuple`` of sets, one per variable."""
+        return self.args[2]
+
+    def ranges(self) -> tuple[tuple[sympy.Symbol, sympy.Set], ...]:
+        d = self.domain
+        sets = tuple(d) if isinstance(d, sympy.Tuple) else (d,) * len(self.variables)
+        return tuple(zip(self.variables, sets, strict=True))
+
+    @property
+    def free_symbols(self):
+        return self.body.free_symbols - set(self.variables)
+
+    def _sympystr(self, printer) -> str:
+        parts = [f"{printer._print(v)} ∈ {set_text(s)}" for v, s in self.ranges()]
+        return f"{self.symbol_text} {', '.join(parts)}: {printer._print(self.body)}"
+
+    def _latex(self, printer) -> str:
+        parts = [rf"{printer._print(v)} \in "
+                 + (r"\mathbb{R}" if s == REALS else printer._print(s)) for v, s in self.ranges()]
+        return rf"{self.symbol_latex} {', '.join(parts)}\colon {printer._print(self.body)}"
+
+
+class ForAll(_Quantifier):
+    symbol_text = "∀"
+    symbol_latex = r"\forall"
+
+
+class Exists(_Quantifier):
+    symbol_text = "∃"
+    symbol_latex = r"\exists"
+
+
+def symbol_set(v: sympy.Symbol) -> sympy.Set:
+    """The set a real symbol ranges over, read off its SymPy assumptions."""
+    if v.is_integer:
+        base = sympy.S.Naturals if v.is_positive else sympy.S.Naturals0 if v.is_nonnegative \
+            else sympy.S.Integers
+        return base
+    if v.is_positive:
+        return sympy.Interval.open(0, sympy.oo)
+    if v.is_negative:
+        return sympy.Interval.open(-sympy.oo, 0)
+    if v.is_nonnegative:
+        return sympy.Interval(0, sympy.oo)
+    if v.is_nonzero:
+        return sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo))
+    return REALS
+
+
+def domain_of(variables: Iterable[sympy.Symbol]) -> sympy.Set | sympy.Tuple:
+    """One set when every variable ranges over the same one, else a ``Tuple`` of sets."""
+    sets = [symbol_set(v) for v in variables]
+    if not sets:
+        return REALS
+    return sets[0] if all(s == sets[0] for s in sets) else sympy.Tuple(*sets)
+
+
+def set_text(s: sympy.Set) -> str:
+    """``ℝ``, ``(0, ∞)``, ``[−1, 1]``, ``ℝ∖{0}``: a set as a reader writes it."""
+    if s == REALS:
+        return "ℝ"
+    if s == sympy.S.Integers:
+        return "ℤ"
+    if s == sympy.S.Naturals:
+        return "ℕ₊"
+    if s == sympy.S.Naturals0:
+        return "ℕ"
+    if isinstance(s, sympy.Interval):
+        def end(x):
+            return "∞" if x == sympy.oo else "−∞" if x == -sympy.oo else sympy.sstr(x)
+        return (("(" if s.left_open else "[") + f"{end(s.start)}, {end(s.end)}"
+                + (")" if s.right_open else "]"))
+    if s == sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo)):
+        return "ℝ∖{0}"
+    return sympy.sstr(s)

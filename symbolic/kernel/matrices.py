@@ -1,0 +1,137 @@
+"""Identities between layer expressions at general dimension.
+
+``check_matrix_expr_equal`` decides a ``MatrixExpr`` identity (transpose, inverse, block and
+distributive rules) at symbolic shapes; ``check_sum_equal`` decides an identity between entries
+written as finite sums with symbolic bounds, in a normal form that applies only linearity of sums
+and renaming of bound indices (``sum_normal_form``). Both say *proved* only when the difference
+reduces to zero; otherwise *unknown* (a shape mismatch is refuted).
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import sympy
+
+from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.sympy_checks import SIMPLIFY_TIMEOUT_S, _domain, _eq, zero_verdict
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
+from symbolic.versions import backend
+
+
+def check_matrix_expr_equal(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
+                            timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+    """The fact ``lhs = rhs`` for all values of the matrix symbols, at their symbolic shapes."""
+    formula = _eq(lhs, rhs)
+    start = time.perf_counter()
+    label, limit = backend("sympy"), current_limits().sympy_seconds(timeout_s)
+    if lhs.shape != rhs.shape:
+        return _fact(formula, _verdict(REFUTED, "sympy",
+                                       f"shapes differ: {lhs.shape} vs {rhs.shape}",
+                                       backend=label))
+    try:
+        with deadline(limit) as dl:
+            zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
+    except (BudgetExceeded, RecursionError, TypeError, ValueError, AttributeError) as exc:
+        return _fact(formula, _verdict(UNKNOWN, "sympy", f"matrix algebra undecided: {exc}",
+                                       backend=label, timeout_s=limit,
+                                       seconds=time.perf_counter() - start))
+    common = dict(backend=label, timeout_s=limit, seconds=time.perf_counter() - start)
+    if dl.expired:
+        return _fact(formula, _verdict(UNKNOWN, "sympy", f"time limit of {limit:g} s passed",
+                                       **common))
+    if zero:
+        return _fact(formula, _verdict(PROVED, "sympy", "MatrixExpr difference reduces to "
+                                       f"ZeroMatrix{lhs.shape}", **common))
+    return _fact(formula, _verdict(UNKNOWN, "sympy", "MatrixExpr difference not reduced to "
+                                   "zero", **common))
+
+
+def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
+    reduced = _matrix_normal_form(diff)
+    if isinstance(reduced, sympy.ZeroMatrix) or reduced == 0:
+        return True
+    if isinstance(reduced, sympy.BlockMatrix):
+        return all(_reduces_to_zero(b) for b in reduced.blocks)
+    if isinstance(reduced, sympy.MatrixBase):
+        return all(sympy.expand(e) == 0 for e in reduced)
+    return False
+
+
+def _matrix_normal_form(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
+    """``doit``, ``block_collapse``, ``expand`` — also inside every elementwise σ(·), so that
+    σ(A) and σ(A') become identical when A and A' do (equal arguments, equal values)."""
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+
+    m = sympy.expand(sympy.block_collapse(m.doit())).doit()
+    inner = {f: ElementwiseApplyFunction(sympy.Lambda(_ELEMENT, f.function(_ELEMENT)),
+                                         _matrix_normal_form(f.expr))
+             for f in m.atoms(ElementwiseApplyFunction)}
+    return m.xreplace(inner) if inner else m
+
+
+_ELEMENT = sympy.Dummy("ω")  # the one bound variable of every normalized σ(·) (see above)
+
+
+def sum_normal_form(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with every finite sum rewritten by sound rules only.
+
+    A sum over a single value is evaluated; factors free of a summation index move out of its
+    sum and sums of terms split (linearity); bound indices are renamed by nesting depth
+    (``Dummy`` symbols ``ι0``, ``ι1``, … from the outside in), so two sums that differ only in
+    the names of their indices become identical. (SymPy flattens nested sums into one ``Sum``
+    whose first limit is the innermost; the rules below respect that order.)
+    """
+    return _levels(_linear(expr), {}, 0)
+
+
+def _linear(e: sympy.Basic) -> sympy.Basic:
+    if not isinstance(e, sympy.Sum):
+        return e.func(*(_linear(a) for a in e.args)) if e.args else e
+    body = _linear(e.function)
+    for v, lo, hi in e.limits:  # innermost first
+        lo, hi = _linear(lo), _linear(hi)
+        body = body.xreplace({v: lo}) if lo == hi else _split_sum(body, v, lo, hi)
+    return body
+
+
+def _split_sum(body: sympy.Expr, v: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr) -> sympy.Expr:
+    if body.is_Add:
+        return sympy.Add(*(_split_sum(t, v, lo, hi) for t in body.args))
+    factors = sympy.Mul.make_args(body)
+    outside = [f for f in factors if v not in f.free_symbols]
+    inside = [f for f in factors if v in f.free_symbols]
+    if not inside:
+        return sympy.Mul(*outside) * (hi - lo + 1)
+    return sympy.Mul(*outside) * sympy.Sum(sympy.Mul(*inside), (v, lo, hi))
+
+
+def _levels(e: sympy.Basic, env: dict, depth: int) -> sympy.Basic:
+    if isinstance(e, sympy.Sum):
+        limits = []
+        for v, lo, hi in reversed(e.limits):  # outermost first
+            name = _level(depth)
+            limits.append((name, _levels(lo, env, depth), _levels(hi, env, depth)))
+            env, depth = {**env, v: name}, depth + 1
+        return sympy.Sum(_levels(e.function, env, depth), *reversed(limits))
+    if e in env:
+        return env[e]
+    return e.func(*(_levels(a, env, depth) for a in e.args)) if e.args else e
+
+
+@cache
+def _level(depth: int) -> sympy.Dummy:
+    """The bound index at nesting ``depth``: one Dummy per depth, never equal to a user symbol."""
+    return sympy.Dummy(f"ι{depth}", integer=True)
+
+
+def check_sum_equal(lhs: sympy.Expr, rhs: sympy.Expr,
+                    timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+    """The fact ``lhs = rhs`` between entries (finite sums), compared in ``sum_normal_form``."""
+    formula = _eq(lhs, rhs)
+    verdict = zero_verdict(sum_normal_form(lhs) - sum_normal_form(rhs), timeout_s)
+    if verdict.status == PROVED:
+        verdict = _revise(verdict, reason="equal in sum normal form (linearity, index renaming)")
+    return _fact(formula, verdict, domain=_domain(formula))

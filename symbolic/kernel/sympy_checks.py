@@ -1,0 +1,313 @@
+"""SymPy checkers: identities, identities on a domain, explicit matrices, signs.
+
+``check_equal(lhs, rhs)`` decides ``lhs = rhs`` for all values of the free symbols (their SymPy
+assumptions are the domain): a difference SymPy rewrites to exactly ``0`` is *proved*; one that
+reduces to a closed number certified nonzero (exactly or by intervals) is *refuted*; anything
+else is *unknown* — an undecided simplification is never a pass. Every call runs under the
+context's SymPy time limit (``symbolic.kernel.limits``).
+
+>>> import sympy
+>>> a, b = sympy.symbols("a b", real=True)
+>>> check_equal((a + b)**2, a**2 + 2*a*b + b**2).status
+'proved'
+>>> check_equal(a * 2, a + 1).status
+'unknown'
+>>> check_equal(sympy.Integer(2), sympy.Integer(3)).status
+'refuted'
+"""
+
+from __future__ import annotations
+
+import time
+
+import sympy
+
+from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.intervals import MAX_BITS, _sign_verdict
+from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.logic import ForAll, symbol_set
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
+from symbolic.versions import backend
+
+# Long enough for every derivation in the toolkit (each takes milliseconds); short enough that a
+# hostile expression gives `unknown` quickly.
+SIMPLIFY_TIMEOUT_S = 3.0
+SPLIT_TIMEOUT_S = 5.0
+QUICK_BITS = 256  # a closed difference is first enclosed at this precision  # splitting a piecewise difference into branches
+_BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside)
+_PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
+                    sympy.Piecewise)
+
+
+def _exp_form(expr: sympy.Expr) -> sympy.Expr:
+    """Hyperbolic functions written with exp, then simplified (catches disguised identities)."""
+    if not expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth):
+        return expr
+    return sympy.simplify(sympy.expand(expr.rewrite(sympy.exp)))
+
+
+def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
+    """``Max``/``Min``/``Abs``/``sign``/``Heaviside`` of *closed* arguments replaced by the branch
+    that outward-rounded intervals certify (``Max(1, sigmoid(400))`` → ``1``); undecided ones stay.
+    Sound: a branch is taken only when the enclosures separate it."""
+    from symbolic.kernel.intervals import CannotEnclose, tight_enclosure
+
+    def sign_of(e):
+        e = sympy.sympify(e)
+        if e.is_Rational:
+            return int(e.p > 0) - int(e.p < 0)
+        try:
+            return tight_enclosure(e, max_bits=1024).sign or None
+        except CannotEnclose:
+            return None
+
+    def visit(e):
+        if not e.args or not e.has(*_BRANCH_HEADS):
+            return e
+        e = e.func(*(visit(a) for a in e.args))
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            closed = [a for a in e.args if not a.free_symbols]
+            if len(closed) < 2:
+                return e
+            best = closed[0]
+            for a in closed[1:]:
+                sg = sign_of(a - best)
+                if sg is None:
+                    return e
+                if (sg > 0) == isinstance(e, sympy.Max):
+                    best = a
+            rest = [a for a in e.args if a.free_symbols]
+            return e.func(best, *rest) if rest else best
+        if isinstance(e, (sympy.Abs, sympy.sign, sympy.Heaviside)) and not e.free_symbols:
+            sg = sign_of(e.args[0])
+            if sg is not None:
+                return {sympy.Abs: sg * e.args[0], sympy.sign: sympy.Integer(sg),
+                        sympy.Heaviside: sympy.Integer(int(sg > 0))}[e.func]
+        return e
+
+    return visit(expr)
+
+
+def _zero_form(expr: sympy.Expr) -> sympy.Expr:
+    """Cheap rewrites first, ``simplify`` last; stop at the first that reaches 0."""
+    if expr == 0:
+        return expr
+    for rewrite in (resolve_closed_branches, sympy.expand, sympy.cancel, sympy.simplify,
+                    _exp_form):
+        expr = rewrite(expr)
+        if expr == 0:
+            break
+    return expr
+
+
+def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Verdict:
+    """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``)."""
+    seconds = current_limits().sympy_seconds(timeout_s)
+    start = time.perf_counter()
+    label = backend("sympy")
+    expr = sympy.sympify(expr)
+    if not expr.free_symbols and expr != 0:  # a number: an enclosure excluding 0 is quick
+        nonzero = _sign_verdict(expr, "≠", timeout_s, QUICK_BITS)
+        if nonzero.status == PROVED:
+            return _revise(nonzero, status=REFUTED, reason="difference is a nonzero number",
+                           certificate=f"lhs − rhs: {nonzero.certificate}")
+    try:
+        with deadline(seconds) as dl:
+            reduced = _zero_form(expr)
+            closed = reduced.is_number and not reduced.free_symbols
+    except BudgetExceeded as exc:
+        return _verdict(UNKNOWN, "sympy", f"simplification undecided: {exc}", backend=label,
+                        timeout_s=seconds, seconds=time.perf_counter() - start)
+    except (RecursionError, MemoryError, OverflowError, TypeError, ValueError,
+            AttributeError) as exc:
+        return _verdict(UNKNOWN, "sympy", f"simplification failed: {type(exc).__name__}",
+                        backend=label, timeout_s=seconds, seconds=time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if dl.expired:
+        return _verdict(UNKNOWN, "sympy", f"time limit of {seconds:g} s passed", backend=label,
+                        timeout_s=seconds, seconds=elapsed)
+    if reduced == 0:
+        return _verdict(PROVED, "sympy", "difference simplifies to 0", backend=label,
+                        timeout_s=seconds, seconds=elapsed)
+    if closed:  # a closed number: refuted only when certified nonzero
+        nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS)
+        if nonzero.status == PROVED:
+            return _revise(nonzero, status=REFUTED, reason="difference is a nonzero number",
+                           certificate=f"lhs − rhs: {nonzero.certificate}",
+                           seconds=elapsed + nonzero.seconds)
+        if nonzero.status == REFUTED:  # exactly 0 after all
+            return _verdict(PROVED, "exact", "difference is exactly 0", backend=label,
+                            timeout_s=seconds, seconds=elapsed + nonzero.seconds)
+    return _verdict(UNKNOWN, "sympy", f"difference not reduced to 0: "
+                    f"{_short(reduced)}", backend=label, timeout_s=seconds, seconds=elapsed)
+
+
+def _short(expr: sympy.Basic) -> str:
+    try:
+        return sympy.sstr(expr)[:120]
+    except (ValueError, RecursionError):
+        return type(expr).__name__
+
+
+def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
+    return sympy.Eq(lhs, rhs, evaluate=False)
+
+
+def _domain(expr: sympy.Basic) -> tuple[str, ...]:
+    """The assumptions of the free real symbols, as shown beside a fact (``t ∈ (0, ∞)``)."""
+    from symbolic.kernel.logic import set_text
+
+    out = []
+    for s in sorted(getattr(expr, "free_symbols", set()), key=str):
+        if isinstance(s, sympy.Symbol) and not isinstance(s, sympy.Dummy):
+            dom = symbol_set(s)
+            if dom != sympy.S.Reals:
+                out.append(f"{s} ∈ {set_text(dom)}")
+    return tuple(out)
+
+
+def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+    """The fact ``lhs = rhs`` for every value of the free symbols (in their assumed domains)."""
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    formula = _eq(lhs, rhs)
+    return _fact(formula, zero_verdict(lhs - rhs, timeout_s), domain=_domain(formula))
+
+
+def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
+                       timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+    """The fact ``lhs = rhs`` between explicit matrices, decided entry by entry."""
+    formula = _eq(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
+    if lhs.shape != rhs.shape:
+        return _fact(formula, _verdict(REFUTED, "exact",
+                                       f"shapes differ: {lhs.shape} vs {rhs.shape}"))
+    verdict = combine((zero_verdict(a - b, timeout_s) for a, b in zip(lhs, rhs, strict=True)),
+                      "entry")
+    return _fact(formula, verdict, domain=_domain(formula))
+
+
+def check_zero_on(expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set,
+                  timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+    """The fact ``∀ var ∈ domain: expr = 0``; a piecewise ``expr`` is split into its branches
+    (first match wins), each branch decided on the part of ``domain`` it owns."""
+    expr = sympy.sympify(expr)
+    formula = ForAll((var,), _eq(expr, 0), domain=domain)
+    verdict = zero_verdict(expr, timeout_s)
+    if verdict.status != UNKNOWN or not expr.has(*_PIECEWISE_HEADS):
+        if verdict.status == REFUTED and domain.is_empty:
+            verdict = _verdict(PROVED, "sympy", "the domain is empty")
+        return _fact(formula, verdict)
+    return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
+
+
+def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
+    start = time.perf_counter()
+    seconds = current_limits().sympy_seconds(SPLIT_TIMEOUT_S)
+    try:
+        with deadline(seconds) as dl:
+            folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
+            if not isinstance(folded, sympy.Piecewise):
+                branches = [(folded, sympy.true)]
+            else:
+                branches = list(folded.args)
+            verdicts = []
+            covered: sympy.Set = sympy.EmptySet
+            for value, cond in branches:  # first match wins: a branch owns what is left
+                cond_set = domain if cond is sympy.true else \
+                    cond.as_set().intersect(domain)
+                region = sympy.Complement(cond_set, covered)
+                covered = covered.union(cond_set)
+                if region.is_empty:
+                    continue
+                v = zero_verdict(value, timeout_s)
+                if v.status == PROVED:
+                    verdicts.append(v)
+                    continue
+                if isinstance(region, sympy.FiniteSet):  # isolated points: decide each
+                    v = combine([zero_verdict(value.xreplace({var: q}), timeout_s)
+                                 for q in region], "point")
+                elif v.status == REFUTED and region.is_empty is False and \
+                        var not in value.free_symbols:
+                    # a constant nonzero branch on a nonempty region
+                    v = _revise(v, reason=f"branch {_short(value)} ≠ 0 on {region}")
+                elif v.status == REFUTED:
+                    v = _revise(v, status=UNKNOWN, reason="branch not decided on its region")
+                verdicts.append(v)
+            result = combine(verdicts, "branch")
+    except (BudgetExceeded, NotImplementedError, TypeError, ValueError, AttributeError,
+            RecursionError) as exc:
+        return _verdict(UNKNOWN, "sympy", f"piecewise split failed: {type(exc).__name__}",
+                        seconds=time.perf_counter() - start)
+    if dl.expired:
+        return _verdict(UNKNOWN, "sympy", f"time limit of {seconds:g} s passed",
+                        timeout_s=seconds, seconds=time.perf_counter() - start)
+    return result
+
+
+HALF_LINE = sympy.Interval.open(0, sympy.oo)
+T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases below
+
+
+def sign_cases(diff: sympy.Expr, var: sympy.Symbol, timeout_s: float = SIMPLIFY_TIMEOUT_S
+               ) -> tuple[Fact, Fact, Fact]:
+    """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
+    ``∀ var ∈ ℝ: diff = 0``."""
+    at0 = diff.xreplace({var: 0})
+    return (check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
+            check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
+            _fact(_eq(at0, 0), zero_verdict(at0, timeout_s)))
+
+
+def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
+                   hint: sympy.Expr | None = None,
+                   timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+    """The fact ``∀ var ∈ ℝ: lhs = rhs``, by cases: ``var = t > 0``, ``var = −t``, ``var = 0``.
+
+    ``hint`` (proposed by untrusted code, e.g. SymPy's ``simplify`` of ``lhs``) is a form of
+    ``lhs`` that is easier to decide: the kernel checks ``lhs = hint`` first, then the cases on
+    ``hint − rhs``.
+    """
+    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    parts: tuple[Fact, ...] = ()
+    middle = lhs
+    if hint is not None:
+        parts = (check_equal(lhs, hint, timeout_s),)
+        middle = sympy.sympify(hint)
+    parts += sign_cases(middle - rhs, var, timeout_s)
+    verdict = combine((p.verdict for p in parts), "case")
+    if verdict.status == REFUTED:  # a refuted case is a refutation only with a witness point
+        verdict = _revise(verdict, status=UNKNOWN, reason="a case was refuted without a point; "
+                          "use counterexample()")
+    return _fact(ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals), verdict, parts=parts)
+
+
+SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
+_SIGN_RELATION = {"positive": (sympy.StrictGreaterThan, 0),
+                  "negative": (sympy.StrictLessThan, 0),
+                  "nonnegative": (sympy.GreaterThan, 0), "nonpositive": (sympy.LessThan, 0),
+                  "nonzero": (sympy.Ne, 0)}
+
+
+def check_sign(expr: sympy.Expr, sign: str) -> Fact:
+    """The fact ``expr > 0`` (``positive``; or ``negative``, ``nonnegative``, ``nonpositive``,
+    ``nonzero``) for every value of its symbols, decided by SymPy's assumptions system."""
+    if sign not in SIGNS:
+        raise ValueError(f"sign={sign!r}: expected one of {', '.join(SIGNS)}")
+    expr = sympy.sympify(expr)
+    rel, zero = _SIGN_RELATION[sign]
+    formula = rel(expr, zero, evaluate=False)
+    label = backend("sympy")
+    if not expr.free_symbols and sign in ("positive", "negative", "nonzero"):
+        wanted = {"positive": ">", "negative": "<", "nonzero": "≠"}[sign]  # a number: certify
+        return _fact(formula, _sign_verdict(expr, wanted, SIMPLIFY_TIMEOUT_S, MAX_BITS))
+    try:
+        answer = getattr(expr, f"is_{sign}")
+    except (TypeError, ValueError, RecursionError) as exc:
+        answer = None
+        reason = f"assumptions failed: {type(exc).__name__}"
+    else:
+        reason = f"assumptions cannot decide whether it is {sign}"
+    if answer is True:
+        verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}", backend=label)
+    else:  # "not positive for some value" is not a refutation of ∀: needs a witness
+        verdict = _verdict(UNKNOWN, "sympy", reason, backend=label)
+    return _fact(formula, verdict, domain=_domain(formula))

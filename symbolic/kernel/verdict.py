@@ -1,0 +1,117 @@
+"""Verdicts, and the guard that lets only the kernel make them.
+
+A ``Verdict`` says what a backend decided: ``proved``, ``refuted`` or ``unknown``, with the
+method, the witness of a refutation, the certificate, the backend's version, its time limit and
+the time taken. It can be *read* anywhere but *made* only inside ``symbolic.kernel``: its
+``__post_init__`` refuses to run unless the kernel's private ``_mint()`` block is active, so
+``Verdict("proved", ...)``, ``dataclasses.replace(verdict, status="proved")`` and any
+constructor call from outside raise ``KernelViolation``. (Python cannot stop code that reaches
+into the kernel's private names or ``object.__setattr__``; ``tests/test_architecture.py``
+fails on any module outside the kernel that does.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from symbolic.errors import ToolkitError
+
+Status = Literal["proved", "refuted", "unknown"]
+PROVED: Status = "proved"
+REFUTED: Status = "refuted"
+UNKNOWN: Status = "unknown"
+
+_MINTING: ContextVar[bool] = ContextVar("symbolic.kernel.minting", default=False)
+
+
+class KernelViolation(ToolkitError, TypeError):
+    """Code outside ``symbolic.kernel`` tried to make a verdict or a fact."""
+
+
+@contextmanager
+def _mint() -> Iterator[None]:
+    """The only door through which a Verdict or a Fact is constructed (kernel-private)."""
+    token = _MINTING.set(True)
+    try:
+        yield
+    finally:
+        _MINTING.reset(token)
+
+
+def _guard(kind: str) -> None:
+    if not _MINTING.get():
+        raise KernelViolation(f"a {kind} can only be made by symbolic.kernel (a checker, "
+                              "define or assume); build steps from kernel facts")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a backend decided about one formula. Never a bare bool.
+
+    ``witness`` maps names to exact values (strings) for a refutation; ``certificate`` says how
+    a number was certified (an exact value or an outward-rounded interval).
+    """
+
+    status: Status
+    method: str
+    reason: str = ""
+    witness: tuple[tuple[str, str], ...] = ()
+    certificate: str = ""
+    backend: str = ""
+    timeout_s: float | None = None
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        _guard("verdict")
+        if self.status not in (PROVED, REFUTED, UNKNOWN):
+            raise KernelViolation(f"status={self.status!r}: expected proved, refuted or unknown")
+
+    @property
+    def decided(self) -> bool:
+        return self.status != UNKNOWN
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "method": self.method,
+            "reason": self.reason,
+            "witness": dict(self.witness) or None,
+            "certificate": self.certificate or None,
+            "backend": self.backend or None,
+            "timeout_s": self.timeout_s,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _verdict(status: Status, method: str, reason: str = "", **kw: Any) -> Verdict:
+    with _mint():
+        return Verdict(status, method, reason, **kw)
+
+
+def _revise(v: Verdict, **changes: Any) -> Verdict:
+    with _mint():
+        return replace(v, **changes)
+
+
+def combine(verdicts: Iterable[Verdict], what: str = "step") -> Verdict:
+    """Conjunction: proved iff every verdict is proved; refuted if one is (named); else unknown.
+
+    An empty conjunction is unknown, never a pass.
+    """
+    verdicts = tuple(verdicts)
+    seconds = sum(v.seconds for v in verdicts)
+    methods = sorted({m for v in verdicts for m in v.method.split("+")})
+    method = "+".join(methods) if methods else "none"
+    for i, v in enumerate(verdicts, 1):
+        if v.status == REFUTED:
+            return _revise(v, reason=f"{what} {i} refuted: {v.reason}", seconds=seconds)
+    for i, v in enumerate(verdicts, 1):
+        if v.status == UNKNOWN:
+            return _revise(v, reason=f"{what} {i} undecided: {v.reason}", seconds=seconds)
+    if not verdicts:
+        return _verdict(UNKNOWN, "none", f"no {what}s", seconds=seconds)
+    return _verdict(PROVED, method, f"all {len(verdicts)} {what}s verified", seconds=seconds)

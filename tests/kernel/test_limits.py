@@ -1,0 +1,86 @@
+"""Limits are a context, honoured on every thread, part of every cache key, never swallowed."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import sympy
+
+from symbolic.analysis import analyze
+from symbolic.kernel import BudgetExceeded, check_equal, current_limits, deadline, limits
+from symbolic.kernel import sympy_checks
+
+x = sympy.Symbol("x", real=True)
+SLOW = 0.3  # seconds of work a patched simplification takes (well above the tiny limits)
+
+
+def _slow_zero_form(expr):
+    end = time.monotonic() + SLOW
+    while time.monotonic() < end:  # swallow the interrupt, as a gc callback would
+        try:
+            time.sleep(0.01)
+        except BudgetExceeded:
+            pass
+    return sympy.Integer(0)
+
+
+def test_limits_do_not_leak_between_threads():
+    seen = {}
+
+    def worker():
+        seen["limits"] = current_limits()
+
+    with limits(sympy_timeout_s=0.5):
+        t = threading.Thread(target=worker)
+        t.start()
+        t.join()
+        assert current_limits().sympy_timeout_s == 0.5
+    assert seen["limits"].sympy_timeout_s is None
+    assert current_limits().sympy_timeout_s is None
+
+
+def test_limits_only_tighten():
+    with limits(sympy_timeout_s=1.0), limits(sympy_timeout_s=5.0):
+        assert current_limits().sympy_timeout_s == 1.0
+
+
+def test_an_overrun_off_the_main_thread_is_unknown(monkeypatch):
+    monkeypatch.setattr(sympy_checks, "_zero_form", _slow_zero_form)
+    out = {}
+
+    def worker():
+        with limits(sympy_timeout_s=0.05):
+            out["fact"] = check_equal(x + 1, x + 1 + 0 * x**2)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    assert out["fact"].status == "unknown", out["fact"].verdict
+
+
+def test_a_swallowed_interrupt_still_gives_unknown(monkeypatch):
+    monkeypatch.setattr(sympy_checks, "_zero_form", _slow_zero_form)
+    with limits(sympy_timeout_s=0.05):
+        fact = check_equal(x + 1, x + 2 - 1)
+    assert fact.status == "unknown" and "time limit" in fact.verdict.reason
+    monkeypatch.undo()
+    assert check_equal(x + 1, x + 2 - 1).status == "proved"  # the same check, unbounded
+
+
+def test_deadline_records_expiry_even_when_the_interrupt_is_caught():
+    with deadline(0.02) as dl:
+        try:
+            time.sleep(0.2)
+        except BudgetExceeded:
+            pass
+    assert dl.expired
+
+
+def test_the_analysis_cache_respects_the_limits_in_force():
+    relu = sympy.Max(x, 0)
+    with limits(sympy_timeout_s=1e-6, z3_timeout_ms=1):
+        tiny = analyze(relu, "relu-limits-test")
+    full = analyze(relu, "relu-limits-test")
+    assert full.status == "proved" and full.degree == 1
+    assert tiny is not full
