@@ -1,17 +1,20 @@
-"""Mutation score of the proof engine: mutants of every theorem module's steps, caught / total.
+"""Mutation score of the proof engine: what the kernel decides about deliberately broken claims.
 
 Builds every theorem module's report (``python -m proofs`` discovers them), takes every step
-whose formula is an equation, makes its mutants (``symbolic.mutation``: sign flip, dropped term,
-changed exponent, σ moved to the other factor, α > 0 → α < 0, changed constant) and runs each
-through the engine and the certified counterexample search. Prints, per module and in total,
-``caught / (total − equivalent)``, then every equivalent mutant (proved by the checker and ~0 at
-every sampled point: the mutation did not change the statement), every mutant caught without a
-certified witness, and every mutant proved wrongly (a soundness bug; exit code 1).
+whose formula is an equation, makes its mutants (``tests/soundness/mutation_engine.py``: sign
+flip, dropped term, changed exponent, σ moved to the other factor, α > 0 → α < 0, changed
+constant) and gives each to the kernel: the checker's fact on the mutated formula, then
+``counterexample`` at instances the engine proposes. Then near-misses of table activations
+(tiny term, nudged exponent, moved switch point, far kink) through the ``--activation`` path.
+
+A mutant is *caught* only when the kernel refutes it. Printed per module and in total:
+refuted / unknown / proved (equivalent, or wrongly); every unknown mutant with the kernel's
+reason; every activation decision that is unknown or rejected. Exit 1 if anything is proved
+wrongly (or an activation decision is wrong).
 
     python benchmarks/mutation_score.py [--limit 8 | --all] [--only exchange] [--json FILE]
-
-Not a test: ``tests/soundness/test_mutations.py`` asserts the same (the full harvest is its
-``slow`` part).
+    python benchmarks/mutation_score.py --null-checker   # every backend answers unknown:
+                                                         # must print 0 refuted
 """
 
 from __future__ import annotations
@@ -20,22 +23,28 @@ import argparse
 import json
 import sys
 import time
+from collections import Counter
+from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # runnable as a script from a checkout
-    sys.path.insert(0, str(ROOT))
+for extra in (ROOT, ROOT / "tests" / "soundness"):  # runnable as a script from a checkout
+    if str(extra) not in sys.path:
+        sys.path.insert(0, str(extra))
 
-from proofs.__main__ import discover  # noqa: E402
-from symbolic.mutation import (  # noqa: E402
+from mutation_engine import (  # noqa: E402
     MAX_MUTANTS_PER_FORMULA,
     Outcome,
     Score,
+    activation_mutants,
     check,
+    check_activation,
     harvest,
     module_name,
     mutants,
+    null_checker,
 )
+from proofs.__main__ import discover  # noqa: E402
 
 
 def run(only: list[str], limit: int | None, quiet: bool) -> tuple[list[Outcome], dict]:
@@ -66,48 +75,83 @@ def run(only: list[str], limit: int | None, quiet: bool) -> tuple[list[Outcome],
     return outcomes, info
 
 
-def _row(o: Outcome) -> str:
-    m = o.mutant
-    return f"  {m.description[:150]} — {o.checker.reason[:90]}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=MAX_MUTANTS_PER_FORMULA,
                         help="mutants kept per step (an operator-balanced, seeded sample)")
     parser.add_argument("--all", action="store_true", help="every mutant of every step")
     parser.add_argument("--only", action="append", default=[], metavar="MODULE")
+    parser.add_argument("--no-activations", action="store_true",
+                        help="skip the activation near-misses")
+    parser.add_argument("--null-checker", action="store_true",
+                        help="every backend answers unknown (must give 0 refuted)")
     parser.add_argument("--json", metavar="FILE", help="also write every outcome")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    outcomes, info = run(args.only, None if args.all else args.limit, args.quiet)
+    with null_checker() if args.null_checker else nullcontext():
+        outcomes, info = run(args.only, None if args.all else args.limit, args.quiet)
+        acts = [] if args.no_activations else [check_activation(m) for m in activation_mutants()]
+    title = "NULL CHECKER — " if args.null_checker else ""
     score = Score.of(outcomes, module_name)
-    print(score.text("mutants of the theorem modules' equational steps"))
-    for status, title in (("equivalent", "equivalent mutants (proved; ~0 at every sampled point)"),
-                          ("failed", "caught without a certified witness (not proved)"),
-                          ("unsound", "PROVED although a certified witness refutes them"),
-                          ("suspect", "PROVED although they do not vanish numerically")):
+    print(score.text(f"{title}mutants of the theorem modules' equational steps"))
+    for status, heading in (
+            ("unknown", "unknown (not refuted, not proved) — not caught"),
+            ("equivalent", "equivalent (proved; ~0 at every sampled point): excluded"),
+            ("unsound", "PROVED although the kernel refutes them at a point"),
+            ("suspect", "PROVED although they do not vanish numerically")):
         rows = [o for o in outcomes if o.status == status]
         if rows:
-            print(f"{title}: {len(rows)}")
+            print(f"{heading}: {len(rows)}")
             for o in rows:
-                vanishes = " [vanishes numerically]" if status == "failed" and o.vanishes else ""
-                print(_row(o) + vanishes)
+                vanishes = " [vanishes numerically]" if o.vanishes else ""
+                print(f"  {o.mutant.description[:150]} — {o.reason[:100]}{vanishes}")
+    tally: Counter = Counter()
+    per_op: dict[str, Counter] = {}
+    for a in acts:
+        for v in a.verdicts.values():
+            tally[v] += 1
+            per_op.setdefault(a.mutant.operator, Counter())[v] += 1
+    if acts:
+        def fmt(c: Counter) -> str:
+            return (f"{sum(c.values())} decisions: {c['refuted']} refuted, {c['proved']} proved "
+                    f"(right), {c['unknown']} unknown, {c['rejected']} rejected input, "
+                    f"{c['wrong']} WRONG")
+        print(f"{title}activation near-misses ({len(acts)} activations × 3 decisions): "
+              f"{fmt(tally)}")
+        for op in sorted(per_op):
+            print(f"  {op:<16} {fmt(per_op[op])}")
+        for a in acts:
+            odd = {p: v for p, v in a.verdicts.items() if v in ("unknown", "rejected", "wrong")}
+            if odd:
+                why = a.reasons.get("input") or "; ".join(a.reasons[p][:80] for p in odd)
+                print(f"  {a.mutant.text}: {odd} — {why[:160]}")
+    total_refuted = score.refuted + tally["refuted"]
+    print(f"{title}total: {score.mutants} step mutants + {sum(tally.values())} activation "
+          f"decisions; refuted {total_refuted}, unknown {score.total()['unknown'] + tally['unknown']}"
+          f", proved {sum(score.total()[s] for s in ('equivalent', 'unsound', 'suspect'))}"
+          f" + {tally['proved']}, wrong {score.wrong + tally['wrong']}")
     slowest = max(outcomes, key=lambda o: o.seconds, default=None)
     if slowest is not None:
         print(f"slowest mutant: {slowest.mutant.description[:120]} in {slowest.seconds:.2f} s")
     print(f"total {time.perf_counter() - start:.1f} s")
     if args.json:
         Path(args.json).write_text(json.dumps({
+            "null_checker": args.null_checker,
             "modules": info, "score": {g: dict(c) for g, c in score.counts.items()},
             "outcomes": [{"origin": o.mutant.origin, "operator": o.mutant.operator,
                           "site": o.mutant.site, "status": o.status,
-                          "checker": o.checker.status, "witness": dict(o.witness),
-                          "certificate": o.certificate, "seconds": round(o.seconds, 3)}
-                         for o in outcomes]}, indent=2, ensure_ascii=False))
-    wrong = score.total()["unsound"] + score.total()["suspect"]
-    return 1 if wrong else 0
+                          "checker": o.fact.status, "witness": dict(o.witness),
+                          "certificate": o.certificate, "reason": o.reason,
+                          "seconds": round(o.seconds, 3)} for o in outcomes],
+            "activations": [{"text": a.mutant.text, "operator": a.mutant.operator,
+                             "verdicts": a.verdicts, "reasons": a.reasons} for a in acts]},
+            indent=2, ensure_ascii=False))
+    if args.null_checker and total_refuted:
+        print("the null checker refuted something: a refutation came from outside the kernel's "
+              "checkers", file=sys.stderr)
+        return 1
+    return 1 if score.wrong or tally["wrong"] else 0
 
 
 if __name__ == "__main__":

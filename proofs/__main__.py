@@ -165,7 +165,7 @@ def modules_table(runs: Sequence[Run], strict: bool = False) -> Table:
         rows.append((r.name, rep.title, rep.source, len(rep.results),
                      f"{MARK[status]} {status}{note}", f"{r.seconds:.2f} s"))
     return Table("modules", "Theorem modules",
-                 ("module", "title", "items", "claims", "status", "time"), tuple(rows))
+                 ("module", "title", "THEORY", "claims", "status", "time"), tuple(rows))
 
 
 def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:

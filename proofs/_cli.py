@@ -33,6 +33,7 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
         prog=prog,
         description=(doc or "").strip().split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,  # --ver must not silently mean --verbose
     )
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON document on stdout")
@@ -177,20 +178,49 @@ def run(
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
     options: Callable[[argparse.Namespace], dict[str, Any]] | None = None,
     argv: Sequence[str] | None = None,
+    json_data: Callable[[Report, argparse.Namespace], Any] | None = None,
 ) -> int:
-    """Parse ``argv``, build the module's report, print it, return the exit code."""
+    """The one runner of every module command: parse ``argv``, build the module's report under
+    the time limits the options set (``--z3-timeout``, ``--sympy-timeout``), print it, return
+    the exit code. ``json_data(report, args)`` replaces the ``--json`` document when given
+    (and not None)."""
     parser = base_parser(prog, doc)
     if add_arguments:
         add_arguments(parser)
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(attach_dash_values(argv, parser, VALUE_OPTIONS))
     if args.fragment and args.latex is None:
         return usage_error(prog, "--fragment goes with --latex")
     try:
         report = timed_build(build, args, **(options(args) if options else {}))
-        emit_reports([report], args)
+        data = json_data(report, args) if (args.json and json_data) else None
+        emit_reports([report], args, data=data)
     except ToolkitError as exc:
         return usage_error(prog, str(exc))
     return report.exit_code
+
+
+VALUE_OPTIONS = ("--activation", "--layer", "--transform", "--param")
+
+
+def attach_dash_values(argv: list[str], parser: argparse.ArgumentParser,
+                       names: Sequence[str]) -> list[str]:
+    """``--activation -x/3`` → ``--activation=-x/3``: a value that starts with ``-`` but is no
+    option of ``parser`` belongs to the option before it (argparse would reject it)."""
+    known = set(parser._option_string_actions)
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if token in names and token in known and nxt is not None and nxt.startswith("-") \
+                and nxt.split("=")[0] not in known:
+            out.append(f"{token}={nxt}")
+            i += 2
+            continue
+        out.append(token)
+        i += 1
+    return out
 
 
 def activation_json(report: Report) -> object:
@@ -203,21 +233,16 @@ def activation_json(report: Report) -> object:
     return objects[0] if len(objects) == 1 else objects
 
 
-def run_with_activations(build: Callable[..., Report], doc: str | None, prog: str,
-                         argv: Sequence[str] | None = None) -> int:
-    """The runner of a module whose report can be asked about user activations
-    (``--activation``, repeatable): ``build(activations=..., torch=...)``."""
-    parser = base_parser(prog, doc)
+def add_activation_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--activation", action="append", metavar="EXPR_OR_NAME",
                         help="analyse this activation: a table name (relu, gelu, ...) or an "
                              "expression in x such as 'x*sigmoid(x)'; repeatable")
-    args = parser.parse_args(argv)
-    if args.fragment and args.latex is None:
-        return usage_error(prog, "--fragment goes with --latex")
-    try:
-        report = timed_build(build, args, activations=args.activation, torch=torch_wanted(args))
-        data = activation_json(report) if (args.json and args.activation) else None
-        emit_reports([report], args, data=data)
-    except ToolkitError as exc:
-        return usage_error(prog, str(exc))
-    return report.exit_code
+
+
+def run_with_activations(build: Callable[..., Report], doc: str | None, prog: str,
+                         argv: Sequence[str] | None = None) -> int:
+    """``run`` for a module whose report can be asked about user activations
+    (``--activation``, repeatable): ``build(activations=..., torch=...)``."""
+    return run(build, doc, prog, add_activation_argument,
+               lambda a: {"activations": a.activation, "torch": torch_wanted(a)}, argv,
+               lambda report, a: activation_json(report) if a.activation else None)

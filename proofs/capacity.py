@@ -26,7 +26,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from proofs._cli import base_parser, emit_reports, timed_build, usage_error
+from proofs._cli import run
 from symbolic.capacity import (
     QWEN_TRAINING_LENGTH,
     SCHEDULES,
@@ -50,8 +50,8 @@ from symbolic.capacity import (
 )
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
-from symbolic.kernel import check_sign, oracle, undecided
 from symbolic.errors import InvalidArgument
+from symbolic.kernel import check_sign, oracle, undecided
 from symbolic.memory_stores import STORES
 from symbolic.similarity_law import (
     LAW_NAMES,
@@ -65,7 +65,7 @@ from symbolic.similarity_law import (
     quad_expectation,
     s,
 )
-from symbolic.versions import backend, versions
+from symbolic.versions import versions
 
 MAX_D = 4096  # largest --d
 MAX_BETA = 1000.0  # largest --beta
@@ -698,25 +698,16 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default 2048, Qwen)")
 
 
+def _json(report: Report, args: argparse.Namespace) -> dict:
+    return {**report.data, "status": report.status,
+            "claims": {r.claim.name: r.status for r in report.results},
+            "seconds": round(report.seconds, 3), "versions": versions()}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    prog = "python -m proofs.capacity"
-    parser = base_parser(prog, __doc__)
-    _add_arguments(parser)
-    args = parser.parse_args(argv)
-    if args.fragment and args.latex is None:
-        return usage_error(prog, "--fragment goes with --latex")
-    try:
-        report = timed_build(build_report, d=args.d, beta=args.beta,
-                             training_length=args.training_length)
-    except InvalidArgument as exc:
-        return usage_error(prog, str(exc))
-    data = None
-    if args.json:
-        data = {**report.data, "status": report.status,
-                "claims": {r.claim.name: r.status for r in report.results},
-                "seconds": round(report.seconds, 3), "versions": versions()}
-    emit_reports([report], args, data)
-    return report.exit_code
+    return run(build_report, __doc__, "python -m proofs.capacity", _add_arguments,
+               lambda a: {"d": a.d, "beta": a.beta, "training_length": a.training_length},
+               argv, _json)
 
 
 if __name__ == "__main__":

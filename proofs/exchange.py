@@ -20,7 +20,7 @@ from numeric_checks.activations import cross_check
 from numeric_checks.exchange import exchange_identity_checks
 from proofs._cli import run_with_activations
 from symbolic import layers
-from symbolic.activations import ACTIVATIONS, Activation
+from symbolic.activations import Activation
 from symbolic.analysis import (
     ActivationAnalysis,
     _text,
@@ -31,9 +31,6 @@ from symbolic.analysis import (
 )
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Table
-from symbolic.errors import InvalidExpression
-from symbolic.expressions import input_error as activation_error
-from symbolic.expressions import parse_activation
 from symbolic.smt import uninterpreted_sigma, z3_step
 
 ORDER = 10

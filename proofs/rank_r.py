@@ -18,7 +18,6 @@ Run: ``python -m proofs.rank_r [-v] [--json] [--latex [FILE]] [--no-torch]``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 
 import sympy
 from sympy import Inverse, MatMul, MatrixSymbol, Sum, Transpose
@@ -27,7 +26,7 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
-from symbolic.check import decide_zero, equal_matrices_step
+from symbolic.check import equal_matrices_step
 from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import check_equal

@@ -21,8 +21,7 @@ Run: ``python -m proofs.reduction [-v] [--json] [--latex [FILE]] [--no-torch]``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
 
 import sympy
 from sympy import MatAdd, MatMul, MatrixSymbol, Sum, Transpose
@@ -31,18 +30,16 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import dimension_free, layers
 from symbolic.activations import ACTIVATIONS, Activation
-from symbolic.check import decide_zero, equal_matrices_step, equal_step
+from symbolic.check import equal_matrices_step, equal_step
 from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import check_equal, counterexample, negate
 from symbolic.layer_witness import (
-    SHOWN_VALUE_CHARS,
     LayerWitness,
     certified_layer_witness,
     sympy_sigma,
 )
 from symbolic.layers import symbolic_matrix
-from symbolic.properties import candidate_points
 from symbolic.smt import uninterpreted_sigma, z3_step
 
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)

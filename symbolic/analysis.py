@@ -22,7 +22,6 @@ import sympy
 
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
-from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
 from symbolic.kernel import check_homogeneous, counterexample, negate, undecided
 from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula

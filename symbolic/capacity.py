@@ -43,7 +43,6 @@ from symbolic.similarity_law import (
     moment,
     s,
 )
-from symbolic.versions import backend
 
 SOURCE_D, SOURCE_BETA = 64, 8  # the setting of the source's table
 # The source's figures are "≈" values; its largest rounding is 65 → "≈ 64" (1.6 %), so a
@@ -379,7 +378,7 @@ class _Outcome(NamedTuple):
     reason: str
 
 
-def _verdict(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
+def _outcome_fact(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
     """This module's own interval certificate: an *oracle* fact when it holds (admitted and
     counted, not kernel-proved), ``unknown`` otherwise."""
     if status == "proved":
@@ -397,13 +396,13 @@ def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, 
         below = (_below_one_gaussian if law == "gaussian" else _below_one_exact)(
             beta, d, iv.mpf(lo))
         if below.status != "proved" or hi is None:
-            return _verdict(below.status, below.reason)
+            return _outcome_fact(below.status, below.reason)
         x_hi = iv.mpf(hi)
         above = log_isr(iv, law, d, beta(x_hi), x_hi)
         if not above.a > 0:
-            return _verdict("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
+            return _outcome_fact("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
                             "is not certainly > 0")
-    return _verdict("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
+    return _outcome_fact("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
                     f"{_digits(hi, 12)} (intermediate value theorem)",
                     certificate=f"ln M* ∈ [{_digits(lo, 12)}, {_digits(hi, 12)}]")
 

@@ -14,7 +14,18 @@ import sympy
 from symbolic.engine import Step
 from symbolic.kernel import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 
-__all__ = ["entry_step", "exchange_outer_sums", "matrix_step", "sum_normal_form"]
+__all__ = ["entry_identity", "entry_step", "exchange_outer_sums", "matrix_identity",
+           "matrix_step", "sum_normal_form"]
+
+
+def matrix_identity(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr):
+    """The kernel's verdict on ``lhs = rhs`` at symbolic shapes (read-only)."""
+    return check_matrix_expr_equal(lhs, rhs).verdict
+
+
+def entry_identity(lhs: sympy.Expr, rhs: sympy.Expr):
+    """The kernel's verdict on ``lhs = rhs`` between entries in sum normal form (read-only)."""
+    return check_sum_equal(lhs, rhs).verdict
 
 
 def matrix_step(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr, rule: str, *,

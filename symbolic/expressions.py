@@ -225,6 +225,9 @@ def parse_activation(text: str) -> ParsedActivation:
                            "or an expression in x such as x*sigmoid(x)")
     if source in ACTIVATIONS:
         return ParsedActivation(text, ACTIVATIONS[source].expr, source)
+    if "#" in source:  # Python's tokenizer would drop a comment silently
+        raise input_error(text, f"'#' at column {source.index('#') + 1} is not part of an "
+                          "expression (comments are not accepted); remove it")
     return ParsedActivation(text, _Parser(text).parse())
 
 

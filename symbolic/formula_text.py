@@ -66,7 +66,7 @@ _PRINTER = TextPrinter({"order": "none"})
 def text(expr: sympy.Basic) -> str:
     """A formula in plain text; a printer failure (4300-digit integers, …) is named, not raised."""
     try:
-        return _PRINTER.doprint(expr)
+        return " ".join(_PRINTER.doprint(expr).split())  # one line: matrices print on several
     except (ValueError, RecursionError) as exc:
         return f"<formula not printable: {type(exc).__name__}>"
 

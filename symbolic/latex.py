@@ -342,8 +342,10 @@ def _trivial(step: Step) -> bool:
 
 
 def step_body(step: Step) -> str:
-    """The statement of a step: its formula when it fits the column, else its text."""
-    if _trivial(step):
+    """The statement of a step: its formula when it fits the column, else its text (an
+    admitted fact stated in words is its words; a note follows in the rule column)."""
+    if getattr(step.formula, "func", None) is not None and \
+            step.formula.func.__name__ == "assumed":
         return escape(step.statement)
     parts = _relation(step)
     if parts is not None and max(visible_width(parts[0]), visible_width(parts[2])) <= STEP_CHARS:
@@ -358,6 +360,10 @@ def step_body(step: Step) -> str:
 def justification(i: int, step: Step) -> str:
     """``(i) rule at witness ... ✓ method``, in the derivation's right-hand column."""
     why = escape(step.rule)
+    if step.note:
+        why = escape(step.note) + "; " + why
+    if step.kind != "checked":
+        why += rf" [{escape(step.kind)}]"
     if step.verdict.witness:
         why += " at " + escape(", ".join(f"{k} = {v}" for k, v in step.verdict.witness))
     return (rf"\parbox[t]{{{RULE_WIDTH}}}{{\raggedright\footnotesize ({i})~{why}"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import mpmath
 import sympy
@@ -27,7 +27,7 @@ from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.certify import MAX_BITS, certified_sign, certify_nonzero
 from symbolic.check import decide_zero
-from symbolic.engine import PROVED, REFUTED, UNKNOWN, Step, Verdict
+from symbolic.engine import PROVED, Step, Verdict
 from symbolic.errors import InvalidExpression
 from symbolic.kernel import (
     Fact,
@@ -39,7 +39,7 @@ from symbolic.kernel import (
     refute_homogeneous,
     undecided,
 )
-from symbolic.kernel.homogeneity import ALPHA, P, homogeneity_formula
+from symbolic.kernel.homogeneity import P, homogeneity_formula
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 
@@ -304,7 +304,7 @@ def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Deci
             fact = check_homogeneous(expr, z, P, hint=sympy.Integer(0))
             value = EVERY_DEGREE if fact.proved else None
         else:
-            fact = check_homogeneous(expr, z, 1, hint=c * z)
+            fact = check_homogeneous(expr, z, 1, hint=c * z, given=linear.holds)
             value = sympy.Integer(1) if fact.proved else None
         return Decision(fact, (), value=value)
     return _bounded(_decide_homogeneity, expr, homogeneity_formula(expr, z, P))

@@ -126,7 +126,7 @@ def reports_text(reports: Sequence[Report], verbose: bool = False) -> str:
     return "\n\n".join(report_text(r, verbose) for r in reports)
 
 
-SUMMARY_COLUMNS = ("module", "claim", "item", "verdict", "methods", "time")
+SUMMARY_COLUMNS = ("module", "claim", "THEORY item", "verdict", "methods", "time")
 
 
 def claims_table(reports: Sequence[Report], strict: bool = False) -> Table:

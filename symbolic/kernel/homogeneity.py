@@ -20,7 +20,14 @@ import sympy
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
 from symbolic.kernel.logic import Exists, ForAll
-from symbolic.kernel.sympy_checks import HALF_LINE, T, _eq, check_equal, check_zero_on, zero_verdict
+from symbolic.kernel.sympy_checks import (
+    HALF_LINE,
+    T,
+    _eq,
+    check_identity,
+    check_zero_on,
+    zero_verdict,
+)
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict, combine
 
 ALPHA = sympy.Symbol("alpha", positive=True)
@@ -33,14 +40,17 @@ def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> s
 
 
 def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
-                      hint: sympy.Expr | None = None) -> Fact:
-    """The fact ``∀α > 0, z: σ(αz) = α^p σ(z)`` (``hint``: a form of σ, checked equal first)."""
+                      hint: sympy.Expr | None = None, given: Fact | None = None) -> Fact:
+    """The fact ``∀α > 0, z: σ(αz) = α^p σ(z)`` (``hint``: a form of σ, checked equal first —
+    or taken from ``given``, a proved fact whose formula is exactly ``∀z ∈ ℝ: σ(z) = hint``)."""
     expr, p = sympy.sympify(expr), sympy.sympify(p)
     formula = homogeneity_formula(expr, var, p)
     parts: tuple[Fact, ...] = ()
     form = expr
     if hint is not None:
-        same = check_equal(expr, hint)
+        wanted = ForAll((var,), _eq(expr, sympy.sympify(hint)), domain=sympy.S.Reals)
+        same = given if given is not None and given.proved and given.formula == wanted \
+            else check_identity(expr, hint, var)
         if not same.proved:
             return _fact(formula, _verdict(UNKNOWN, same.verdict.method,
                                            "the proposed form of σ was not proved equal"),

@@ -41,15 +41,15 @@ def test_every_claim_is_proved_with_numeric_checks(report):
 
 def test_steps_say_at_which_sizes_they_hold(report):
     steps = [s for r in report.results for s in r.derivation.steps]
-    general = [s for s in steps if s.statement.startswith("[general B, d, n, d_out]")]
-    explicit = [s for s in steps if s.statement.startswith("[B=2, d=3, n=2, d_out=2")]
+    general = [s for s in steps if s.note.startswith("[general B, d, n, d_out]")]
+    explicit = [s for s in steps if s.note.startswith("[B=2, d=3, n=2, d_out=2")]
     assert len(general) + len(explicit) == len(steps) and len(explicit) == 1
     assert all(s.verdict.method == "sympy" for s in steps)
 
 
 def test_the_bias_derivation_goes_through_the_augmented_token(report):
     steps = report.results[2].derivation.steps
-    assert "x̃Q̃ = [xQ + 1b_q, 1]" in steps[0].statement
+    assert "x̃Q̃ = [xQ + 1b_q, 1]" in steps[0].note
     assert "absorption.static_query at width d + 1" == steps[3].rule
 
 

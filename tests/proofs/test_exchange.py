@@ -74,7 +74,7 @@ def test_json_contract_for_user_activations(capsys):
                 "inverse_scaling_symmetric", "status", "evidence"} <= obj.keys()
     assert silu["activation"] == "x*sigmoid(x)" and silu["linear"] is False
     assert silu["homogeneity_degree"] is None and silu["inverse_scaling_symmetric"] is False
-    assert power["homogeneity_degree"] == 1.5 and power["inverse_scaling_symmetric"] is False
+    assert power["homogeneity_degree"] == "3/2" and power["inverse_scaling_symmetric"] is False
     assert linear["linear"] is True and linear["exchange_symmetric"] is True
     assert silu["evidence"]["exchange"]["witness"] == {"a": "2", "b": "1"}
 

@@ -42,10 +42,10 @@ def test_every_claim_is_proved(report):
 
 def test_gl_symmetry_at_general_d_r_and_at_r_2_and_3(by_name):
     steps = by_name["rank_r.gl"].derivation.steps
-    assert steps[0].statement == "[general d, r] (Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ"
+    assert steps[0].note == "[general d, r] (Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ"
     assert steps[0].formula is not None  # printed as a formula in LaTeX
-    explicit = [s.statement for s in steps if s.statement.startswith("[")
-                and "general" not in s.statement]
+    explicit = [s.note for s in steps if s.note.startswith("[")
+                and "general" not in s.note]
     assert any(s.startswith("[d = 3, r = 2;") for s in explicit)
     assert any(s.startswith("[d = 2, r = 3;") for s in explicit)
 
@@ -60,7 +60,7 @@ def test_every_nonlinear_activation_breaks_both_symmetries(report, by_name):
     assert rows["silu"][2].endswith("(interval)")
     steps = by_name["rank_r.gated_breaks"].derivation.steps
     assert len(steps) == 1 + 2 * len(ACTIVATIONS)
-    witnessed = [s for s in steps if " broken — " in s.statement]
+    witnessed = [s for s in steps if " broken — " in s.note]
     assert all(s.verdict.witness for s in witnessed) and len(witnessed) == 2 * len(NONLINEAR)
 
 

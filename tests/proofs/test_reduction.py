@@ -42,9 +42,9 @@ def test_every_claim_is_proved(report):
 
 def test_symmetric_part_is_proved_at_general_d_and_checked_at_explicit_sizes(by_name):
     steps = by_name["reduction.symmetric_part"].derivation.steps
-    assert [s.statement.split("]")[0] + "]" for s in steps[:5]] == ["[general d]"] * 5
+    assert [s.note.split("]")[0] + "]" for s in steps[:5]] == ["[general d]"] * 5
     assert "Fubini" in steps[2].rule
-    assert steps[5].statement.startswith("[d = 4; symbolic entries]")
+    assert steps[5].note.startswith("[d = 4; symbolic entries]")
 
 
 def test_iff_linear_is_proved_by_sympy_and_by_z3(by_name):
@@ -97,7 +97,7 @@ def test_witness_search_on_new_activations():
     assert reduction.certified_layer_witness(
         twice, reduction.gated_minus_symmetric, lambda p: reduction._unit_values(1, p)) is None
     step, witness = reduction._decide_activation(twice)
-    assert witness is None and step.verdict.status == "proved" and "Gated ≡ Sym" in step.statement
+    assert witness is None and step.verdict.status == "proved" and "Gated ≡ Sym" in step.note
     cube = _custom("cube", z**3)
     step, witness = reduction._decide_activation(cube)
     assert witness is not None and witness.exact != 0 and step.verdict.method == "exact"

@@ -56,7 +56,7 @@ def test_cli_json_for_a_user_activation(capsys):
     captured = capsys.readouterr()
     assert code == 0, captured.err
     obj = json.loads(captured.out)
-    assert obj["homogeneity_degree"] == 2.5 and obj["inverse_scaling_symmetric"] is False
+    assert obj["homogeneity_degree"] == "5/2" and obj["inverse_scaling_symmetric"] is False
     assert obj["generalized_symmetry"] == "Q → αQ, K → α^(-5/2)K for all α > 0"
     assert obj["all_nonzero_alpha_symmetric"] is False
 

@@ -17,13 +17,18 @@ from symbolic.engine import (
     Result,
     Step,
     Table,
-    Verdict,
     combine,
     exit_code_for,
     overall_status,
 )
 
-P, R, U = Verdict.proved("sympy"), Verdict.refuted("exact", "1 ≠ 0"), Verdict.unknown("z3")
+from symbolic.kernel import check_equal, negate  # noqa: E402
+
+_a = sympy.Symbol("a", real=True)
+# Real kernel facts of each status (verdicts cannot be made outside the kernel).
+PF, RF, UF = (check_equal(_a, _a), check_equal(sympy.Integer(1), sympy.Integer(0)),
+              check_equal(2 * _a, _a + 1))
+P, R, U = PF.verdict, RF.verdict, UF.verdict
 CLAIM = Claim("t.claim", "a claim", "a = a", "A0")
 
 
@@ -46,13 +51,13 @@ def test_combine_is_the_weakest_link(verdicts):
 
 
 def test_negation_swaps_proved_and_refuted_only():
-    assert P.negated().status == "refuted" and R.negated().status == "proved"
-    assert U.negated().status == "unknown"
+    assert negate(PF).status == "refuted" and negate(RF).status == "proved"
+    assert negate(UF).status == "unknown"
 
 
 def test_numeric_disagreement_fails_a_proved_result():
     bad = NumericCheck("x", "numpy", 1, 1.0, 1e-12, False)
-    result = Result(CLAIM, Derivation((Step("a = a", "refl", P),)), (bad,))
+    result = Result(CLAIM, Derivation((Step(PF, "refl"),)), (bad,))
     assert result.verdict.status == "proved" and result.status == "failed"
 
 
@@ -69,7 +74,7 @@ def test_overall_status_and_exit_code(statuses, status, code):
 
 def test_report_json_is_serialisable():
     x = sympy.Symbol("x")
-    step = Step("x = x", "refl", P, formula=sympy.Eq(x, x, evaluate=False))
+    step = Step(check_equal(x, x), "refl")
     report = Report("m", "title", "A0", (Result(CLAIM, Derivation((step,))),),
                     (Table("t", "T", ("a", "b"), ((1, x),)),))
     doc = json.loads(json.dumps(report.to_json()))

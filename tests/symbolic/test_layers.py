@@ -194,8 +194,8 @@ def test_matrix_identity_never_proves_a_false_identity(case):
 
 
 def test_a_failing_step_fails_the_derivation():
-    good = dimension_free.matrix_step("good", x * Identity(d), x, "identity")
-    bad = dimension_free.matrix_step("bad", x * Q, x, "wrong")
+    good = dimension_free.matrix_step(x * Identity(d), x, "identity", note="good")
+    bad = dimension_free.matrix_step(x * Q, x, "wrong", note="bad")
     derivation = Derivation((good, bad))
     assert good.verdict.status == "proved"
     assert derivation.verdict.status == "unknown" and "step 2" in derivation.verdict.reason
