@@ -18,6 +18,7 @@ Run: ``python -m proofs.rank_r [-v] [--json] [--latex [FILE]] [--no-torch]``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 import sympy
 from sympy import Inverse, MatMul, MatrixSymbol, Sum, Transpose
@@ -228,7 +229,8 @@ def _break_step(act: Activation, what: str, difference: Callable,
     for describe, values in searches:
         w = certified_layer_witness(act, difference, values)
         if w is not None:
-            place = ", ".join(f"{k} = {v}" for k, v in describe(w.point))
+            w = replace(w, where=describe(w.point))
+            place = ", ".join(f"{k} = {v}" for k, v in w.where)
             return Step(w.fact, f"certified ({w.fact.verdict.method}) at {place}",
                         note=f"{act.name}: {what} broken — the layer difference at {place} "
                         "is nonzero"), w
@@ -278,7 +280,7 @@ def _cell(step: Step, witness: LayerWitness | None) -> str:
         return "undecided"
     if witness is None:
         return "not broken (difference ≡ 0)"
-    place = ", ".join(f"{k} = {v}" for k, v in step.verdict.witness)
+    place = ", ".join(f"{k} = {v}" for k, v in witness.where)
     return f"broken at {place} ({step.verdict.method})"
 
 

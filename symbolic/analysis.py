@@ -22,6 +22,7 @@ import sympy
 
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
+from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
 from symbolic.kernel import check_homogeneous, counterexample, negate, undecided
 from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
@@ -154,8 +155,9 @@ def _scaling_candidates(expr: sympy.Expr, homogeneity: Decision):
     tried = 0
     w = homogeneity.witness
     first = [(sympy.Integer(2), sympy.Integer(1)), (sympy.Integer(2), sympy.Integer(-1))]
-    if w is not None and w != 0:
-        first.append((abs(sympy.Rational(w)), sympy.Integer(1 if w > 0 else -1)))
+    sign = certified_sign(w) if w is not None and w != 0 else None
+    if sign is not None:
+        first.append((sign * sympy.sympify(w), sympy.Integer(sign)))
     for pair in first:
         yield pair
     for alpha in SCALING_FACTORS:

@@ -33,6 +33,7 @@ class LayerWitness:
     values: dict[str, sympy.Matrix]
     exact: sympy.Expr
     fact: Fact  # the kernel's certificate that the difference is nonzero
+    where: tuple[tuple[str, str], ...] = ()  # the witness's parameters, as shown
 
 
 def certified_layer_witness(act: Activation, difference: Callable,

@@ -24,7 +24,7 @@ import mpmath
 import sympy
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, time_limit
+from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.certify import MAX_BITS, certified_sign, certify_nonzero
 from symbolic.check import decide_zero
 from symbolic.engine import PROVED, Step, Verdict
@@ -149,7 +149,20 @@ def numeric_function(arg: sympy.Expr):
 
 
 def kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
-    """Real roots (exact closed forms) of the switching arguments of σ, at most a few."""
+    """Real roots (exact closed forms) of the switching arguments of σ, at most a few
+    (computed once per σ: every search of one analysis asks for them)."""
+    key = (expr, current_limits())
+    if key not in _KINKS:
+        if len(_KINKS) >= 256:
+            _KINKS.pop(next(iter(_KINKS)))
+        _KINKS[key] = _kink_points(expr)
+    return list(_KINKS[key])
+
+
+_KINKS: dict = {}
+
+
+def _kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
     points: list[sympy.Expr] = []
     try:
         with time_limit(KINK_TIMEOUT_S):
@@ -342,8 +355,23 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
             fact = refute_homogeneous(expr, z, u, z0)
             if fact.refuted:
                 return Decision(fact, tuple(steps), witness=z0)
-    fact = check_homogeneous(expr, z, p, hint=simplified(expr))
+    form = simplified(expr)  # σ may be homogeneous in disguise: read p off its simpler form
+    if form is not None:
+        p = _form_degree(form, p)
+    fact = check_homogeneous(expr, z, p, hint=form)
     return Decision(fact, tuple(steps), value=p if fact.proved else None)
+
+
+def _form_degree(form: sympy.Expr, p: sympy.Expr) -> sympy.Expr:
+    """The degree read off a simpler form of σ when it is exact there (a proposal: the kernel
+    checks σ = form and the form's homogeneity)."""
+    for u in (1, -1):
+        one = form.subs(z, u)
+        if certified_sign(one) is not None:
+            ratio = form.subs(z, 2 * u) / one
+            q = _exact_degree(ratio)
+            return q if q.is_Rational or sympy.count_ops(q) < sympy.count_ops(p) else p
+    return p
 
 
 def _homogeneity_when_zero_at_units(expr) -> Decision:

@@ -48,6 +48,10 @@ class Fact:
         return self.verdict.status
 
     @property
+    def reason(self) -> str:
+        return self.verdict.reason
+
+    @property
     def proved(self) -> bool:
         return self.kind == CHECKED and self.verdict.status == PROVED
 

@@ -98,14 +98,22 @@ def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
     """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
     expr = sympy.sympify(expr)
     formula = Exists((P,), homogeneity_formula(expr, var, P))
-    z0 = sympy.Rational(z0)
-    if u not in (1, -1) or z0 == 0:
-        raise ValueError("u must be ±1 and z0 nonzero")
-    sign = sympy.Integer(1 if z0 > 0 else -1)
-    witness = (("u", str(u)), ("z0", str(z0)))
+    z0 = sympy.sympify(z0)
+    if u not in (1, -1) or z0.free_symbols:
+        raise ValueError("u must be ±1 and z0 a closed real number")
+    witness = (("u", str(u)), ("z0", sympy.sstr(z0)))
 
     def certify(value, wanted):
         return _sign_verdict(sympy.sympify(value), wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
+
+    side = certify(z0, ">")
+    if side.status == PROVED:
+        sign = sympy.Integer(1)
+    elif certify(z0, "<").status == PROVED:
+        sign = sympy.Integer(-1)
+    else:
+        return _fact(formula, _verdict(UNKNOWN, "interval", "the sign of z0 is not certified",
+                                       witness=witness))
 
     s_u, s_2u = expr.xreplace({var: u}), expr.xreplace({var: 2 * u})
     s_pos, s_neg = expr.xreplace({var: 1}), expr.xreplace({var: -1})
@@ -123,7 +131,7 @@ def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
         v = combine([nonzero_u, certify(-ratio if ratio != 0 else 1, ">")], "condition")
         return _refuted_or_unknown(formula, v, witness, "σ(2u)/σ(u) ≤ 0 < 2^p: no real degree")
     forced = sympy.log(ratio) / sympy.log(2)
-    miss = certify(at_z0 - abs(z0) ** forced * at_sign, "≠")
+    miss = certify(at_z0 - (sign * z0) ** forced * at_sign, "≠")
     return _refuted_or_unknown(formula, combine([nonzero_u, miss], "condition"),
                                (*witness, ("p", sympy.sstr(forced))),
                                "α = 2 forces 2^p = σ(2u)/σ(u); with that p, σ(z0) ≠ "

@@ -272,7 +272,11 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
     if hint is not None:
         parts = (check_equal(lhs, hint, timeout_s),)
         middle = sympy.sympify(hint)
-    parts += sign_cases(middle - rhs, var, timeout_s)
+    whole = zero_verdict(middle - rhs, timeout_s)  # for all var at once, when SymPy sees it
+    if whole.status == PROVED:
+        parts += (_fact(_eq(middle - rhs, 0), whole),)
+    else:
+        parts += sign_cases(middle - rhs, var, timeout_s)
     verdict = combine((p.verdict for p in parts), "case")
     if verdict.status == REFUTED:  # a refuted case is a refutation only with a witness point
         verdict = _revise(verdict, status=UNKNOWN, reason="a case was refuted without a point; "

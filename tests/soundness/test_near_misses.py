@@ -53,13 +53,13 @@ def replay_homogeneity_refutation(an: ActivationAnalysis) -> None:
     assert an.degree is None and hom.verdict.witness and hom.verdict.certificate
     witness = dict(hom.verdict.witness)
     if "p" in witness:  # σ(z0) ≠ σ(±1)·|z0|^p with the degree forced by σ(2)/σ(1)
-        z0, p = sympy.Rational(witness["z0"]), sympy.sympify(witness["p"])
+        z0, p = sympy.sympify(witness["z0"]), sympy.sympify(witness["p"])
         unit = 1 if z0 > 0 else -1
         assert_certified(at(an, z0) - at(an, unit) * abs(z0) ** p, f"degree-p law at z0 = {z0}")
     assert an.inverse_scaling_symmetric is False
     scaling = dict(an.inverse_scaling.holds.verdict.witness)
     if scaling:
-        alpha, point = sympy.Rational(scaling["alpha"]), sympy.Rational(scaling["a"])
+        alpha, point = sympy.sympify(scaling["alpha"]), sympy.sympify(scaling["z"])
         assert_certified(at(an, alpha * point) - alpha * at(an, point),
                          f"σ(αa) − ασ(a) at α = {alpha}, a = {point}")
 
