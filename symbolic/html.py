@@ -28,7 +28,7 @@ from sympy.printing.mathml import MathMLPresentationPrinter
 from symbolic import sources
 from symbolic.engine import Report, Result, Step
 from symbolic.errors import ToolkitError
-from symbolic.latex import admitted, status_text, step_kind, step_note
+from symbolic.latex import admitted, status_text, step_formula, step_kind, step_note
 from symbolic.latex_printer import NAMED_CONSTANTS, parse_span, sympy_spans
 
 DOT_TIMEOUT_S = 60
@@ -170,7 +170,7 @@ def _source_html(source: str) -> str:
 
 def step_html(step: Step) -> str:
     """One derivation step: statement (MathML or text), rule, note, backend, verdict, witness."""
-    f = getattr(step, "formula", None)
+    f = step_formula(step)
     body = mathml(f) if f is not None else prose_html(step.statement)
     v = step.verdict
     kind = step_kind(step)

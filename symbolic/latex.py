@@ -276,7 +276,7 @@ def escape(text: str) -> str:
     return _BREAKS.sub(r"\g<0>\\allowbreak{}", re.sub(r"-(?=-)", "-{}", "".join(out)))
 
 
-_BREAKS = re.compile(r"(?:[*/]|\\_|(?<=[A-Za-z])\.(?=[A-Za-z]))(?!$)")
+_BREAKS = re.compile(r"(?:[*/]|\\_|(?<=[A-Za-z])\.(?=[A-Za-z]))(?!$|\})")
 
 
 # --- Mathematics ----------------------------------------------------------------------------
@@ -406,9 +406,16 @@ def formula_latex(f: sympy.Basic) -> str:
     return rf"$\displaystyle {code}$"
 
 
+def step_formula(step: Step) -> sympy.Basic | None:
+    """The formula to typeset: None when there is none, or when it is a bare truth value
+    (a formula SymPy evaluated while building it, which says nothing about the step)."""
+    f = getattr(step, "formula", None)
+    return None if isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom)) else f
+
+
 def step_body(step: Step) -> str:
     """The statement of a step: its formula in math mode, or (no formula) its text."""
-    f = getattr(step, "formula", None)
+    f = step_formula(step)
     return formula_latex(f) if f is not None else prose(step.statement)
 
 

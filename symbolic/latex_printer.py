@@ -67,7 +67,7 @@ class _Constant(sympy.Symbol):
     """A symbol standing for an exact number in the printed formula only."""
 
     def __new__(cls, code: str):
-        obj = super().__new__(cls, f"_const[{code}]", positive=True)
+        obj = super().__new__(cls, f" const[{code}]", positive=True)  # sorts before letters
         obj._code = code
         return obj
 
@@ -310,7 +310,7 @@ class _SpanParser:
             self.take()
             t = _arithmetic(self.product())
             terms.append(t if tok[1] == "+" else -t)
-        return sympy.Add(*terms)
+        return terms[0] if len(terms) == 1 else sympy.Add(*terms)
 
     def product(self) -> sympy.Basic:
         e = self.unary()
