@@ -328,7 +328,16 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
         if r.traceback:
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
     reports = [r.report for r in runs if r.report is not None]
-    if args.json or args.latex is not None:
+    if args.html:  # paper output (issue 14): the HTML blueprint, from the --json document
+        from symbolic.errors import ToolkitError
+
+        try:
+            emit_reports(reports, args, data=json_report(runs, seconds, args.strict))
+        except ToolkitError as exc:
+            return usage_error(PROG, str(exc))
+        if not (args.json or args.latex is not None):
+            print(dashboard(runs, seconds, args.strict))
+    elif args.json or args.latex is not None:
         emit_reports(reports, args,
                      data=json_report(runs, seconds, args.strict) if args.json else None)
     else:

@@ -48,6 +48,20 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--fragment", action="store_true", help="with --latex: no preamble, for pasting"
     )
+    # --- paper output (issue 14): LaTeX layout options and the HTML blueprint ---------------
+    parser.add_argument("--appendix", action="store_true",
+                        help="with --latex: statements and proofs only, no summary or tables")
+    parser.add_argument("--section-level", default="section", metavar="LEVEL",
+                        choices=("chapter", "section", "subsection", "subsubsection",
+                                 "paragraph"),
+                        help="with --latex: sectioning command of a module (default section; "
+                             "subsection nests the fragment under a section of the paper)")
+    parser.add_argument("--timings", action="store_true",
+                        help="with --latex: print check times (off: two runs are identical)")
+    parser.add_argument("--html", metavar="DIR",
+                        help="write a static HTML blueprint (index with the dependency graph, "
+                             "one page per module) to DIR; needs Graphviz dot")
+    # --- end of paper output options ------------------------------------------------------
     parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
     parser.add_argument("--no-torch", action="store_true",
                         help="numpy cross-checks only (torch's are added when it is installed; "
@@ -127,13 +141,20 @@ def emit_reports(reports: Sequence[Report], args: argparse.Namespace, data: Any 
 
 
 def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None) -> None:
+    if getattr(args, "html", None):  # paper output (issue 14): the HTML blueprint
+        from symbolic.html import write_site
+
+        print(f"wrote {write_site(reports, args.html, data=data)}", file=sys.stderr)
+        if not (args.json or args.latex is not None):
+            return
     if args.json:
         doc = data if data is not None else json_document(reports)
         print(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False))
     elif args.latex is not None:
         from symbolic.latex import document
 
-        tex = document(reports, fragment=args.fragment)
+        tex = document(reports, fragment=args.fragment, timings=args.timings,
+                       appendix=args.appendix, section_level=args.section_level)
         if args.latex == "-":
             sys.stdout.write(tex)
         else:

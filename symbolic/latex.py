@@ -3,7 +3,7 @@ r"""LaTeX rendering of reports: the only module that builds LaTeX.
 ``document(reports)`` is a standalone ``article`` using only ``PACKAGES`` (``amsmath``,
 ``amsthm``, ``booktabs``, ...), which ``pdflatex`` compiles with Debian's ``texlive-latex-base``
 and ``texlive-latex-recommended``; ``document(reports, fragment=True)`` is the same body without
-a preamble, for pasting into a paper; ``compile_pdf`` runs ``pdflatex`` on a document.
+a preamble, for pasting into a paper (``tests/pdf_tools.py`` compiles them in the test suite).
 Everything is rendered from the engine's objects (``Claim``, ``Step``, ``Derivation``,
 ``Table``, ``Result``, ``Report``), the very objects the text and JSON outputs print:
 
@@ -30,15 +30,14 @@ AMS fonts are used, so nothing needs a font generated at compile time.
 from __future__ import annotations
 
 import re
-import subprocess
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import sympy
 from sympy.core.relational import Relational
 
+from symbolic import sources
 from symbolic.engine import (
     NumericCheck,
     Report,
@@ -48,7 +47,10 @@ from symbolic.engine import (
     Verdict,
     overall_status,
 )
-from symbolic.render import MARK, cell_text, claims_table, summary_line
+from symbolic.errors import InvalidArgument
+from symbolic.latex_printer import latex as printer_latex
+from symbolic.latex_printer import sympy_spans
+from symbolic.render import MARK, cell_text, summary_line
 
 # --- Characters: rules as data -------------------------------------------------------------
 
@@ -213,11 +215,16 @@ _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
 _MARKUP = re.compile(
     r"\^\{(?P<sup>[^{}]*)\}"
     r"|\^\((?P<sup2>[^()]*)\)"
-    r"|\^(?P<sup1>[−-]?\w+)"
+    r"|\^(?P<sup1>[−-]?\w+(?:\.\d+)?)"
     r"|_\{(?P<sub>[^{}]*)\}"
-    rf"|(?<!\w)(?P<base>[^\W\d_])_(?P<sub1>(?:(?![{_SCRIPTS}])[^\W_]){{1,2}})(?:(?!\w)|(?=[{_SCRIPTS}]))"
+    r"|(?<!\w)(?P<starbase>[A-Za-z])\*(?:_(?P<starsub>[A-Za-z]{1,6}))?(?![\w(])"
+    rf"|(?<!\w)(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
+    rf"(?:(?![^\W_A-Z])|(?=[{_SCRIPTS}]))"
 )
 _SCRIPT = {"super": r"\textsuperscript{%s}", "sub": r"\textsubscript{%s}"}
+
+
+_BEFORE_MINUS = " ([{,;:=·*/\u2212+"  # a hyphen after one of these, before a digit, is a minus
 
 
 def _chars(text: str) -> str:
@@ -231,6 +238,8 @@ def _chars(text: str) -> str:
             run[-1] = f"{accent}{{{run[-1]}}}"
             continue
         kind, latex = _char(char)
+        if char == "-" and text[i + 1:i + 2].isdigit() and (i == 0 or text[i - 1] in _BEFORE_MINUS):
+            latex = r"\ensuremath{-}"  # a negative number: a true minus, not a hyphen
         if kind != run_kind and run:
             out.append(_SCRIPT[run_kind] % "".join(run) if run_kind in _SCRIPT else "".join(run))
             run = []
@@ -251,7 +260,10 @@ def escape(text: str) -> str:
     text, out, pos = unicodedata.normalize("NFC", text), [], 0
     for m in _MARKUP.finditer(text):
         out.append(_chars(text[pos:m.start()]))
-        if m["base"]:
+        if m["starbase"]:
+            out.append(_chars(m["starbase"]) + _SCRIPT["super"] % "*"
+                       + (_SCRIPT["sub"] % escape(m["starsub"]) if m["starsub"] else ""))
+        elif m["base"]:
             out.append(_chars(m["base"]) + _SCRIPT["sub"] % escape(m["sub1"]))
         else:
             kind = "sub" if m["sub"] is not None else "super"
@@ -262,7 +274,7 @@ def escape(text: str) -> str:
     return _BREAKS.sub(r"\g<0>\\allowbreak{}", re.sub(r"-(?=-)", "-{}", "".join(out)))
 
 
-_BREAKS = re.compile(r"(?:[*/]|\\_|(?<=[A-Za-z])\.(?=[A-Za-z]))(?!$)")
+_BREAKS = re.compile(r"(?:[*/]|\\_|(?<=[A-Za-z])\.(?=[A-Za-z]))(?!$|\})")
 
 
 # --- Mathematics ----------------------------------------------------------------------------
@@ -271,23 +283,58 @@ RELATIONS = {"==": "=", "!=": r"\neq", "<": "<", "<=": r"\leq", ">": ">", ">=": 
 
 
 def math(expr: object) -> str:
-    """Math-mode LaTeX of a SymPy object (``sympy.latex``); non-ASCII output made safe."""
+    """Math-mode LaTeX of a SymPy object (the project printer); non-ASCII output made safe."""
     try:
-        code = sympy.latex(expr)
+        code = printer_latex(expr)
     except Exception:  # a printer bug must not lose the document: print the plain form
         return rf"\text{{{escape(sympy.sstr(expr))}}}"
     return re.sub(r"[^\x00-\x7f]", lambda m: rf"\text{{{escape(m[0])}}}", code)
 
 
+_FLOAT = re.compile(r"(?<![\w.])(?P<m>-?\d+(?:\.\d+)?)e(?P<s>[+-]?)0*(?P<e>\d+)(?![\w.])")
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def prose(text: str) -> str:
+    """Text that may embed formulas: SymPy syntax (``2*d**2/3 + 1``, ``exp(-1)``) and floats in
+    scientific notation (``1.2e+06``) are typeset as math, the rest goes through ``escape``."""
+    spans = [(a, b, code) for a, b, code in sympy_spans(text)]
+    spans += [(m.start(), m.end(), rf"{m['m']}\times 10^{{{'-' if m['s'] == '-' else ''}{m['e']}}}")
+              for m in _FLOAT.finditer(text)
+              if not any(a <= m.start() < b for a, b, _ in spans)]
+    out, pos = [], 0
+    for a, b, code in sorted(spans):
+        if a < pos:
+            continue
+        out.append(_escape_operators(text[pos:a]))
+        out.append("$" + _NON_ASCII.sub("", code) + "$")
+        pos = b
+    out.append(_escape_operators(text[pos:]))
+    return "".join(out)
+
+
+_OPERATOR = re.compile(r"\b(exp|log|tanh|sinh|cosh|sqrt|erf)\(")
+OPERATORS = {"exp": r"\exp", "log": r"\log", "tanh": r"\tanh", "sinh": r"\sinh",
+             "cosh": r"\cosh", "sqrt": r"\surd", "erf": r"\operatorname{erf}"}
+
+
+def _escape_operators(text: str) -> str:
+    """``escape``, with the function names of hand-written formulas (``exp(2βs)``) as math
+    operators."""
+    out, pos = [], 0
+    for m in _OPERATOR.finditer(text):
+        out.append(escape(text[pos:m.start()]) + rf"\ensuremath{{{OPERATORS[m[1]]}}}(")
+        pos = m.end()
+    return "".join(out) + escape(text[pos:])
+
+
 # --- Claims, steps, derivations -------------------------------------------------------------
 
 ENVIRONMENTS = ("theorem", "lemma", "proposition", "corollary", "claim")
-STEP_WIDTH = r"0.6\linewidth"  # the statement column of a derivation
-RULE_WIDTH = r"0.3\linewidth"  # the justification column
-# Widths in "visible characters" of math (see ``visible_width``) at 11 pt on A4:
-STEP_CHARS = 48  # one line of the statement column; a wider formula side is shown as text
-ALIGNED_CHARS = 50  # widest lhs + widest rhs for aligning a derivation at its relations
-DISPLAY_CHARS = 80  # a claim's displayed formula
+DISPLAY_CHARS = 60  # a claim formula wider than this is set inline (it may break), not displayed
+SECTION_LEVELS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
 
 
 def visible_width(code: str) -> int:
@@ -326,80 +373,81 @@ def _after_newline(row: str) -> str:
     return "{}" + row if row.lstrip().startswith(("[", "*")) else row
 
 
-def _relation(step: Step) -> tuple[str, str, str] | None:
-    """``(lhs, relation, rhs)`` in LaTeX when the step's formula is a relation."""
-    f = step.formula
+# Step API: after the kernel redesign a step has ``formula`` (what was checked), ``note``
+# (prose) and ``kind`` (checked / definition / assumption); before it, only ``statement``,
+# ``rule``, ``verdict`` and an optional ``formula``. Both are read through these helpers.
+
+def step_kind(step: Step) -> str:
+    """``checked``, ``definition``, ``assumption`` or ``oracle``."""
+    kind = getattr(step, "kind", None)
+    if kind:
+        return str(kind)
+    return {"definition": "definition", "assumption": "assumption"}.get(
+        step.verdict.method, "checked")
+
+
+def step_note(step: Step) -> str:
+    """The prose beside a step's formula ("" when none)."""
+    note = getattr(step, "note", "") or ""
+    f = getattr(step, "formula", None)
+    if not note and isinstance(f, Relational) and f.lhs == f.rhs:
+        return step.statement  # SymPy made both sides identical: say what was meant
+    return note
+
+
+def formula_latex(f: sympy.Basic) -> str:
+    """A formula in math mode (``$...$``, so that a long one may break at its relations)."""
     if isinstance(f, Relational) and f.rel_op in RELATIONS:
-        return math(f.lhs), RELATIONS[f.rel_op], math(f.rhs)
-    return None
+        code = f"{math(f.lhs)} {RELATIONS[f.rel_op]} {math(f.rhs)}"
+    else:
+        code = math(f)
+    return rf"$\displaystyle {code}$"
 
 
-def _trivial(step: Step) -> bool:
-    """A formula whose sides SymPy already made identical (``(−u)(−v)`` is built as ``uv``):
-    printing ``uv = uv`` would hide what was checked, so the statement is shown instead."""
-    f = step.formula
-    return isinstance(f, Relational) and f.lhs == f.rhs
+def step_formula(step: Step) -> sympy.Basic | None:
+    """The formula to typeset: None when there is none, or when it is a bare truth value
+    (a formula SymPy evaluated while building it, which says nothing about the step)."""
+    f = getattr(step, "formula", None)
+    if getattr(f, "func", None) is not None and f.func.__name__ == "assumed":
+        return None  # an admitted fact stated only in words: its words are the statement
+    return None if isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom)) else f
 
 
 def step_body(step: Step) -> str:
-    """The statement of a step: its formula when it fits the column, else its text (an
-    admitted fact stated in words is its words; a note follows in the rule column)."""
-    if getattr(step.formula, "func", None) is not None and \
-            step.formula.func.__name__ == "assumed":
-        return escape(step.statement)
-    parts = _relation(step)
-    if parts is not None and max(visible_width(parts[0]), visible_width(parts[2])) <= STEP_CHARS:
-        return rf"$\displaystyle {parts[0]} {parts[1]} {parts[2]}$"
-    if parts is None and step.formula is not None:
-        code = math(step.formula)
-        if visible_width(code) <= STEP_CHARS:
-            return rf"$\displaystyle {code}$"
-    return escape(step.statement)
+    """The statement of a step: its formula in math mode, or (no formula) its text."""
+    f = step_formula(step)
+    return formula_latex(f) if f is not None else prose(step.statement)
 
 
-def justification(i: int, step: Step) -> str:
-    """``(i) rule at witness ... ✓ method``, in the derivation's right-hand column."""
-    why = escape(step.rule)
-    if step.note:
-        why = escape(step.note) + "; " + why
-    if step.kind != "checked":
-        why += rf" [{escape(step.kind)}]"
+def justification(step: Step) -> str:
+    """Rule, note, witness and verdict of a step, in small type under its statement."""
+    kind = step_kind(step)
+    parts = [prose(step.rule)] if step.rule else []
+    note = step_note(step)
+    if note:
+        parts.append(prose(note))
     if step.verdict.witness:
-        why += " at " + escape(", ".join(f"{k} = {v}" for k, v in step.verdict.witness))
-    return (rf"\parbox[t]{{{RULE_WIDTH}}}{{\raggedright\footnotesize ({i})~{why}"
-            rf"\hfill {verdict_mark(step.verdict)}}}")
+        parts.append("at " + prose(", ".join(f"{k} = {v}" for k, v in step.verdict.witness)))
+    mark = {"definition": r"\textit{definition}",
+            "assumption": r"\textit{assumption (admitted, not checked)}",
+            "oracle": r"\textit{oracle result (certified outside the kernel)}"}.get(
+        kind, verdict_mark(step.verdict))
+    return "; ".join(parts) + (r" \hfill " if parts else "") + mark
 
 
-def step_latex(i: int, step: Step, aligned: bool = False) -> str:
-    """One row of the derivation's ``align*``.
-
-    ``aligned``: ``lhs &= rhs`` (the derivation is aligned at its relations); otherwise the
-    statement in a left-aligned column whose lines may break.
-    """
-    if aligned:
-        lhs, rel, rhs = _relation(step)  # type: ignore[misc]
-        body = f"{lhs} &{rel} {rhs}"
-    else:
-        body = rf"&\parbox[t]{{{STEP_WIDTH}}}{{\raggedright {step_body(step)}}}"
-    return f"{_after_newline(body)} &&{justification(i, step)}"
-
-
-def aligned_at_relations(steps: Sequence[Step]) -> bool:
-    """Whether every step is a relation and the widest sides fit one line together."""
-    parts = [None if _trivial(s) else _relation(s) for s in steps]
-    if not parts or any(p is None for p in parts):
-        return False
-    widest = max(visible_width(p[0]) for p in parts) + max(visible_width(p[2]) for p in parts)
-    return widest <= ALIGNED_CHARS
+def step_latex(i: int, step: Step) -> str:
+    """One step: ``(i)`` statement, then its justification."""
+    return (rf"\item[({i})] {step_body(step)}\par" "\n"
+            rf"{{\footnotesize {justification(step)}\par}}")
 
 
 def derivation_latex(steps: Sequence[Step]) -> str:
-    """The derivation as ``align*`` (one row per step), or a sentence when it has no steps."""
+    """The derivation as a list of steps (it breaks across pages and columns), or a sentence
+    when it has no steps."""
     if not steps:
         return r"\noindent No derivation steps."
-    aligned = aligned_at_relations(steps)
-    rows = " \\\\\n".join(step_latex(i, s, aligned) for i, s in enumerate(steps, 1))
-    return f"\\begin{{align*}}\n{rows}\n\\end{{align*}}"
+    rows = "\n".join(step_latex(i, s) for i, s in enumerate(steps, 1))
+    return f"\\begin{{proofsteps}}\n{rows}\n\\end{{proofsteps}}"
 
 
 NUMERIC_LISTED = 2  # more numeric checks than this are summarized in one sentence
@@ -423,25 +471,45 @@ def numeric_text(checks: Sequence[NumericCheck]) -> list[str]:
     return [text] + [one(n) for n in bad]
 
 
-def verification_line(result: Result) -> str:
-    """How the result was verified: verdict, methods, backends, witnesses, numeric checks."""
+def admitted(result: Result) -> tuple[Step, ...]:
+    """The definition and assumption steps a result rests on (``Result.admitted`` when the
+    kernel provides it)."""
+    found = getattr(result, "admitted", None)
+    if found is not None:
+        return tuple(found)
+    return tuple(s for s in result.derivation.steps if step_kind(s) != "checked")
+
+
+def status_text(result: Result) -> str:
+    """``proved``, ``proved (1 assumption)``, ``refuted``, ..."""
+    n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
+    if result.status == "proved" and n:
+        return f"proved ({_count(n, 'assumption')})"
+    return result.status
+
+
+def verification_line(result: Result, timings: bool = False) -> str:
+    """How the result was verified: verdict, methods, backends, witnesses, numeric checks.
+    Times only with ``timings`` (so that two runs give the same file)."""
     v = result.verdict
     steps = result.derivation.steps
     backends = sorted({s.verdict.backend for s in steps if s.verdict.backend})
     by = " + ".join(result.methods) or "nothing"
-    head = (f"{MARK[result.status]} {result.status} by {by}"
-            f" ({len(steps)} step{'s' * (len(steps) != 1)}, {v.seconds:.3f} s"
-            + (f"; {', '.join(backends)}" if backends else "") + ")")
-    parts = [escape(head)]
-    witnessed = [s.verdict for s in steps if s.verdict.witness]
-    for w in witnessed:
+    inside = [_count(len(steps), "step")]
+    if timings:
+        inside[0] += f", {v.seconds:.3f} s"
+    if backends:
+        inside.append(", ".join(backends))
+    parts = [escape(f"{MARK[result.status]} {status_text(result)} by {by} "
+                    f"({'; '.join(inside)})")]
+    for w in (s.verdict for s in steps if s.verdict.witness):
         text = "witness " + ", ".join(f"{k} = {val}" for k, val in w.witness)
         if w.certificate:
             text += f" certified by {w.method}: {w.certificate}"
-        parts.append(escape(text))
-    parts += [escape(t) for t in numeric_text(result.numeric)]
+        parts.append(prose(text))
+    parts += [prose(t) for t in numeric_text(result.numeric)]
     if result.status != "proved":
-        parts.append(escape(f"reason: {v.reason}"))
+        parts.append(prose(f"reason: {v.reason}"))
     return r"{\raggedright\noindent\textit{Verification.} " + "; ".join(parts) + ".\\par}"
 
 
@@ -455,6 +523,7 @@ class _Labels:
         self.defined: dict[tuple[int, int], str] = {}  # (report index, result index) -> label
         self.by_name: dict[str, tuple[str, str]] = {}  # claim name -> (label, environment)
         self.taken: set[str] = set()
+        self.cited: dict[str, None] = {}  # bibliography keys, in order of first citation
         for k, report in enumerate(reports):
             for i, r in enumerate(report.results):
                 key = self.unique("claim", report.module, r.claim.name)
@@ -476,32 +545,54 @@ class _Labels:
         key, env = self.by_name[name]
         return rf"{env.capitalize()}~\ref{{{key}}} ({code})"
 
+    def source(self, source: str) -> str:
+        """``docs/theory.md A6 (Exchange symmetry) \\cite{...}``; an unresolved source is
+        printed as given, marked."""
+        try:
+            found = sources.resolve(source)
+        except sources.UnresolvedSource:
+            return rf"{escape(source)} (\textit{{not an item of {sources.THEORY_NAME}}})"
+        keys = list(dict.fromkeys(k for item in found for k in item.references))
+        self.cited.update(dict.fromkeys(keys))
+        items = ", ".join(f"{escape(i.id)} ({escape(i.title)})" for i in found)
+        cite = rf"~\cite{{{','.join(keys)}}}" if keys else ""
+        return rf"\texttt{{{sources.THEORY_NAME}}} {items}{cite}"
+
 
 def claim_latex(result: Result, key: str, labels: _Labels) -> str:
-    """The claim as an amsthm environment (statement, formula, assumptions), then a line with
+    """The claim as an amsthm environment (formula, statement, assumptions), then a line with
     its name, its source item and the claims it uses."""
     c = result.claim
     env = environment(c.kind)
-    lines = [rf"\begin{{{env}}}[{{{escape(c.title)}}}]\label{{{key}}}", escape(c.statement)]
-    if c.formula is not None and visible_width(math(c.formula)) <= DISPLAY_CHARS:
-        lines.append(rf"\[ {math(c.formula)} \]")
+    lines = [rf"\begin{{{env}}}[{escape(c.title)}]\label{{{key}}}"]
+    f = getattr(c, "formula", None)
+    if f is not None:
+        code = formula_latex(f)
+        lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS else code)
+        lines.append(prose(c.statement))
+    else:
+        lines.append(prose(c.statement))
     if c.assumptions:
         lines.append(r"\par{\raggedright\emph{Assumptions:} "
-                     + "; ".join(escape(a) for a in c.assumptions) + ".\\par}")
+                     + "; ".join(prose(a) for a in c.assumptions) + ".\\par}")
     lines.append(rf"\end{{{env}}}")
-    meta = rf"{{\small\raggedright\noindent Claim \texttt{{{escape(c.name)}}}, " \
-        rf"\texttt{{THEORY.md}} {escape(c.source)}"
+    meta = (rf"{{\small\raggedright\noindent Claim \texttt{{{escape(c.name)}}}; source "
+            f"{labels.source(c.source)}")
     if c.uses:
         meta += "; uses " + ", ".join(labels.ref(u) for u in c.uses)
     lines.append(meta + ".\\par}")
     return "\n".join(lines)
 
 
-def result_latex(result: Result, key: str, labels: _Labels) -> str:
+def result_latex(result: Result, key: str, labels: _Labels, timings: bool = False) -> str:
     """Claim, derivation and verification line. Only a verified derivation is a ``proof``."""
-    body = f"{derivation_latex(result.derivation.steps)}\n{verification_line(result)}"
+    body = f"{derivation_latex(result.derivation.steps)}\n{verification_line(result, timings)}"
     if result.status == "proved":
-        proof = f"\\begin{{proof}}[Checked derivation]\n{body}\n\\end{{proof}}"
+        title = "Checked derivation"
+        n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
+        if n:
+            title += f", resting on {_count(n, 'assumption')}"
+        proof = f"\\begin{{proof}}[{title}]\n{body}\n\\end{{proof}}"
     else:
         proof = (rf"\paragraph{{Derivation \textbf{{not verified}}: {escape(result.status)}.}}"
                  f"\n{body}")
@@ -511,21 +602,25 @@ def result_latex(result: Result, key: str, labels: _Labels) -> str:
 # --- Tables ---------------------------------------------------------------------------------
 
 _EXPONENT = re.compile(r"^(-?[\d,]*\.?\d*)e([+-]?)0*(\d+)$")
+_POWER_TEN = re.compile(r"^10\^(-?\d+(?:\.\d+)?)$")  # capacity's "10^456.3393"
 
 
 CELL_DIGITS = 6  # a rational with a longer numerator or denominator is shown as a decimal
 
 
 def _readable(expr: sympy.Basic) -> sympy.Basic:
-    """Long exact constants (torch's SELU constants, say) as decimals of ``CELL_DIGITS``."""
+    """Long exact constants as decimals of ``CELL_DIGITS`` (named constants are kept)."""
+    from symbolic.latex_printer import NAMED_CONSTANTS
+
+    named = {c.value for c in NAMED_CONSTANTS}
     long = {r: sympy.Float(r, CELL_DIGITS) for r in expr.atoms(sympy.Rational)
-            if max(len(str(abs(r.p))), len(str(r.q))) > CELL_DIGITS}
+            if max(len(str(abs(r.p))), len(str(r.q))) > CELL_DIGITS and abs(r) not in named}
     return expr.xreplace(long) if long else expr
 
 
 def cell_latex(cell: object) -> str:
     """A table cell: SymPy as math (long constants as decimals), floats in scientific notation
-    as ×10^k, the rest as text."""
+    as ×10^k, ``10^x`` strings as powers, the rest as text (SymPy syntax in it as math)."""
     if isinstance(cell, sympy.Basic):
         return f"${math(_readable(cell))}$"
     text = cell_text(cell)
@@ -533,11 +628,17 @@ def cell_latex(cell: object) -> str:
     if m:
         sign = "-" if m[2] == "-" else ""
         return rf"${m[1].replace(',', '{,}')}\times 10^{{{sign}{m[3]}}}$"
-    return escape(text)
+    p = _POWER_TEN.match(text)
+    if p:
+        return rf"$10^{{{p[1]}}}$"
+    return prose(text)
 
 
 def _is_number(cell: object) -> bool:
     return isinstance(cell, (int, float, sympy.Number)) and not isinstance(cell, bool)
+
+
+COLUMN_NAMES = {"THEORY": "source", "THEORY item": "source"}  # items of docs/theory.md
 
 
 def _tabular_parts(table: Table) -> tuple[str, str, list[str]]:
@@ -546,216 +647,205 @@ def _tabular_parts(table: Table) -> tuple[str, str, list[str]]:
         "r" if any(_is_number(row[j]) for row in table.rows)
         and all(_is_number(row[j]) or row[j] is None for row in table.rows) else "l"
         for j in range(len(table.columns)))
-    head = _after_newline(" & ".join(rf"\textbf{{{escape(c)}}}" for c in table.columns)) + r" \\"
+    head = _after_newline(" & ".join(rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}"
+                                     for c in table.columns)) + r" \\"
     rows = [_after_newline(" & ".join(cell_latex(c) for c in row)) + r" \\"
             for row in table.rows]
     return align, head, rows
 
 
 def tabular_latex(table: Table) -> str:
-    """The ``booktabs`` tabular."""
+    """The ``booktabs`` tabular (all rows)."""
     if not table.columns:
         return r"\textit{(empty table)}"
     align, head, rows = _tabular_parts(table)
+    return _tabular(align, head, rows)
+
+
+def _tabular(align: str, head: str, rows: Sequence[str]) -> str:
     return "\n".join([rf"\begin{{tabular}}{{{align}}}", r"\toprule", head, r"\midrule", *rows,
                       r"\bottomrule", r"\end{tabular}"])
 
 
-LONG_TABLE_ROWS = 30  # a table with more rows is a longtable that breaks across pages
+TABLE_ROWS = 30  # a longer table is set as several tabulars of this many rows (pages break)
 
 
 def _notes(table: Table) -> str:
-    return r"\\ ".join(escape(f"Note: {n}") for n in table.notes)
+    return r"\\ ".join(prose(f"Note: {n}") for n in table.notes)
 
 
 def table_latex(table: Table, key: str) -> str:
-    """A ``table`` float (caption, label, the tabular fitted to the line width, notes), or a
-    ``longtable`` when the table has more than ``LONG_TABLE_ROWS`` rows."""
-    if len(table.rows) > LONG_TABLE_ROWS:
-        return longtable_latex(table, key)
-    lines = [r"\begin{table}[!htbp]", r"\centering", rf"\caption{{{escape(table.title)}}}",
-             rf"\label{{{key}}}", rf"\proofsfit{{{tabular_latex(table)}}}"]
-    if table.notes:
-        lines.append(r"\par\smallskip\begin{minipage}{\linewidth}\footnotesize\raggedright "
-                     f"{_notes(table)}\\end{{minipage}}")
-    lines.append(r"\end{table}")
-    return "\n".join(lines)
-
-
-LONG_TABLE_CHARS = 95  # characters of footnote-size type across the line (with a margin)
-COLUMN_PADDING_CHARS = 2  # the space between two columns, in characters
-NARROWEST_WRAPPED = 0.15  # a wrapped column keeps at least this fraction of the line
-
-
-def _fit_columns(table: Table, align: str) -> list[str]:
-    """Column specifications of a longtable (which cannot be shrunk): when the table is wider
-    than the line, its widest text column wraps in a ``p`` column of the width left."""
-    specs = list(align)
-    chars = [max([len(str(col)), *(len(cell_text(row[j])) for row in table.rows)])
-             + COLUMN_PADDING_CHARS for j, col in enumerate(table.columns)]
-    text_columns = [j for j, a in enumerate(align) if a == "l"]
-    if sum(chars) <= LONG_TABLE_CHARS or not text_columns:
-        return specs
-    j = max(text_columns, key=lambda k: chars[k])
-    room = max(NARROWEST_WRAPPED, (LONG_TABLE_CHARS - sum(chars) + chars[j]) / LONG_TABLE_CHARS)
-    specs[j] = rf">{{\raggedright\arraybackslash}}p{{{room:.2f}\linewidth}}"
-    return specs
-
-
-def longtable_latex(table: Table, key: str) -> str:
-    """A ``longtable`` in footnote-size type, its header repeated on every page."""
+    """A numbered, captioned table in the text (not a float: it stays where it is, in one or two
+    columns), fitted to the line width, in chunks of ``TABLE_ROWS`` rows so that a long table
+    breaks across pages and columns."""
+    caption = (r"{\centering\refstepcounter{table}" rf"\label{{{key}}}"
+               rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}")
+    if not table.columns:
+        return f"{caption}\n\\noindent\\textit{{(empty table)}}\\par"
     align, head, rows = _tabular_parts(table)
-    align = "".join(_fit_columns(table, align))
-    lines = [r"\begingroup\footnotesize\setlength{\tabcolsep}{4pt}",
-             rf"\begin{{longtable}}{{{align}}}",
-             rf"\caption{{{escape(table.title)}}}\label{{{key}}} \\",
-             r"\toprule", head, r"\midrule", r"\endfirsthead",
-             rf"\multicolumn{{{len(table.columns)}}}{{l}}{{\textit{{(continued)}}}} \\",
-             r"\toprule", head, r"\midrule", r"\endhead", r"\bottomrule", r"\endlastfoot",
-             *rows, r"\end{longtable}", r"\endgroup"]
+    chunks = [rows[i:i + TABLE_ROWS] for i in range(0, len(rows), TABLE_ROWS)] or [[]]
+    parts = [r"\par\medskip", caption]
+    for n, chunk in enumerate(chunks):
+        if n:
+            parts.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, continued}"
+                         r"\par\nopagebreak}")
+        parts.append(rf"{{\centering\footnotesize\proofsfit{{{_tabular(align, head, chunk)}}}"
+                     r"\par}")
     if table.notes:
-        lines.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
-    return "\n".join(lines)
+        parts.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
+    parts.append(r"\medskip")
+    return "\n".join(parts)
 
 
+def claims_table(reports: Sequence[Report], timings: bool = False) -> Table:
+    """One row per claim: module, claim, source items, verdict, methods (and time)."""
+    columns = ("module", "claim", "source", "verdict", "methods") + (("time",) * timings)
+    rows = []
+    for rep in reports:
+        for res in rep.results:
+            row = (rep.module.removeprefix("proofs."), res.claim.name, res.claim.source,
+                   f"{MARK[res.status]} {status_text(res)}", ", ".join(res.methods))
+            rows.append(row + ((f"{res.verdict.seconds:.2f} s",) * timings))
+    return Table("claims", "Claims checked", columns, tuple(rows))
 
 
 # --- Reports and the document ---------------------------------------------------------------
 
 
-def report_latex(report: Report, labels: _Labels, index: int = 0) -> str:
-    """One theorem module: a section with its results and its tables."""
+def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bool = False,
+                 appendix: bool = False, section_level: str = "section") -> str:
+    """One theorem module: a section with its results (and, unless ``appendix``, its tables)."""
     statuses = [r.status for r in report.results]
-    parts = [rf"\section{{{escape(report.title)}}}\label{{{labels.unique('sec', report.module)}}}",
-             rf"\noindent Module \texttt{{{escape(report.module)}}}, source \texttt{{THEORY.md}} "
-             f"{escape(report.source)}: {escape(summary_line(statuses))} in "
-             f"{report.seconds:.2f} s, overall \\textbf{{{escape(report.status)}}}."]
-    parts += [result_latex(r, labels.defined[(index, i)], labels)
+    key = labels.unique("sec", report.module)
+    intro = (rf"\noindent Module \texttt{{{escape(report.module)}}} "
+             rf"(\texttt{{python -m {escape(report.module)}}}); source "
+             f"{labels.source(report.source)}: {escape(summary_line(statuses))}")
+    if timings:
+        intro += f" in {report.seconds:.2f} s"
+    intro += f", overall \\textbf{{{escape(report.status)}}}."
+    parts = [rf"\{section_level}{{{escape(report.title)}}}\label{{{key}}}", intro]
+    parts += [result_latex(r, labels.defined[(index, i)], labels, timings)
               for i, r in enumerate(report.results)]
-    parts += [table_latex(t, labels.unique("tab", report.module, t.name)) for t in report.tables]
+    if not appendix:
+        parts += [table_latex(t, labels.unique("tab", report.module, t.name))
+                  for t in report.tables]
     return "\n\n".join(parts)
 
 
 TITLE = "Machine-checked results: gated MLPs, bilinear attention and memory capacity"
-PACKAGES = ("amsmath", "amssymb", "amsthm", "array", "booktabs", "graphicx", "longtable")
-THEOREMS = (r"\newtheorem{theorem}{Theorem}[section]",
-            r"\newtheorem{lemma}[theorem]{Lemma}",
-            r"\newtheorem{proposition}[theorem]{Proposition}",
-            r"\newtheorem{corollary}[theorem]{Corollary}",
-            r"\newtheorem{claim}[theorem]{Claim}")
-# \proofsfit{...}: typeset a tabular, shrunk to \linewidth only when it is wider.
-MACROS = (r"\ifx\proofsbox\undefined\newsavebox{\proofsbox}\fi",
-          r"\providecommand{\proofsfit}[1]{\sbox{\proofsbox}{#1}%",
-          r"  \ifdim\wd\proofsbox>\linewidth\resizebox{\linewidth}{!}{\usebox{\proofsbox}}%",
-          r"  \else\usebox{\proofsbox}\fi}")
+PACKAGES = ("amsmath", "amssymb", "amsthm")  # required
+OPTIONAL_PACKAGES = ("booktabs", "graphicx")  # nicer rules; wide tables shrunk to the line
+THEOREMS = (("theorem", r"\newtheorem{theorem}{Theorem}[section]"),
+            ("lemma", r"\newtheorem{lemma}[theorem]{Lemma}"),
+            ("proposition", r"\newtheorem{proposition}[theorem]{Proposition}"),
+            ("corollary", r"\newtheorem{corollary}[theorem]{Corollary}"),
+            ("claim", r"\newtheorem{claim}[theorem]{Claim}"))
+# Everything the body needs beyond PACKAGES, each defined only when the paper has not:
+# theorem environments, the step list, booktabs rules, \proofsfit (a tabular shrunk to
+# \linewidth when it is wider and graphicx is loaded).
+MACROS = (
+    *(rf"\ifx\{env}\undefined{code}\fi" for env, code in THEOREMS),
+    r"\ifx\proofsteps\undefined\newenvironment{proofsteps}{\begin{list}{}{%",
+    r"  \setlength{\leftmargin}{2.2em}\setlength{\labelwidth}{2em}\setlength{\labelsep}{0.2em}%",
+    r"  \setlength{\itemsep}{2pt}\setlength{\parsep}{0pt}\setlength{\topsep}{3pt}}%",
+    r"  \raggedright}{\end{list}}\fi",
+    r"\providecommand{\toprule}{\hline}\providecommand{\midrule}{\hline}",
+    r"\providecommand{\bottomrule}{\hline}",
+    r"\ifx\proofsbox\undefined\newsavebox{\proofsbox}\fi",
+    r"\providecommand{\proofsfit}[1]{\sbox{\proofsbox}{#1}%",
+    r"  \ifdim\wd\proofsbox>\linewidth\ifx\resizebox\undefined\usebox{\proofsbox}%",
+    r"  \else\resizebox{\linewidth}{!}{\usebox{\proofsbox}}\fi\else\usebox{\proofsbox}\fi}",
+)
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
-def _body(reports: Sequence[Report]) -> str:
+def bibliography_latex(keys: Sequence[str]) -> str:
+    """A ``thebibliography`` of the cited keys, from docs/references.bib (standalone document:
+    no BibTeX run needed)."""
+    entries = sources.bib_entries()
+    items = []
+    for k in keys:
+        e = entries.get(k)
+        if e is None:
+            continue
+        venue = e.get("booktitle") or e.get("journal") or (
+            f"arXiv:{e['eprint']}" if "eprint" in e else "")
+        fields = [e.get("author", ""), rf"\emph{{{e['title']}}}" if "title" in e else "",
+                  venue, e.get("year", ""), e.get("note", "") if "title" not in e else ""]
+        items.append(rf"\bibitem{{{k}}} " + ". ".join(f for f in fields if f) + ".")
+    if not items:
+        return ""
+    return "\n".join([r"\begin{thebibliography}{99}", *items, r"\end{thebibliography}"])
+
+
+def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = False,
+          section_level: str = "section") -> tuple[str, list[str]]:
+    """The document body, and the bibliography keys it cites."""
     from symbolic.versions import versions
 
     labels = _Labels(reports)
     statuses = [r.status for rep in reports for r in rep.results]
-    tools = ", ".join(f"{k} {v}" for k, v in versions().items() if v)
-    intro = (rf"\noindent {_count(len(statuses), 'claim')} from "
-             rf"{_count(len(reports), 'theorem module')}: "
-             rf"{escape(summary_line(statuses))}; overall \textbf{{{overall_status(statuses)}}}. "
-             "Every step of every derivation was checked by the backend named beside it (SymPy, "
-             "Z3, exact or interval arithmetic); a result's verification line lists its methods, "
-             "witnesses and numeric cross-checks. "
-             rf"Checked with {escape(tools)}. Regenerate with "
-             r"\texttt{python -m proofs -{}-latex FILE.tex}.")
-    if not reports:
-        intro = r"\noindent No theorem modules found: nothing was checked."
-    parts = [intro]
-    if statuses:
-        parts.append(table_latex(claims_table(reports), labels.unique("tab", "claims")))
-    parts += [report_latex(r, labels, k) for k, r in enumerate(reports)]
-    return "\n\n".join(parts) + "\n"
+    parts = []
+    if not appendix:
+        tools = ", ".join(f"{k} {v}" for k, v in versions().items() if v)
+        intro = (rf"\noindent {_count(len(statuses), 'claim')} from "
+                 rf"{_count(len(reports), 'theorem module')}: "
+                 rf"{escape(summary_line(statuses))}; overall "
+                 rf"\textbf{{{overall_status(statuses)}}}. "
+                 "Every step of every derivation was checked by the backend named beside it "
+                 "(SymPy, Z3, exact or interval arithmetic); a result's verification line lists "
+                 "its methods, witnesses and numeric cross-checks. Each claim names its source, "
+                 rf"an item of \texttt{{{sources.THEORY_NAME}}}. "
+                 rf"Checked with {escape(tools)}. Regenerate with "
+                 r"\texttt{python -m proofs -{}-latex FILE.tex}.")
+        if not reports:
+            intro = r"\noindent No theorem modules found: nothing was checked."
+        parts.append(intro)
+        if statuses:
+            parts.append(table_latex(claims_table(reports, timings),
+                                     labels.unique("tab", "claims")))
+    parts += [report_latex(r, labels, k, timings=timings, appendix=appendix,
+                           section_level=section_level) for k, r in enumerate(reports)]
+    return "\n\n".join(parts) + "\n", list(labels.cited)
 
 
-def document(reports: Sequence[Report], fragment: bool = False) -> str:
-    """The reports as a standalone LaTeX ``article``, or as a fragment to paste into a paper."""
+def document(reports: Sequence[Report], fragment: bool = False, *, timings: bool = False,
+             appendix: bool = False, section_level: str = "section") -> str:
+    """The reports as a standalone LaTeX ``article``, or as a fragment to paste into a paper.
+
+    ``appendix``: statements and proofs only (no summary, claims table or module tables).
+    ``section_level``: the sectioning command of a module (``subsection`` to nest the fragment
+    under a section of the paper). ``timings``: print check times (they differ run to run, so
+    they are off by default and two runs give byte-identical files).
+    """
+    if section_level not in SECTION_LEVELS:
+        raise InvalidArgument(f"section_level={section_level!r}: expected one of "
+                              f"{', '.join(SECTION_LEVELS)}")
+    body, cited = _body(reports, timings=timings, appendix=appendix, section_level=section_level)
     macros = "\n".join(MACROS)
     if fragment:
         needs = "\n".join(
             ["% LaTeX fragment generated by transformer-proofs (python -m proofs --latex).",
-             "% The paper's preamble needs:",
+             "% Safe to \\input into an article, one or two columns. The preamble needs:",
              f"%   \\usepackage{{{','.join(PACKAGES)}}}",
-             *(f"%   {t}" for t in THEOREMS),
-             "%   \\allowdisplaybreaks  % optional: lets long derivations break across pages",
-             "%   \\setlength{\\emergencystretch}{3em}  % optional: fewer overfull lines"])
-        return f"{needs}\n{macros}\n\n{_body(reports)}"
+             f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules;",
+             "% wide tables shrunk to the line). Theorem environments (theorem, lemma,",
+             "% proposition, corollary, claim) are defined below unless the paper has them.",
+             "% \\cite keys are those of docs/references.bib (\\bibliography{references})."])
+        return f"{needs}\n{macros}\n\n{body}"
     preamble = "\n".join([
         r"\documentclass[11pt]{article}",
         r"\usepackage[a4paper,margin=2.2cm]{geometry}",
-        f"\\usepackage{{{','.join(PACKAGES)}}}",
-        *THEOREMS,
-        r"\allowdisplaybreaks",
+        f"\\usepackage{{{','.join(PACKAGES + OPTIONAL_PACKAGES)}}}",
         r"\setlength{\emergencystretch}{3em}",
         macros,
         rf"\title{{{escape(reports[0].title) if len(reports) == 1 else TITLE}}}",
         r"\author{transformer-proofs}",
         r"\date{}",
     ])
-    return (f"{preamble}\n\\begin{{document}}\n\\maketitle\n\n{_body(reports)}"
-            "\\end{document}\n")
-
-
-# --- Compiling (tests, benchmarks, users checking a document) -------------------------------
-
-PDFLATEX = ("pdflatex", "-interaction=nonstopmode", "-halt-on-error",
-            "-no-mktex=tfm", "-no-mktex=pk")  # a missing font is an error, never generated
-MAX_RUNS = 3  # labels, then longtable widths, settle in at most three runs
-PDFLATEX_TIMEOUT_S = 120
-
-
-@dataclass(frozen=True)
-class Compiled:
-    """What ``pdflatex`` said about a document (from its final run's log)."""
-
-    pdf: Path | None
-    runs: int
-    errors: tuple[str, ...]  # TeX's "! ..." error lines, or pdflatex's exit status
-    warnings: tuple[str, ...]  # "LaTeX Warning: ..." and "Package ... Warning: ..." lines
-    overfull: int  # overfull boxes: text or tables wider than the line
-
-    @property
-    def undefined_references(self) -> tuple[str, ...]:
-        return tuple(w for w in self.warnings if "undefined" in w.lower())
-
-
-def compile_pdf(tex: str, directory: Path | str, name: str = "document") -> Compiled:
-    """Write ``tex`` to ``directory/name.tex`` and run ``pdflatex`` until references settle.
-
-    Raises ``FileNotFoundError`` when ``pdflatex`` is not installed (Debian:
-    ``texlive-latex-base`` and ``texlive-latex-recommended``).
-    """
-    directory = Path(directory)
-    source = directory / f"{name}.tex"
-    source.write_text(tex, encoding="utf-8")
-    log_path = directory / f"{name}.log"
-    runs = 0
-    while runs < MAX_RUNS:
-        runs += 1
-        done = subprocess.run([*PDFLATEX, f"-output-directory={directory}", str(source)],
-                              capture_output=True, stdin=subprocess.DEVNULL, check=False,
-                              timeout=PDFLATEX_TIMEOUT_S, cwd=directory)
-        log = log_path.read_text(encoding="latin-1") if log_path.exists() else ""
-        if done.returncode or "Rerun" not in log:
-            break
-    lines = log.splitlines()
-    errors = [line for line in lines if re.match(r"!( |pdfTeX error)", line)]  # not box dumps
-    if done.returncode and not errors:
-        errors.append(f"pdflatex exited with status {done.returncode}")
-    pdf = directory / f"{name}.pdf"
-    return Compiled(
-        pdf=pdf if pdf.exists() else None,
-        runs=runs,
-        errors=tuple(errors),
-        warnings=tuple(line for line in lines if re.match(r"(LaTeX|Package \w+) Warning", line)),
-        overfull=sum(line.startswith("Overfull") for line in lines),
-    )
+    bib = bibliography_latex(cited)
+    return (f"{preamble}\n\\begin{{document}}\n\\maketitle\n\n{body}"
+            + (f"\n{bib}\n" if bib else "") + "\\end{document}\n")

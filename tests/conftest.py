@@ -11,6 +11,9 @@ from hypothesis import HealthCheck, settings
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # the packages are importable without an install too
     sys.path.insert(0, str(ROOT))
+TOOLS = Path(__file__).resolve().parent  # test tooling (pdf_tools), not installed
+if str(TOOLS) not in sys.path:
+    sys.path.insert(0, str(TOOLS))
 
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.register_profile(

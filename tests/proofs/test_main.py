@@ -356,7 +356,7 @@ def test_command_json_follows_the_documented_schema(proofs_tree):
 
 @needs_pdflatex
 def test_command_latex_writes_a_file_that_compiles(proofs_tree):
-    from symbolic.latex import compile_pdf
+    from pdf_tools import compile_pdf
 
     add_two_modules(proofs_tree)
     out = proofs_tree.run("--latex", "out.tex")
@@ -372,7 +372,9 @@ def test_command_latex_writes_a_file_that_compiles(proofs_tree):
 
 @pytest.mark.slow
 def test_the_real_modules_follow_the_schema_and_compile(tmp_path):
-    from symbolic.latex import compile_pdf, document
+    from pdf_tools import compile_pdf
+
+    from symbolic.latex import document
 
     runs = cli.check(cli.discover())
     text = json.dumps(cli.json_report(runs, 0.0), ensure_ascii=False)

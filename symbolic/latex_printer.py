@@ -1,0 +1,418 @@
+r"""The project's SymPy LaTeX printer: one settings object and a few ``_print_*`` rules.
+
+``latex(expr)`` is ``sympy.latex`` with the house notation, so that a checked formula reads
+like the paper it belongs to:
+
+* activations and layer names are operators (``\operatorname{relu}``, ``\operatorname{Gated}``),
+  ``σ`` / ``sigma`` is ``\sigma`` and ``Max(0, u)`` is ``\operatorname{relu}(u)``;
+* Euler's number is an upright ``\mathrm{e}``, ``exp(u)`` is ``\mathrm{e}^{u}``;
+* torch's SELU constants are the named ``\lambda_{\mathrm{SELU}}`` and ``\alpha_{\mathrm{SELU}}``
+  (not 31-digit rationals); another long rational with a terminating decimal is that exact
+  decimal;
+* a transpose is ``^{\top}``, real quantifiers (``symbolic.kernel.logic.ForAll`` / ``Exists``,
+  recognised by class name so that the printer needs no import) are
+  ``\forall a, b \in \mathbb{R}\colon \ldots``.
+
+Rules are data (``FUNCTION_NAMES``, ``NAMED_CONSTANTS``); the printer only looks them up.
+
+>>> import sympy
+>>> x = sympy.Symbol("x", real=True)
+>>> latex(sympy.exp(-x) + sympy.Max(0, x))
+'\\operatorname{relu}\\left(x\\right) + \\mathrm{e}^{- x}'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+from sympy.printing.latex import LatexPrinter
+
+from symbolic.activations import SELU_ALPHA, SELU_SCALE
+
+# --- Rules as data -------------------------------------------------------------------------
+
+# Function names (SymPy undefined functions) and how they are written. Any other multi-letter
+# name is an \operatorname; a Greek name is its letter.
+FUNCTION_NAMES = {
+    "σ": r"\sigma", "sigma": r"\sigma", "φ": r"\varphi", "phi": r"\varphi",
+    "relu": r"\operatorname{relu}", "silu": r"\operatorname{silu}",
+    "gelu": r"\operatorname{gelu}", "sigmoid": r"\operatorname{sigmoid}",
+    "softplus": r"\operatorname{softplus}", "Gated": r"\operatorname{Gated}",
+    "Sym": r"\operatorname{Sym}", "MLP": r"\operatorname{MLP}", "BA": r"\operatorname{BA}",
+}
+
+
+@dataclass(frozen=True)
+class NamedConstant:
+    """An exact constant that the paper writes by name."""
+
+    value: sympy.Rational
+    latex: str
+    meaning: str
+
+
+NAMED_CONSTANTS = (
+    NamedConstant(SELU_SCALE, r"\lambda_{\mathrm{SELU}}", "SELU's scale λ (torch)"),
+    NamedConstant(SELU_ALPHA, r"\alpha_{\mathrm{SELU}}", "SELU's α (torch)"),
+    NamedConstant(SELU_SCALE * SELU_ALPHA,
+                  r"\lambda_{\mathrm{SELU}}\alpha_{\mathrm{SELU}}", "their product λα"),
+)
+LONG_DIGITS = 8  # a rational whose numerator or denominator has more digits is "long"
+
+
+class _Constant(sympy.Symbol):
+    """A symbol standing for an exact number in the printed formula only."""
+
+    def __new__(cls, code: str):
+        obj = super().__new__(cls, f" const[{code}]", positive=True)  # sorts before letters
+        obj._code = code
+        return obj
+
+    def __getnewargs_ex__(self):
+        return ((self._code,), {})
+
+    def _latex(self, printer: LatexPrinter) -> str:
+        return self._code
+
+
+def _terminating_decimal(r: sympy.Rational) -> str | None:
+    """The exact decimal of a rational whose denominator is 2^a·5^b, else None."""
+    q = int(r.q)
+    for p in (2, 5):
+        while q % p == 0:
+            q //= p
+    if q != 1:
+        return None
+    frac, digits = Fraction(int(r.p), int(r.q)), 0
+    while frac.denominator != 1:
+        frac *= 10
+        digits += 1
+    sign = "-" if frac < 0 else ""
+    text = str(abs(frac.numerator)).rjust(digits + 1, "0")
+    return f"{sign}{text[:-digits]}.{text[-digits:]}" if digits else f"{sign}{text}"
+
+
+def _name_constants(expr: sympy.Basic) -> sympy.Basic:
+    """Named constants, then long terminating rationals, replaced by printing-only symbols."""
+    if not isinstance(expr, sympy.Basic):
+        return expr
+    named = {c.value: c.latex for c in NAMED_CONSTANTS}
+    swap = {}
+    for r in expr.atoms(sympy.Rational):
+        if isinstance(r, sympy.Integer):
+            continue
+        sign, mag = (-1, -r) if r < 0 else (1, r)
+        if mag in named:
+            swap[r] = sign * _Constant(named[mag])
+        elif max(len(str(abs(r.p))), len(str(r.q))) > LONG_DIGITS:
+            decimal = _terminating_decimal(mag)
+            if decimal is not None:
+                swap[r] = sign * _Constant(decimal)
+    return expr.xreplace(swap) if swap else expr
+
+
+def _greek(name: str) -> str | None:
+    """``\\alpha`` for ``α`` or ``alpha``; None for a name that is no Greek letter."""
+    import unicodedata
+
+    if len(name) == 1 and not name.isascii():
+        uname = unicodedata.name(name, "")
+        if uname.startswith("GREEK SMALL LETTER "):
+            letter = uname.removeprefix("GREEK SMALL LETTER ").lower()
+            return "\\" + {"lamda": "lambda"}.get(letter, letter)
+        if uname.startswith("GREEK CAPITAL LETTER "):
+            letter = uname.removeprefix("GREEK CAPITAL LETTER ").lower()
+            return "\\" + {"lamda": "lambda"}.get(letter, letter).capitalize()
+    return None
+
+
+SETTINGS = {
+    "mul_symbol": None,  # juxtaposition
+    "inv_trig_style": "abbreviated",
+    "ln_notation": False,
+    "imaginary_unit": "i",
+    "mat_delim": "(",
+}
+
+
+class ProofsLatexPrinter(LatexPrinter):
+    """``sympy.latex`` with the project's notation (see the module docstring)."""
+
+    printmethod = "_latex"
+
+    def __init__(self, settings: dict | None = None):
+        super().__init__({**SETTINGS, **(settings or {})})
+
+    def doprint(self, expr) -> str:
+        return super().doprint(_name_constants(expr))
+
+    # numbers and constants
+    def _print_Exp1(self, expr, exp=None) -> str:
+        return r"\mathrm{e}" if exp is None else rf"\mathrm{{e}}^{{{exp}}}"
+
+    def _print_exp(self, expr, exp=None) -> str:
+        code = rf"\mathrm{{e}}^{{{self._print(expr.args[0])}}}"
+        return rf"\left({code}\right)^{{{exp}}}" if exp is not None else code
+
+    # names
+    def _print_Symbol(self, expr, style="plain") -> str:
+        greek = _greek(expr.name)
+        if greek is not None:
+            return greek
+        return super()._print_Symbol(expr, style=style)
+
+    def _print_Function(self, expr, exp=None) -> str:
+        name = type(expr).__name__
+        if isinstance(expr, sympy.core.function.AppliedUndef) or name in FUNCTION_NAMES:
+            head = FUNCTION_NAMES.get(name) or _greek(name) or (
+                rf"\operatorname{{{name}}}" if len(name) > 1 else name)
+            args = ", ".join(self._print(a) for a in expr.args)
+            if exp is not None:
+                head = f"{head}^{{{exp}}}"
+            return rf"{head}\left({args}\right)"
+        return super()._print_Function(expr, exp)
+
+    def _print_Max(self, expr, exp=None) -> str:
+        others = [a for a in expr.args if a != 0]
+        if len(expr.args) == 2 and len(others) == 1:
+            code = rf"\operatorname{{relu}}\left({self._print(others[0])}\right)"
+            return code if exp is None else rf"{code}^{{{exp}}}"
+        return super()._print_Max(expr, exp)
+
+    # matrices
+    def _print_Transpose(self, expr) -> str:
+        base = self._print(expr.arg)
+        if not isinstance(expr.arg, sympy.MatrixSymbol):
+            base = rf"\left({base}\right)"
+        return rf"{base}^{{\top}}"
+
+    # logic: the kernel's quantifiers, by class name
+    def _quantifier(self, expr, symbol: str) -> str:
+        variables = tuple(getattr(expr, "variables", ()) or ())
+        body = getattr(expr, "body", None)
+        names = ", ".join(self._print(v) for v in variables)
+        domain = r" \in \mathbb{R}" if variables and all(
+            getattr(v, "is_real", False) for v in variables) else ""
+        return rf"{symbol} {names}{domain}\colon {self._print(body)}"
+
+    def _print_ForAll(self, expr) -> str:
+        return self._quantifier(expr, r"\forall")
+
+    def _print_Exists(self, expr) -> str:
+        return self._quantifier(expr, r"\exists")
+
+    def _print(self, expr, **kwargs) -> str:
+        if expr is sympy.E:  # Exp1 prints itself as "e" (its own _latex) unless caught here
+            return self._print_Exp1(expr)
+        name = type(expr).__name__
+        if name in ("ForAll", "Exists") and not hasattr(expr, "_latex"):
+            return self._quantifier(expr, r"\forall" if name == "ForAll" else r"\exists")
+        return super()._print(expr, **kwargs)
+
+
+def latex(expr: object, **settings) -> str:
+    """Math-mode LaTeX of a SymPy object in the project's notation."""
+    return ProofsLatexPrinter(settings).doprint(expr)
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def compact(code: str) -> str:
+    """``code`` with runs of spaces made one (for width estimates and tests)."""
+    return _SPACES.sub(" ", code).strip()
+
+
+# --- SymPy syntax inside prose --------------------------------------------------------------
+#
+# Statements written before steps carried formulas embed ``sympy.sstr`` output in prose
+# (``M* = 2*d**2/3 + 1``). ``sympy_spans`` finds such spans and parses them with a small
+# recursive-descent parser (numbers, names, + − * / **, calls, comparisons): nothing is
+# evaluated, an unknown name is a symbol or an undefined function.
+
+_SYMPY_FUNCTIONS = {
+    "exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt, "erf": sympy.erf,
+    "tanh": sympy.tanh, "sinh": sympy.sinh, "cosh": sympy.cosh, "gamma": sympy.gamma,
+    "besseli": sympy.besseli, "Abs": sympy.Abs, "Max": sympy.Max, "Min": sympy.Min,
+    "factorial2": sympy.factorial2, "hyper": sympy.hyper, "Piecewise": sympy.Piecewise,
+}
+_CONSTANTS = {"E": sympy.E, "pi": sympy.pi, "oo": sympy.oo, "True": sympy.true,
+              "False": sympy.false}
+# A span is SymPy syntax when it has one of these (a lone ``a/b`` or ``relu(s)`` reads fine).
+_MARKERS = re.compile(r"\*\*|[A-Za-z0-9)]\*[A-Za-z0-9(]|\b(?:exp|log|sqrt|erf|tanh|besseli|"
+                      r"Piecewise|Abs|Max|Min|gamma|factorial2|hyper)\(|\d{9,}/\d{9,}")
+_RUN = re.compile(r"[A-Za-z0-9_.()*/+\- ,<>]+")
+_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>[A-Za-z_]\w*)|"
+                    r"(?P<op>\*\*|<=|>=|[-+*/(),<>]))")
+MAX_SPAN = 400  # longer runs are left as text
+MAX_EXPONENT = 64  # a larger numeric exponent is kept unevaluated (no 10**10**10 blow-up)
+
+
+class _Syntax(Exception):
+    pass
+
+
+def _arithmetic(e: sympy.Basic) -> sympy.Expr:
+    """``e`` when arithmetic applies to it (not a tuple, comparison or truth value)."""
+    if not isinstance(e, sympy.Expr):
+        raise _Syntax(type(e).__name__)
+    return e
+
+
+class _SpanParser:
+    def __init__(self, text: str):
+        self.tokens, pos = [], 0
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if not m or m.end() == pos:
+                if text[pos:].strip():
+                    raise _Syntax(text[pos:])
+                break
+            kind = next(k for k in ("num", "name", "op") if m[k] is not None)
+            self.tokens.append((kind, m[kind]))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self, value: str | None = None) -> tuple[str, str]:
+        tok = self.peek()
+        if tok is None or (value is not None and tok[1] != value):
+            raise _Syntax(value or "end")
+        self.i += 1
+        return tok
+
+    def parse(self) -> sympy.Basic:
+        e = self.comparison()
+        if self.peek() is not None:
+            raise _Syntax("trailing")
+        return e
+
+    def comparison(self) -> sympy.Basic:
+        e = self.sum()
+        tok = self.peek()
+        ops = {"<": sympy.StrictLessThan, ">": sympy.StrictGreaterThan,
+               "<=": sympy.LessThan, ">=": sympy.GreaterThan}
+        if tok and tok[1] in ops:
+            self.take()
+            return ops[tok[1]](e, self.sum(), evaluate=False)  # keep "z > 0" as written
+        return e
+
+    def sum(self) -> sympy.Basic:
+        terms = [self.product()]
+        if len(self.tokens) > self.i and self.tokens[self.i][1] in "+-":
+            _arithmetic(terms[0])
+        while (tok := self.peek()) and tok[1] in "+-" and tok[0] == "op":
+            self.take()
+            t = _arithmetic(self.product())
+            terms.append(t if tok[1] == "+" else -t)
+        return terms[0] if len(terms) == 1 else sympy.Add(*terms)
+
+    def product(self) -> sympy.Basic:
+        e = self.unary()
+        while (tok := self.peek()) and tok[1] in ("*", "/"):
+            self.take()
+            f = _arithmetic(self.unary())
+            e = _arithmetic(e) * f if tok[1] == "*" else _arithmetic(e) / f
+        return e
+
+    def unary(self) -> sympy.Basic:
+        if (tok := self.peek()) and tok[1] == "-":
+            self.take()
+            return -_arithmetic(self.unary())
+        return self.power()
+
+    def power(self) -> sympy.Basic:
+        base = self.atom()
+        if (tok := self.peek()) and tok[1] == "**":
+            self.take()
+            exponent, base = _arithmetic(self.unary()), _arithmetic(base)
+            small = not (exponent.is_Number and abs(exponent) > MAX_EXPONENT)
+            return sympy.Pow(base, exponent, evaluate=small)
+        return base
+
+    def atom(self) -> sympy.Basic:
+        kind, value = self.take()
+        if kind == "num":
+            return sympy.Float(value) if ("." in value or "e" in value) else sympy.Integer(value)
+        if kind == "name":
+            if (tok := self.peek()) and tok[1] == "(":
+                self.take("(")
+                args = [self.comparison()]
+                while (tok := self.peek()) and tok[1] == ",":
+                    self.take()
+                    args.append(self.tuple_or_comparison())
+                self.take(")")
+                return self.call(value, args)
+            return _CONSTANTS.get(value) or sympy.Symbol(value)
+        if value == "(":
+            first = self.tuple_or_comparison(opened=True)
+            return first
+        raise _Syntax(value)
+
+    def tuple_or_comparison(self, opened: bool = False) -> sympy.Basic:
+        if not opened:
+            if (tok := self.peek()) and tok[1] == "(":
+                self.take()
+                return self.tuple_or_comparison(opened=True)
+            return self.comparison()
+        if (tok := self.peek()) and tok[1] == ")":
+            self.take()
+            return sympy.Tuple()
+        items, trailing = [self.comparison()], False
+        while (tok := self.peek()) and tok[1] == ",":
+            self.take()
+            if (tok := self.peek()) and tok[1] == ")":
+                trailing = True
+                break
+            items.append(self.comparison())
+        self.take(")")
+        if trailing:
+            return sympy.Tuple(*items)
+        if len(items) == 1:
+            return items[0] if self.peek() is None or self.peek()[1] != "**" else items[0]
+        return sympy.Tuple(*items)
+
+    @staticmethod
+    def call(name: str, args: list[sympy.Basic]) -> sympy.Basic:
+        if name == "Piecewise":
+            return sympy.Piecewise(*(tuple(a) for a in args), evaluate=False)
+        fn = _SYMPY_FUNCTIONS.get(name)
+        if fn is None:
+            return sympy.Function(name)(*args)
+        return fn(*args)
+
+
+def parse_span(text: str) -> sympy.Basic | None:
+    """A SymPy-syntax span as an (unevaluated) SymPy object, or None when it is not one."""
+    try:
+        return _SpanParser(text).parse()
+    except (_Syntax, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError):
+        return None
+
+
+def sympy_spans(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, latex)`` of every SymPy-syntax span of ``text``, left to right."""
+    found = []
+    for run in _RUN.finditer(text):
+        chunk = run[0]
+        if len(chunk) > MAX_SPAN or not _MARKERS.search(chunk):
+            continue
+        words = [m.span() for m in re.finditer(r"\S+", chunk)]
+        a = 0
+        while a < len(words):  # the longest parseable run of whole words with a marker
+            for b in range(len(words), a, -1):
+                start, end = words[a][0], words[b - 1][1]
+                piece = chunk[start:end].rstrip(",")
+                if _MARKERS.search(piece) and (expr := parse_span(piece)) is not None:
+                    found.append((run.start() + start, run.start() + start + len(piece),
+                                  latex(expr)))
+                    a = b
+                    break
+            else:
+                a += 1
+    return found
