@@ -1,7 +1,7 @@
 """Mutation score of the proof engine: what the kernel decides about deliberately broken claims.
 
 Builds every theorem module's report (``python -m proofs`` discovers them), takes every step
-whose formula is an equation, makes its mutants (``tests/soundness/mutation_engine.py``: sign
+whose formula is an equation, makes its mutants (``tests/mutation_engine.py``: sign
 flip, dropped term, changed exponent, σ moved to the other factor, α > 0 → α < 0, changed
 constant) and gives each to the kernel: the checker's fact on the mutated formula, then
 ``counterexample`` at instances the engine proposes. Then near-misses of table activations
@@ -28,7 +28,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-for extra in (ROOT, ROOT / "tests" / "soundness"):  # runnable as a script from a checkout
+for extra in (ROOT, ROOT / "tests"):  # runnable as a script from a checkout
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 
@@ -44,6 +44,7 @@ from mutation_engine import (  # noqa: E402
     mutants,
     null_checker,
 )
+
 from proofs.__main__ import discover  # noqa: E402
 
 

@@ -18,10 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import mutation_engine as mutation
 import pytest
 
 from proofs import exchange, reduction
-from symbolic import mutation
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUEST_TIMEOUT_S = 300.0  # a hang detector only

@@ -21,7 +21,6 @@ from symbolic.engine import (
     exit_code_for,
     overall_status,
 )
-
 from symbolic.kernel import check_equal, negate  # noqa: E402
 
 _a = sympy.Symbol("a", real=True)

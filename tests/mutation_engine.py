@@ -697,7 +697,6 @@ def check_activation(m: ActivationMutant) -> ActivationOutcome:
     """The mutant through ``proofs.exchange``'s ``--activation`` path (``parsed_item``, then
     ``analyze_item``), each of its three decisions judged against the truth."""
     from symbolic.analysis import analyze_item, parsed_item
-
     from symbolic.errors import ToolkitError
 
     start = time.perf_counter()
