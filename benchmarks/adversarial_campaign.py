@@ -27,7 +27,7 @@ and then at 1000 digits; a float ``homogeneity_degree`` without an exact form is
 evidence) or as null with such a marker.
 
     python benchmarks/adversarial_campaign.py [--only FAMILY] [--limit N] [--json]
-        [--repo PATH] [--jobs 2] [--timeout 300] [--verify-truth]
+        [--repo PATH] [--jobs 2] [--timeout 300] [--save FILE] [--verify-truth]
 
 ``--repo PATH`` runs the toolkit of another checkout (cwd and PYTHONPATH of the subprocesses;
 its ``.venv/bin/python`` when it exists). ``--verify-truth`` runs no toolkit: it re-establishes
@@ -604,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="subprocesses at a time (2)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="hang limit per entry in seconds (300)")
+    parser.add_argument("--save", type=Path, metavar="FILE",
+                        help="also write the JSON document to FILE")
     parser.add_argument("--verify-truth", action="store_true",
                         help="re-establish the corpus truth with mpmath; run no toolkit")
     args = parser.parse_args(argv)
@@ -620,13 +622,16 @@ def main(argv: list[str] | None = None) -> int:
     failed = sum(counts[k] for k in FAILING)
     commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
+    document = json.dumps({"repo": str(repo), "commit": commit, "entries": len(outcomes),
+                           "seconds": round(wall, 1),
+                           "counts": {k: counts[k] for k in CLASSES},
+                           "format_defects": len(defects),
+                           "outcomes": [asdict(o) for o in outcomes]},
+                          indent=2, ensure_ascii=False, default=str)
+    if args.save:
+        args.save.write_text(document + "\n", encoding="utf-8")
     if args.json:
-        print(json.dumps({"repo": str(repo), "commit": commit, "entries": len(outcomes),
-                          "seconds": round(wall, 1),
-                          "counts": {k: counts[k] for k in CLASSES},
-                          "format_defects": len(defects),
-                          "outcomes": [asdict(o) for o in outcomes]},
-                         indent=2, ensure_ascii=False, default=str))
+        print(document)
     else:
         for o in outcomes:
             if o.klass != "right":
