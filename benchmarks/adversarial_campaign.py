@@ -141,7 +141,7 @@ def same_degree(expected: str, got: str) -> bool | None:
             return True
         diff = sympy.N(a - b, 1000)
         if diff.is_Number:
-            return abs(diff) < sympy.Float("1e-950", 1000)
+            return bool(abs(diff) < sympy.Float("1e-950", 1000))  # not SymPy's BooleanFalse
     except Exception:  # noqa: BLE001 - undecidable comparison
         return None
     return None
