@@ -23,8 +23,8 @@ its verdict, ``inverse_scaling_symmetric``, ``status``) and classifies the entry
 Degrees are compared exactly: rationals as rationals, other constants by SymPy simplification
 and then at 1000 digits; a float ``homogeneity_degree`` without an exact form is a format defect
 (reported per entry, not a failure). σ ≡ 0 may be reported as "every degree" (a string such as
-"any"/"every" in ``homogeneity_degree`` or ``degree_exact``, or a marker key in the homogeneity
-evidence) or as null with such a marker.
+"any"/"every" in ``homogeneity_degree`` or ``degree_exact``, or a marker key set to true such as
+``homogeneous_of_every_degree``) or as null with such a marker.
 
     python benchmarks/adversarial_campaign.py [--only FAMILY] [--limit N] [--json]
         [--repo PATH] [--jobs 2] [--timeout 300] [--save FILE] [--verify-truth]
@@ -88,10 +88,11 @@ def _every_degree_marker(doc: dict[str, Any]) -> bool:
     """Does the answer say σ is homogeneous of every degree (σ ≡ 0)?"""
     hom = (doc.get("evidence") or {}).get("homogeneity") or {}
     for value in (doc.get("homogeneity_degree"), hom.get("degree_exact")):
-        if isinstance(value, str) and any(w in value.lower() for w in EVERY_DEGREE_WORDS):
+        if isinstance(value, str) and value.strip().lower().split(" ")[0] in EVERY_DEGREE_WORDS:
             return True
-    for key, value in hom.items():
-        if any(w in key.lower() for w in ("every", "any_degree", "all_degrees")) and value:
+    for key, value in (*doc.items(), *hom.items()):  # e.g. homogeneous_of_every_degree: true
+        if any(w in key.lower() for w in ("every", "any_degree", "all_degrees")) \
+                and value is True:
             return True
     return False
 
@@ -118,7 +119,7 @@ def reported_degree(doc: dict[str, Any]) -> tuple[str, str | None, list[str]]:
     if number is None:
         defects.append("homogeneity proved but no degree given")
         return "unknown", None, defects
-    return "degree", repr(number), defects
+    return "degree", number if isinstance(number, str) else repr(number), defects
 
 
 def same_degree(expected: str, got: str) -> bool | None:

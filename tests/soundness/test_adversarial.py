@@ -119,3 +119,11 @@ def test_classify_is_exact_about_degrees():
            "status": "proved", "evidence": {"homogeneity": {
                "verdict": {"status": "proved"}, "degree_exact": "any"}}}
     assert campaign.classify(zero, 0, json.dumps(doc), "").klass == "right"
+    doc.update(homogeneity_degree=None, homogeneous_of_every_degree=True)
+    doc["evidence"]["homogeneity"]["degree_exact"] = None
+    assert campaign.classify(zero, 0, json.dumps(doc), "").klass == "right"
+    doc.update(homogeneity_degree=1, homogeneous_of_every_degree=False)
+    doc["evidence"]["homogeneity"]["degree_exact"] = "1"
+    assert campaign.classify(zero, 0, json.dumps(doc), "").klass == "incomplete-degree"
+    doc["evidence"]["homogeneity"]["verdict"]["status"] = "refuted"
+    assert campaign.classify(zero, 0, json.dumps(doc), "").klass == "WRONG"
