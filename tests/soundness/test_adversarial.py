@@ -41,6 +41,7 @@ SLICE = (
     "x*(cosh(x)**2 - sinh(x)**2)",  # issue: float64 cancellation in the cross-check
     "x # comment",  # issue: must be rejected
     "softplus(x) - softplus(-x)",  # disguised linear
+    "x + relu(softplus(x) - softplus(x + 1))",  # disguised linear: the relu is 0 everywhere
     "x + 1e-100*abs(x)",  # tiny perturbation that keeps degree 1
     "x + relu(x - 1e6)",  # far-away kink
     "max(x, 1.0000001*x)",  # nudged slope, degree 1, not linear
