@@ -86,4 +86,9 @@ def _condition(c, var: sympy.Symbol, x: np.ndarray) -> np.ndarray:
         return np.logical_and.reduce([_condition(a, var, x) for a in c.args])
     if isinstance(c, sympy.Or):
         return np.logical_or.reduce([_condition(a, var, x) for a in c.args])
+    if isinstance(c, sympy.Not):
+        return np.logical_not(_condition(c.args[0], var, x))
+    if isinstance(c, sympy.logic.boolalg.ITE):  # if A then B else C (nested Piecewise)
+        a, b, d = (_condition(arg, var, x) for arg in c.args)
+        return np.where(a, b, d)
     raise LookupError(f"no numpy rule for condition {c}")

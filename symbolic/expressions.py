@@ -44,7 +44,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -585,6 +585,12 @@ class _Parser:
         if isinstance(node.op, ast.Div) and right == 0:
             raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
                              "divides by zero")
+        if isinstance(node.op, ast.Div) and right.has(z) and not (
+                self.measure(right).positive or self.measure(-right).positive):
+            # checked before SymPy cancels: x/x is undefined at x = 0, not the constant 1
+            raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
+                             f"divides by {_short(right.xreplace({z: sympy.Symbol('x')}))}, "
+                             "which may be 0; divide by a positive value such as 1 + abs(x)")
         if isinstance(node.op, ast.Pow):
             try:
                 self.check_power(left, right)
@@ -640,6 +646,10 @@ class _Parser:
         if info.size > MAX_TREE_SIZE:
             raise self.error(f"{where} grows to {info.size} SymPy nodes; at most "
                              f"{MAX_TREE_SIZE}: nest fewer activations")
+        if not info.real and isinstance(result, sympy.log) and _positive_in_exp_form(
+                result.args[0]):  # log(cosh(x) + sinh(x)) = x: its argument is e^x > 0
+            self.info[result] = replace(info, real=True)
+            return result
         if not info.real:
             raise self.error(f"{where} is not real at every real x: {self.not_real(result)}")
         return result
@@ -825,7 +835,10 @@ def _check_exponent(e: sympy.Pow | sympy.exp, kids: list[_Info]) -> None:
         if e.base.is_Rational and not info.constant and abs(constant_part) > MAX_EXPONENT:
             raise _Reject(f"has the constant {_short(constant_part)} in a variable exponent "
                           f"of {_short(e.base)}; it must be at most {MAX_EXPONENT} in size")
-        bounded = not info.constant or not (kids[0].positive and info.real)  # e.g. 2**(1/3)
+        # e.g. 2**(1/3); a real constant power of a base that is ≥ 0 for every x (abs(x),
+        # relu(x)) stays real and cheap: abs(x)**1.0000001 is a valid activation
+        cheap_real = info.constant and info.real and kids[0].nonneg and e.base.free_symbols
+        bounded = not cheap_real and (not info.constant or not (kids[0].positive and info.real))
     if not bounded:
         return
     numbers = [exponent] if exponent.is_Rational else exponent.atoms(sympy.Rational)
@@ -834,6 +847,22 @@ def _check_exponent(e: sympy.Pow | sympy.exp, kids: list[_Info]) -> None:
         raise _Reject(f"has {_number(worst)} in an exponent; numerators and denominators in "
                       f"a variable exponent or in a power of x must be at most "
                       f"{MAX_EXPONENT_RATIONAL}, e.g. x**(1/3), 2**(x/3)")
+
+
+POSITIVITY_TIMEOUT_S = 1.0  # SymPy's exp form of a log argument, tried when its form says nothing
+
+
+def _positive_in_exp_form(arg: sympy.Expr) -> bool:
+    """Is ``arg`` positive for every real x once written with exp and simplified (bounded)?"""
+    from symbolic.budget import BudgetExceeded, time_limit
+
+    if arg.count_ops() > MAX_CONSTANT_SIZE:
+        return False
+    try:
+        with time_limit(POSITIVITY_TIMEOUT_S):
+            return sympy.simplify(arg.rewrite(sympy.exp)).is_positive is True
+    except (BudgetExceeded, RecursionError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def _number(n: int) -> str:

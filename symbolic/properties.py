@@ -40,6 +40,8 @@ from symbolic.kernel import (
     undecided,
 )
 from symbolic.kernel.homogeneity import P, homogeneity_formula
+from symbolic.kernel.logic import at
+from symbolic.kernel.sympy_checks import resolve_closed_branches
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 
@@ -59,7 +61,10 @@ CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when unde
 def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     """σ(point), checked to be a real number (bad activations are user errors)."""
     try:
-        value = expr.subs(z, point)
+        try:
+            value = expr.subs(z, point)
+        except (TypeError, ValueError):  # SymPy could not compare the branches at the point
+            value = resolve_closed_branches(at(expr, {z: point}))
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
         not_real = value.is_real is False or value.has(sympy.I)
     except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:
@@ -349,7 +354,8 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
     steps.append(Step(define(P, p), f"α = 2 forces 2^p = σ({2 * u})/σ({u})"))
     for side in (1, -1):
         diff = expr.subs(z, side * t) - value_at(expr, sympy.Integer(side)) * t**p
-        found = find_witness(diff, (q for q in candidate_points(expr) if q > 0), variable=t)
+        found = find_witness(diff, (q for q in candidate_points(expr) if certified_sign(q) == 1),
+                             variable=t)
         if found:
             z0 = side * found[0]
             fact = refute_homogeneous(expr, z, u, z0)

@@ -19,7 +19,7 @@ import sympy
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel.logic import Exists, ForAll, at
 from symbolic.kernel.sympy_checks import (
     HALF_LINE,
     T,
@@ -71,17 +71,17 @@ def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
 def _direct(form, var, p) -> Fact:
     diff = form.xreplace({var: ALPHA * var}) - ALPHA**p * form
     cases = [zero_verdict(diff.xreplace({var: T})), zero_verdict(diff.xreplace({var: -T})),
-             zero_verdict(diff.xreplace({var: 0}))]
+             zero_verdict(at(diff, {var: 0}))]
     body = _eq(diff, 0)
     return _fact(ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals)),
                  combine(cases, "case"))
 
 
 def _characterization(form, var, p) -> tuple[Fact, ...]:
-    one, minus_one = form.xreplace({var: 1}), form.xreplace({var: -1})
+    one, minus_one = at(form, {var: 1}), at(form, {var: -1})
     pos = check_zero_on(form.xreplace({var: T}) - one * T**p, T, HALF_LINE)
     neg = check_zero_on(form.xreplace({var: -T}) - minus_one * T**p, T, HALF_LINE)
-    at0 = form.xreplace({var: 0})
+    at0 = at(form, {var: 0})
     origin = _fact(_eq(at0, 0), zero_verdict(at0))
     if origin.status != PROVED:
         p_zero = zero_verdict(p)
@@ -115,9 +115,9 @@ def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
         return _fact(formula, _verdict(UNKNOWN, "interval", "the sign of z0 is not certified",
                                        witness=witness))
 
-    s_u, s_2u = expr.xreplace({var: u}), expr.xreplace({var: 2 * u})
-    s_pos, s_neg = expr.xreplace({var: 1}), expr.xreplace({var: -1})
-    at_z0, at_sign = expr.xreplace({var: z0}), expr.xreplace({var: sign})
+    s_u, s_2u = at(expr, {var: u}), at(expr, {var: 2 * u})
+    s_pos, s_neg = at(expr, {var: 1}), at(expr, {var: -1})
+    at_z0, at_sign = at(expr, {var: z0}), at(expr, {var: sign})
     units_zero = zero_verdict(s_pos).status == PROVED and zero_verdict(s_neg).status == PROVED
     if units_zero:  # σ(±1) = 0: every degree demands σ(z0) = |z0|^p·0 = 0
         v = certify(at_z0, "≠")

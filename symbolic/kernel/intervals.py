@@ -30,7 +30,7 @@ from mpmath import iv
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.logic import ForAll, domain_of
+from symbolic.kernel.logic import ForAll, at, domain_of
 from symbolic.kernel.special import SPECIAL
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
 from symbolic.versions import backend
@@ -122,7 +122,26 @@ def _pow(base, exponent: sympy.Expr, env, bits: int):
     return iv.exp(_enclose(exponent, env, bits) * iv.log(base))
 
 
+def _asinh(x):
+    return iv.log(x + iv.sqrt(x * x + 1)) if x.a >= 0 else -_asinh(-x)
+
+
+def _acosh(x):
+    if x.a < 1:
+        raise CannotEnclose("acosh of a number possibly below 1")
+    return iv.log(x + iv.sqrt(x * x - 1))
+
+
+def _atanh(x):
+    if not (x.a > -1 and x.b < 1):
+        raise CannotEnclose("atanh outside (−1, 1)")
+    return iv.log((1 + x) / (1 - x)) / 2
+
+
 _FUNCS = {
+    sympy.asinh: _asinh,
+    sympy.acosh: _acosh,
+    sympy.atanh: _atanh,
     sympy.exp: iv.exp,
     sympy.log: _log,
     sympy.tanh: lambda x: 1 - 2 / (iv.exp(2 * x) + 1),
@@ -444,7 +463,7 @@ def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol
                                            f"{v} = {point[v]} is {why} the domain of {v}",
                                            witness=witness))
     try:
-        instance = (lhs - rhs).xreplace(dict(point))
+        instance = at(lhs - rhs, point)
     except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
         return _fact(formula, _verdict(UNKNOWN, "interval",
                                        f"cannot evaluate at the point ({type(exc).__name__})",

@@ -25,7 +25,7 @@ import sympy
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import MAX_BITS, _sign_verdict
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.logic import ForAll, symbol_set
+from symbolic.kernel.logic import ForAll, at, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
 from symbolic.versions import backend
 
@@ -33,7 +33,7 @@ from symbolic.versions import backend
 # hostile expression gives `unknown` quickly.
 SIMPLIFY_TIMEOUT_S = 3.0
 SPLIT_TIMEOUT_S = 5.0
-QUICK_BITS = 256  # a closed difference is first enclosed at this precision  # splitting a piecewise difference into branches
+CLOSED_BITS = 1024  # a closed difference is enclosed up to this precision before SymPy  # splitting a piecewise difference into branches
 _BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside)
 _PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
                     sympy.Piecewise)
@@ -64,7 +64,8 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     def visit(e):
         if not e.args or not e.has(*_BRANCH_HEADS):
             return e
-        e = e.func(*(visit(a) for a in e.args))
+        with sympy.evaluate(False):  # rebuild without SymPy deciding branches by float
+            e = e.func(*(visit(a) for a in e.args))
         if isinstance(e, (sympy.Max, sympy.Min)):
             closed = [a for a in e.args if not a.free_symbols]
             if len(closed) < 2:
@@ -107,7 +108,7 @@ def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Ver
     label = backend("sympy")
     expr = sympy.sympify(expr)
     if not expr.free_symbols and expr != 0:  # a number: an enclosure excluding 0 is quick
-        nonzero = _sign_verdict(expr, "≠", timeout_s, QUICK_BITS)
+        nonzero = _sign_verdict(expr, "≠", timeout_s, CLOSED_BITS)
         if nonzero.status == PROVED:
             return _revise(nonzero, status=REFUTED, reason="difference is a nonzero number",
                            certificate=f"lhs − rhs: {nonzero.certificate}")
@@ -251,7 +252,7 @@ def sign_cases(diff: sympy.Expr, var: sympy.Symbol, timeout_s: float = SIMPLIFY_
                ) -> tuple[Fact, Fact, Fact]:
     """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
     ``∀ var ∈ ℝ: diff = 0``."""
-    at0 = diff.xreplace({var: 0})
+    at0 = at(diff, {var: 0})
     return (check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
             check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
             _fact(_eq(at0, 0), zero_verdict(at0, timeout_s)))
