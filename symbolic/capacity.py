@@ -41,6 +41,7 @@ from symbolic.similarity_law import (
     iv_precision,
     mgf2,
     moment,
+    mp_hyp0f1,
     s,
 )
 from symbolic.versions import backend
@@ -319,7 +320,8 @@ def log_isr(ctx: Any, law: str, d: int, beta: Any, x: Any) -> Any:
 def _hyp0f1(ctx: Any, d: int, beta: Any) -> Any:
     if ctx is iv:
         return hyp0f1_enclosure(sympy.Rational(d, 2), beta**2)
-    return mpmath.hyp0f1(mpmath.mpf(d) / 2, beta**2)
+    return mp_hyp0f1(mpmath.mpf(d) / 2, beta**2)
+
 
 
 def schedule_isr(name: str, law: str, d: int, beta0: float, L: int, M: float) -> float:

@@ -141,8 +141,21 @@ def quad_expectation(law_name: str, d: int, g: Callable[[mpmath.mpf], mpmath.mpf
 def mp_mgf2(law_name: str, beta: float, d: int) -> mpmath.mpf:
     """``E[exp(2βs)]`` evaluated from the closed form (mpmath)."""
     if law_name == "exact":
-        return mpmath.hyp0f1(mpmath.mpf(d) / 2, mpmath.mpf(beta) ** 2)
+        return mp_hyp0f1(mpmath.mpf(d) / 2, mpmath.mpf(beta) ** 2)
     return mpmath.exp(2 * mpmath.mpf(beta) ** 2 / d)
+
+def mp_hyp0f1(b: Any, z: Any) -> mpmath.mpf:
+    """``₀F₁(; b; z)`` in mpmath, also where its default term budget gives up.
+
+    Between the series and the asymptotic regime (``z`` near ``b²``, e.g. ``b = 750``,
+    ``z ≈ 4e7``) ``mpmath.hyp0f1`` stops after 6,000 terms; the series needs about
+    ``√z + b`` of them, so it is retried with that budget (numeric, not certified).
+    """
+    try:
+        return mpmath.hyp0f1(b, z)
+    except mpmath.libmp.NoConvergence:
+        terms = int(20 * (mpmath.sqrt(abs(z)) + abs(b))) + 10_000
+        return mpmath.hyp0f1(b, z, maxterms=terms)
 
 
 # --- certified (mpmath.iv) --------------------------------------------------------------
