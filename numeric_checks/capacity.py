@@ -193,8 +193,18 @@ def estimate_isr(store: str, d: int, M: int, beta: float = 8.0, *, queries: int 
     return isr, float(se), draws, Q
 
 
-def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE) -> int:
-    """Pairs for a relative standard error ``rel_se``: CV² of (f(s)/f(1))², exact law."""
+def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE,
+                 cap: bool = True) -> int:
+    """Pairs for a relative standard error ``rel_se``: CV² of (f(s)/f(1))², exact law.
+
+    With ``cap`` the count is clipped to ``PAIRS_RANGE``; callers report when that happened
+    (``Estimate.capped``)."""
+    want = max(int(term_cv2(store, d, beta) / rel_se**2), PAIRS_RANGE[0])
+    return min(want, PAIRS_RANGE[1]) if cap else want
+
+
+def term_cv2(store: str, d: int, beta: float) -> float:
+    """Squared coefficient of variation of one term ``(f(s)/f(1))²`` under the exact law."""
     import mpmath
     import sympy
 
@@ -206,8 +216,7 @@ def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE)
     with mpmath.workdps(15):
         m2 = quad_expectation("exact", d, f2)
         m4 = quad_expectation("exact", d, lambda x: f2(x) ** 2)
-    cv2 = float(m4 / m2**2 - 1)
-    return int(min(max(cv2 / rel_se**2, PAIRS_RANGE[0]), PAIRS_RANGE[1]))
+    return float(m4 / m2**2 - 1)
 
 
 def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) -> Estimate:
