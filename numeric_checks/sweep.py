@@ -48,7 +48,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -286,8 +286,10 @@ def plan(point: Point, max_pairs: int = MAX_PAIRS) -> list[Plan]:
                             chunks * per, False))
         return out
     beta = point.effective_beta or 1.0
-    want = pairs_needed(point.store, d, beta, point.rel_se_target, cap=False) if point.estimator != \
-        "importance" else _importance_pairs(point)
+    if point.estimator == "importance":
+        want = _importance_pairs(point)
+    else:
+        want = pairs_needed(point.store, d, beta, point.rel_se_target, cap=False)
     capped = want > max_pairs
     pairs = max(MIN_PAIRS, min(want, max_pairs))
     if point.estimator == "importance":
