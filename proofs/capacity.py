@@ -51,7 +51,7 @@ from symbolic.capacity import (
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.kernel import check_sign, oracle, undecided
-from symbolic.errors import InvalidArgument
+from symbolic.errors import InvalidArgument, ToolkitError
 from symbolic.memory_stores import STORES
 from symbolic.similarity_law import (
     LAW_NAMES,
@@ -563,12 +563,15 @@ def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: fl
         for law, c in crossings.items():
             if c.root_x is None:
                 continue
-            xs = [mpmath.log(2) + (c.root_x * (1 - 1e-3) - mpmath.log(2)) * i / GRID
-                  for i in range(GRID + 1)]
-            worst = max(schedule_isr(name, law, d, beta0, L, mpmath.exp(x)) for x in xs)
-            numeric.append(NumericCheck(f"{law}: ISR < 1 on {GRID + 1} points of ln M below "
-                                        "the crossing", "mpmath", GRID + 1, worst, 1.0,
-                                        worst < 1.0))
+            # ln ISR, not ISR: at β = 1e-300, ISR(2) = 1 − 2e-300 is below 1 but rounds to 1
+            x_end = max(mpmath.log(2), min(c.root_x * (1 - 1e-3), c.lo_x))
+            xs = [mpmath.log(2) + (x_end - mpmath.log(2)) * i / GRID for i in range(GRID + 1)]
+            b0, lnL = mpmath.mpf(rational(beta0)), mpmath.log(L)
+            worst = max(log_isr(mpmath.mp, law, d, SCHEDULES[name].beta(mpmath.mp, x, b0, lnL),
+                                x) for x in xs)
+            numeric.append(NumericCheck(f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below "
+                                        "the crossing", "mpmath", GRID + 1, float(worst), 0.0,
+                                        bool(worst < 0)))
     return Result(claim, Derivation(tuple(steps)), tuple(numeric))
 
 
@@ -641,28 +644,43 @@ def capacity_data(caps: dict[str, StoreCapacity], crossings: dict[str, dict[str,
         sched = SCHEDULES[name]
         schedules[name] = {
             "title": sched.title, "formula": sched.formula,
-            "isr": {law: {str(M): schedule_isr(name, law, d, beta, L, M) for M in ISR_GRID}
-                    for law in LAW_NAMES},
+            "isr": {law: {str(M): _finite(schedule_isr(name, law, d, beta, L, M))
+                          for M in ISR_GRID} for law in LAW_NAMES},
             "crossing": {law: {
-                "memories": c.memories, "log10_memories": c.log10_memories,
+                "memories": _finite(c.memories), "log10_memories": c.log10_memories,
                 "beta_at_crossing": c.beta_at_root,
                 "bracket_ln_memories": [c.lo_x, c.hi_x], "status": c.verdict.status,
                 "below_one_up_to_2e6": c.root_x is None or c.lo_x > math.log(SEED_MEMORIES),
             } for law, c in by_law.items()},
         }
-    return {
+    return _json_safe({
         "d": d, "beta": float(beta), "training_length": L,
         "source": {"d": SOURCE_D, "beta": SOURCE_BETA, "tolerance": float(SOURCE_TOLERANCE),
                    "applies": at_source},
         "stores": stores,
         "softmax": {"optimal_beta": softmax_optimum(d), "schedules": schedules},
-    }
+    })
+
+
+def _json_safe(x: object) -> object:
+    """Non-finite floats (a capacity past 1.8e308) become null, everywhere in the data."""
+    if isinstance(x, dict):
+        return {k: _json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_json_safe(v) for v in x]
+    return _finite(x) if isinstance(x, float) else x
+
+
+def _finite(x: float | None) -> float | None:
+    """JSON has no infinity: a number past the float range is null (``log10_memories`` keeps
+    the crossing of such a schedule, e.g. d = 256, β = 16)."""
+    return x if x is None or math.isfinite(x) else None
 
 
 def tables(data: dict) -> tuple[Table, ...]:
     d, beta = data["d"], data["beta"]
     rows = tuple((name, v["weights"], v["source"] if data["source"]["applies"] else None,
-                  v["gaussian"], v["exact"], f"{v['relative_difference']:+.2%}",
+                  v["gaussian"], v["exact"], "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
                   v["kind_exact"]) for name, v in data["stores"].items())
     stores = Table("capacities", f"Capacity M* (ISR = 1) at d = {d}, β = {beta:g}",
                    ("store", "f(s)", "source", "Gaussian", "exact", "exact vs Gaussian",
@@ -675,7 +693,7 @@ def tables(data: dict) -> tuple[Table, ...]:
         for law in LAW_NAMES:
             c = v["crossing"][law]
             where = (None if c["log10_memories"] is None else
-                     f"{c['memories']:.4g}" if c["memories"] not in (None, float("inf"))
+                     f"{c['memories']:.4g}" if c["memories"] is not None
                      else f"10^{c['log10_memories']:.2f}")
             sched_rows.append((name, law, v["isr"][law][str(10**6)],
                                v["isr"][law][str(SEED_MEMORIES)], where,
@@ -714,17 +732,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.fragment and args.latex is None:
         return usage_error(prog, "--fragment goes with --latex")
-    try:
-        report = timed_build(build_report, d=args.d, beta=args.beta,
+    try:  # timed_build(args): --z3-timeout / --sympy-timeout are in force during the build
+        report = timed_build(build_report, args, d=args.d, beta=args.beta,
                              training_length=args.training_length)
-    except InvalidArgument as exc:
+        data = None
+        if args.json:
+            data = {**report.data, "status": report.status,
+                    "claims": {r.claim.name: r.status for r in report.results},
+                    "seconds": round(report.seconds, 3), "versions": versions()}
+        emit_reports([report], args, data)
+    except ToolkitError as exc:
         return usage_error(prog, str(exc))
-    data = None
-    if args.json:
-        data = {**report.data, "status": report.status,
-                "claims": {r.claim.name: r.status for r in report.results},
-                "seconds": round(report.seconds, 3), "versions": versions()}
-    emit_reports([report], args, data)
     return report.exit_code
 
 

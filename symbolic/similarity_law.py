@@ -47,6 +47,9 @@ LAW_NAMES = ("gaussian", "exact")
 IV_PREC = 64
 # Relative size at which the 0F1 series is cut: the tail bound is then below 2^-70 of the sum.
 SERIES_TAIL = mpmath.mpf(2) ** -70
+# The certified ₀F₁ sums its series term by term; it needs about √(2x) terms, so past this
+# many it gives up (``SeriesTooLong``) and the caller reports ``unknown`` in bounded time.
+MAX_SERIES_TERMS = 400_000
 # Composite Simpson panels of the certified quadrature (the panel width scales with the 1/√d
 # width of the law, so the relative enclosure width does not grow with d: ~1e-6).
 SIMPSON_PANELS = 192
@@ -172,6 +175,10 @@ def iv_precision(bits: int = IV_PREC) -> Iterator[None]:
         iv.prec = previous
 
 
+class SeriesTooLong(ValueError):
+    """The certified series would need more than ``MAX_SERIES_TERMS`` terms."""
+
+
 def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
     """A certified interval containing ``₀F₁(; b; x)`` for ``b = d/2 > 0`` and ``x ≥ 0``.
 
@@ -190,6 +197,9 @@ def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
         # (k+1)(b+k) = (k+1)(2k + 2b)/2 is an exact integer over 2: one interval division.
         half_x = x * 2
         quiet = int(mpmath.sqrt(2 * x.b)) + 1  # the ratio is surely < 1/2 only after this k
+        if quiet > MAX_SERIES_TERMS:
+            raise SeriesTooLong(f"certified 0F1(; {b}; x ≤ {mpmath.nstr(x.b, 6)}) needs about "
+                                f"{quiet:,} series terms (more than {MAX_SERIES_TERMS:,})")
         term, total, k = iv.mpf(1), iv.mpf(1), 0
         while True:
             term = term * half_x / ((k + 1) * (2 * k + twice_b))
