@@ -50,8 +50,8 @@ from symbolic.capacity import (
 )
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
-from symbolic.kernel import check_sign, oracle, undecided
 from symbolic.errors import InvalidArgument, ToolkitError
+from symbolic.kernel import check_sign, oracle, undecided
 from symbolic.memory_stores import STORES
 from symbolic.similarity_law import (
     LAW_NAMES,
@@ -65,7 +65,7 @@ from symbolic.similarity_law import (
     quad_expectation,
     s,
 )
-from symbolic.versions import backend, versions
+from symbolic.versions import versions
 
 MAX_D = 4096  # largest --d
 MAX_BETA = 1000.0  # largest --beta
@@ -680,7 +680,8 @@ def _finite(x: float | None) -> float | None:
 def tables(data: dict) -> tuple[Table, ...]:
     d, beta = data["d"], data["beta"]
     rows = tuple((name, v["weights"], v["source"] if data["source"]["applies"] else None,
-                  v["gaussian"], v["exact"], "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
+                  v["gaussian"], v["exact"],
+                  "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
                   v["kind_exact"]) for name, v in data["stores"].items())
     stores = Table("capacities", f"Capacity M* (ISR = 1) at d = {d}, β = {beta:g}",
                    ("store", "f(s)", "source", "Gaussian", "exact", "exact vs Gaussian",

@@ -45,7 +45,6 @@ from symbolic.similarity_law import (
     mp_hyp0f1,
     s,
 )
-from symbolic.versions import backend
 
 SOURCE_D, SOURCE_BETA = 64, 8  # the setting of the source's table
 # The source's figures are "≈" values; its largest rounding is 65 → "≈ 64" (1.6 %), so a

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from numeric_checks import sweep
 from numeric_checks.importance import importance_pairs, tilt
-from numeric_checks.sweep import Point, grid, main, merge_moments, plan, run_sweep
+from numeric_checks.sweep import grid, main, merge_moments, plan, run_sweep
 
 for _k, _v in sweep.BLAS_ENV.items():  # one BLAS thread here too, as in the workers
     os.environ.setdefault(_k, _v)
