@@ -51,7 +51,7 @@ from symbolic.capacity import (
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument, ToolkitError
-from symbolic.kernel import check_sign, oracle, undecided
+from symbolic.kernel import check_compare, check_equal, check_sign, oracle, undecided
 from symbolic.memory_stores import STORES
 from symbolic.similarity_law import (
     LAW_NAMES,
@@ -311,12 +311,36 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
     for name, cap in caps.items():
         if cap.store.expectation == "projection":
             continue
-        g, e = cap.gaussian.capacity, cap.exact.capacity
+        closed = closed_capacities(cap)
+        if closed is not None:  # the kernel compares the formulas (exact or intervals)
+            exact, gauss = closed
+            if (exact - gauss) == 0:  # rationals: exact; otherwise compared below
+                steps.append(Step(check_equal(exact, gauss), "the two closed forms agree",
+                                  note=f"{name}: M*_exact = M*_gauss"))
+            else:
+                steps.append(Step(check_compare(exact, ">", gauss),
+                                  "outward-rounded enclosures of both closed forms",
+                                  note=f"{name}: M*_exact > M*_gauss"))
+            continue
+        g, e = cap.gaussian.capacity, cap.exact.capacity  # SwiGLU: certified quadrature
         steps.append(check_step(
             f"{name}: M*_exact ≥ M*_gauss ({e.mid:,.6g} ≥ {g.mid:,.6g})",
             "compare the enclosures", e.lo >= g.hi, "interval",
             f"exact ≥ {e.lo!r}, Gaussian ≤ {g.hi!r}"))
     return Result(claim, Derivation(tuple(steps)))
+
+
+def closed_capacities(cap: StoreCapacity) -> tuple[sympy.Expr, sympy.Expr] | None:
+    """Both laws' ``M*`` as closed expressions at ``(d, β)`` (``₀F₁`` as its Bessel form,
+    which the kernel encloses), or None when one has no closed form."""
+    values = {d_: cap.d, beta_: cap.beta}
+    exprs = []
+    for law in ("exact", "gaussian"):
+        expr = capacity_expr(cap.store, law)
+        if expr is None or cap.law(law).kind != "closed form":
+            return None
+        exprs.append(sympy.hyperexpand(expr).subs(values))
+    return exprs[0], exprs[1]
 
 
 # --- the stores ------------------------------------------------------------------------------
@@ -413,6 +437,14 @@ def source_result(caps64: dict[str, StoreCapacity]) -> Result:
     steps = []
     for name, cap in caps64.items():
         enc, src = cap.gaussian.capacity, sympy.Rational(cap.store.source)
+        expr = capacity_expr(cap.store, "gaussian")
+        if expr is not None and cap.gaussian.kind == "closed form":
+            gauss = expr.subs({d_: cap.d, beta_: cap.beta})
+            steps.append(Step(check_compare(sympy.Abs(gauss - src) / src, "<", SOURCE_TOLERANCE),
+                              "exact or outward-rounded enclosure of the closed form",
+                              note=f"{name}: |M*_gauss − source|/source < "
+                                   f"{float(SOURCE_TOLERANCE):.0%} (source {float(src):g})"))
+            continue
         if enc.method == "exact":  # a rational capacity: compare exactly
             worst = abs(sympy.Rational(enc.certificate) - src) / src
         else:  # the farther end of the certified interval
