@@ -416,7 +416,7 @@ def _dask_client(workers: int | None, scheduler: str | None):
 
     n = workers or os.cpu_count() or 1
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR,
+                           dashboard_address=":0", silence_logs=logging.ERROR,
                            env=dict(BLAS_ENV))
     return Client(cluster), cluster
 
@@ -569,6 +569,44 @@ def _num(x: Any) -> str:
     return f"{x:.5g}" if math.isfinite(x) else str(x)
 
 
+# --- plot --------------------------------------------------------------------------------------
+
+
+def plot_capacity_vs_d(rows: Sequence[dict], path: str) -> str:
+    """Capacity against d for every store in ``rows`` (capacity rows of the constant schedule):
+    exact law (solid), Gaussian (dashed), Monte Carlo (points with 95 % intervals), log–log."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    caps = [r for r in rows if r["quantity"] == "capacity" and r["schedule"] in (None, "",
+                                                                                 "constant")]
+    stores = list(dict.fromkeys(r["store"] for r in caps))
+    fig, ax = plt.subplots(figsize=(9, 6.5))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, store in enumerate(stores):
+        rs = sorted((r for r in caps if r["store"] == store), key=lambda r: int(r["d"]))
+        d = np.array([int(r["d"]) for r in rs])
+        c = colors[i % len(colors)]
+        ax.plot(d, [float(r["exact"]) for r in rs], "-", color=c, label=store)
+        ax.plot(d, [float(r["gaussian"]) for r in rs], "--", color=c, lw=0.9)
+        est = np.array([float(r["estimate"]) for r in rs])
+        err = [est - np.array([float(r["ci95_lo"]) for r in rs]),
+               np.array([float(r["ci95_hi"]) for r in rs]) - est]
+        ax.errorbar(d, est, yerr=err, fmt="o", color=c, ms=4, capsize=3)
+    ax.set(xscale="log", yscale="log", xlabel="d", ylabel="capacity M* (ISR = 1)",
+           title="Capacity vs d: exact (solid), Gaussian (dashed), Monte Carlo (points, "
+                 "95% CI); softmax β = √d")
+    ax.set_xticks(sorted({int(r["d"]) for r in caps}), [str(x) for x in sorted(
+        {int(r["d"]) for r in caps})])
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 # --- command line ----------------------------------------------------------------------------
 
 
@@ -628,6 +666,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "resumes from it")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--plot", metavar="FILE.png", help="capacity against d (matplotlib)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
@@ -641,6 +680,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidArgument(f"--out {args.out}: folder does not exist")
         if args.out and not args.out.endswith((".csv", ".json")):
             raise InvalidArgument(f"--out {args.out}: use a .csv or .json file name")
+        if args.plot:
+            from importlib.util import find_spec
+
+            if find_spec("matplotlib") is None:
+                raise InvalidArgument("--plot needs matplotlib: pip install "
+                                      "'transformer-proofs[plot]'")
         if args.workers != 0:  # fail before any work when Dask is missing
             try:
                 import dask.distributed  # noqa: F401
@@ -652,6 +697,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         done = read_table(args.out) if args.out else []
         rows = run_sweep(points, workers=args.workers, scheduler=args.scheduler, out=args.out,
                          max_pairs=args.max_pairs, progress=not args.no_progress, done=done)
+        if args.plot:
+            plot_capacity_vs_d(rows, args.plot)
     except InvalidArgument as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
