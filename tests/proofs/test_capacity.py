@@ -88,10 +88,16 @@ def test_latex_document(tmp_path):
 # --- issue 11: every command answers in bounded time, with a result or a one-line error ----
 
 
-def test_tiny_beta_is_proved_not_failed():
+@pytest.mark.parametrize("schedule", ["constant", "yarn"])
+def test_tiny_beta_is_proved_not_failed(schedule):
     # ISR(2) = 1 − 2e-300 < 1: the grid check compares ln ISR, which does not round to 0
-    rep = build_report(beta=1e-300)
-    assert rep.status == "proved", [(r.claim.name, r.status) for r in rep.results]
+    from proofs.capacity import schedule_result
+    from symbolic.capacity import first_crossing
+
+    crossings = {law: first_crossing(schedule, law, 64, 1e-300, 2048)
+                 for law in ("gaussian", "exact")}
+    result = schedule_result(schedule, crossings, 64, 1e-300, 2048)
+    assert result.status == "proved" and all(n.agrees for n in result.numeric)
 
 
 def test_json_safe_turns_infinities_into_null():
@@ -111,7 +117,8 @@ def test_large_dimension_least_squares_checks_are_capped():
 
 
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
-def test_latex_to_a_full_device_is_one_line_exit_2(capsys):
+def test_latex_to_a_full_device_is_one_line_exit_2(report, monkeypatch, capsys):
+    monkeypatch.setattr("proofs.capacity.build_report", lambda **kw: report)
     assert main(["--latex", "/dev/full"]) == 2
     err = capsys.readouterr().err.strip()
     assert "No space left" in err and "\n" not in err
