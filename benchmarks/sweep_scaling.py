@@ -12,7 +12,7 @@ Prints wall times and the ratios dask_1/dask_2 (scaling) and dask_1/single_proce
 serial/single_process_mc (overhead at equal work), and whether the three sweep runs gave
 identical rows.
 
-    python benchmarks/sweep_scaling.py
+    python benchmarks/sweep_scaling.py [--rel-se 5e-4]
 """
 
 from __future__ import annotations
@@ -34,7 +34,12 @@ STORES, D, BETA, REL_SE = ["relu3", "softmax"], 64, 8.0, 1e-3
 
 
 def main() -> None:
-    points = grid(STORES, [D], [BETA], rel_se=REL_SE)
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rel-se", type=float, default=REL_SE, help="smaller: more work per run")
+    args = ap.parse_args()
+    points = grid(STORES, [D], [BETA], rel_se=args.rel_se)
     pairs = {p.store: sum(x.pairs for x in plan(p)) for p in points}
     times, rows = {}, {}
     for name, workers in (("serial", 0), ("dask_1", 1), ("dask_2", 2)):

@@ -588,8 +588,9 @@ def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: fl
         f"first crossing and ISR > 1 just after it — {where}", SOURCE,
         assumptions=("ISR under each law as in capacity-softmax, β = β(M)",),
         uses=("softmax-optimal-beta", "gaussian-underestimates"))
-    steps = [Step(c.verdict, "interval boxes / monotone steps below, interval evaluation "
-                  "above, intermediate value theorem", note=law) for law, c in crossings.items()]
+    steps = [Step(f, "Gaussian: ∀x bound by interval bisection below the bracket, enclosure "
+                  "above it; exact law: monotone steps (oracle); intermediate value theorem",
+                  note=law) for law, c in crossings.items() for f in (c.facts or (c.verdict,))]
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
         for law, c in crossings.items():
@@ -681,7 +682,7 @@ def capacity_data(caps: dict[str, StoreCapacity], crossings: dict[str, dict[str,
             "crossing": {law: {
                 "memories": _finite(c.memories), "log10_memories": c.log10_memories,
                 "beta_at_crossing": c.beta_at_root,
-                "bracket_ln_memories": [c.lo_x, c.hi_x], "status": c.verdict.status,
+                "bracket_ln_memories": [c.lo_x, c.hi_x], "status": c.status,
                 "below_one_up_to_2e6": c.root_x is None or c.lo_x > math.log(SEED_MEMORIES),
             } for law, c in by_law.items()},
         }

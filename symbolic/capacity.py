@@ -29,7 +29,7 @@ import sympy
 from mpmath import iv
 
 from symbolic.certify import enclose
-from symbolic.kernel import Fact, oracle, undecided
+from symbolic.kernel import Fact, check_bound_on, check_compare, oracle, undecided
 from symbolic.memory_stores import STORES, MemoryStore
 from symbolic.similarity_law import (
     IV_PREC,
@@ -346,7 +346,16 @@ class Crossing:
     lo_x: float | None
     hi_x: float | None
     beta_at_root: float | None
-    verdict: Fact
+    verdict: Fact  # the first of ``facts`` (kept for callers that show one)
+    facts: tuple[Fact, ...] = ()  # every fact the certificate rests on
+
+    @property
+    def status(self) -> str:
+        statuses = {f.verdict.status for f in (self.facts or (self.verdict,))}
+        for worst in ("refuted", "unknown"):
+            if worst in statuses:
+                return worst
+        return "proved"
 
     @property
     def memories(self) -> float | None:
@@ -367,25 +376,62 @@ def first_crossing(name: str, law: str, d: int, beta0: float, L: int) -> Crossin
         x_prev = x  # ISR(2) ≥ 1 already: the crossing is at the start
         while F(x) < 0:
             if x > SCAN_LIMIT_X:
-                verdict = _certify_crossing(sched, law, d, rational(beta0), L, x, None)
-                return Crossing(name, law, None, None, None, None, verdict)
+                facts = _certify(sched, law, d, rational(beta0), L, x, None)
+                return Crossing(name, law, None, None, None, None, facts[0], facts)
             x_prev, x = x, x + step + x / 50
         root = mpmath.findroot(F, (x_prev, x), solver="anderson") if x_prev != x else x
         delta = CROSSING_REL_WIDTH * max(1, abs(root))
         lo, hi = root - delta, root + delta
         beta_root = sched.beta(mpmath.mp, root, b0, lnL)
-    verdict = _certify_crossing(sched, law, d, rational(beta0), L, lo, hi)
-    return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), verdict)
+    facts = _certify(sched, law, d, rational(beta0), L, lo, hi)
+    return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), facts[0],
+                    facts)
+
+
+_x = sympy.Symbol("x", positive=True)  # x = ln M
+
+
+def schedule_beta_expr(name: str, beta0: sympy.Rational, L: int) -> sympy.Expr:
+    """β(x) of a schedule as a SymPy expression in ``x = ln M`` (for the kernel)."""
+    lnL = sympy.log(L)
+    return {"constant": beta0 + 0 * _x, "logn": beta0 * sympy.Max(1, _x / lnL),
+            "yarn": beta0 * (sympy.Max(_x - lnL, 0) / 10 + 1) ** 2}[name]
+
+
+def gaussian_log_isr_expr(name: str, d: int, beta0: sympy.Rational, L: int) -> sympy.Expr:
+    """``ln ISR(e^x) = x + ln(1 − e^(−x)) + 2β²/d − 2β`` under the Gaussian law."""
+    b = schedule_beta_expr(name, beta0, L)
+    return _x + sympy.log(1 - sympy.exp(-_x)) + 2 * b**2 / d - 2 * b
+
+
+def _certify(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
+             lo: mpmath.mpf, hi: mpmath.mpf | None) -> tuple[Fact, ...]:
+    """The facts certifying a crossing. Gaussian law: kernel facts on the formula ``ln ISR``
+    (``check_bound_on`` below the bracket, ``check_compare`` above it). Exact law: this
+    module's monotone-step certificate (an oracle fact; see ``_below_one_exact``)."""
+    if law != "gaussian":
+        return (_certify_crossing(sched, law, d, beta0, L, lo, hi),)
+    F = gaussian_log_isr_expr(sched.name, d, beta0, L)
+    lo_q = sympy.Rational(str(lo))
+    ln2 = sympy.log(2)
+    facts = []
+    if lo_q > ln2:
+        facts.append(check_bound_on(F, _x, ln2, lo_q, "<", 0))
+    else:  # the bracket starts below ln 2: the claim below it is ISR(2) < 1
+        facts.append(check_compare(F.subs(_x, ln2), "<", 0))
+    if hi is not None:
+        facts.append(check_compare(F.subs(_x, sympy.Rational(str(hi))), ">", 0))
+    return tuple(facts)
 
 
 class _Outcome(NamedTuple):
-    """What an interval search of this module found (made a fact by ``_verdict``)."""
+    """What an interval search of this module found (made a fact by ``_interval_fact``)."""
 
     status: str
     reason: str
 
 
-def _verdict(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
+def _interval_fact(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
     """This module's own interval certificate: an *oracle* fact when it holds (admitted and
     counted, not kernel-proved), ``unknown`` otherwise."""
     if status == "proved":
@@ -399,7 +445,7 @@ def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, 
     try:
         return _certify_crossing_iv(sched, law, d, beta0, L, lo, hi)
     except SeriesTooLong as exc:
-        return _verdict("unknown", f"not certified: {exc}")
+        return _interval_fact("unknown", f"not certified: {exc}")
 
 
 def _certify_crossing_iv(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
@@ -411,13 +457,13 @@ def _certify_crossing_iv(sched: Schedule, law: str, d: int, beta0: sympy.Rationa
         below = (_below_one_gaussian if law == "gaussian" else _below_one_exact)(
             beta, d, iv.mpf(lo))
         if below.status != "proved" or hi is None:
-            return _verdict(below.status, below.reason)
+            return _interval_fact(below.status, below.reason)
         x_hi = iv.mpf(hi)
         above = log_isr(iv, law, d, beta(x_hi), x_hi)
         if not above.a > 0:
-            return _verdict("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
+            return _interval_fact("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
                             "is not certainly > 0")
-    return _verdict("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
+    return _interval_fact("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
                     f"{_digits(hi, 12)} (intermediate value theorem)",
                     certificate=f"ln M* ∈ [{_digits(lo, 12)}, {_digits(hi, 12)}]")
 
