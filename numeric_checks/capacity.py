@@ -57,6 +57,13 @@ MAX_QUERIES = 64  # queries per memory draw when M > ALL_QUERIES_UP_TO
 ALL_QUERIES_UP_TO = 1024  # small memories are queried with every stored key
 LS_DRAWS = 1000  # least-squares memory draws per M (its capacity CI is ~±0.01 at d = 64)
 DIRECT_DRAWS = 200  # memory draws of the direct estimator
+MAX_D = 4096  # as proofs.capacity
+# Work bound of one estimate, in estimated seconds on one core: each key costs d Gaussian draws
+# (~20 ns each, NORMAL_S) and Q·d multiply-adds (~0.05 ns, MULADD_S). Beyond MAX_SECONDS the run
+# is refused up front with the figure and what to do, instead of running for many minutes
+# (d = 100000 ran 5 minutes); the default table at d = 64 is estimated at a few seconds.
+NORMAL_S, MULADD_S = 2e-8, 5e-11
+MAX_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,7 @@ class Estimate:
     seed: int
     seconds: float
     theory: dict[str, float]  # capacity under each law (symbolic.capacity)
+    capped: bool = False  # the sample size for TARGET_REL_SE was cut to PAIRS_RANGE[1]
 
     def to_json(self) -> dict:
         out = asdict(self)
@@ -175,6 +183,12 @@ def estimate_isr(store: str, d: int, M: int, beta: float = 8.0, *, queries: int 
     if draws is None:
         draws = DIRECT_DRAWS if direct else max(
             1, math.ceil(pairs_needed(store, d, beta, rel_se) / (Q * (M - 1))))
+    seconds = draws * M * d * ((2 if direct else 1) * NORMAL_S + Q * MULADD_S)
+    if seconds > MAX_SECONDS:
+        raise InvalidArgument(
+            f"--store {store} --d {d} --memories {M}: {draws} draw(s) of {M:,} keys are "
+            f"estimated at ~{seconds:.2g} s (bound {MAX_SECONDS:g} s); give fewer "
+            "--memories/--draws, or run it on a cluster: python -m numeric_checks.sweep")
     per_draw = []
     for child in seeds.spawn(draws):
         key_seed, value_seed = child.spawn(2)
@@ -193,8 +207,18 @@ def estimate_isr(store: str, d: int, M: int, beta: float = 8.0, *, queries: int 
     return isr, float(se), draws, Q
 
 
-def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE) -> int:
-    """Pairs for a relative standard error ``rel_se``: CV² of (f(s)/f(1))², exact law."""
+def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE,
+                 cap: bool = True) -> int:
+    """Pairs for a relative standard error ``rel_se``: CV² of (f(s)/f(1))², exact law.
+
+    With ``cap`` the count is clipped to ``PAIRS_RANGE``; callers report when that happened
+    (``Estimate.capped``)."""
+    want = max(int(term_cv2(store, d, beta) / rel_se**2), PAIRS_RANGE[0])
+    return min(want, PAIRS_RANGE[1]) if cap else want
+
+
+def term_cv2(store: str, d: int, beta: float) -> float:
+    """Squared coefficient of variation of one term ``(f(s)/f(1))²`` under the exact law."""
     import mpmath
     import sympy
 
@@ -206,8 +230,7 @@ def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE)
     with mpmath.workdps(15):
         m2 = quad_expectation("exact", d, f2)
         m4 = quad_expectation("exact", d, lambda x: f2(x) ** 2)
-    cv2 = float(m4 / m2**2 - 1)
-    return int(min(max(cv2 / rel_se**2, PAIRS_RANGE[0]), PAIRS_RANGE[1]))
+    return float(m4 / m2**2 - 1)
 
 
 def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) -> Estimate:
@@ -218,13 +241,20 @@ def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) 
     two integers ``M, M + 1`` (default: around the crossing) and interpolated linearly.
     """
     start = time.perf_counter()
-    _validate(store, d, M or 2, beta, kw.get("estimator", "rao-blackwell"))
+    _validate(store, d, 2 if M is None else M, beta, kw.get("estimator", "rao-blackwell"))
+    for name in ("draws", "queries"):
+        if kw.get(name) is not None and kw[name] < 1:
+            raise InvalidArgument(f"--{name} {kw[name]}: give at least 1")
     theory = {law: store_capacity(store, d, rational(beta)).law(law).capacity.mid
               for law in ("gaussian", "exact")}
     est = kw.pop("estimator", "rao-blackwell")
     seed = kw.pop("seed", DEFAULT_SEED)
     if store == "least_squares":
         lo = max(d + 1, math.floor(theory["exact"]) if M is None else M)
+        if kw.get("draws") is None and 2 * lo * d * d * LS_DRAWS * MULADD_S > MAX_SECONDS:
+            raise InvalidArgument(f"--store least_squares --d {d}: {LS_DRAWS} QR factorisations "
+                                  f"of {lo} × {d} key matrices exceed the work bound; give "
+                                  "--draws, or use python -m numeric_checks.sweep")
         a = estimate_isr(store, d, lo, beta, seed=seed, estimator=est, **kw)
         b = estimate_isr(store, d, lo + 1, beta, seed=seed, estimator=est, **kw)
         slope = b[0] - a[0]
@@ -235,22 +265,25 @@ def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) 
         isr, se, draws, Q, M = a[0], a[1], a[2] + b[2], a[3], lo
         ci = (cap - Z95 * se_cap, cap + Z95 * se_cap)
     else:
-        M = M or max(2, round(theory["exact"]))
+        M = M if M is not None else max(2, round(theory["exact"]))
         isr, se, draws, Q = estimate_isr(store, d, M, beta, seed=seed, estimator=est, **kw)
         cap = 1 + (M - 1) / isr
         hi_isr, lo_isr = isr + Z95 * se, max(isr - Z95 * se, 1e-300)
         ci = (1 + (M - 1) / hi_isr, 1 + (M - 1) / lo_isr)
+    capped = (store != "least_squares" and est != "direct" and kw.get("draws") is None
+              and pairs_needed(store, d, beta, kw.get("rel_se", TARGET_REL_SE), cap=False)
+              > PAIRS_RANGE[1])
     return Estimate(store, d, beta if STORES[store].uses_beta else None, M, isr,
                     (isr - Z95 * se, isr + Z95 * se), cap, ci, est, draws, Q, seed,
-                    time.perf_counter() - start, theory)
+                    time.perf_counter() - start, theory, capped)
 
 
 def _validate(store: str, d: int, M: int, beta: float, estimator: str) -> None:
     if store not in STORES:
         raise InvalidArgument(f"--store {store}: unknown store; valid stores: all, "
                               + ", ".join(STORES))
-    if d < 3:
-        raise InvalidArgument(f"--d {d}: the dimension must be an integer ≥ 3")
+    if not 3 <= d <= MAX_D:
+        raise InvalidArgument(f"--d {d}: the dimension must be an integer in [3, {MAX_D}]")
     if M < 2:
         raise InvalidArgument(f"--memories {M}: store at least 2 memories")
     if not beta > 0:
@@ -366,20 +399,26 @@ def _fmt_m(m: float | None) -> str:
 
 
 def _text(estimates: Sequence[Estimate], beta: float) -> str:
+    e = estimates[0]
+    at_source = e.d == 64 and beta == 8  # the seed's figures belong to d = 64, β = 8 only
     head = (f"{'store':<14} {'M':>8}  {'ISR(M) [95% CI]':<28} {'MC capacity [95% CI]':<38} "
-            f"{'Gaussian':>10} {'exact':>10} {'source':>8} {'MC/exact':>9}")
+            f"{'Gaussian':>10} {'exact':>10} " + (f"{'source':>8} " if at_source else "")
+            + f"{'MC/exact':>9}")
     lines = [head, "-" * len(head)]
     for e in estimates:
         isr = f"{e.isr:.5f} [{e.isr_ci95[0]:.5f}, {e.isr_ci95[1]:.5f}]"
         cap = f"{e.capacity:,.6g} [{e.ci95[0]:,.6g}, {e.ci95[1]:,.6g}]"
         lines.append(
             f"{e.store:<14} {e.memories:>8}  {isr:<28} {cap:<38} {e.theory['gaussian']:>10,.6g} "
-            f"{e.theory['exact']:>10,.6g} {STORES[e.store].source:>8,.6g} "
-            f"{e.capacity / e.theory['exact'] - 1:>+9.2%}")
-    e = estimates[0]
-    lines.append(f"d = {e.d}, β = {beta:g}, estimator {e.estimator}, seed {e.seed}; source: the "
-                 "seed's figures at d = 64, β = 8; least squares 'exact' is the unit-key 1/d "
-                 "expansion 2d + 1")
+            f"{e.theory['exact']:>10,.6g} "
+            + (f"{STORES[e.store].source:>8,.6g} " if at_source else "")
+            + f"{e.capacity / e.theory['exact'] - 1:>+9.2%}" + ("  capped" if e.capped else ""))
+    lines.append(f"d = {e.d}, β = {beta:g}, estimator {e.estimator}, seed {e.seed}"
+                 + ("; source: the seed's figures at d = 64, β = 8" if at_source else "")
+                 + "; least squares 'exact' is the unit-key leading order 2d + 1")
+    if any(x.capped for x in estimates):
+        lines.append(f"capped: the sample for a {TARGET_REL_SE:g} relative standard error "
+                     f"would exceed {PAIRS_RANGE[1]:.0e} pairs; the interval is the achieved one")
     return "\n".join(lines)
 
 
@@ -399,6 +438,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="ISR against M for all stores, and the logit-scaling schedules")
     args = parser.parse_args(argv)
     names = list(STORES) if args.store == "all" else [args.store]
+    if args.plot:  # before any work: a missing extra is a one-line error, not a traceback
+        from importlib.util import find_spec
+
+        if find_spec("matplotlib") is None:
+            print(f"{prog}: error: --plot needs matplotlib: pip install "
+                  "'transformer-proofs[plot]'", file=sys.stderr)
+            return 2
     try:
         estimates = [estimate(n, args.d, args.memories, args.beta, queries=args.queries,
                               draws=args.draws, seed=args.seed, estimator=args.estimator)

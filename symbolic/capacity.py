@@ -29,11 +29,12 @@ import sympy
 from mpmath import iv
 
 from symbolic.certify import enclose
-from symbolic.kernel import Fact, oracle, undecided
+from symbolic.kernel import Fact, check_bound_on, check_compare, oracle, undecided
 from symbolic.memory_stores import STORES, MemoryStore
 from symbolic.similarity_law import (
     IV_PREC,
     LAW_NAMES,
+    SeriesTooLong,
     beta_,
     certified_expectation,
     d_,
@@ -41,6 +42,7 @@ from symbolic.similarity_law import (
     iv_precision,
     mgf2,
     moment,
+    mp_hyp0f1,
     s,
 )
 
@@ -200,9 +202,11 @@ def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) ->
                                "P_ii ~ Beta(d/2, (M−d)/2), ISR = (M − d)/(d + 2))",
                                expr, None, "closed form", None)
         return LawCapacity(law, certified(expr.subs(values)),
-                           "2d + 1 + O(1/d) (unit keys: leading order in 1/d; no closed form)",
+                           "2d + 1, leading order in 1/d (unit keys; the 1/d term is not "
+                           "derived: Monte Carlo gives 2d + 1 − 1.5/d)",
                            expr, None, "asymptotic", None,
-                           "ISR ≈ (M − d)(M − 2)/(d M); checked by Monte Carlo")
+                           "leading order ISR ≈ (M − d)/(d + 1); Monte Carlo: M* = 16.82, "
+                           "32.91, 64.95, 128.98 at d = 8, 16, 32, 64")
     at_one = store.weight.subs(s, 1) ** 2
     if store.expectation == "quadrature":
         moment2 = certified_expectation(law, d, store.weight**2, store.square_bound)
@@ -248,7 +252,7 @@ def leading_order_capacity(store: MemoryStore, law: str) -> sympy.Expr:
 
 
 def isr(name: str, law: str, d: int, beta: float, M: float) -> float:
-    """ISR(M) from the theory (least squares exact law: the 1/d expansion)."""
+    """ISR(M) from the theory (least squares with unit keys: leading order in 1/d only)."""
     cap = store_capacity(name, d, rational(beta)).law(law)
     if cap.log_isr_slope is not None:
         return (M - 1) * float(mpmath.exp(cap.log_isr_slope))
@@ -256,7 +260,9 @@ def isr(name: str, law: str, d: int, beta: float, M: float) -> float:
         return 0.0
     if law == "gaussian":
         return (M - d) / (d + 2)
-    return (M - d) * (M - 2) / (d * M)
+    # unit keys: leading order only (crosses 1 at 2d + 1; the true crossing is ≈ 2d + 1 − 1.5/d,
+    # a 1/d term not derived here — the earlier first-order form gave + 1/(2d), the wrong sign)
+    return (M - d) / (d + 1)
 
 
 # --- softmax: the capacity-maximizing β ---------------------------------------------------
@@ -318,7 +324,8 @@ def log_isr(ctx: Any, law: str, d: int, beta: Any, x: Any) -> Any:
 def _hyp0f1(ctx: Any, d: int, beta: Any) -> Any:
     if ctx is iv:
         return hyp0f1_enclosure(sympy.Rational(d, 2), beta**2)
-    return mpmath.hyp0f1(mpmath.mpf(d) / 2, beta**2)
+    return mp_hyp0f1(mpmath.mpf(d) / 2, beta**2)
+
 
 
 def schedule_isr(name: str, law: str, d: int, beta0: float, L: int, M: float) -> float:
@@ -339,7 +346,16 @@ class Crossing:
     lo_x: float | None
     hi_x: float | None
     beta_at_root: float | None
-    verdict: Fact
+    verdict: Fact  # the first of ``facts`` (kept for callers that show one)
+    facts: tuple[Fact, ...] = ()  # every fact the certificate rests on
+
+    @property
+    def status(self) -> str:
+        statuses = {f.verdict.status for f in (self.facts or (self.verdict,))}
+        for worst in ("refuted", "unknown"):
+            if worst in statuses:
+                return worst
+        return "proved"
 
     @property
     def memories(self) -> float | None:
@@ -360,25 +376,62 @@ def first_crossing(name: str, law: str, d: int, beta0: float, L: int) -> Crossin
         x_prev = x  # ISR(2) ≥ 1 already: the crossing is at the start
         while F(x) < 0:
             if x > SCAN_LIMIT_X:
-                verdict = _certify_crossing(sched, law, d, rational(beta0), L, x, None)
-                return Crossing(name, law, None, None, None, None, verdict)
+                facts = _certify(sched, law, d, rational(beta0), L, x, None)
+                return Crossing(name, law, None, None, None, None, facts[0], facts)
             x_prev, x = x, x + step + x / 50
         root = mpmath.findroot(F, (x_prev, x), solver="anderson") if x_prev != x else x
         delta = CROSSING_REL_WIDTH * max(1, abs(root))
         lo, hi = root - delta, root + delta
         beta_root = sched.beta(mpmath.mp, root, b0, lnL)
-    verdict = _certify_crossing(sched, law, d, rational(beta0), L, lo, hi)
-    return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), verdict)
+    facts = _certify(sched, law, d, rational(beta0), L, lo, hi)
+    return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), facts[0],
+                    facts)
+
+
+_x = sympy.Symbol("x", positive=True)  # x = ln M
+
+
+def schedule_beta_expr(name: str, beta0: sympy.Rational, L: int) -> sympy.Expr:
+    """β(x) of a schedule as a SymPy expression in ``x = ln M`` (for the kernel)."""
+    lnL = sympy.log(L)
+    return {"constant": beta0 + 0 * _x, "logn": beta0 * sympy.Max(1, _x / lnL),
+            "yarn": beta0 * (sympy.Max(_x - lnL, 0) / 10 + 1) ** 2}[name]
+
+
+def gaussian_log_isr_expr(name: str, d: int, beta0: sympy.Rational, L: int) -> sympy.Expr:
+    """``ln ISR(e^x) = x + ln(1 − e^(−x)) + 2β²/d − 2β`` under the Gaussian law."""
+    b = schedule_beta_expr(name, beta0, L)
+    return _x + sympy.log(1 - sympy.exp(-_x)) + 2 * b**2 / d - 2 * b
+
+
+def _certify(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
+             lo: mpmath.mpf, hi: mpmath.mpf | None) -> tuple[Fact, ...]:
+    """The facts certifying a crossing. Gaussian law: kernel facts on the formula ``ln ISR``
+    (``check_bound_on`` below the bracket, ``check_compare`` above it). Exact law: this
+    module's monotone-step certificate (an oracle fact; see ``_below_one_exact``)."""
+    if law != "gaussian":
+        return (_certify_crossing(sched, law, d, beta0, L, lo, hi),)
+    F = gaussian_log_isr_expr(sched.name, d, beta0, L)
+    lo_q = sympy.Rational(str(lo))
+    ln2 = sympy.log(2)
+    facts = []
+    if lo_q > ln2:
+        facts.append(check_bound_on(F, _x, ln2, lo_q, "<", 0))
+    else:  # the bracket starts below ln 2: the claim below it is ISR(2) < 1
+        facts.append(check_compare(F.subs(_x, ln2), "<", 0))
+    if hi is not None:
+        facts.append(check_compare(F.subs(_x, sympy.Rational(str(hi))), ">", 0))
+    return tuple(facts)
 
 
 class _Outcome(NamedTuple):
-    """What an interval search of this module found (made a fact by ``_verdict``)."""
+    """What an interval search of this module found (made a fact by ``_interval_fact``)."""
 
     status: str
     reason: str
 
 
-def _outcome_fact(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
+def _interval_fact(status: str, reason: str, certificate: str = "", **kw: Any) -> Fact:
     """This module's own interval certificate: an *oracle* fact when it holds (admitted and
     counted, not kernel-proved), ``unknown`` otherwise."""
     if status == "proved":
@@ -389,6 +442,14 @@ def _outcome_fact(status: str, reason: str, certificate: str = "", **kw: Any) ->
 def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
                       lo: mpmath.mpf, hi: mpmath.mpf | None) -> Fact:
     """ISR < 1 on ``[2, e^lo]`` and (unless ``hi`` is None: no crossing) ISR(e^hi) > 1."""
+    try:
+        return _certify_crossing_iv(sched, law, d, beta0, L, lo, hi)
+    except SeriesTooLong as exc:
+        return _interval_fact("unknown", f"not certified: {exc}")
+
+
+def _certify_crossing_iv(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
+                         lo: mpmath.mpf, hi: mpmath.mpf | None) -> Fact:
     with iv_precision():
         b0 = iv.mpf(beta0.p) / beta0.q
         lnL = iv.log(iv.mpf(L))
@@ -396,13 +457,13 @@ def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, 
         below = (_below_one_gaussian if law == "gaussian" else _below_one_exact)(
             beta, d, iv.mpf(lo))
         if below.status != "proved" or hi is None:
-            return _outcome_fact(below.status, below.reason)
+            return _interval_fact(below.status, below.reason)
         x_hi = iv.mpf(hi)
         above = log_isr(iv, law, d, beta(x_hi), x_hi)
         if not above.a > 0:
-            return _outcome_fact("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
+            return _interval_fact("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
                             "is not certainly > 0")
-    return _outcome_fact("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
+    return _interval_fact("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
                     f"{_digits(hi, 12)} (intermediate value theorem)",
                     certificate=f"ln M* ∈ [{_digits(lo, 12)}, {_digits(hi, 12)}]")
 

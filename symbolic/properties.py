@@ -40,8 +40,7 @@ from symbolic.kernel import (
     undecided,
 )
 from symbolic.kernel.homogeneity import P, homogeneity_formula
-from symbolic.kernel.logic import at
-from symbolic.kernel.sympy_checks import resolve_closed_branches
+from symbolic.kernel.branches import at, resolve_closed_branches
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import mpmath
 import sympy
@@ -47,6 +48,9 @@ LAW_NAMES = ("gaussian", "exact")
 IV_PREC = 64
 # Relative size at which the 0F1 series is cut: the tail bound is then below 2^-70 of the sum.
 SERIES_TAIL = mpmath.mpf(2) ** -70
+# The certified ₀F₁ sums its series term by term; it needs about √(2x) terms, so past this
+# many it gives up (``SeriesTooLong``) and the caller reports ``unknown`` in bounded time.
+MAX_SERIES_TERMS = 400_000
 # Composite Simpson panels of the certified quadrature (the panel width scales with the 1/√d
 # width of the law, so the relative enclosure width does not grow with d: ~1e-6).
 SIMPSON_PANELS = 192
@@ -141,8 +145,45 @@ def quad_expectation(law_name: str, d: int, g: Callable[[mpmath.mpf], mpmath.mpf
 def mp_mgf2(law_name: str, beta: float, d: int) -> mpmath.mpf:
     """``E[exp(2βs)]`` evaluated from the closed form (mpmath)."""
     if law_name == "exact":
-        return mpmath.hyp0f1(mpmath.mpf(d) / 2, mpmath.mpf(beta) ** 2)
+        return mp_hyp0f1(mpmath.mpf(d) / 2, mpmath.mpf(beta) ** 2)
     return mpmath.exp(2 * mpmath.mpf(beta) ** 2 / d)
+
+def mp_hyp0f1(b: Any, z: Any) -> mpmath.mpf:
+    """``₀F₁(; b; z)`` (``z ≥ 0``) in mpmath, also where its default term budget gives up.
+
+    Between the series and the asymptotic regime (``z`` near ``b²``, e.g. ``b = 750``,
+    ``z ≈ 4e7``) ``mpmath.hyp0f1`` stops after 6,000 terms. There, for large ``b``, the
+    uniform (Debye) expansion of ``I_ν(νt)``, ``ν = b − 1``, to the term ``u₃/ν³`` is used
+    (relative error ~``ν⁻⁴``); for small ``b`` the series is retried with a larger budget.
+    Numeric only: certified values come from ``hyp0f1_enclosure``.
+    """
+    if b - 1 >= DEBYE_FROM and z >= max(b, DEBYE_ABOVE_Z):  # the series: ≳ √z terms
+        return _debye_hyp0f1(mpmath.mpf(b), mpmath.mpf(z))
+    try:
+        return mpmath.hyp0f1(b, z)
+    except mpmath.libmp.NoConvergence:
+        terms = int(20 * (mpmath.sqrt(abs(z)) + abs(b))) + 10_000
+        return mpmath.hyp0f1(b, z, maxterms=terms)
+
+
+DEBYE_FROM = 50  # order ν from which the Debye expansion's ν⁻⁴ error is below 1e-6
+DEBYE_ABOVE_Z = 10**6  # below, the series (≲ 3,000 terms) is exact and fast: 1e-12 cross-checks
+
+
+def _debye_hyp0f1(b: mpmath.mpf, z: mpmath.mpf) -> mpmath.mpf:
+    """``Γ(b) z^((1−b)/2) I_{b−1}(2√z)`` with ``I_ν(νt)`` from Debye's expansion
+    (DLMF 10.41.3: ``e^{νη}/(√(2πν)(1 + t²)^{1/4}) Σ_k u_k(p)/ν^k``, ``p = (1 + t²)^{-1/2}``,
+    ``η = √(1 + t²) + ln(t/(1 + √(1 + t²)))``; ``u_1..u_3`` from DLMF 10.41.10)."""
+    nu = b - 1
+    t = 2 * mpmath.sqrt(z) / nu
+    r = mpmath.sqrt(1 + t * t)
+    p = 1 / r
+    eta = r + mpmath.log(t / (1 + r))
+    u = [1, (3 * p - 5 * p**3) / 24, (81 * p**2 - 462 * p**4 + 385 * p**6) / 1152,
+         (30375 * p**3 - 369603 * p**5 + 765765 * p**7 - 425425 * p**9) / 414720]
+    series = sum(c / nu**k for k, c in enumerate(u))
+    log_i = nu * eta - mpmath.log(2 * mpmath.pi * nu) / 2 - mpmath.log(r) / 2 + mpmath.log(series)
+    return mpmath.exp(mpmath.loggamma(b) + (1 - b) / 2 * mpmath.log(z) + log_i)
 
 
 # --- certified (mpmath.iv) --------------------------------------------------------------
@@ -157,6 +198,10 @@ def iv_precision(bits: int = IV_PREC) -> Iterator[None]:
         yield
     finally:
         iv.prec = previous
+
+
+class SeriesTooLong(ValueError):
+    """The certified series would need more than ``MAX_SERIES_TERMS`` terms."""
 
 
 def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
@@ -177,6 +222,9 @@ def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
         # (k+1)(b+k) = (k+1)(2k + 2b)/2 is an exact integer over 2: one interval division.
         half_x = x * 2
         quiet = int(mpmath.sqrt(2 * x.b)) + 1  # the ratio is surely < 1/2 only after this k
+        if quiet > MAX_SERIES_TERMS:
+            raise SeriesTooLong(f"certified 0F1(; {b}; x ≤ {mpmath.nstr(x.b, 6)}) needs about "
+                                f"{quiet:,} series terms (more than {MAX_SERIES_TERMS:,})")
         term, total, k = iv.mpf(1), iv.mpf(1), 0
         while True:
             term = term * half_x / ((k + 1) * (2 * k + twice_b))

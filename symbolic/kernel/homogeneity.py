@@ -19,7 +19,8 @@ import sympy
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
-from symbolic.kernel.logic import Exists, ForAll, at
+from symbolic.kernel.branches import at
+from symbolic.kernel.logic import Exists, ForAll
 from symbolic.kernel.sympy_checks import (
     HALF_LINE,
     T,

@@ -30,7 +30,7 @@ from mpmath import iv
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.logic import ForAll, at, domain_of
+from symbolic.kernel.logic import ForAll, domain_of
 from symbolic.kernel.special import SPECIAL
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
 from symbolic.versions import backend
@@ -463,6 +463,8 @@ def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol
                                            f"{v} = {point[v]} is {why} the domain of {v}",
                                            witness=witness))
     try:
+        from symbolic.kernel.branches import at
+
         instance = at(lhs - rhs, point)
     except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
         return _fact(formula, _verdict(UNKNOWN, "interval",

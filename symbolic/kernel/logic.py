@@ -111,11 +111,3 @@ def set_text(s: sympy.Set) -> str:
         return "ℝ∖{0}"
     return sympy.sstr(s)
 
-
-def at(expr: sympy.Basic, point) -> sympy.Basic:
-    """``expr`` with ``point`` substituted and *nothing evaluated*: SymPy's automatic evaluation
-    of ``Max``/``Min``/``Abs`` at a number can be wrong when the arguments differ by less than
-    its working precision (``Max(0, log(e⁻¹⁰⁰ + 1) − log(e⁻⁹⁹ + 1))``); the kernel's enclosures
-    decide the branches instead."""
-    with sympy.evaluate(False):
-        return sympy.sympify(expr).xreplace({k: sympy.sympify(v) for k, v in dict(point).items()})

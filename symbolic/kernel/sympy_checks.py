@@ -25,7 +25,8 @@ import sympy
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import MAX_BITS, _sign_verdict
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.logic import ForAll, at, symbol_set
+from symbolic.kernel.branches import at, resolve_closed_branches
+from symbolic.kernel.logic import ForAll, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
 from symbolic.versions import backend
 
@@ -34,7 +35,6 @@ from symbolic.versions import backend
 SIMPLIFY_TIMEOUT_S = 3.0
 SPLIT_TIMEOUT_S = 5.0
 CLOSED_BITS = 1024  # a closed difference is enclosed up to this precision before SymPy  # splitting a piecewise difference into branches
-_BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside)
 _PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
                     sympy.Piecewise)
 
@@ -44,49 +44,6 @@ def _exp_form(expr: sympy.Expr) -> sympy.Expr:
     if not expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth):
         return expr
     return sympy.simplify(sympy.expand(expr.rewrite(sympy.exp)))
-
-
-def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
-    """``Max``/``Min``/``Abs``/``sign``/``Heaviside`` of *closed* arguments replaced by the branch
-    that outward-rounded intervals certify (``Max(1, sigmoid(400))`` → ``1``); undecided ones stay.
-    Sound: a branch is taken only when the enclosures separate it."""
-    from symbolic.kernel.intervals import CannotEnclose, tight_enclosure
-
-    def sign_of(e):
-        e = sympy.sympify(e)
-        if e.is_Rational:
-            return int(e.p > 0) - int(e.p < 0)
-        try:
-            return tight_enclosure(e, max_bits=1024).sign or None
-        except CannotEnclose:
-            return None
-
-    def visit(e):
-        if not e.args or not e.has(*_BRANCH_HEADS):
-            return e
-        with sympy.evaluate(False):  # rebuild without SymPy deciding branches by float
-            e = e.func(*(visit(a) for a in e.args))
-        if isinstance(e, (sympy.Max, sympy.Min)):
-            closed = [a for a in e.args if not a.free_symbols]
-            if len(closed) < 2:
-                return e
-            best = closed[0]
-            for a in closed[1:]:
-                sg = sign_of(a - best)
-                if sg is None:
-                    return e
-                if (sg > 0) == isinstance(e, sympy.Max):
-                    best = a
-            rest = [a for a in e.args if a.free_symbols]
-            return e.func(best, *rest) if rest else best
-        if isinstance(e, (sympy.Abs, sympy.sign, sympy.Heaviside)) and not e.free_symbols:
-            sg = sign_of(e.args[0])
-            if sg is not None:
-                return {sympy.Abs: sg * e.args[0], sympy.sign: sympy.Integer(sg),
-                        sympy.Heaviside: sympy.Integer(int(sg > 0))}[e.func]
-        return e
-
-    return visit(expr)
 
 
 def _zero_form(expr: sympy.Expr) -> sympy.Expr:

@@ -83,3 +83,56 @@ def test_latex_document(tmp_path):
     out = tmp_path / "capacity.tex"
     assert main(["--latex", str(out)]) == 0
     assert "capacity" in out.read_text(encoding="utf-8").lower()
+
+
+# --- issue 11: every command answers in bounded time, with a result or a one-line error ----
+
+
+@pytest.mark.parametrize("schedule", ["constant", "yarn"])
+def test_tiny_beta_is_proved_not_failed(schedule):
+    # ISR(2) = 1 − 2e-300 < 1: the grid check compares ln ISR, which does not round to 0
+    from proofs.capacity import schedule_result
+    from symbolic.capacity import first_crossing
+
+    crossings = {law: first_crossing(schedule, law, 64, 1e-300, 2048)
+                 for law in ("gaussian", "exact")}
+    result = schedule_result(schedule, crossings, 64, 1e-300, 2048)
+    assert result.status == "proved" and all(n.agrees for n in result.numeric)
+
+
+def test_json_safe_turns_infinities_into_null():
+    from proofs.capacity import _json_safe
+
+    doc = _json_safe({"a": float("inf"), "b": [1.0, float("nan")], "c": {"d": 2}})
+    assert doc == {"a": None, "b": [1.0, None], "c": {"d": 2}}
+    json.dumps(doc, allow_nan=False)
+
+
+def test_large_dimension_least_squares_checks_are_capped():
+    from proofs.capacity import LS_CHECK_MAX_D, ls_exact_recall, ls_overload
+
+    for result in (ls_exact_recall(4096), ls_overload(4096)):
+        (check,) = result.numeric
+        assert f"d = {LS_CHECK_MAX_D}" in check.name and check.agrees
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+def test_latex_to_a_full_device_is_one_line_exit_2(report, monkeypatch, capsys):
+    monkeypatch.setattr("proofs.capacity.build_report", lambda **kw: report)
+    assert main(["--latex", "/dev/full"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "No space left" in err and "\n" not in err
+
+
+@pytest.mark.slow
+def test_sympy_timeout_is_honoured_exit_3():
+    assert main(["--sympy-timeout", "0.000001"]) == 3
+
+
+@pytest.mark.slow
+def test_infinite_crossing_prints_valid_json(capsys):
+    code = main(["--d", "256", "--beta", "16", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0  # the YaRN crossing at 10^456 is certified (≈ 250,000 series terms)
+    yarn = doc["softmax"]["schedules"]["yarn"]["crossing"]["exact"]
+    assert yarn["memories"] is None and yarn["log10_memories"] > 308

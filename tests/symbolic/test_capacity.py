@@ -220,3 +220,33 @@ def test_logn_and_yarn_stay_below_one_up_to_two_million():
 def test_unknown_store_lists_the_valid_names():
     with pytest.raises(KeyError, match="valid stores: outer_product"):
         get("hopfield")
+
+
+# --- ₀F₁ where mpmath's default series gives up (d = 1500, 4096) --------------------------
+
+
+@pytest.mark.parametrize("b, log10_z", [(750, 7.6), (2048, 8.5)])
+def test_hyp0f1_in_the_transition_region(b, log10_z):
+    from symbolic.similarity_law import mp_hyp0f1
+
+    with mpmath.workdps(30):
+        z = mpmath.mpf(10) ** log10_z
+        ref = mpmath.hyp0f1(b, z, maxterms=10**6)
+        assert abs(mp_hyp0f1(b, z) / ref - 1) < 1e-9
+
+
+@given(st.integers(51, 400), st.floats(1.0, 40.0))
+def test_debye_expansion_matches_the_series(b, ratio):
+    from symbolic.similarity_law import _debye_hyp0f1
+
+    with mpmath.workdps(30):
+        z = mpmath.mpf(b) * ratio
+        ref = mpmath.hyp0f1(b, z, maxterms=10**6)
+        assert abs(_debye_hyp0f1(mpmath.mpf(b), z) / ref - 1) < 1e-6
+
+
+def test_certified_series_refuses_unbounded_work():
+    from symbolic.similarity_law import SeriesTooLong, hyp0f1_enclosure
+
+    with pytest.raises(SeriesTooLong, match="series terms"):
+        hyp0f1_enclosure(32, iv.mpf(1e13))

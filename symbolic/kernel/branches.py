@@ -1,0 +1,91 @@
+"""Branches at a point, decided by enclosures rather than by SymPy's float comparisons.
+
+SymPy evaluates ``Max``/``Min``/``Abs``/``Piecewise`` of numbers as it builds them, comparing
+with ``evalf`` at a working precision that two arguments differing by ``1e-44`` defeat
+(``Max(0, log(e⁻¹⁰⁰ + 1) − log(e⁻⁹⁹ + 1))`` came out as its negative argument). Here a point is
+substituted without evaluation (``at``), every branch with closed arguments is taken only when
+outward-rounded intervals separate it (``resolve_closed_branches``), and only then is the rest
+evaluated.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+_BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
+
+
+def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
+    """``Max``/``Min``/``Abs``/``sign``/``Heaviside`` of *closed* arguments replaced by the branch
+    that outward-rounded intervals certify (``Max(1, sigmoid(400))`` → ``1``); undecided ones stay.
+    Sound: a branch is taken only when the enclosures separate it."""
+    from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
+
+    def sign_of(e):
+        e = sympy.sympify(e)
+        if e.is_Rational:
+            return int(e.p > 0) - int(e.p < 0)
+        try:
+            return tight_enclosure(e, max_bits=1024).sign or None
+        except CannotEnclose:
+            return None
+
+    def visit(e):
+        if not e.args or not e.has(*_BRANCH_HEADS):
+            return e
+        with sympy.evaluate(False):  # rebuild without SymPy deciding branches by float
+            e = e.func(*(visit(a) for a in e.args))
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            closed = [a for a in e.args if not a.free_symbols]
+            if len(closed) < 2:
+                return e
+            best = closed[0]
+            for a in closed[1:]:
+                sg = sign_of(a - best)
+                if sg is None:
+                    return e
+                if (sg > 0) == isinstance(e, sympy.Max):
+                    best = a
+            rest = [a for a in e.args if a.free_symbols]
+            return e.func(best, *rest) if rest else best
+        if isinstance(e, sympy.Piecewise):  # closed conditions decided by enclosures
+            for value, cond in e.args:
+                if cond.free_symbols:
+                    return e
+                try:
+                    truth = _decide_condition(cond, {}, 1024)
+                except CannotEnclose:
+                    return e
+                if truth is None:
+                    return e
+                if truth:
+                    return value
+            return e
+        if isinstance(e, (sympy.Abs, sympy.sign, sympy.Heaviside)) and not e.free_symbols:
+            sg = sign_of(e.args[0])
+            if sg is not None:
+                return {sympy.Abs: sg * e.args[0], sympy.sign: sympy.Integer(sg),
+                        sympy.Heaviside: sympy.Integer(int(sg > 0))}[e.func]
+        return e
+
+    return visit(expr)
+
+
+
+
+def _evaluated(e: sympy.Basic) -> sympy.Basic:
+    """Rebuild bottom up with SymPy's ordinary evaluation."""
+    if not e.args:
+        return e
+    return e.func(*(_evaluated(a) for a in e.args))
+
+
+def at(expr: sympy.Basic, point) -> sympy.Basic:
+    """``expr`` at ``point``: substituted unevaluated, closed branches decided by enclosures,
+    then evaluated (a branch the enclosures cannot separate is left to SymPy)."""
+    with sympy.evaluate(False):
+        raw = sympy.sympify(expr).xreplace({k: sympy.sympify(v) for k, v in dict(point).items()})
+    try:
+        return _evaluated(resolve_closed_branches(raw))
+    except (TypeError, ValueError, ZeroDivisionError):  # e.g. 0/0 met while rebuilding
+        return raw

@@ -1,0 +1,76 @@
+"""symbolic.kernel.special: rigorous enclosures against 50-digit mpmath, and properties."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mpmath import iv
+
+from symbolic.kernel.special import SeriesTooLong, besseli, gamma, hyp0f1
+
+
+def _inside(enclosure, value) -> bool:
+    with mpmath.workdps(60):
+        return mpmath.mpf(enclosure.a) <= value <= mpmath.mpf(enclosure.b)
+
+
+@pytest.mark.parametrize("b, x", [(32, 64), (0.5, 0), (1, 1e-30), (750, 1e4), (3, 2500)])
+def test_hyp0f1_examples(b, x):
+    with mpmath.workdps(50):
+        ref = mpmath.hyp0f1(mpmath.mpf(b), mpmath.mpf(x))
+    enc = hyp0f1(iv.mpf(b), iv.mpf(x))
+    assert _inside(enc, ref)
+    assert enc.delta <= 1e-12 * abs(ref)  # at the default 53-bit iv precision
+
+
+@pytest.mark.parametrize("nu, x", [(31, 16), (0, 1), (1.5, 3), (127, 32)])
+def test_besseli_examples(nu, x):
+    with mpmath.workdps(50):
+        ref = mpmath.besseli(mpmath.mpf(nu), mpmath.mpf(x))
+    assert _inside(besseli(iv.mpf(nu), iv.mpf(x)), ref)
+
+
+@pytest.mark.parametrize("v", [1, 2, 0.5, 15.5, 32, 2047.5])
+def test_gamma_examples(v):
+    with mpmath.workdps(50):
+        assert _inside(gamma(iv.mpf(v)), mpmath.gamma(mpmath.mpf(v)))
+
+
+@given(st.integers(1, 600), st.floats(0, 5000))
+def test_hyp0f1_contains_the_value(twice_b, x):
+    b = mpmath.mpf(twice_b) / 2
+    with mpmath.workdps(50):
+        ref = mpmath.hyp0f1(b, mpmath.mpf(x), maxterms=10**6)
+    assert _inside(hyp0f1(iv.mpf(twice_b) / 2, iv.mpf(x)), ref)
+
+
+@given(st.integers(0, 300), st.floats(0, 200))
+def test_besseli_contains_the_value(twice_nu, x):
+    with mpmath.workdps(50):
+        ref = mpmath.besseli(mpmath.mpf(twice_nu) / 2, mpmath.mpf(x))
+    assert _inside(besseli(iv.mpf(twice_nu) / 2, iv.mpf(x)), ref)
+
+
+def test_refusals_are_errors_not_wrong_intervals():
+    with pytest.raises(ValueError):
+        gamma(iv.mpf(0.3))
+    with pytest.raises(ValueError):
+        hyp0f1(iv.mpf(2), iv.mpf(-1))
+    with pytest.raises(SeriesTooLong):
+        hyp0f1(iv.mpf(2), iv.mpf(1e14))
+
+
+def test_kernel_compares_the_bessel_form():
+    import sympy
+
+    from symbolic.kernel import check_compare
+
+    b, d = sympy.Integer(8), sympy.Integer(64)
+    exact = 1 + sympy.exp(2 * b) / (sympy.gamma(d / 2) * b ** (1 - d / 2)
+                                    * sympy.besseli(d / 2 - 1, 2 * b))
+    assert check_compare(exact, ">", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == \
+        "proved"
+    assert check_compare(exact, "<", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == \
+        "refuted"
