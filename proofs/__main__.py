@@ -289,10 +289,21 @@ def parser() -> argparse.ArgumentParser:
                    help="check only this module (repeatable; e.g. --only exchange)")
     p.add_argument("--list", action="store_true",
                    help="list the theorem modules without checking them")
+    p.add_argument("--version", action="version", version=version_text(),
+                   help="print the toolkit's version and those of SymPy, Z3 and mpmath")
     p.add_argument("--strict", action="store_true",
                    help="a claim that rests on an assumption or an oracle result is not proved "
                         "(exit 3, the claims named)")
     return p
+
+
+def version_text() -> str:
+    from symbolic import __version__
+    from symbolic.versions import versions
+
+    v = versions()
+    return (f"transformer-proofs {__version__} (sympy {v['sympy']}, z3-solver {v['z3-solver']}, "
+            f"mpmath {v['mpmath']}, python {v['python']})")
 
 
 def select(modules: Sequence[TheoremModule], only: Sequence[str]) -> list[TheoremModule]:
@@ -351,9 +362,14 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     return exit_code_for(overall(runs, args.strict))
 
 
-if __name__ == "__main__":
+def entry_point() -> int:
+    """The ``proofs`` console script: ``python -m proofs`` under another name."""
     try:
-        raise SystemExit(main())
+        return main()
     except BrokenPipeError:  # python -m proofs | head: stop quietly, like other filters
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(1) from None
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(entry_point())

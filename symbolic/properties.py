@@ -39,8 +39,8 @@ from symbolic.kernel import (
     refute_homogeneous,
     undecided,
 )
-from symbolic.kernel.homogeneity import P, homogeneity_formula
 from symbolic.kernel.branches import at, resolve_closed_branches
+from symbolic.kernel.homogeneity import P, homogeneity_formula
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 

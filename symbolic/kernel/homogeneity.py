@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import sympy
 
+from symbolic.kernel.branches import at
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
-from symbolic.kernel.branches import at
 from symbolic.kernel.logic import Exists, ForAll
 from symbolic.kernel.sympy_checks import (
     HALF_LINE,

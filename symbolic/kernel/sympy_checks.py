@@ -22,10 +22,10 @@ import time
 
 import sympy
 
+from symbolic.kernel.branches import at, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.intervals import MAX_BITS, _sign_verdict
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.branches import at, resolve_closed_branches
 from symbolic.kernel.logic import ForAll, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
 from symbolic.versions import backend

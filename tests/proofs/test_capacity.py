@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
@@ -77,8 +76,6 @@ def test_build_report_rejects_small_d():
         build_report(d=2)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("symbolic.latex") is None,
-                    reason="symbolic.latex (the LaTeX printer) is not in the tree yet")
 def test_latex_document(tmp_path):
     out = tmp_path / "capacity.tex"
     assert main(["--latex", str(out)]) == 0
