@@ -110,10 +110,68 @@ def discover(package: ModuleType = proofs) -> list[TheoremModule]:
             found.append(TheoremModule(info.name, None, f"import failed: {_one_line(exc)}",
                                        traceback.format_exc()))
             continue
-        if callable(getattr(module, "build_report", None)):
+        if _is_theorem_module(module):
             found.append(TheoremModule(info.name, module,
                                        import_seconds=time.perf_counter() - start))
     return sorted(found, key=lambda m: m.order)
+
+
+ENTRY_POINT_GROUP = "transformer_proofs.theorems"  # a package's own theorem modules
+
+
+def _is_theorem_module(module: ModuleType) -> bool:
+    from symbolic.api import is_claim
+
+    return callable(getattr(module, "build_report", None)) or any(
+        is_claim(obj) for obj in vars(module).values())
+
+
+def discover_path(folder: str) -> list[TheoremModule]:
+    """Every theorem module in ``folder`` (``*.py`` not starting with ``_``): one that defines
+    ``build_report()`` or any module-level ``@claim``. Imported by file, in name order."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise LookupError(f"--path {folder!r}: no such folder")
+    found = []
+    for path in sorted(root.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        name = f"user_theorems.{path.stem}"
+        start = time.perf_counter()
+        try:
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            found.append(TheoremModule(path.stem, None, f"import failed: {_one_line(exc)}",
+                                       traceback.format_exc()))
+            continue
+        if _is_theorem_module(module):
+            found.append(TheoremModule(path.stem, module,
+                                       import_seconds=time.perf_counter() - start))
+    return sorted(found, key=lambda m: m.order)
+
+
+def discover_entry_points() -> list[TheoremModule]:
+    """Theorem modules that installed packages declare in the entry-point group
+    ``transformer_proofs.theorems`` (``name = "package.module"``)."""
+    from importlib.metadata import entry_points
+
+    found = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            module = ep.load()
+        except Exception as exc:
+            found.append(TheoremModule(ep.name, None, f"import failed: {_one_line(exc)}",
+                                       traceback.format_exc()))
+            continue
+        if isinstance(module, ModuleType) and _is_theorem_module(module):
+            found.append(TheoremModule(ep.name, module))
+    return found
 
 
 def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = None) -> list[Run]:
@@ -126,7 +184,9 @@ def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = No
             continue
         start = time.perf_counter()
         try:
-            report = timed_build(m.module.build_report, args)
+            from symbolic.api import report_of
+
+            report = timed_build(lambda module=m.module: report_of(module), args)
         except Exception as exc:
             runs.append(Run(m.name, None, f"build_report() raised {_one_line(exc)}",
                             traceback.format_exc(), time.perf_counter() - start,
@@ -287,6 +347,9 @@ def parser() -> argparse.ArgumentParser:
     p.epilog = "\n\n".join(__doc__.split("\n\n")[2:4])  # exit codes and examples
     p.add_argument("--only", action="append", metavar="NAME", default=[],
                    help="check only this module (repeatable; e.g. --only exchange)")
+    p.add_argument("--path", action="append", metavar="DIR", default=[],
+                   help="check the theorem modules in DIR instead of the toolkit's own "
+                        "(repeatable); a module needs only its @claim functions")
     p.add_argument("--list", action="store_true",
                    help="list the theorem modules without checking them")
     p.add_argument("--version", action="version", version=version_text(),
@@ -323,7 +386,13 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     args = parser().parse_args(argv)
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
-    modules = discover(package)
+    if args.path:
+        try:
+            modules = [m for folder in args.path for m in discover_path(folder)]
+        except LookupError as exc:
+            return usage_error(PROG, str(exc.args[0]))
+    else:
+        modules = discover(package) + (discover_entry_points() if package is proofs else [])
     if args.list:
         print(json.dumps(list_json(modules), indent=2) if args.json else list_text(modules))
         if not modules:

@@ -154,6 +154,11 @@ class Derivation:
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]
 
+    def _repr_markdown_(self) -> str:
+        from symbolic.render import derivation_markdown
+
+        return derivation_markdown(self)
+
 
 @dataclass(frozen=True)
 class NumericCheck:
@@ -247,6 +252,11 @@ class Result:
     def methods(self) -> tuple[str, ...]:
         return self.derivation.methods
 
+    def _repr_markdown_(self) -> str:
+        from symbolic.render import result_markdown
+
+        return result_markdown(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "claim": self.claim.to_json(),
@@ -311,6 +321,11 @@ class Report:
 
     def status_under(self, strict: bool = False) -> ResultStatus:
         return overall_status(r.strict_status() if strict else r.status for r in self.results)
+
+    def _repr_markdown_(self) -> str:
+        from symbolic.render import report_markdown
+
+        return report_markdown(self)
 
     @property
     def exit_code(self) -> int:

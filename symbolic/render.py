@@ -138,3 +138,46 @@ def claims_table(reports: Sequence[Report], strict: bool = False) -> Table:
     statuses = [r.strict_status() if strict else r.status for rep in reports for r in rep.results]
     return Table("claims", "Checked claims", SUMMARY_COLUMNS, rows,
                  notes=(f"{summary_line(statuses)}; overall {overall_status(statuses)}.",))
+
+
+# --- Markdown, for Jupyter (``_repr_markdown_``) -----------------------------------------------
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+
+
+def derivation_markdown(derivation) -> str:
+    """A numbered list: each step's checked formula, its note, the rule and what decided it."""
+    lines = []
+    for i, step in enumerate(derivation.steps, 1):
+        if step.kind == "checked":
+            v = step.verdict
+            how = f"{MARK[v.status]} {v.status} by {v.method}"
+            if v.witness:
+                how += " at " + ", ".join(f"{k} = {val}" for k, val in v.witness)
+        else:
+            how = ADMITTED_MARK[step.kind]
+        note = f" — {_md(step.note)}" if step.note else ""
+        lines.append(f"{i}. `{step.statement}`{note}  \n   *{_md(step.rule)}* — **{how}**")
+    return "\n".join(lines)
+
+
+def result_markdown(result: Result) -> str:
+    c = result.claim
+    head = (f"**{c.kind.capitalize()} `{c.name}`** ({_md(c.source)}): {_md(c.title)} — "
+            f"**{status_text(result)}**")
+    parts = [head, "", _md(c.statement), "", derivation_markdown(result.derivation)]
+    for n in result.numeric:
+        parts.append(f"- numeric check ({n.backend}): {_md(n.name)}: max error {n.max_error:.3g}"
+                     f" vs {n.tolerance:.3g} {'✓' if n.agrees else '✗ DISAGREES'}")
+    if result.status != "proved":
+        parts.append(f"\n*reason:* {_md(result.reason)}")
+    return "\n".join(parts)
+
+
+def report_markdown(report: Report) -> str:
+    parts = [f"### {_md(report.title)} ({_md(report.source)}) — {MARK[report.status]} "
+             f"{report.status}"]
+    parts += [result_markdown(r) for r in report.results]
+    return "\n\n".join(parts)

@@ -12,7 +12,8 @@ outside and can only propose; definitions and assumptions are admitted facts, co
 ``check_zero_on``   ``∀ t ∈ D: e = 0``, splitting piecewise branches (SymPy)
 ``check_matrix_equal`` / ``check_matrix_expr_equal`` / ``check_sum_equal``  matrices (SymPy)
 ``check_sign``      ``e > 0`` etc. for all values (SymPy assumptions; intervals for numbers)
-``check_valid``     a Z3 formula over uninterpreted functions (Z3; SMT-LIB 2 kept)
+``check_valid``     a Z3 formula over uninterpreted functions (Z3; SMT-LIB 2 kept);
+                    ``check_valid_formula``: the same for a formula stated in SymPy
 ``check_nonzero``   ``e ≠ 0`` for a closed e (exact or intervals)
 ``check_compare``   ``a < b`` / ``a > b`` for closed a, b (exact or intervals)
 ``check_bound_on``  ``∀ x ∈ [lo, hi]: e < bound`` (interval bisection)
@@ -57,7 +58,7 @@ from symbolic.kernel.verdict import (
     Verdict,
     combine,
 )
-from symbolic.kernel.z3_checks import check_valid, uninterpreted
+from symbolic.kernel.z3_checks import check_valid, check_valid_formula, uninterpreted
 
 __all__ = [
     "ASSUMPTION", "CHECKED", "DEFINITION", "ORACLE", "PROVED", "REFUTED", "UNKNOWN",
@@ -65,7 +66,7 @@ __all__ = [
     "KernelViolation", "Limits", "Status", "Verdict",
     "assume", "check_bound_on", "check_compare", "check_equal", "check_identity",
     "check_matrix_equal", "check_matrix_expr_equal", "check_nonzero", "check_sign",
-    "check_homogeneous", "check_sum_equal", "check_valid", "check_zero_on", "combine", "counterexample",
+    "check_homogeneous", "check_sum_equal", "check_valid", "check_valid_formula", "check_zero_on", "combine", "counterexample",
     "current_limits", "deadline", "define", "enclose", "limits", "negate", "oracle", "refute_homogeneous", "sum_normal_form",
     "tight_enclosure", "uninterpreted", "undecided",
 ]

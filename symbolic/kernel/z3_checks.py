@@ -126,3 +126,76 @@ def to_sympy(e: Any, bound: tuple[sympy.Symbol, ...] = ()) -> sympy.Basic:
     if kind in _NARY:
         return _NARY[kind](*args)
     return sympy.Function(f"z3_{e.decl().name()}")(*args)
+
+
+# --- SymPy → Z3, so that a formula stated in SymPy is decided by Z3 as stated ------------------
+
+
+def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS) -> Fact:
+    """The fact ``formula`` (a SymPy Boolean: relations, ∧ ∨ ¬ ⇒, ``logic.ForAll``/``Exists``,
+    undefined functions ℝ → ℝ as uninterpreted Z3 functions), valid for all values of its free
+    symbols, decided by Z3 on the translation of exactly that formula."""
+    return check_valid(lambda z3mod: to_z3(formula, {}), timeout_ms)
+
+
+def to_z3(e: sympy.Basic, env: dict) -> Any:
+    """The SymPy object ``e`` as a Z3 term over the reals (``env``: bound variables)."""
+    if isinstance(e, (ForAll, Exists)):
+        inner = dict(env)
+        names = [z3.Real(str(v)) for v in e.variables]
+        inner.update(zip(e.variables, names, strict=True))
+        body = to_z3(e.body, inner)
+        guards = [_in_set(n, s) for n, (_, s) in zip(names, e.ranges(), strict=True)]
+        guards = [g for g in guards if g is not None]
+        if isinstance(e, ForAll):
+            return z3.ForAll(names, z3.Implies(z3.And(*guards), body) if guards else body)
+        return z3.Exists(names, z3.And(*guards, body) if guards else body)
+    if e in env:
+        return env[e]
+    if e is sympy.true or e is True:
+        return z3.BoolVal(True)
+    if e is sympy.false or e is False:
+        return z3.BoolVal(False)
+    if isinstance(e, sympy.Symbol):
+        return z3.Real(e.name)
+    if e.is_Rational:
+        return z3.RealVal(f"{e.p}/{e.q}")
+    if isinstance(e, sympy.core.function.AppliedUndef):
+        f = z3.Function(e.func.__name__, *([z3.RealSort()] * (len(e.args) + 1)))
+        return f(*(to_z3(a, env) for a in e.args))
+    args = [to_z3(a, env) for a in e.args]
+    if isinstance(e, sympy.Add):
+        return z3.Sum(*args)
+    if isinstance(e, sympy.Mul):
+        return z3.Product(*args)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer:
+        n = int(e.exp)
+        if n == 0:
+            return z3.RealVal(1)
+        power = z3.Product(*([args[0]] * abs(n))) if abs(n) > 1 else args[0]
+        return power if n > 0 else 1 / power
+    table = {sympy.Equality: lambda a, b: a == b, sympy.Unequality: lambda a, b: a != b,
+             sympy.StrictLessThan: lambda a, b: a < b, sympy.LessThan: lambda a, b: a <= b,
+             sympy.StrictGreaterThan: lambda a, b: a > b, sympy.GreaterThan: lambda a, b: a >= b,
+             sympy.And: z3.And, sympy.Or: z3.Or, sympy.Not: z3.Not, sympy.Implies: z3.Implies,
+             sympy.Equivalent: lambda a, b: a == b}
+    for cls, make in table.items():
+        if isinstance(e, cls):
+            return make(*args)
+    raise TypeError(f"no Z3 translation for {type(e).__name__} (polynomial arithmetic, "
+                    "relations, connectives, quantifiers and undefined functions only)")
+
+
+def _in_set(x: Any, s: sympy.Set) -> Any:
+    if s == sympy.S.Reals:
+        return None
+    if isinstance(s, sympy.Interval):
+        parts = []
+        if s.start != -sympy.oo:
+            lo = to_z3(s.start, {})
+            parts.append(x > lo if s.left_open else x >= lo)
+        if s.end != sympy.oo:
+            hi = to_z3(s.end, {})
+            parts.append(x < hi if s.right_open else x <= hi)
+        return z3.And(*parts) if parts else None
+    raise TypeError(f"no Z3 translation for the domain {s}")
