@@ -194,6 +194,10 @@ def _analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     except BudgetExceeded as exc:
         inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
                                              f"witness search stopped: {exc}", "interval"))
+    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
+        inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
+                                             f"witness search failed: {type(exc).__name__}",
+                                             "interval"))
     return ActivationAnalysis(label, expr, linear, homogeneity, inverse_scaling)
 
 

@@ -260,6 +260,13 @@ def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
         why = f"analysis stopped after {time.perf_counter() - start:.1f} s: {exc}"
         fact = undecided(formula, why, "sympy")
         return Decision(fact, (Step(fact, "time limit"),))
+    except InvalidExpression:
+        raise  # the user's input: a one-line error, exit 2
+    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
+        # SymPy gave up inside the search ("not comparable", ...): the search proposes nothing
+        fact = undecided(formula, f"analysis stopped: {type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())[:120]}", "sympy")
+        return Decision(fact, (Step(fact, "search failed"),))
 
 
 def decide_linear(expr: sympy.Expr) -> Decision:
