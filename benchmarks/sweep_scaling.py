@@ -1,7 +1,7 @@
 """Benchmark: the sweep on 1 and 2 local Dask workers, and its overhead over one process.
 
 One grid (``relu3`` and ``softmax`` at d = 64, β = 8, relative standard error 1e-3; about
-1.4·10⁸ pairs in 34 chunks), measured in one run of this script:
+10⁸ pairs at the default --rel-se 1e-3), measured in one run of this script:
 
 * ``serial`` — the same chunks in this process (``--workers 0``, no Dask);
 * ``dask_1`` / ``dask_2`` — a LocalCluster with 1 and 2 worker processes (start-up included);

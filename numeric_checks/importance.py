@@ -15,7 +15,9 @@ so ``y = L(x)·(f(s)/f(1))²`` with ``s = k·q`` is an unbiased estimate of ``E[
 under the *exact* law of ``s`` — the law is never used, only Gaussian vectors and their ratio.
 The pairs are independent, so the usual ``se = sd/√n`` holds; ``μ`` is chosen so that the
 shifted similarity concentrates where ``ρ(s)e^{2βs}`` peaks (``tilt``), which makes ``y``
-nearly constant there and its variance small.
+nearly constant there and its variance small. The shift is tuned for softmax: for a store
+whose weight is not concentrated near ``s = 1`` (the outer product) the likelihood ratio is
+heavy-tailed and the plain estimator is the right one (``auto`` uses this only for softmax).
 """
 
 from __future__ import annotations

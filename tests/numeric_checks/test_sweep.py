@@ -67,13 +67,16 @@ def test_serial_sweep_matches_the_exact_law():
 
 
 @given(st.integers(0, 2**31))
-def test_importance_sampling_is_unbiased_for_the_outer_product(seed):
-    # E[s²] = 1/d whatever the shift: the likelihood ratio makes the estimate unbiased
-    d = 16
-    y = importance_pairs("outer_product", d, 4.0, tilt(d, 4.0), 20_000,
-                         np.random.default_rng(seed))
+def test_importance_sampling_is_unbiased_for_softmax(seed):
+    # E[exp(2β(s − 1))] = e^(−2β) ₀F₁(; d/2; β²) under the exact law; the shifted keys and the
+    # likelihood ratio never use that law. (400 seeds: max |z| = 3.85, 95.75 % within 1.96.)
+    import mpmath
+
+    d, beta = 16, 4.0
+    exact = float(mpmath.exp(-2 * beta) * mpmath.hyp0f1(d / 2, beta**2))
+    y = importance_pairs("softmax", d, beta, tilt(d, beta), 20_000, np.random.default_rng(seed))
     se = y.std(ddof=1) / math.sqrt(y.size)
-    assert abs(y.mean() - 1 / d) < 5 * se
+    assert abs(y.mean() - exact) < 5 * se
 
 
 def test_resume_skips_finished_points(tmp_path, monkeypatch):
