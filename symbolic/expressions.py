@@ -589,8 +589,9 @@ class _Parser:
                 self.measure(right).positive or self.measure(-right).positive):
             # checked before SymPy cancels: x/x is undefined at x = 0, not the constant 1
             raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
-                             f"divides by {_short(right.xreplace({z: sympy.Symbol('x')}))}, "
-                             "which may be 0; divide by a positive value such as 1 + abs(x)")
+                             "divides by a value that may be 0 "
+                             f"({_short(right.xreplace({z: sympy.Symbol('x')}))}); divide by a "
+                             "positive value such as 1 + abs(x)")
         if isinstance(node.op, ast.Pow):
             try:
                 self.check_power(left, right)

@@ -283,7 +283,11 @@ def _decide_linear(expr: sympy.Expr) -> Decision:
         fact = counterexample(expr, c * z, {z: point}, (z,))
         if fact.refuted:
             return Decision(fact, tuple(steps), witness=point, value=c)
-    fact = check_identity(expr, c * z, z, hint=simplified(expr))
+    fact = check_identity(expr, c * z, z)
+    if not fact.proved:
+        form = simplified(expr)  # σ may be linear in disguise
+        if form is not None:
+            fact = check_identity(expr, c * z, z, hint=form)
     return Decision(fact, tuple(steps), value=c)
 
 
@@ -367,10 +371,12 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
             fact = refute_homogeneous(expr, z, u, z0)
             if fact.refuted:
                 return Decision(fact, tuple(steps), witness=z0)
-    form = simplified(expr)  # σ may be homogeneous in disguise: read p off its simpler form
-    if form is not None:
-        p = _form_degree(form, p)
-    fact = check_homogeneous(expr, z, p, hint=form)
+    fact = check_homogeneous(expr, z, p)
+    if not fact.proved:
+        form = simplified(expr)  # σ may be homogeneous in disguise: read p off a simpler form
+        if form is not None:
+            p = _form_degree(form, p)
+            fact = check_homogeneous(expr, z, p, hint=form)
     return Decision(fact, tuple(steps), value=p if fact.proved else None)
 
 

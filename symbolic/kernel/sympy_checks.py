@@ -33,8 +33,8 @@ from symbolic.versions import backend
 # Long enough for every derivation in the toolkit (each takes milliseconds); short enough that a
 # hostile expression gives `unknown` quickly.
 SIMPLIFY_TIMEOUT_S = 3.0
-SPLIT_TIMEOUT_S = 5.0
-CLOSED_BITS = 1024  # a closed difference is enclosed up to this precision before SymPy  # splitting a piecewise difference into branches
+SPLIT_TIMEOUT_S = 5.0  # splitting a piecewise difference into branches
+CLOSED_BITS = 128  # a closed difference is first enclosed at this precision (quick), then SymPy
 _PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
                     sympy.Piecewise)
 
