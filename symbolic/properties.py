@@ -283,11 +283,15 @@ def _decide_linear(expr: sympy.Expr) -> Decision:
         fact = counterexample(expr, c * z, {z: point}, (z,))
         if fact.refuted:
             return Decision(fact, tuple(steps), witness=point, value=c)
-    fact = check_identity(expr, c * z, z)
-    if not fact.proved:
-        form = simplified(expr)  # σ may be linear in disguise
+    # A rational slope σ(1) is checked on σ itself first; a transcendental one suggests σ in
+    # disguise (σ(1) = 1 − tanh(1) − 1 + 2/(1 + e⁻²)): a simpler form of σ first.
+    fact = check_identity(expr, c * z, z) if c.is_Rational else None
+    if fact is None or not fact.proved:
+        form = simplified(expr)
         if form is not None:
             fact = check_identity(expr, c * z, z, hint=form)
+        elif fact is None:
+            fact = check_identity(expr, c * z, z)
     return Decision(fact, tuple(steps), value=c)
 
 
@@ -371,12 +375,16 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
             fact = refute_homogeneous(expr, z, u, z0)
             if fact.refuted:
                 return Decision(fact, tuple(steps), witness=z0)
-    fact = check_homogeneous(expr, z, p)
-    if not fact.proved:
-        form = simplified(expr)  # σ may be homogeneous in disguise: read p off a simpler form
+    # A clean degree (a rational p) is checked on σ itself first; a degree that is a closed form
+    # such as log(σ(2)/σ(1))/log(2) suggests σ in disguise: read p off a simpler form first.
+    fact = check_homogeneous(expr, z, p) if p.is_Rational else None
+    if fact is None or not fact.proved:
+        form = simplified(expr)
         if form is not None:
             p = _form_degree(form, p)
             fact = check_homogeneous(expr, z, p, hint=form)
+        elif fact is None:
+            fact = check_homogeneous(expr, z, p)
     return Decision(fact, tuple(steps), value=p if fact.proved else None)
 
 

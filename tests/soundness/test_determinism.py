@@ -70,9 +70,9 @@ def test_time_fields_are_the_only_thing_masked():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("module", MODULES[:1])  # the activation analyses: the riskiest part
 def test_two_json_runs_are_identical_but_for_timings(module):
-    first, second = twice(module, "--json")
+    first, second = twice(module, "--json", "--no-torch")
     assert first.returncode == second.returncode == 0, first.stderr[-500:]
     a, b = (without_times(json.loads(run.stdout)) for run in (first, second))
     if a != b:
@@ -81,9 +81,9 @@ def test_two_json_runs_are_identical_but_for_timings(module):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("module", MODULES[1:])  # the other module, rendered as text
 def test_two_text_runs_are_identical_but_for_timings(module):
-    first, second = twice(module, "-v")
+    first, second = twice(module, "-v", "--no-torch")
     assert first.returncode == second.returncode == 0
     a, b = masked(first.stdout), masked(second.stdout)
     assert a == b, f"{module} -v differs: {first_difference(a, b)}"
