@@ -109,11 +109,17 @@ def _positive_float(text: str) -> float:
     return value
 
 
+NO_TORCH_ENV = "TRANSFORMER_PROOFS_NO_TORCH"  # set to 1: --no-torch for every command
+
+
 def torch_wanted(args: argparse.Namespace) -> bool:
-    """Run the torch cross-checks: installed, and not declined with ``--no-torch``."""
+    """Run the torch cross-checks: installed, and not declined with ``--no-torch`` (or the
+    environment variable ``TRANSFORMER_PROOFS_NO_TORCH=1``)."""
+    import os
     from importlib.util import find_spec
 
-    return not getattr(args, "no_torch", False) and find_spec("torch") is not None
+    declined = getattr(args, "no_torch", False) or os.environ.get(NO_TORCH_ENV) == "1"
+    return not declined and find_spec("torch") is not None
 
 
 def torch_option(args: argparse.Namespace) -> dict[str, bool]:

@@ -15,6 +15,10 @@ TOOLS = Path(__file__).resolve().parent  # test tooling (pdf_tools), not install
 if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 
+# Commands run by the tests (in process and in subprocesses) skip importing torch (~2 s each);
+# the torch cross-checks themselves are tested in process with torch=True.
+os.environ.setdefault("TRANSFORMER_PROOFS_NO_TORCH", "1")
+
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.register_profile(
     "ci",

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from proofs.__main__ import check, discover
+from proofs.__main__ import discover
 from symbolic import sources
 from symbolic.latex import document
 
@@ -20,7 +20,9 @@ REQUIRED_KEYS = ("breslow2026", "wang-associative-memory", "geva2021", "shazeer2
 
 @pytest.fixture(scope="module")
 def reports():
-    return [r.report for r in check(discover()) if r.report is not None]
+    import shared_reports
+
+    return [r.report for r in shared_reports.runs() if r.report is not None]
 
 
 def test_theory_has_every_item_with_statement_proof_and_references():

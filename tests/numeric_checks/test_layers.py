@@ -109,9 +109,12 @@ def test_replay_on_torch():
     assert [c.backend for c in checks] == ["numpy", "torch"] and all(c.agrees for c in checks)
 
 
-def test_torch_option_parsing():
-    from proofs._cli import base_parser, torch_option
+def test_torch_option_parsing(monkeypatch):
+    from proofs._cli import NO_TORCH_ENV, base_parser, torch_option
 
     p = base_parser("prog", None)
     assert torch_option(p.parse_args(["--no-torch"])) == {"torch": False}
+    monkeypatch.delenv(NO_TORCH_ENV, raising=False)
     assert torch_option(p.parse_args([]))["torch"] == numeric.torch_available()
+    monkeypatch.setenv(NO_TORCH_ENV, "1")
+    assert torch_option(p.parse_args([])) == {"torch": False}

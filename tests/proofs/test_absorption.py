@@ -27,7 +27,9 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def report():
-    return absorption.build_report()
+    import shared_reports
+
+    return shared_reports.report("absorption")
 
 
 def test_every_claim_is_proved_with_numeric_checks(report):

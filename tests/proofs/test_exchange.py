@@ -30,7 +30,9 @@ def run_main(capsys, *args: str) -> tuple[int, str, str]:
 
 @pytest.fixture(scope="module")
 def report():
-    return exchange.build_report()
+    import shared_reports
+
+    return shared_reports.report("exchange")
 
 
 def test_every_theorem_and_activation_is_proved(report):

@@ -372,11 +372,12 @@ def test_command_latex_writes_a_file_that_compiles(proofs_tree):
 
 @pytest.mark.slow
 def test_the_real_modules_follow_the_schema_and_compile(tmp_path):
+    import shared_reports
     from pdf_tools import compile_pdf
 
     from symbolic.latex import document
 
-    runs = cli.check(cli.discover())
+    runs = list(shared_reports.runs())
     text = json.dumps(cli.json_report(runs, 0.0), ensure_ascii=False)
     doc = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not strict JSON"))
     schema = documented_schema()

@@ -23,7 +23,9 @@ NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")
 
 @pytest.fixture(scope="module")
 def report():
-    return rank_r.build_report()
+    import shared_reports
+
+    return shared_reports.report("rank_r")
 
 
 @pytest.fixture(scope="module")

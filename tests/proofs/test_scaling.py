@@ -17,7 +17,9 @@ from symbolic.activations import ACTIVATIONS
 
 @pytest.fixture(scope="module")
 def report():
-    return scaling.build_report()
+    import shared_reports
+
+    return shared_reports.report("scaling")
 
 
 def test_every_theorem_and_activation_is_proved(report):
