@@ -294,7 +294,36 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="a claim that rests on an assumption or an oracle result is not proved "
                         "(exit 3, the claims named)")
+    # --- issue 16: exported obligations -------------------------------------------------------
+    p.add_argument("--smt2", metavar="DIR", default=None,
+                   help="also write every Z3 obligation (.smt2) and every exact/interval "
+                        "certificate (.cert.json) of the run under DIR")
+    p.add_argument("--recheck", metavar="DIR", default=None,
+                   help="re-check the obligations exported under DIR from the files alone "
+                        "(Z3, cvc5, mpmath intervals); no theorem is run")
     return p
+
+
+def export_text(exported: Any, directory: str) -> str:
+    """The line ``--smt2 DIR`` prints (issue 16)."""
+    return (f"{PROG}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
+            f"{len(exported.certificates)} certificates to {directory} "
+            f"({len(exported.skipped)} certified facts not exported)")
+
+
+def recheck_main(directory: str) -> int:
+    """``--recheck DIR``: the table (obligation, z3, cvc5, certificate) and its exit code."""
+    from symbolic.recheck import recheck, summary
+    from symbolic.render import table_text
+
+    if not os.path.isdir(directory):
+        return usage_error(PROG, f"--recheck {directory}: no such directory")
+    rows, code, versions = recheck(directory)
+    print(table_text(Table("recheck", f"Re-checked from {directory}",
+                           ("obligation", "z3", "cvc5", "certificate", "verdict"),
+                           tuple(r.cells() for r in rows))))
+    print(f"\n{PROG} --recheck: {summary(rows, code, versions)}")
+    return code
 
 
 def version_text() -> str:
@@ -323,6 +352,8 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     args = parser().parse_args(argv)
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
+    if args.recheck is not None:  # issue 16: from the files alone, no theorem module
+        return recheck_main(args.recheck)
     modules = discover(package)
     if args.list:
         print(json.dumps(list_json(modules), indent=2) if args.json else list_text(modules))
@@ -339,6 +370,10 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
         if r.traceback:
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
     reports = [r.report for r in runs if r.report is not None]
+    if args.smt2 is not None:  # issue 16: export the obligations, then report as usual
+        from symbolic.export import export
+
+        print(export_text(export(runs, args.smt2), args.smt2), file=sys.stderr)
     if args.html:  # paper output (issue 14): the HTML blueprint, from the --json document
         from symbolic.errors import ToolkitError
 
