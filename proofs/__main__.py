@@ -234,8 +234,11 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
     return index
 
 
-def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> dict[str, Any]:
-    """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md)."""
+def json_report(runs: Sequence[Run], seconds: float, strict: bool = False,
+                answers: dict | None = None) -> dict[str, Any]:
+    """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md);
+    ``answers``: the second solver's answers from ``--smt2`` (issue 16)."""
+    from symbolic.backing import annotate
     from symbolic.versions import versions
 
     status = overall(runs, strict)
@@ -248,7 +251,7 @@ def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> di
             "seconds": round(r.seconds, 4), "results": [], "tables": [], "data": {}}
         modules.append({"name": r.name, **body, "exit_code": exit_code_for(r.status),
                         "error": r.error or None, "import_seconds": round(r.import_seconds, 4)})
-    return {
+    return annotate({
         "schema": SCHEMA,
         "status": status,
         "exit_code": exit_code_for(status),
@@ -262,7 +265,7 @@ def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> di
         "modules": modules,
         "claims": claims,
         "missing_uses": sorted({u for c in claims.values() for u in c["uses"] if u not in claims}),
-    }
+    }, runs, answers)
 
 
 def list_text(modules: Sequence[TheoremModule]) -> str:
@@ -370,22 +373,26 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
         if r.traceback:
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
     reports = [r.report for r in runs if r.report is not None]
+    answers = None
     if args.smt2 is not None:  # issue 16: export the obligations, then report as usual
         from symbolic.export import export
 
-        print(export_text(export(runs, args.smt2), args.smt2), file=sys.stderr)
+        exported = export(runs, args.smt2)
+        answers = exported.answers
+        print(export_text(exported, args.smt2), file=sys.stderr)
     if args.html:  # paper output (issue 14): the HTML blueprint, from the --json document
         from symbolic.errors import ToolkitError
 
         try:
-            emit_reports(reports, args, data=json_report(runs, seconds, args.strict))
+            emit_reports(reports, args, data=json_report(runs, seconds, args.strict, answers))
         except ToolkitError as exc:
             return usage_error(PROG, str(exc))
         if not (args.json or args.latex is not None):
             print(dashboard(runs, seconds, args.strict))
     elif args.json or args.latex is not None:
         emit_reports(reports, args,
-                     data=json_report(runs, seconds, args.strict) if args.json else None)
+                     data=json_report(runs, seconds, args.strict, answers) if args.json
+                     else None)
     else:
         if args.verbose and reports:
             from symbolic.render import reports_text

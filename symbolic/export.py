@@ -39,6 +39,8 @@ class Exported:
     smt2: list[Path] = field(default_factory=list)
     certificates: list[Path] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # certified facts not exported, and why
+    # (module, claim, step, part path) → both solvers' answers on the exported file
+    answers: dict[tuple, dict] = field(default_factory=dict)
 
 
 def _slug(text: str) -> str:
@@ -118,8 +120,22 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
     return body
 
 
-def export(runs: Sequence[Any], directory: str | Path) -> Exported:
-    """Write every Z3 obligation and every sign certificate of ``runs`` under ``directory``."""
+def second_check(text: str) -> dict[str, str]:
+    """Z3 and cvc5 on the exported text, with their versions (cvc5: ``not installed``)."""
+    from symbolic.kernel import recheck as rk
+
+    answer = {"z3": rk.run_z3(text), "z3_version": rk.z3_version()}
+    if rk.cvc5_available():
+        said, options = rk.run_cvc5_portfolio(text)
+        answer.update(cvc5=said, cvc5_options=options, cvc5_version=rk.cvc5_version())
+    else:
+        answer.update(cvc5="not installed", cvc5_options="", cvc5_version="")
+    return answer
+
+
+def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:
+    """Write every Z3 obligation and every sign certificate of ``runs`` under ``directory``;
+    ``second``: re-run each written benchmark with Z3 and cvc5 (``Exported.answers``)."""
     out, done = Path(directory), Exported()
     for module, claim, j, path, fact in steps(runs):
         where = out / module
@@ -135,8 +151,12 @@ def export(runs: Sequence[Any], directory: str | Path) -> Exported:
                 continue
             where.mkdir(parents=True, exist_ok=True)
             target = where / f"{stem}.smt2"
-            target.write_text(standalone(fact.smt2, header), encoding="utf-8")
+            text = standalone(fact.smt2, header)
+            target.write_text(text, encoding="utf-8")
             done.smt2.append(target)
+            if second:
+                done.answers[(module, claim, j, path)] = {"file": target.name,
+                                                          **second_check(text)}
             continue
         if fact.kind != "checked" or fact.verdict.method not in CERT_METHODS:
             continue

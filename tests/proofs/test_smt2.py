@@ -1,4 +1,4 @@
-"""Issue 16: ``python -m proofs --smt2 DIR`` exports the obligations, ``--recheck DIR`` re-runs them.
+"""Issue 16: `python -m proofs --smt2 DIR` exports the obligations, `--recheck DIR` re-runs them.
 
 One export of the real ``reduction`` module (two Z3 obligations, eighteen sign certificates) is
 shared; each test copies it before corrupting a file. The cvc5 parts skip without ``cvc5``.
@@ -23,10 +23,36 @@ needs_cvc5 = pytest.mark.skipif(not cvc5_available(),
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory) -> Path:
+def run_and_export(tmp_path_factory) -> tuple[Path, dict]:
+    """``python -m proofs --only reduction --json --smt2 DIR``, in this process."""
+    from symbolic.export import export
+
     out = tmp_path_factory.mktemp("smt2")
-    assert cli.main(["--only", "reduction", "--smt2", str(out)]) == 0
-    return out
+    runs = cli.check(cli.select(cli.discover(), ["reduction"]))
+    answers = export(runs, out).answers
+    return out, cli.json_report(runs, 0.0, answers=answers)
+
+
+@pytest.fixture(scope="module")
+def exported(run_and_export) -> Path:
+    return run_and_export[0]
+
+
+def test_the_command_line_exports(tmp_path, capsys):
+    assert cli.main(["--only", "absorption", "--smt2", str(tmp_path)]) == 0
+    assert "wrote 0 SMT-LIB 2 obligations and 0 certificates" in capsys.readouterr().err
+
+
+def test_json_says_how_each_claim_is_backed(run_and_export):
+    from tests.proofs.test_main import documented_schema, validate
+
+    doc = run_and_export[1]
+    schema = documented_schema()
+    assert validate(doc, schema, schema) == []
+    claim = doc["claims"]["reduction.gated_iff_linear"]
+    assert [a["z3"] for a in claim["solvers"]] == ["unsat", "unsat"]
+    assert claim["backing"].startswith("z3+cvc5" if cvc5_available() else "z3,")
+    assert {c["backing"] for c in doc["claims"].values()} >= {"sympy"}
 
 
 @pytest.fixture
