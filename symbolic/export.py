@@ -128,8 +128,13 @@ def second_check(text: str) -> dict[str, str]:
     if rk.cvc5_available():
         said, options = rk.run_cvc5_portfolio(text)
         answer.update(cvc5=said, cvc5_options=options, cvc5_version=rk.cvc5_version())
+        stats = rk.cvc5_proof(text, tuple((o[2:], "true") for o in options.split())) \
+            if said == "unsat" else None
+        answer.update(cvc5_proof_steps=stats[0] if stats else None,
+                      cvc5_trust_steps=stats[1] if stats else None)
     else:
-        answer.update(cvc5="not installed", cvc5_options="", cvc5_version="")
+        answer.update(cvc5="not installed", cvc5_options="", cvc5_version="",
+                      cvc5_proof_steps=None, cvc5_trust_steps=None)
     return answer
 
 

@@ -27,6 +27,7 @@ from mpmath.libmp import to_rational
 
 from symbolic.kernel.recheck import (
     cvc5_available,
+    cvc5_proof,
     cvc5_version,
     run_cvc5_portfolio,
     run_z3,
@@ -66,6 +67,9 @@ def recheck_smt2(path: Path, name: str, use_cvc5: bool) -> Row:
     cvc5_says, options = run_cvc5_portfolio(text) if use_cvc5 else ("not installed", "")
     ok = z3_says == want and cvc5_says in (want, "unknown", "not installed")
     shown = f"{cvc5_says} ({options})" if options else cvc5_says
+    if cvc5_says == "unsat":
+        stats = cvc5_proof(text, tuple((o[2:], "true") for o in options.split()))
+        shown += f"; proof {stats[0]} steps, {stats[1]} trust" if stats else "; no proof"
     return Row(name, z3_says, shown, ok=ok, unknown=cvc5_says != want, cvc5_answer=cvc5_says)
 
 

@@ -90,8 +90,17 @@ def run_cvc5_portfolio(text: str, timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[
                                              for o in CVC5_PORTFOLIO if o)
 
 
+def cvc5_proof(text: str, options: tuple[tuple[str, str], ...] = (),
+               timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[int, int] | None:
+    """cvc5's proof object for an ``unsat`` benchmark: (distinct proof steps, steps by a
+    ``TRUST`` rule — justified by no checkable rule), or None when no proof was produced."""
+    stats: list[tuple[int, int]] = []
+    run_cvc5(text, timeout_ms, (*options, ("produce-proofs", "true")), proof=stats)
+    return stats[0] if stats else None
+
+
 def run_cvc5(text: str, timeout_ms: int = CVC5_TIMEOUT_MS,
-             options: tuple[tuple[str, str], ...] = ()) -> str:
+             options: tuple[tuple[str, str], ...] = (), proof: list | None = None) -> str:
     """cvc5's answer to the benchmark's ``(check-sat)``: parsed by ``cvc5.InputParser`` and
     run command by command, as the cvc5 command line does (``options`` as ``--name=value``)."""
     import cvc5
@@ -117,6 +126,19 @@ def run_cvc5(text: str, timeout_ms: int = CVC5_TIMEOUT_MS,
     if len(answers) != 1:
         return f"error: {len(answers)} check-sat answers"
     answer = answers[0]
+    if proof is not None and answer == "unsat":
+        try:
+            seen, stack, trust = set(), list(solver.getProof()), 0
+            while stack:
+                step = stack.pop()
+                if step in seen:
+                    continue
+                seen.add(step)
+                trust += "TRUST" in str(step.getRule())
+                stack.extend(step.getChildren())
+            proof.append((len(seen), trust))
+        except Exception:  # noqa: BLE001 - no proof for this strategy: report none
+            pass
     return answer if answer in ("sat", "unsat") else "unknown"
 
 
