@@ -92,8 +92,30 @@ def _rational(q: sympy.Rational) -> str:
     return f"{q.p}/{q.q}"
 
 
+def _bound(fact: Fact) -> dict[str, Any] | None:
+    """``∀ x ∈ [lo, hi]: e < b`` (or ``>``) proved by bisection: the obligation as data."""
+    f = fact.formula
+    if not (fact.status == "proved" and isinstance(f, ForAll) and len(f.variables) == 1
+            and isinstance(f.domain, sympy.Interval)
+            and isinstance(f.body, (sympy.StrictLessThan, sympy.StrictGreaterThan))):
+        return None
+    var, body, dom = f.variables[0], f.body, f.domain
+    return {"schema": CERT_SCHEMA, "formula": sympy.sstr(f), "formula_srepr": sympy.srepr(f),
+            "expected": "proved", "expression_srepr": sympy.srepr(body.lhs - body.rhs),
+            "point": {}, "relation": ">" if isinstance(body, sympy.StrictGreaterThan) else "<",
+            "for_all": {"variable": str(var), "lo_srepr": sympy.srepr(dom.start),
+                        "hi_srepr": sympy.srepr(dom.end)},
+            "method": fact.verdict.method, "kernel_certificate": fact.verdict.certificate,
+            "backend": fact.verdict.backend}
+
+
 def certificate(fact: Fact) -> dict[str, Any] | None:
-    """The certificate of a sign fact as data, or None when the fact is not of that form."""
+    """The certificate of a sign fact as data, or None when the fact is not of that form.
+    A bound ``∀ x ∈ [lo, hi]: e rel b`` is exported as its obligation (``for_all``): the
+    re-check bisects ``[lo, hi]`` itself."""
+    bound = _bound(fact)
+    if bound is not None:
+        return bound
     found = _sign_obligation(fact)
     if found is None:
         return None

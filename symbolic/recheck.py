@@ -216,6 +216,8 @@ def recheck_certificate(path: Path, name: str) -> Row:
         expected = cert["expected"]
         if expected not in ("proved", "refuted") or rel not in ("!=", ">", "<"):
             return Row(name, certificate=f"bad certificate ({expected}, {rel})", ok=False)
+        if "for_all" in cert:
+            return _recheck_bound(cert, expr, rel, name)
         if point:  # the kernel's symbols carry assumptions: substitute by name
             by_name = {str(k): v for k, v in point.items()}
             expr = expr.xreplace({s: by_name[str(s)] for s in expr.free_symbols
@@ -253,6 +255,38 @@ def recheck_certificate(path: Path, name: str) -> Row:
                    ok=False, unknown=True)
     except Exception as exc:  # an unreadable or malformed file is a disagreement
         return Row(name, certificate=f"error: {type(exc).__name__}: {exc}", ok=False)
+
+
+BOUND_BITS, BOUND_PIECES = 128, 4096
+
+
+def _recheck_bound(cert: dict, expr: sympy.Expr, rel: str, name: str) -> Row:
+    """``∀ x ∈ [lo, hi]: expr rel 0`` by a bisection of its own into at most BOUND_PIECES."""
+    spec = cert["for_all"]
+    var = next((s for s in expr.free_symbols if str(s) == spec["variable"]), None)
+    if var is None or len(expr.free_symbols) != 1 or rel not in ("<", ">"):
+        return Row(name, certificate="malformed bound certificate", ok=False)
+    old = iv.prec
+    iv.prec = BOUND_BITS
+    try:
+        lo, hi = ivalue(eval_srepr(spec["lo_srepr"])), ivalue(eval_srepr(spec["hi_srepr"]))
+        pending, done = [iv.mpf([lo.a, hi.b])], 0
+        while pending:
+            piece = pending.pop()
+            gap = ivalue(expr, {var: piece})
+            if (rel == ">" and gap.a > 0) or (rel == "<" and gap.b < 0):
+                done += 1
+                continue
+            if done + len(pending) >= BOUND_PIECES:
+                return Row(name, certificate=f"bound not decided in {BOUND_PIECES} pieces",
+                           ok=False, unknown=True)
+            mid = iv.mpf((piece.a + piece.b) / 2).a
+            pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
+    except (NotEnclosed, ZeroDivisionError, ValueError) as exc:
+        return Row(name, certificate=f"bound not re-enclosed: {exc}", ok=False, unknown=True)
+    finally:
+        iv.prec = old
+    return Row(name, certificate=f"∀ {var} ∈ [lo, hi]: {rel} 0 on {done} iv pieces")
 
 
 def _exact(raw) -> Fraction:

@@ -144,3 +144,21 @@ def test_without_cvc5_the_second_check_is_not_a_pass(exported, monkeypatch):
 def test_recheck_of_an_empty_or_missing_directory(tmp_path):
     assert rc.recheck(tmp_path)[1] == rc.EXIT_UNKNOWN
     assert cli.main(["--recheck", str(tmp_path / "missing")]) == 2
+
+
+@pytest.mark.parametrize("bound, ok", [(2, True), (1, False)])
+def test_a_bound_certificate_is_rebisected(tmp_path, bound, ok):
+    """``∀ x ∈ [0, 1]: exp(x) − x − bound < 0``: re-checked by a bisection of the recheck's
+    own (true for bound 2; for bound 1 it fails at x = 0 and is not a pass)."""
+    import sympy
+
+    x = sympy.Symbol("x", real=True)
+    cert = {"schema": "transformer-proofs/certificate/v1", "expected": "proved",
+            "expression_srepr": sympy.srepr(sympy.exp(x) - x - bound), "point": {},
+            "relation": "<", "for_all": {"variable": "x", "lo_srepr": sympy.srepr(sympy.S(0)),
+                                         "hi_srepr": sympy.srepr(sympy.S(1))}}
+    (tmp_path / "b.cert.json").write_text(json.dumps(cert), encoding="utf-8")
+    rows, code, _ = rc.recheck(tmp_path)
+    assert rows[0].ok is ok
+    assert code == (rc.EXIT_OK if ok and cvc5_available() else
+                    rc.EXIT_UNKNOWN if ok else rc.EXIT_DISAGREE)
