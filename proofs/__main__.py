@@ -17,6 +17,8 @@ usage; 3 something undecided, or no theorem module found.
     python -m proofs --strict                 # assumptions and oracle results count as unproved
     python -m proofs --json                   # schema transformer-proofs/report/v2
     python -m proofs --latex out.tex [--fragment]
+    python -m proofs --smt2 out               # also export the obligations (docs/smt.md)
+    python -m proofs --recheck out            # re-check them from the files alone
 
 The JSON schema is documented in docs/json-schema.md, the options in docs/cli.md.
 """
