@@ -17,6 +17,8 @@ usage; 3 something undecided, or no theorem module found.
     python -m proofs --strict                 # assumptions and oracle results count as unproved
     python -m proofs --json                   # schema transformer-proofs/report/v2
     python -m proofs --latex out.tex [--fragment]
+    python -m proofs --smt2 out               # also export the obligations (docs/smt.md)
+    python -m proofs --recheck out            # re-check them from the files alone
 
 The JSON schema is documented in docs/json-schema.md, the options in docs/cli.md.
 """
@@ -294,8 +296,11 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
     return index
 
 
-def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> dict[str, Any]:
-    """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md)."""
+def json_report(runs: Sequence[Run], seconds: float, strict: bool = False,
+                answers: dict | None = None) -> dict[str, Any]:
+    """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md);
+    ``answers``: the second solver's answers from ``--smt2`` (issue 16)."""
+    from symbolic.backing import annotate
     from symbolic.versions import versions
 
     status = overall(runs, strict)
@@ -308,7 +313,7 @@ def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> di
             "seconds": round(r.seconds, 4), "results": [], "tables": [], "data": {}}
         modules.append({"name": r.name, **body, "exit_code": exit_code_for(r.status),
                         "error": r.error or None, "import_seconds": round(r.import_seconds, 4)})
-    return {
+    return annotate({
         "schema": SCHEMA,
         "status": status,
         "exit_code": exit_code_for(status),
@@ -322,7 +327,7 @@ def json_report(runs: Sequence[Run], seconds: float, strict: bool = False) -> di
         "modules": modules,
         "claims": claims,
         "missing_uses": sorted({u for c in claims.values() for u in c["uses"] if u not in claims}),
-    }
+    }, runs, answers)
 
 
 def list_text(modules: Sequence[TheoremModule]) -> str:
@@ -357,7 +362,36 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="a claim that rests on an assumption or an oracle result is not proved "
                         "(exit 3, the claims named)")
+    # --- issue 16: exported obligations -------------------------------------------------------
+    p.add_argument("--smt2", metavar="DIR", default=None,
+                   help="also write every Z3 obligation (.smt2) and every exact/interval "
+                        "certificate (.cert.json) of the run under DIR")
+    p.add_argument("--recheck", metavar="DIR", default=None,
+                   help="re-check the obligations exported under DIR from the files alone "
+                        "(Z3, cvc5, mpmath intervals); no theorem is run")
     return p
+
+
+def export_text(exported: Any, directory: str) -> str:
+    """The line ``--smt2 DIR`` prints (issue 16)."""
+    return (f"{PROG}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
+            f"{len(exported.certificates)} certificates to {directory} "
+            f"({len(exported.skipped)} certified facts not exported)")
+
+
+def recheck_main(directory: str) -> int:
+    """``--recheck DIR``: the table (obligation, z3, cvc5, certificate) and its exit code."""
+    from symbolic.recheck import recheck, summary
+    from symbolic.render import table_text
+
+    if not os.path.isdir(directory):
+        return usage_error(PROG, f"--recheck {directory}: no such directory")
+    rows, code, versions = recheck(directory)
+    print(table_text(Table("recheck", f"Re-checked from {directory}",
+                           ("obligation", "z3", "cvc5", "certificate", "verdict"),
+                           tuple(r.cells() for r in rows))))
+    print(f"\n{PROG} --recheck: {summary(rows, code, versions)}")
+    return code
 
 
 def version_text() -> str:
@@ -386,6 +420,8 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     args = parser().parse_args(argv)
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
+    if args.recheck is not None:  # issue 16: from the files alone, no theorem module
+        return recheck_main(args.recheck)
     if args.path:
         try:
             modules = [m for folder in args.path for m in discover_path(folder)]
@@ -408,18 +444,26 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
         if r.traceback:
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
     reports = [r.report for r in runs if r.report is not None]
+    answers = None
+    if args.smt2 is not None:  # issue 16: export the obligations, then report as usual
+        from symbolic.export import export
+
+        exported = export(runs, args.smt2)
+        answers = exported.answers
+        print(export_text(exported, args.smt2), file=sys.stderr)
     if args.html:  # paper output (issue 14): the HTML blueprint, from the --json document
         from symbolic.errors import ToolkitError
 
         try:
-            emit_reports(reports, args, data=json_report(runs, seconds, args.strict))
+            emit_reports(reports, args, data=json_report(runs, seconds, args.strict, answers))
         except ToolkitError as exc:
             return usage_error(PROG, str(exc))
         if not (args.json or args.latex is not None):
             print(dashboard(runs, seconds, args.strict))
     elif args.json or args.latex is not None:
         emit_reports(reports, args,
-                     data=json_report(runs, seconds, args.strict) if args.json else None)
+                     data=json_report(runs, seconds, args.strict, answers) if args.json
+                     else None)
     else:
         if args.verbose and reports:
             from symbolic.render import reports_text

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy
 from mpmath import iv
+from mpmath.libmp import to_rational
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
@@ -286,10 +287,11 @@ class Enclosure:
         return f"[{lo}, {hi}]"
 
     def rational_bounds(self) -> tuple[sympy.Rational, sympy.Rational]:
-        """The end points as exact rationals (a binary float is a rational)."""
+        """The end points as exact rationals (a binary float is a rational): every bit and the
+        sign kept (``mpmath.mpf(x).man_exp`` would round to 53 bits and drop the sign)."""
         def exact(x: mpmath.mpf) -> sympy.Rational:
-            man, exp = mpmath.mpf(x).man_exp
-            return sympy.Integer(man) * sympy.Integer(2) ** exp
+            p, q = to_rational(x._mpf_)
+            return sympy.Rational(p, q)
         return exact(self.lo), exact(self.hi)
 
 

@@ -105,3 +105,18 @@ def test_python_m_proofs_fails_naming_a_forging_module(tmp_path, capsys, monkeyp
 
 def test_module_type_is_real():
     assert isinstance(types.ModuleType("x"), types.ModuleType)
+
+
+def test_rational_bounds_keep_sign_and_every_bit():
+    """Enclosure.rational_bounds: exact end points that still enclose (issue 16 found it
+    dropping the sign and rounding to 53 bits)."""
+    import sympy
+
+    from symbolic.kernel import tight_enclosure
+
+    value = -sympy.sqrt(2) / 3
+    enc = tight_enclosure(value)
+    lo, hi = enc.rational_bounds()
+    assert lo < hi < 0
+    assert lo <= value <= hi
+    assert hi - lo < sympy.Rational(1, 2**55)

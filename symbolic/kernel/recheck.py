@@ -1,0 +1,165 @@
+"""Independent re-checks of exported SMT-LIB 2 obligations: Z3 and cvc5 on a file's text.
+
+With ``z3_checks`` the only code that imports ``z3`` (and the only code that imports ``cvc5``).
+Nothing here makes a verdict: ``run_z3(text)`` and ``run_cvc5(text)`` return the solver's
+answer to the benchmark's ``(check-sat)`` — ``"unsat"``, ``"sat"``, ``"unknown"`` or
+``"error: …"`` — and its version, from the text alone. ``standalone(smt2)`` turns Z3's
+``Solver.to_smt2()`` output into a file any SMT-LIB 2 solver runs unchanged.
+
+    python -m symbolic.kernel.recheck [--z3|--cvc5 [--mbqi|--enum-inst]] FILE.smt2 ...
+
+(the ``cvc5`` wheel on PyPI ships no executable; this is its command line here).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+
+import z3
+
+CVC5_TIMEOUT_MS = 10000
+Z3_TIMEOUT_MS = 10000
+
+
+def z3_version() -> str:
+    return f"z3 {z3.get_version_string()}"
+
+
+def cvc5_available() -> bool:
+    try:
+        import cvc5  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def cvc5_version() -> str:
+    import cvc5
+
+    version = cvc5.Solver().getVersion()
+    return f"cvc5 {version.decode() if isinstance(version, bytes) else version}"
+
+
+def standalone(smt2: str, header: Sequence[str] = ()) -> str:
+    """Z3's ``to_smt2()`` text as a self-contained benchmark: header comments, ``(set-logic
+    ALL)`` (cvc5 requires a logic), ``:status unsat`` (the expected answer) and a final
+    ``(exit)``. The assertions themselves are kept byte for byte."""
+    body = smt2.replace("(set-info :status unknown)", "(set-info :status unsat)")
+    if "(set-logic" not in body:
+        body = "(set-logic ALL)\n" + body
+    lines = [f"; {line}" for line in header]
+    return "\n".join(lines) + ("\n" if lines else "") + body.rstrip() + "\n(exit)\n"
+
+
+def run_z3(text: str, timeout_ms: int = Z3_TIMEOUT_MS) -> str:
+    """Z3's answer to the benchmark's ``(check-sat)`` (a fresh context, from the text alone)."""
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
+    solver.set("timeout", int(timeout_ms))
+    try:
+        solver.from_string(_without_commands(text))
+    except z3.Z3Exception as exc:
+        return f"error: {exc}"
+    return str(solver.check())
+
+
+def _without_commands(text: str) -> str:
+    """Z3's ``from_string`` takes declarations and assertions; ``check-sat``/``exit`` it runs
+    itself (``set-logic``/``set-info`` it accepts)."""
+    return re.sub(r"^\((check-sat|exit)\)\s*$", "", text, flags=re.M)
+
+
+# cvc5's default quantifier instantiation, then the two strategies its command line offers as
+# --enum-inst and --mbqi (Z3's default): the first that answers is kept, with its options.
+CVC5_PORTFOLIO: tuple[tuple[tuple[str, str], ...], ...] = ((), (("enum-inst", "true"),),
+                                                           (("mbqi", "true"),))
+CVC5_PORTFOLIO_MS = 3000
+
+
+def run_cvc5_portfolio(text: str, timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[str, str]:
+    """cvc5's answer and the command-line options that gave it (``""``: the defaults); an
+    ``unknown`` only when every strategy of ``CVC5_PORTFOLIO`` said unknown."""
+    answer = "unknown"
+    for options in CVC5_PORTFOLIO:
+        answer = run_cvc5(text, timeout_ms, options)
+        if answer != "unknown":
+            return answer, " ".join(f"--{k}" for k, _ in options)
+    return answer, "defaults, " + ", ".join(" ".join(f"--{k}" for k, _ in o)
+                                             for o in CVC5_PORTFOLIO if o)
+
+
+def cvc5_proof(text: str, options: tuple[tuple[str, str], ...] = (),
+               timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[int, int] | None:
+    """cvc5's proof object for an ``unsat`` benchmark: (distinct proof steps, steps by a
+    ``TRUST`` rule — justified by no checkable rule), or None when no proof was produced."""
+    stats: list[tuple[int, int]] = []
+    run_cvc5(text, timeout_ms, (*options, ("produce-proofs", "true")), proof=stats)
+    return stats[0] if stats else None
+
+
+def run_cvc5(text: str, timeout_ms: int = CVC5_TIMEOUT_MS,
+             options: tuple[tuple[str, str], ...] = (), proof: list | None = None) -> str:
+    """cvc5's answer to the benchmark's ``(check-sat)``: parsed by ``cvc5.InputParser`` and
+    run command by command, as the cvc5 command line does (``options`` as ``--name=value``)."""
+    import cvc5
+
+    solver = cvc5.Solver()
+    solver.setOption("tlimit-per", str(int(timeout_ms)))
+    for name, value in options:
+        solver.setOption(name, value)
+    symbols = cvc5.SymbolManager(solver)
+    parser = cvc5.InputParser(solver, symbols)
+    answers = []
+    try:
+        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, text, "benchmark")
+        while True:
+            cmd = parser.nextCommand()
+            if cmd.isNull():
+                break
+            out = cmd.invoke(solver, symbols)
+            if "check-sat" in str(cmd):
+                answers.append(out.strip())
+    except Exception as exc:  # cvc5 raises RuntimeError/CVC5ApiException on bad input
+        return f"error: {' '.join(str(exc).split())}"
+    if len(answers) != 1:
+        return f"error: {len(answers)} check-sat answers"
+    answer = answers[0]
+    if proof is not None and answer == "unsat":
+        try:
+            seen, stack, trust = set(), list(solver.getProof()), 0
+            while stack:
+                step = stack.pop()
+                if step in seen:
+                    continue
+                seen.add(step)
+                trust += "TRUST" in str(step.getRule())
+                stack.extend(step.getChildren())
+            proof.append((len(seen), trust))
+        except Exception:  # noqa: BLE001 - no proof for this strategy: report none
+            pass
+    return answer if answer in ("sat", "unsat") else "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    solver, options = "z3", []
+    if args and args[0] in ("--z3", "--cvc5"):
+        solver = args.pop(0)[2:]
+    while args and args[0].startswith("--"):  # cvc5 options: --mbqi, --enum-inst, --name=value
+        name, _, value = args.pop(0)[2:].partition("=")
+        options.append((name, value or "true"))
+    if not args:
+        print("usage: python -m symbolic.kernel.recheck [--z3|--cvc5] FILE.smt2 ...",
+              file=sys.stderr)
+        return 2
+    for path in args:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        print(run_cvc5(text, options=tuple(options)) if solver == "cvc5" else run_z3(text))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
