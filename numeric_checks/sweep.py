@@ -686,14 +686,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if find_spec("matplotlib") is None:
                 raise InvalidArgument("--plot needs matplotlib: pip install "
                                       "'transformer-proofs[plot]'")
+        points = grid(args.store, args.d, args.beta, args.schedule, args.memories,
+                      args.estimator, args.seed, args.rel_se)  # bad input first: exit 2
         if args.workers != 0:  # fail before any work when Dask is missing
             try:
                 import dask.distributed  # noqa: F401
             except ImportError:
                 raise DaskMissing(f"Dask is not installed: {EXTRA}; or run in this process "
                                   "with --workers 0") from None
-        points = grid(args.store, args.d, args.beta, args.schedule, args.memories,
-                      args.estimator, args.seed, args.rel_se)
         done = read_table(args.out) if args.out else []
         rows = run_sweep(points, workers=args.workers, scheduler=args.scheduler, out=args.out,
                          max_pairs=args.max_pairs, progress=not args.no_progress, done=done)
