@@ -295,15 +295,59 @@ def _exact(raw) -> Fraction:
     return Fraction(p, q)
 
 
+MAX_SREPR_CHARS = 200_000  # a certificate's formula: far beyond any the toolkit writes
+MAX_SREPR_DEPTH = 200
+
+
 def eval_srepr(text: str) -> sympy.Basic:
-    """``sympy.srepr`` text back to a SymPy object (SymPy's own names only, no builtins)."""
-    namespace = {k: getattr(sympy, k) for k in dir(sympy) if not k.startswith("_")}
+    """``sympy.srepr`` text back to a SymPy object by a whitelist ``ast`` reader: only calls of
+    SymPy class names (and the kernel's ForAll/Exists) on numbers, strings, tuples and keyword
+    constants; nothing is executed. Anything else raises ``ValueError``."""
+    import ast
+
     from sympy.functions.elementary.piecewise import ExprCondPair
 
     from symbolic.kernel.logic import Exists, ForAll
 
-    namespace.update(ForAll=ForAll, Exists=Exists, ExprCondPair=ExprCondPair)
-    return eval(text, {"__builtins__": {}}, namespace)  # noqa: S307 - SymPy names only
+    if len(text) > MAX_SREPR_CHARS:
+        raise ValueError(f"formula of {len(text)} characters; at most {MAX_SREPR_CHARS}")
+    names = {"ForAll": ForAll, "Exists": Exists, "ExprCondPair": ExprCondPair}
+
+    def callable_named(name: str):
+        if name in names:
+            return names[name]
+        obj = getattr(sympy, name, None)
+        if name.startswith("_") or not isinstance(obj, type) or not issubclass(obj, sympy.Basic):
+            if name not in ("Symbol", "Integer", "Rational", "Float", "Function", "Dummy"):
+                raise ValueError(f"{name!r} is not a SymPy class")
+        if obj is None:
+            raise ValueError(f"{name!r} is not a SymPy name")
+        return obj
+
+    def build(node: ast.AST, depth: int = 0):
+        if depth > MAX_SREPR_DEPTH:
+            raise ValueError("formula nested too deeply")
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+                isinstance(node.operand, ast.Constant):
+            return -node.operand.value
+        if isinstance(node, ast.Name) and not node.id.startswith("_") and \
+                isinstance(getattr(sympy, node.id, None), sympy.Basic):
+            return getattr(sympy, node.id)  # pi, E, oo, true, Reals, ...: SymPy's constants
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return tuple(build(e, depth + 1) for e in node.elts)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            fn = callable_named(node.func.id)
+            args = [build(a, depth + 1) for a in node.args]
+            kwargs = {k.arg: build(k.value, depth + 1) for k in node.keywords
+                      if isinstance(k.arg, str)}
+            if len(kwargs) != len(node.keywords):
+                raise ValueError("** arguments are not accepted")
+            return fn(*args, **kwargs)
+        raise ValueError(f"{type(node).__name__} is not part of a SymPy srepr")
+
+    return build(ast.parse(text, mode="eval").body)
 
 
 def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:

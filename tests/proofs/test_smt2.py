@@ -162,3 +162,23 @@ def test_a_bound_certificate_is_rebisected(tmp_path, bound, ok):
     assert rows[0].ok is ok
     assert code == (rc.EXIT_OK if ok and cvc5_available() else
                     rc.EXIT_UNKNOWN if ok else rc.EXIT_DISAGREE)
+
+
+@pytest.mark.parametrize("text", ['__import__("os").system("true")', "open('x')",
+                                  "Symbol.__class__", "exec('1')", "lambdify(1)", "sympy"])
+def test_certificate_formulas_are_read_by_a_whitelist_never_executed(text):
+    from symbolic.recheck import eval_srepr
+
+    with pytest.raises(ValueError):
+        eval_srepr(text)
+
+
+def test_certificate_formulas_round_trip():
+    import sympy
+
+    from symbolic.recheck import eval_srepr
+
+    x = sympy.Symbol("x", real=True)
+    for e in (sympy.exp(x) - sympy.Rational(3, 7) * sympy.erf(2) + sympy.pi, sympy.Max(0, x),
+              sympy.Piecewise((x, x > 0), (0, True)), sympy.Interval.open(0, sympy.oo)):
+        assert eval_srepr(sympy.srepr(e)) == e
