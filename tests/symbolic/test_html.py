@@ -2,63 +2,16 @@
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import subprocess
 import tempfile
 
 import pytest
 import sympy
+from render_doubles import Step, Verdict  # noqa: E402
 
 from symbolic import html as site
 from symbolic.engine import Claim, Derivation, Report, Result
-
-
-# Renderer doubles: the printers read steps and verdicts by attribute, so their exact-string
-# tests use stand-ins (real steps need kernel facts; tests/kernel covers those).
-@dataclasses.dataclass(frozen=True)
-class Verdict:
-    status: str
-    method: str
-    reason: str = ""
-    witness: tuple = ()
-    certificate: str = ""
-    backend: str = ""
-    timeout_s: float | None = None
-    seconds: float = 0.0
-
-    @classmethod
-    def proved(cls, method, reason="", **kw):
-        return cls("proved", method, reason, **kw)
-
-    @classmethod
-    def refuted(cls, method, reason="", **kw):
-        return cls("refuted", method, reason, **kw)
-
-    def to_json(self):
-        return {"status": self.status, "method": self.method, "reason": self.reason,
-                "witness": dict(self.witness) or None, "certificate": self.certificate or None,
-                "backend": self.backend or None, "timeout_s": self.timeout_s,
-                "seconds": self.seconds}
-
-
-@dataclasses.dataclass(frozen=True)
-class Step:
-    statement: str
-    rule: str
-    verdict: Verdict
-    formula: object = None
-    note: str = ""
-
-    @property
-    def kind(self):
-        return {"definition": "definition", "assumption": "assumption"}.get(
-            self.verdict.method, "checked")
-
-    def to_json(self):
-        return {"statement": self.statement, "formula": None, "kind": self.kind, "domain": [],
-                "note": self.note or None, "rule": self.rule, "verdict": self.verdict.to_json()}
-
 
 NO_DOT = "Graphviz dot not installed (Debian: graphviz)"
 NO_CHROMIUM = "chromium not installed (Debian: chromium)"

@@ -3,7 +3,6 @@ renderers of claims, steps, derivations and tables, and pdflatex compiles (skipp
 
 from __future__ import annotations
 
-import dataclasses
 import doctest
 import re
 import shutil
@@ -14,6 +13,7 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdf_tools import compile_pdf
+from render_doubles import Step, Verdict  # noqa: E402
 
 from symbolic import latex, sources
 from symbolic.engine import (
@@ -37,53 +37,6 @@ from symbolic.latex import (
     verification_line,
     visible_width,
 )
-
-
-# Renderer doubles: the printers read steps and verdicts by attribute, so their exact-string
-# tests use stand-ins (real steps need kernel facts; tests/kernel covers those).
-@dataclasses.dataclass(frozen=True)
-class Verdict:
-    status: str
-    method: str
-    reason: str = ""
-    witness: tuple = ()
-    certificate: str = ""
-    backend: str = ""
-    timeout_s: float | None = None
-    seconds: float = 0.0
-
-    @classmethod
-    def proved(cls, method, reason="", **kw):
-        return cls("proved", method, reason, **kw)
-
-    @classmethod
-    def refuted(cls, method, reason="", **kw):
-        return cls("refuted", method, reason, **kw)
-
-    def to_json(self):
-        return {"status": self.status, "method": self.method, "reason": self.reason,
-                "witness": dict(self.witness) or None, "certificate": self.certificate or None,
-                "backend": self.backend or None, "timeout_s": self.timeout_s,
-                "seconds": self.seconds}
-
-
-@dataclasses.dataclass(frozen=True)
-class Step:
-    statement: str
-    rule: str
-    verdict: Verdict
-    formula: object = None
-    note: str = ""
-
-    @property
-    def kind(self):
-        return {"definition": "definition", "assumption": "assumption"}.get(
-            self.verdict.method, "checked")
-
-    def to_json(self):
-        return {"statement": self.statement, "formula": None, "kind": self.kind, "domain": [],
-                "note": self.note or None, "rule": self.rule, "verdict": self.verdict.to_json()}
-
 
 PROVED = Verdict.proved("sympy", "difference simplifies to 0")
 NO_PDFLATEX = "pdflatex not installed (Debian: texlive-latex-base, texlive-latex-recommended)"
