@@ -252,7 +252,9 @@ def _scaling_break(analysis: ActivationAnalysis) -> float | None:
     if d.witness is None or d.value is None:
         return None
     alpha, a = d.value, d.witness
-    exact = analysis.expr.subs(z, alpha * a) - alpha * analysis.expr.subs(z, a)
+    from symbolic.kernel.branches import at
+
+    exact = at(analysis.expr, {z: alpha * a}) - alpha * at(analysis.expr, {z: a})
     scale = abs(certified_float(alpha * analysis.expr.subs(z, a))) + 1e-300
     return abs(certified_float(exact)) / scale if exact != 0 else 0.0
 

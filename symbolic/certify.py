@@ -47,7 +47,11 @@ def certified_float(expr: sympy.Expr) -> float:
         return float(expr)
     bits = 128
     while True:
-        box = enclose(expr, bits)
+        try:
+            box = enclose(expr, bits)
+        except CannotEnclose:  # a replay value only: SymPy's own evaluation will do
+            value = sympy.N(expr, 30)
+            return float(value) if value.is_real else float("nan")
         lo, hi = mpmath.mpf(box.a), mpmath.mpf(box.b)
         mid = (lo + hi) / 2
         if hi - lo <= abs(mid) * mpmath.mpf(2) ** -60 or bits >= MAX_BITS:

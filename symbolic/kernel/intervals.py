@@ -199,6 +199,8 @@ def _enclose(expr: sympy.Expr, env: Mapping, bits: int):
         if x.b < 0:
             return iv.mpf(-1)
         raise CannotEnclose("sign of a possibly zero argument")
+    if isinstance(expr, sympy.CRootOf) and expr.is_real:
+        return _root_interval(expr, bits)
     special = SPECIAL.get(expr.func)
     if special is not None:
         return special(*(_enclose(a, env, bits) for a in expr.args))
@@ -206,6 +208,23 @@ def _enclose(expr: sympy.Expr, env: Mapping, bits: int):
     if fn is not None and len(expr.args) == 1:
         return fn(_enclose(expr.args[0], env, bits))
     raise CannotEnclose(f"no interval rule for {expr.func.__name__}")
+
+
+MAX_ROOT_REFINEMENTS = 400  # bisection-like refinements of a root's isolating interval
+
+
+def _root_interval(root: sympy.CRootOf, bits: int):
+    """A real algebraic root enclosed by its isolating interval (exact rationals, from SymPy's
+    root isolation), refined until it is about ``2**-bits`` wide."""
+    interval = root._get_interval()
+    width = sympy.Rational(1, 2 ** min(bits, 256))
+    for _ in range(MAX_ROOT_REFINEMENTS):
+        if interval.b - interval.a <= width * (1 + abs(interval.a)):
+            break
+        interval = interval.refine()
+    lo, hi = sympy.Rational(interval.a), sympy.Rational(interval.b)
+    return iv.mpf([(iv.mpf(int(lo.p)) / iv.mpf(int(lo.q))).a,
+                   (iv.mpf(int(hi.p)) / iv.mpf(int(hi.q))).b])
 
 
 def _enclose_piecewise(expr: sympy.Piecewise, env, bits: int):
