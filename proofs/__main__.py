@@ -101,21 +101,25 @@ class Run:
 
 def discover(package: ModuleType = proofs) -> list[TheoremModule]:
     """Every theorem module of ``package``, imported, in ``ORDER`` then name order."""
-    found = []
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name.startswith("_") or info.ispkg:
-            continue
-        start = time.perf_counter()
-        try:
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
-        except Exception as exc:  # a broken module is a failure to report, not to skip
-            found.append(TheoremModule(info.name, None, f"import failed: {_one_line(exc)}",
-                                       traceback.format_exc()))
-            continue
-        if _is_theorem_module(module):
-            found.append(TheoremModule(info.name, module,
-                                       import_seconds=time.perf_counter() - start))
-    return sorted(found, key=lambda m: m.order)
+    found = [_load(info.name, lambda name=info.name: importlib.import_module(
+                 f"{package.__name__}.{name}"))
+             for info in pkgutil.iter_modules(package.__path__)
+             if not (info.name.startswith("_") or info.ispkg)]
+    return sorted((m for m in found if m is not None), key=lambda m: m.order)
+
+
+def _load(name: str, importer) -> TheoremModule | None:
+    """Import one candidate module: a theorem module, the error that stopped its import (a
+    failure to report, not to skip), or None when it is no theorem module."""
+    start = time.perf_counter()
+    try:
+        module = importer()
+    except Exception as exc:
+        return TheoremModule(name, None, f"import failed: {_one_line(exc)}",
+                             traceback.format_exc())
+    if not _is_theorem_module(module):
+        return None
+    return TheoremModule(name, module, import_seconds=time.perf_counter() - start)
 
 
 ENTRY_POINT_GROUP = "transformer_proofs.theorems"  # a package's own theorem modules
@@ -124,6 +128,8 @@ ENTRY_POINT_GROUP = "transformer_proofs.theorems"  # a package's own theorem mod
 def _is_theorem_module(module: ModuleType) -> bool:
     from symbolic.api import is_claim
 
+    if not isinstance(module, ModuleType):
+        return False
     return callable(getattr(module, "build_report", None)) or any(
         is_claim(obj) for obj in vars(module).values())
 
@@ -137,25 +143,17 @@ def discover_path(folder: str) -> list[TheoremModule]:
     root = Path(folder)
     if not root.is_dir():
         raise LookupError(f"--path {folder!r}: no such folder")
-    found = []
-    for path in sorted(root.glob("*.py")):
-        if path.name.startswith("_"):
-            continue
+    def by_file(path: Path) -> ModuleType:
         name = f"user_theorems.{path.stem}"
-        start = time.perf_counter()
-        try:
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-        except Exception as exc:
-            found.append(TheoremModule(path.stem, None, f"import failed: {_one_line(exc)}",
-                                       traceback.format_exc()))
-            continue
-        if _is_theorem_module(module):
-            found.append(TheoremModule(path.stem, module,
-                                       import_seconds=time.perf_counter() - start))
-    return sorted(found, key=lambda m: m.order)
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    found = [_load(path.stem, lambda path=path: by_file(path))
+             for path in sorted(root.glob("*.py")) if not path.name.startswith("_")]
+    return sorted((m for m in found if m is not None), key=lambda m: m.order)
 
 
 def discover_entry_points() -> list[TheoremModule]:
@@ -163,17 +161,8 @@ def discover_entry_points() -> list[TheoremModule]:
     ``transformer_proofs.theorems`` (``name = "package.module"``)."""
     from importlib.metadata import entry_points
 
-    found = []
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            module = ep.load()
-        except Exception as exc:
-            found.append(TheoremModule(ep.name, None, f"import failed: {_one_line(exc)}",
-                                       traceback.format_exc()))
-            continue
-        if isinstance(module, ModuleType) and _is_theorem_module(module):
-            found.append(TheoremModule(ep.name, module))
-    return found
+    found = [_load(ep.name, ep.load) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    return [m for m in found if m is not None]
 
 
 def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = None) -> list[Run]:
