@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import sys
 import textwrap
-import types
 
 import pytest
 import sympy
@@ -101,10 +100,6 @@ def test_python_m_proofs_fails_naming_a_forging_module(tmp_path, capsys, monkeyp
     assert code == 1
     assert "forged" in out.out and "KernelViolation" in out.out + out.err
     assert "✓ proved" not in out.out.split("Theorem modules")[-1].split("forged")[1][:40]
-
-
-def test_module_type_is_real():
-    assert isinstance(types.ModuleType("x"), types.ModuleType)
 
 
 def test_rational_bounds_keep_sign_and_every_bit():
