@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from commands import in_process
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,13 +15,12 @@ from proofs import absorption
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 
-ROOT = Path(__file__).resolve().parents[2]
 ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
 
 
 def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "proofs.absorption", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """``python -m proofs.absorption`` through its ``main`` in this process."""
+    return in_process("proofs.absorption", list(args))
 
 
 @pytest.fixture(scope="module")

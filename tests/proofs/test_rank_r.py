@@ -3,12 +3,9 @@ their breaking by the gated variant."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from commands import in_process
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +13,6 @@ from proofs import rank_r
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 
-ROOT = Path(__file__).resolve().parents[2]
 ROUND_OFF = 1e-11  # float64, width ≤ 6, condition number of A ≤ e²: errors are ~1e-14
 NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")
 
@@ -76,8 +72,7 @@ def test_witness_differences_are_what_the_layers_compute():
 
 
 def test_command_prints_the_table():
-    out = subprocess.run([sys.executable, "-m", "proofs.rank_r", "--no-torch"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    out = in_process("proofs.rank_r", ["--no-torch"])
     assert out.returncode == 0, out.stderr
     assert "Gated rank-r layer: symmetries per activation (A8)" in out.stdout
     assert "proved by interval" in out.stdout and "proved by exact" in out.stdout

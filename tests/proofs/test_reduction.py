@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 import sympy
+from commands import in_process
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +13,6 @@ from proofs import reduction
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
 
-ROOT = Path(__file__).resolve().parents[2]
 ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
 NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")
 
@@ -106,8 +102,7 @@ def test_witness_search_on_new_activations():
 
 
 def test_command_prints_each_step_with_its_backend():
-    out = subprocess.run([sys.executable, "-m", "proofs.reduction", "--no-torch"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    out = in_process("proofs.reduction", ["--no-torch"])
     assert out.returncode == 0, out.stderr
     for backend in ("sympy", "z3", "exact", "interval"):
         assert f"proved by {backend}" in out.stdout

@@ -8,11 +8,14 @@ traceback, never code execution, never a hang; ``unknown`` or a one-line error a
   never do. (``tests/symbolic/test_expressions.py`` covers the parser's grammar and messages.)
 * Hypothesis drives the whole in-process command, ``proofs.exchange.main``, with random valid
   expression trees: exit code 0, 2 or 3, JSON on stdout, no exception.
-* A subprocess campaign runs ``python -m proofs.exchange --activation ...`` on a curated hostile
-  list and a few random inputs: exit code in {0, 2, 3}, no traceback on stderr, a one-line error
-  for exit 2, no file created, and a wall-clock limit per request (``subprocess.run(timeout=)``:
-  a timeout is a hang, hence a failure). The larger list runs in the ``slow`` test; thousands of
-  inputs in ``benchmarks/fuzz_campaign.py``.
+* A campaign runs the commands (``proofs.exchange --activation ...``, ``proofs.capacity``,
+  ``proofs``) on a curated hostile list and a few random inputs, each request in its own empty
+  directory: exit code in {0, 2, 3}, no traceback on stderr, a one-line error for exit 2, no file
+  created. The requests run in this process through each command's ``main`` (what ``python -m``
+  runs, with ``SystemExit`` and any escaping exception turned into an exit code and a traceback
+  on stderr, as the interpreter would); two requests also run as real subprocesses with a
+  wall-clock limit (a timeout is a hang, hence a failure). Thousands of inputs:
+  ``benchmarks/fuzz_campaign.py`` and ``benchmarks/adversarial_campaign.py``.
 
 Hang detectors only: no test asserts how long anything takes.
 """
@@ -22,15 +25,14 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import random
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from pathlib import Path
 
+import commands
 import pytest
+from commands import in_subprocess
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -40,11 +42,9 @@ from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.errors import InvalidExpression
 from symbolic.expressions import FUNCTIONS, parse_activation
 
-ROOT = Path(__file__).resolve().parents[2]
 PARSE_HANG_S = 20.0  # the parser bounds itself long before this: reaching it is a hang
-COMMAND_HANG = timedelta(seconds=150)  # the analysis stops itself at 2 × 8 s + checks; 150 s means a hang
+COMMAND_HANG = timedelta(seconds=150)  # the analysis stops itself at 2 × 8 s: 150 s is a hang
 REQUEST_TIMEOUT_S = 150.0  # per subprocess request: a timeout is a hang
-WORKERS = 2  # subprocesses run two at a time (the suite's 2-core budget machine)
 MARKER = "MARKER"
 
 
@@ -203,11 +203,13 @@ def _split(case: list[str]) -> tuple[str, list[str]]:
 
 
 def cli(case: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    module, args = _split(case)
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
-                          stdin=subprocess.DEVNULL)
+    """One request as a real process, in ``cwd``."""
+    return in_subprocess(*_split(case), cwd=cwd, timeout=REQUEST_TIMEOUT_S)
+
+
+def in_process(case: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """One request through the command's ``main`` in this process, in ``cwd``."""
+    return commands.in_process(*_split(case), cwd=cwd)
 
 
 def contract_problems(case: list[str], done: subprocess.CompletedProcess, cwd: Path
@@ -232,27 +234,18 @@ def contract_problems(case: list[str], done: subprocess.CompletedProcess, cwd: P
     return problems
 
 
-def run_campaign(cases: list[list[str]], tmp_path: Path) -> None:
-    """Each case in its own empty directory, two at a time; all failures reported together."""
-    dirs = []
-    for i, _ in enumerate(cases):
+def run_campaign(cases: list[list[str]], tmp_path: Path, request=in_process) -> None:
+    """Each case in its own empty directory; all failures reported together."""
+    failures: list[str] = []
+    for i, case in enumerate(cases):
         d = tmp_path / f"case{i}"
         d.mkdir()
-        dirs.append(d)
-    marker_cases = [[arg.replace(MARKER, str(d / MARKER)) for arg in case]
-                    for case, d in zip(cases, dirs, strict=True)]
-    failures: list[str] = []
-
-    def one(i: int) -> None:
         try:
-            done = cli(marker_cases[i], dirs[i])
+            done = request([arg.replace(MARKER, str(d / MARKER)) for arg in case], d)
         except subprocess.TimeoutExpired:
-            failures.append(f"{' '.join(cases[i])[:100]!r}: no answer in {REQUEST_TIMEOUT_S} s")
-            return
-        failures.extend(contract_problems(cases[i], done, dirs[i]))
-
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        list(pool.map(one, range(len(cases))))
+            failures.append(f"{' '.join(case)[:100]!r}: no answer in {REQUEST_TIMEOUT_S} s")
+            continue
+        failures.extend(contract_problems(case, done, d))
     assert not failures, "\n".join(failures)
 
 
@@ -292,6 +285,25 @@ def test_cli_hostile_campaign(tmp_path):
     run_campaign(CURATED + FOUND + _random_cases(seed=7, n=2), tmp_path)
 
 
+def test_real_processes_keep_the_contract(tmp_path):
+    """The same contract from real processes: code that would create a file, and a valid pair."""
+    run_campaign([CURATED[0], CURATED[8]], tmp_path, request=cli)
+
+
+def test_the_in_process_runner_sees_what_the_interpreter_would(tmp_path, monkeypatch):
+    """A broken command is caught by this runner: a traceback and a created file are reported."""
+    def broken(args):
+        Path("left-behind").write_text("x")
+        raise RuntimeError("boom")
+    monkeypatch.setattr(exchange, "main", broken)
+    d = tmp_path / "case"
+    d.mkdir()
+    done = in_process(["--activation", "relu"], d)
+    problems = contract_problems(["--activation", "relu"], done, d)
+    assert done.returncode == 1 and any("traceback" in p for p in problems)
+    assert any("created ['left-behind']" in p for p in problems)
+
+
 SLOW_CURATED = [
     _act(f"exec(\"open('{MARKER}','w')\")"), _act("1e308*1e308*x"),
     _act("exp(" * 60 + "x" + ")" * 60), _act(""), ["--activation", "relu", "--z3-timeout", "-5"],
@@ -319,9 +331,6 @@ SLOW_CURATED = [
 ]
 
 
-@pytest.mark.slow
 def test_cli_larger_hostile_campaign(tmp_path):
-    """A third of the slow list (every third entry) and two random inputs keep the suite in its
-    budget; the whole list: ``python benchmarks/fuzz_campaign.py`` (in process) and the
-    adversarial campaign (``benchmarks/adversarial_campaign.py``, through the CLI)."""
-    run_campaign(SLOW_CURATED[::3] + _random_cases(seed=11, n=2), tmp_path)
+    """The whole slow list and two random inputs, in process."""
+    run_campaign(SLOW_CURATED + _random_cases(seed=11, n=2), tmp_path)

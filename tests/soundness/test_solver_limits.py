@@ -1,7 +1,8 @@
 """Solver limits (issue 7): a backend that runs out of time gives ``unknown`` and exit code 3 —
 never ``proved``, never a pass.
 
-End to end: ``python -m proofs.exchange --z3-timeout 1`` and ``--sympy-timeout 0.0001`` exit 3
+End to end (the command's ``main``; the third also as a real process):
+``python -m proofs.exchange --z3-timeout 1`` and ``--sympy-timeout 0.0001`` exit 3
 and say ``unknown``; an activation whose linearity SymPy cannot decide within the budget is
 ``"status": "unknown"`` in the JSON, exit 3. In process: ``budget.limits(z3_timeout_ms=1)``
 leaves the Z3 lemma unknown, and a tiny SymPy budget leaves a hard identity unknown; in both
@@ -11,14 +12,11 @@ cases nothing that ran out of time is reported proved.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import sympy
+from commands import in_process, in_subprocess
 
 from proofs import exchange
 from symbolic.budget import limits
@@ -30,29 +28,18 @@ from symbolic.kernel import check_valid
 def prove(build, timeout_ms):
     return check_valid(build, timeout_ms).verdict
 
-ROOT = Path(__file__).resolve().parents[2]
-REQUEST_TIMEOUT_S = 300.0  # a hang detector only
 HARD_IDENTITY = "2*sigmoid(2*x) - 1 - tanh(x) + x"  # = x, which SymPy needs simplify() to see
-
-
-def cli(*args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", "proofs.exchange", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
-                          stdin=subprocess.DEVNULL)
 
 
 @pytest.fixture(scope="module")
 def runs() -> dict[str, subprocess.CompletedProcess]:
-    """The three end-to-end runs, two at a time."""
-    cases = {
-        "z3": ("--z3-timeout", "1", "--no-torch"),
-        "sympy": ("--sympy-timeout", "0.0001", "--no-torch"),
-        "activation": ("--activation", HARD_IDENTITY, "--sympy-timeout", "0.0001", "--json"),
+    """The three end-to-end runs: two through ``main`` in this process, one a real process."""
+    return {
+        "z3": in_process("proofs.exchange", ["--z3-timeout", "1", "--no-torch"]),
+        "sympy": in_process("proofs.exchange", ["--sympy-timeout", "0.0001", "--no-torch"]),
+        "activation": in_subprocess("proofs.exchange", [
+            "--activation", HARD_IDENTITY, "--sympy-timeout", "0.0001", "--json"]),
     }
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        done = dict(zip(cases, pool.map(lambda args: cli(*args), cases.values()), strict=True))
-    return done
 
 
 def test_a_tiny_z3_timeout_is_unknown_and_exit_3_end_to_end(runs):

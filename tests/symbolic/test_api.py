@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import sympy
+from commands import in_process
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -146,6 +147,6 @@ def test_user_theorem_modules_via_path(tmp_path):
 
 
 def test_version_and_no_prefix_options(tmp_path):
-    out = _run("--version", cwd=tmp_path)
+    out = in_process("proofs", ["--version"], cwd=tmp_path)
     assert out.returncode == 0 and "transformer-proofs" in out.stdout and "sympy" in out.stdout
-    assert _run("--ver", cwd=tmp_path).returncode == 2
+    assert in_process("proofs", ["--ver"], cwd=tmp_path).returncode == 2
