@@ -1,29 +1,26 @@
 """Determinism (issue 7): two runs print identical results, timings aside.
 
-``python -m proofs.exchange --json`` and ``python -m proofs.scaling --json`` run twice in fresh
-interpreters must give the same JSON once the timing fields (``seconds``) are removed, and their
-text outputs must be the same once ``in X.XX s`` and ``N.N ms`` are masked: witnesses, certified
-intervals, step order, table rows — everything a user or a CI diff sees. In process, the checks
-that draw random points (numeric cross-checks, the mutation engine) are seeded.
+``python -m proofs.exchange --json`` and ``python -m proofs.scaling -v`` run twice — in the test
+process, after whatever the suite has cached there, and in a fresh interpreter (another hash
+seed, cold caches) — must give the same JSON once the timing fields (``seconds``) are removed,
+and the same text once ``in X.XX s`` and ``N.N ms`` are masked: witnesses, certified intervals,
+step order, table rows — everything a user or a CI diff sees. In process, the checks that draw
+random points (numeric cross-checks, the mutation engine) are seeded.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import mutation_engine as mutation
 import pytest
+from commands import in_process, in_subprocess
 
 from proofs import exchange, reduction
 
-ROOT = Path(__file__).resolve().parents[2]
 REQUEST_TIMEOUT_S = 300.0  # a hang detector only
 TIME_KEYS = frozenset({"seconds"})  # every wall-time field of the JSON documents
 # "in 1.72 s", "3.2 ms", "0.01 s": wall times in the text renderings (tables and summaries).
@@ -43,16 +40,11 @@ def masked(text: str) -> str:
     return TIME_TEXT.sub("<time>", text)
 
 
-def cli(module: str, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
-                          stdin=subprocess.DEVNULL)
-
-
 def twice(module: str, *args: str) -> tuple[subprocess.CompletedProcess, ...]:
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return tuple(pool.map(lambda _: cli(module, *args), range(2)))
+    """The command once in this process (after whatever the suite has cached here) and once in
+    a fresh interpreter (another hash seed, cold caches)."""
+    return (in_process(module, list(args)),
+            in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S))
 
 
 def first_difference(a: str, b: str) -> str:
@@ -91,9 +83,8 @@ def test_two_text_runs_are_identical_but_for_timings(module):
 
 def test_a_user_activation_gives_the_same_json_twice():
     outs = []
-    for _ in range(2):
-        done = cli("proofs.exchange", "--activation", "x*sigmoid(x)", "--activation",
-                   "relu(x)**2 + 1e-40*relu(x)**3", "--json", "--no-torch")
+    for done in twice("proofs.exchange", "--activation", "x*sigmoid(x)", "--activation",
+                      "relu(x)**2 + 1e-40*relu(x)**3", "--json", "--no-torch"):
         assert done.returncode == 0, done.stderr[-500:]
         outs.append(without_times(json.loads(done.stdout)))
     assert outs[0] == outs[1]
