@@ -118,12 +118,42 @@ def precise_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
     """σ correctly rounded to float64: each value computed at ``PRECISE_DIGITS`` digits (by
     substitution, no code generation). For σ that float64 evaluates with cancellation
     (``x·(cosh²x − sinh²x)``), where a kept symmetry would otherwise look broken."""
+    expr = _constants_evaluated(expr)
+
     def value(v: float) -> float:
-        out = expr.subs(z, sympy.Rational(v)).evalf(PRECISE_DIGITS, chop=True, maxn=PRECISE_MAXN)
-        return float(out) if out.is_real else float("nan")
+        out = expr.subs(z, sympy.Rational(v)).evalf(PRECISE_DIGITS, maxn=PRECISE_MAXN)
+        if out.is_real:  # not chopped: tanh(345) - 1 is -2.4e-300, not 0
+            return float(out)
+        re, im = out.as_real_imag()  # a round-off imaginary part of a real value
+        return float(re) if abs(im) <= 10.0 ** -PRECISE_DIGITS * (abs(re) + 1) else float("nan")
 
     vectorized = np.vectorize(value, otypes=[np.float64])
     return lambda a: vectorized(np.asarray(a, dtype=np.float64))
+
+
+def _constants_evaluated(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with each constant part (``erf(26) - 1``) evaluated once, to more digits than
+    are kept: SymPy's adaptive evaluation of a cancelling constant is costly at every point."""
+    if not expr.free_symbols:
+        return expr if expr.is_Number else expr.evalf(2 * PRECISE_DIGITS, maxn=PRECISE_MAXN)
+    if not expr.args or isinstance(expr, sympy.Piecewise):
+        return expr
+    return expr.func(*(_constants_evaluated(a) for a in expr.args))
+
+
+FAITHFUL_POINTS = (-3.0, -1.5, -0.5, 0.25, 1.0, 2.0, 3.5)  # where float64 σ is compared
+FAITHFUL_TOL = 1e-9  # relative error of float64 σ beyond which the layers use σ correctly rounded
+
+
+def faithful(sigma: Callable, precise: Callable, points: tuple[float, ...]) -> bool:
+    """Does float64 evaluate σ to within FAITHFUL_TOL (relative) at ``points``? Not so for σ
+    that cancels at every x (``tanh(345) - 1`` is 0.0 in float64, −2.4e-300 in truth): then no
+    float64 layer can show what the verdict says, and the layers use σ correctly rounded."""
+    x = np.asarray(points, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        fast, slow = np.asarray(sigma(x), dtype=np.float64), precise(x)
+    ok = np.abs(fast - slow) <= FAITHFUL_TOL * np.abs(slow) + np.finfo(np.float64).tiny
+    return bool(np.all(ok | (np.isnan(slow) & np.isnan(fast))))
 
 
 def _kept_gap(fn: Callable, precise: Callable | None, form: Callable, transform: Callable,
@@ -204,6 +234,10 @@ def cross_check(analysis: ActivationAnalysis, act: Activation | None = None,
                                   else [])
     rel_break = None
     precise = precise_function(analysis.expr) if act is None else None
+    if precise is not None:
+        witness = tuple(float(v) for v in analysis.exchange_witness or ())
+        if not faithful(sigma, precise, FAITHFUL_POINTS + witness):
+            sigma = precise  # float64 cannot evaluate σ: every layer uses σ correctly rounded
     if analysis.exchange_witness is not None:
         witness_check, rel_break = _witness_check(analysis, sigma, precise)
         checks.append(witness_check)

@@ -52,6 +52,7 @@ import sympy
 from sympy.functions.elementary.piecewise import ExprCondPair
 
 from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
+from symbolic.domain_sign import ACCURATE_BITS, Sign, accurate_value, sign_everywhere
 from symbolic.errors import InvalidExpression
 
 # Limits on the input, checked before ast.parse (whose own recursion fails near ~1000 levels).
@@ -74,7 +75,7 @@ MAX_EXPONENT = 100  # |exponent| when the exponent of ** is a constant, also aft
 MAX_EXPONENT_RATIONAL = 10**4  # numerators/denominators in a variable exponent or a power of x,
 #                                and the degree of a root of a number: SymPy's gcd and root
 #                                search work in that degree (10**5 takes ~0.5 s; see below)
-MAX_CONSTANT = 1e300  # |every constant subexpression|, estimated in float64 ...
+MAX_CONSTANT = 1e306  # |every constant subexpression|, estimated in float64 ...
 MIN_CONSTANT = 1e-300  # ... and nonzero ones at least this: SymPy's evalf stays cheap
 MAX_RATIONAL_BITS = 2048  # numerator and denominator of an exact constant (~600 digits)
 MAX_CONSTANT_SIZE = 60  # SymPy nodes of any other constant: max, min, abs and elu compare it by
@@ -586,7 +587,8 @@ class _Parser:
             raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
                              "divides by zero")
         if isinstance(node.op, ast.Div) and right.has(z) and not (
-                self.measure(right).positive or self.measure(-right).positive):
+                self.measure(right).positive or self.measure(-right).positive
+                or self.positive_by_algebra(right) or _positive_by_algebra(-right)):
             # checked before SymPy cancels: x/x is undefined at x = 0, not the constant 1
             raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
                              "divides by a value that may be 0 "
@@ -647,13 +649,39 @@ class _Parser:
         if info.size > MAX_TREE_SIZE:
             raise self.error(f"{where} grows to {info.size} SymPy nodes; at most "
                              f"{MAX_TREE_SIZE}: nest fewer activations")
-        if not info.real and isinstance(result, sympy.log) and _positive_in_exp_form(
-                result.args[0]):  # log(cosh(x) + sinh(x)) = x: its argument is e^x > 0
-            self.info[result] = replace(info, real=True)
-            return result
+        if not info.real and all(k.real for k in info.kids):
+            info = self.real_by_algebra(result, info)
         if not info.real:
             raise self.error(f"{where} is not real at every real x: {self.not_real(result)}")
         return result
+
+    def positive_by_algebra(self, e: sympy.Expr) -> bool:
+        """Is ``e`` > 0 at every real x, decided exactly? Then the parser knows it from now."""
+        if not sign_everywhere(e, z).positive:
+            return False
+        self.info[e] = replace(self.measure(e), nonneg=True, positive=True)
+        return True
+
+    def real_by_algebra(self, e: sympy.Expr, info: _Info) -> _Info:
+        """``log(b)``, ``b**p``: real at every x when b's sign, decided exactly, allows it
+        (``log(x**2 - 2*x + 2)``, ``sqrt(cosh(x) - 1)``, ``(1 - tanh(x)**2)**-1``)."""
+        if isinstance(e, sympy.log):
+            base, need_positive = e.args[0], True
+        elif isinstance(e, sympy.Pow) and info.kids[1].value is not None:
+            base, need_positive = e.base, info.kids[1].value < 0
+        else:
+            return info
+        sign = sign_everywhere(base, z)
+        if isinstance(e, sympy.log) and not sign.positive and _positive_in_exp_form(base):
+            sign = Sign(nonneg=True, positive=True)  # log(cosh(x) + sinh(x)): e^x > 0
+        if not (sign.positive if need_positive else sign.nonneg):
+            return info
+        if isinstance(e, sympy.log):
+            known = replace(info, real=True)
+        else:
+            known = replace(info, real=True, nonneg=True, positive=sign.positive)
+        self.info[e] = known
+        return known
 
     def not_real(self, e: sympy.Basic) -> str:
         """Name the innermost part of ``e`` that is not real at every real x, and the fix."""
@@ -738,6 +766,11 @@ class _Parser:
         except ValueError:
             raise _Reject("is undefined or not real (e.g. log or sqrt of a negative number)"
                           ) from None
+        if _ill_conditioned(e, values, value):  # float64 cannot tell its size or sign
+            value = accurate_value(e)
+            if value is None:
+                raise _Reject("is a constant too close to 0 to tell its sign (below "
+                              f"float64's range or within 2^-{ACCURATE_BITS} of it)")
         _check_size(value, exactly_zero=False)
         return value
 
@@ -758,6 +791,21 @@ class _Parser:
     def segment(self, node: ast.expr) -> str:
         text = self.source[node.col_offset:node.end_col_offset]
         return text if len(text) <= 40 else text[:37] + "..."
+
+
+CANCELLATION = 2.0 ** -40  # |a + b + ...| below this share of the largest term: float64 may lie
+
+
+def _ill_conditioned(e: sympy.Expr, values: list[float], value: float) -> bool:
+    """Is the float64 estimate of the constant ``e`` possibly wrong in sign or size: tiny (or
+    0.0 for a constant that is not exactly 0), a sum that cancels, or a log near 1?"""
+    if abs(value) < MIN_CONSTANT:
+        return True
+    if isinstance(e, sympy.Add):
+        return abs(value) < CANCELLATION * max(abs(v) for v in values)
+    if isinstance(e, sympy.log):
+        return abs(values[0] - 1) < 2.0 ** -20
+    return False
 
 
 def _check_size(value: float, *, exactly_zero: bool) -> None:
@@ -802,6 +850,8 @@ def _sign(e: sympy.Basic, kids: list[_Info], value: float | None) -> tuple[bool,
     if isinstance(e, (sympy.Add, sympy.Max)):
         at_least = any if isinstance(e, sympy.Max) else all
         nonneg = at_least(k.nonneg for k in kids)
+        if isinstance(e, sympy.Max) and any(-a in e.args for a in e.args):  # max(x, -x) = |x|
+            nonneg = True
         return real, nonneg, nonneg and any(k.positive for k in kids)
     if isinstance(e, (sympy.Mul, sympy.Min, sympy.Piecewise)):
         return real, all(k.nonneg for k in kids), all(k.positive for k in kids)
@@ -848,6 +898,11 @@ def _check_exponent(e: sympy.Pow | sympy.exp, kids: list[_Info]) -> None:
         raise _Reject(f"has {_number(worst)} in an exponent; numerators and denominators in "
                       f"a variable exponent or in a power of x must be at most "
                       f"{MAX_EXPONENT_RATIONAL}, e.g. x**(1/3), 2**(x/3)")
+
+
+def _positive_by_algebra(e: sympy.Expr) -> bool:
+    """Is ``e`` > 0 at every real x (decided exactly)?"""
+    return sign_everywhere(e, z).positive
 
 
 POSITIVITY_TIMEOUT_S = 1.0  # SymPy's exp form of a log argument, tried when its form says nothing

@@ -1,0 +1,164 @@
+"""Signs the activation parser needs and its float64 estimates cannot give.
+
+The parser (``symbolic.expressions``) accepts an activation only if it is defined and real at
+every real x, which it judges by form and by float64 estimates of its constants. Two things
+are beyond that, and both are decided exactly here:
+
+* **constants float64 cannot resolve**: ``erf(26) - 1`` is 0.0 in float64 (it is -5.7e-296),
+  ``exp(40) + 1 - exp(40)`` cancels. ``accurate_value`` encloses the constant by outward-rounded
+  interval arithmetic (``kernel.intervals``) until its sign is certain and returns a float64
+  value inside that enclosure (so with that sign), refined to float64's precision where
+  the enclosure allows, or None.
+* **arguments positive by algebra, not by form**: ``x**2 - 2*x + 1 = (x - 1)**2 ≥ 0``,
+  ``1 - tanh(x)**2 > 0``, ``cosh(x) - 1 ≥ 0``. ``sign_everywhere`` decides polynomials in x
+  and rational functions of ``exp(c·x)`` (after SymPy's exp rewrite, with t = e^{gx} > 0) by
+  exact root counting (Sturm sequences) of numerator and denominator: sound, and complete for
+  those classes. Anything else is "unknown", and the parser keeps rejecting it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from math import gcd
+
+import mpmath
+import sympy
+
+from symbolic.kernel.intervals import CannotEnclose, enclose, tight_enclosure
+
+ACCURATE_BITS = 2048  # enough to resolve constants down to ~1e-600 beside terms of size 1
+MAX_DEGREE = 40  # of a polynomial (in x or in t = e^{gx}) that sign_everywhere examines
+MAX_OPS = 60  # SymPy operations in an argument that sign_everywhere rewrites
+
+
+def accurate_value(constant: sympy.Expr) -> float | None:
+    """``constant`` to float64 with a certified sign, or None when its sign stays unknown
+    within ``ACCURATE_BITS`` (or it cannot be enclosed)."""
+    try:
+        box = tight_enclosure(constant, max_bits=ACCURATE_BITS)
+    except CannotEnclose:
+        return None
+    if not box.excludes_zero:
+        return None
+    lo, hi, bits = box.lo, box.hi, box.bits
+    while hi - lo > abs(lo) * 2.0 ** -56 and bits < ACCURATE_BITS:  # to float64's precision
+        bits *= 2
+        try:
+            finer = enclose(constant, bits)
+        except CannotEnclose:
+            break
+        with mpmath.workprec(bits):  # keep every bit of the end points
+            lo, hi = max(lo, mpmath.mpf(finer.a)), min(hi, mpmath.mpf(finer.b))
+    with mpmath.workprec(bits):
+        value = float((lo + hi) / 2)
+    if value == 0.0 or (value > 0) != (box.sign > 0):  # below float64's range
+        return None
+    return value
+
+
+@dataclass(frozen=True)
+class Sign:
+    """What holds for every real x: ``nonneg`` (≥ 0), ``positive`` (> 0), ``negative`` (< 0)."""
+
+    nonneg: bool = False
+    positive: bool = False
+    negative: bool = False
+
+
+UNKNOWN = Sign()
+
+
+def sign_everywhere(expr: sympy.Expr, var: sympy.Symbol) -> Sign:
+    """The sign of ``expr`` at every real ``var``, decided exactly, or UNKNOWN."""
+    if expr.count_ops() > MAX_OPS:
+        return UNKNOWN
+    try:
+        if expr.is_polynomial(var):
+            return _rational_sign(expr, var, lower=None)
+        in_t = _in_exponential(expr.rewrite(sympy.exp), var)
+        return UNKNOWN if in_t is None else _rational_sign(in_t[0], in_t[1], lower=0)
+    except (sympy.PolynomialError, sympy.polys.polyerrors.PolificationFailed, ValueError,
+            TypeError, RecursionError):
+        return UNKNOWN
+
+
+def _in_exponential(expr: sympy.Expr, var: sympy.Symbol):
+    """``expr`` as a rational function of t = exp(g·var) (t > 0), or None: every occurrence of
+    ``var`` must sit in some exp(c·var) with c rational."""
+    exps = [e for e in expr.atoms(sympy.exp) if e.has(var)]
+    rates = []
+    for e in exps:
+        c = sympy.simplify(e.args[0] / var)
+        if not c.is_Rational or c == 0:
+            return None
+        rates.append(Fraction(int(c.p), int(c.q)))
+    if not rates:
+        return None
+    g = Fraction(reduce(gcd, (r.numerator for r in rates)),
+                 reduce(lambda a, b: a * b // gcd(a, b), (r.denominator for r in rates)))
+    t = sympy.Dummy("t", positive=True)
+    replaced = expr.xreplace({e: t ** sympy.Integer(r / g) for e, r in zip(exps, rates,
+                                                                          strict=True)})
+    if replaced.has(var):
+        return None
+    return sympy.together(replaced), t
+
+
+def _rational_sign(expr: sympy.Expr, var: sympy.Symbol, lower) -> Sign:
+    """Sign of a rational function on (lower, ∞) (lower None: all of ℝ)."""
+    num, den = sympy.fraction(sympy.together(expr))
+    n, d = sympy.Poly(num, var), sympy.Poly(den, var)
+    if max(n.degree(), d.degree()) > MAX_DEGREE or not (n.domain.is_QQ or n.domain.is_ZZ) \
+            or not (d.domain.is_QQ or d.domain.is_ZZ):
+        return UNKNOWN
+    sn, sd = _poly_sign(n, lower), _poly_sign(d, lower)
+    if not (sd.positive or sd.negative):  # the denominator may vanish
+        return UNKNOWN
+    flip = sd.negative
+    if sn.positive:
+        return Sign(nonneg=not flip, positive=not flip, negative=flip)
+    if sn.negative:
+        return Sign(nonneg=flip, positive=flip, negative=not flip)
+    if sn.nonneg and not flip:
+        return Sign(nonneg=True)
+    return UNKNOWN
+
+
+def _poly_sign(p: sympy.Poly, lower) -> Sign:
+    """Sign of a polynomial with rational coefficients on (lower, ∞), by exact root counting."""
+    if p.is_zero:
+        return UNKNOWN
+    odd = sympy.Poly(1, p.gen)
+    for factor, multiplicity in p.sqf_list()[1]:
+        if multiplicity % 2:
+            odd *= factor
+    roots = _roots_inside(p, lower)
+    odd_roots = _roots_inside(odd, lower)
+    at = _sample_point(p, lower)
+    positive_there = p.eval(at) > 0
+    if roots == 0:
+        return Sign(nonneg=positive_there, positive=positive_there, negative=not positive_there)
+    if odd_roots == 0 and positive_there:
+        return Sign(nonneg=True)
+    return UNKNOWN
+
+
+def _roots_inside(p: sympy.Poly, lower) -> int:
+    """Distinct real roots of ``p`` in (lower, ∞)."""
+    if p.degree() < 1:
+        return 0
+    if lower is None:
+        return p.count_roots()
+    return p.count_roots(lower, None) - (1 if p.eval(lower) == 0 else 0)
+
+
+def _sample_point(p: sympy.Poly, lower) -> sympy.Rational:
+    """A rational point of (lower, ∞) that is not a root of ``p``."""
+    start = sympy.Integer(0 if lower is None else lower)
+    for k in range(1, p.degree() + 2):
+        point = start + k
+        if p.eval(point) != 0:
+            return point
+    raise ValueError("no sample point")  # unreachable: p has at most degree roots
