@@ -25,8 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric_checks.activations import torch_available
-from symbolic.activations import _np_sigmoid
-from symbolic.activations import ACTIVATIONS
+from symbolic.activations import ACTIVATIONS, _np_sigmoid
 from symbolic.engine import NumericCheck
 
 SEED = 20260623  # the paper's date: every run trains the same blocks on the same data
@@ -197,7 +196,7 @@ def sweep(etas: Sequence[float] = ETAS, steps: int = STEPS, backend: str = "nump
 def ratios(runs: Sequence[Run], gate: str, quantity: str) -> list[float]:
     """drift(2η)/drift(η) for consecutive step sizes of one gate (4: η² law; 2: first order)."""
     drifts = [r.total_drift(quantity) for r in runs if r.gate == gate]
-    return [b / a for a, b in zip(drifts, drifts[1:])]
+    return [b / a for a, b in zip(drifts, drifts[1:], strict=False)]
 
 
 def expected_ratio(gate: str, quantity: str) -> float:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 
 import sympy
@@ -267,8 +267,8 @@ def instance_claim(inst: Instance) -> Claim:
     return Claim(f"conservation.{inst.key}", inst.title,
                  f"Under gradient flow of any loss, {inst.quantity} is conserved per unit j "
                  f"for the layer {inst.layer.__name__}" + gates + ".", "D", kind="corollary",
-                 assumptions=(f"explicit sizes: d = {SIZES['d']}, one unit (units do not interact), "
-                              f"d_out = {SIZES['d_out']}",),
+                 assumptions=(f"explicit sizes: d = {SIZES['d']}, one unit (units do not "
+                              f"interact), d_out = {SIZES['d_out']}",),
                  uses=("conservation.noether", *inst.uses))
 
 
@@ -330,8 +330,8 @@ WITNESS = {"x": (1, 0), "q": (1, 0), "k": (1, 0), "v": 1, "y": 0}
 def broken() -> Derivation:
     x, q, k = (symbolic_matrix(n, 1, 2) for n in ("x", "q", "k"))
     v, y = symbolic_matrix("v", 1, 1), sympy.Symbol("y", real=True)
-    point = {**dict(zip(x, WITNESS["x"])), **dict(zip(q, WITNESS["q"])),
-             **dict(zip(k, WITNESS["k"])), v[0, 0]: WITNESS["v"], y: WITNESS["y"]}
+    point = {**dict(zip(x, WITNESS["x"], strict=True)), **dict(zip(q, WITNESS["q"], strict=True)),
+             **dict(zip(k, WITNESS["k"], strict=True)), v[0, 0]: WITNESS["v"], y: WITNESS["y"]}
     point = {s: sympy.Integer(val) for s, val in point.items()}
     steps = []
     for gate in BROKEN_GATES:
@@ -442,7 +442,7 @@ def training_table(runs: Sequence[numeric.Run]) -> Table:
     ratio_notes = tuple(
         f"{gate} {numeric.QUANTITY_TEXT[q]}: drift(2η)/drift(η) = "
         + ", ".join(f"{x:.4f}" for x in numeric.ratios(runs, gate, q))
-        + f" (η² law: 4; first order: 2)" for gate in numeric.GATES for q in numeric.QUANTITIES)
+        + " (η² law: 4; first order: 2)" for gate in numeric.GATES for q in numeric.QUANTITIES)
     return Table("training", f"Training check: LLaMA-style block, plain SGD ({runs[0].backend})",
                  ("gate", "quantity", "η", "steps", "max_j |drift|", "max_j |Σ η²gᵀAg|",
                   "law miss (rel.)"), tuple(rows), notes=ratio_notes)
