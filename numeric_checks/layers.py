@@ -384,11 +384,14 @@ def replay_all(name: str, cases: Sequence[WitnessCase], torch: bool = False
 # --- The gated MLP as LLaMA builds it ---------------------------------------------------------
 
 
-def llama_mlp(d: int, hidden: int):
+def llama_mlp(d: int, hidden: int, gate=None):
     """LLaMA's feed-forward block (Meta's ``FeedForward``; ``LlamaMLP`` in transformers):
-    three bias-free ``nn.Linear`` layers and ``w2(silu(w1(x)) * w3(x))``, in float64."""
+    three bias-free ``nn.Linear`` layers and ``w2(silu(w1(x)) * w3(x))``, in float64
+    (``gate``: another torch function in place of silu, e.g. ``F.relu`` for ReGLU)."""
     import torch
     import torch.nn.functional as F  # noqa: N812
+
+    sigma = F.silu if gate is None else gate
 
     class FeedForward(torch.nn.Module):
         def __init__(self) -> None:
@@ -398,7 +401,7 @@ def llama_mlp(d: int, hidden: int):
             self.w3 = torch.nn.Linear(d, hidden, bias=False)
 
         def forward(self, x):
-            return self.w2(F.silu(self.w1(x)) * self.w3(x))
+            return self.w2(sigma(self.w1(x)) * self.w3(x))
 
     return FeedForward().to(torch.float64)
 
