@@ -8,7 +8,7 @@ import pytest
 
 from proofs.capacity import build_report, main
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import STORES
+from symbolic.memory_stores import PART_B as STORES
 
 
 @pytest.fixture(scope="module")
