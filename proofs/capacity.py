@@ -52,7 +52,7 @@ from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import check_compare, check_equal, check_sign, oracle, undecided
-from symbolic.memory_stores import PART_B, STORES
+from symbolic.memory_stores import PART_B
 from symbolic.similarity_law import (
     LAW_NAMES,
     LAWS,

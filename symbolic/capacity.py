@@ -19,9 +19,9 @@ Everything here computes and returns objects; ``proofs.capacity`` turns them int
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
-import math
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -185,9 +185,15 @@ def capacity_expr(store: MemoryStore, law: str) -> sympy.Expr | None:
     return 1 + sympy.powsimp(at_one / moment2)
 
 
-@cache
 def store_capacity(name: str, d: int, beta: sympy.Rational | int = SOURCE_BETA) -> StoreCapacity:
     """Both laws' capacities of store ``name`` at dimension ``d`` (and softmax ``beta``)."""
+    if not STORES[name].uses_beta:  # one cached value per (store, d) when β plays no part
+        beta = SOURCE_BETA
+    return _store_capacity(name, d, sympy.Rational(beta))
+
+
+@cache
+def _store_capacity(name: str, d: int, beta: sympy.Rational) -> StoreCapacity:
     store = STORES[name]
     laws = [_law_capacity(store, law, d, sympy.Rational(beta)) for law in LAW_NAMES]
     return StoreCapacity(store, d, sympy.Rational(beta), *laws)

@@ -28,8 +28,8 @@ Other activations get a numeric value (Gauss–Legendre on each half-line, not c
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 
 import numpy as np
