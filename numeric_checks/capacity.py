@@ -40,7 +40,7 @@ import numpy as np
 
 from symbolic.capacity import rational, store_capacity
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import STORES
+from symbolic.memory_stores import PART_B, STORES
 
 ESTIMATORS = ("rao-blackwell", "direct")
 DEFAULT_SEED = 20240531
@@ -313,7 +313,7 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
     fig, (ax, ratio_ax) = plt.subplots(1, 2, figsize=(15, 6.5),
                                        gridspec_kw={"width_ratios": [1.6, 1]})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, name in enumerate(STORES):
+    for i, name in enumerate(PART_B):
         color = colors[i % len(colors)]
         cap = store_capacity(name, d, rational(beta))
         lo = d + 1 if name == "least_squares" else 2
@@ -345,7 +345,7 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
     ax.set_ylim(1e-3, 10)
     ax.legend(fontsize=8, loc="upper left")
     ratio_ax.axhline(1, color="black", lw=0.8)
-    ratio_ax.set_xticks(range(len(STORES)), list(STORES), rotation=45, ha="right")
+    ratio_ax.set_xticks(range(len(PART_B)), list(PART_B), rotation=45, ha="right")
     ratio_ax.set(ylabel="capacity / exact-law capacity",
                  title="capacity relative to the exact law")
     ratio_ax.legend(fontsize=8)
@@ -437,7 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plot", metavar="FILE.png",
                         help="ISR against M for all stores, and the logit-scaling schedules")
     args = parser.parse_args(argv)
-    names = list(STORES) if args.store == "all" else [args.store]
+    names = list(PART_B) if args.store == "all" else [args.store]
     if args.plot:  # before any work: a missing extra is a one-line error, not a traceback
         from importlib.util import find_spec
 

@@ -52,7 +52,7 @@ from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import check_compare, check_equal, check_sign, oracle, undecided
-from symbolic.memory_stores import STORES
+from symbolic.memory_stores import PART_B
 from symbolic.similarity_law import (
     LAW_NAMES,
     LAWS,
@@ -433,7 +433,7 @@ def source_result(caps64: dict[str, StoreCapacity]) -> Result:
         f"at d = {SOURCE_D}, β = {SOURCE_BETA} every Gaussian capacity is within "
         f"{float(SOURCE_TOLERANCE):.0%} of the source's '≈' figure", SOURCE, "proposition",
         (f"the source rounds; its largest rounding is 65 → '≈ 64' (1.6 %), hence the "
-         f"{float(SOURCE_TOLERANCE):.0%} tolerance",), uses=tuple(f"capacity-{n}" for n in STORES))
+         f"{float(SOURCE_TOLERANCE):.0%} tolerance",), uses=tuple(f"capacity-{n}" for n in PART_B))
     steps = []
     for name, cap in caps64.items():
         enc, src = cap.gaussian.capacity, sympy.Rational(cap.store.source)
@@ -636,8 +636,8 @@ def build_report(d: int = SOURCE_D, beta: float = SOURCE_BETA,
             raise InvalidArgument(f"--d {d} --beta {beta:g}: softmax interference already "
                                   "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
                                   "crossing to find; use a smaller β for this d")
-    caps = {name: store_capacity(name, d, beta_q) for name in STORES}
-    caps64 = {name: store_capacity(name, SOURCE_D, sympy.Integer(SOURCE_BETA)) for name in STORES}
+    caps = {name: store_capacity(name, d, beta_q) for name in PART_B}
+    caps64 = {name: store_capacity(name, SOURCE_D, sympy.Integer(SOURCE_BETA)) for name in PART_B}
     crossings = {name: {law: first_crossing(name, law, d, beta, training_length)
                         for law in LAW_NAMES} for name in SCHEDULES}
     results = [isr_lemma(), law_lemma(d), moments_lemma(d), mgf_lemma(d, beta_q),

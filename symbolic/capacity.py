@@ -19,6 +19,7 @@ Everything here computes and returns objects; ``proofs.capacity`` turns them int
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -184,9 +185,15 @@ def capacity_expr(store: MemoryStore, law: str) -> sympy.Expr | None:
     return 1 + sympy.powsimp(at_one / moment2)
 
 
-@cache
 def store_capacity(name: str, d: int, beta: sympy.Rational | int = SOURCE_BETA) -> StoreCapacity:
     """Both laws' capacities of store ``name`` at dimension ``d`` (and softmax ``beta``)."""
+    if not STORES[name].uses_beta:  # one cached value per (store, d) when β plays no part
+        beta = SOURCE_BETA
+    return _store_capacity(name, d, sympy.Rational(beta))
+
+
+@cache
+def _store_capacity(name: str, d: int, beta: sympy.Rational) -> StoreCapacity:
     store = STORES[name]
     laws = [_law_capacity(store, law, d, sympy.Rational(beta)) for law in LAW_NAMES]
     return StoreCapacity(store, d, sympy.Rational(beta), *laws)
@@ -194,6 +201,8 @@ def store_capacity(name: str, d: int, beta: sympy.Rational | int = SOURCE_BETA) 
 
 def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) -> LawCapacity:
     values = {d_: d, beta_: beta}
+    if store.expectation == "tied":
+        return _tied_capacity(store, law, d)
     if store.expectation == "projection":
         expr = capacity_expr(store, law)
         if law == "gaussian":
@@ -229,6 +238,22 @@ def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) ->
         _mp_value(at_one.subs(values)))
     return LawCapacity(law, enc, sympy.sstr(expr), expr, moment2,
                        "closed form", float(log_slope))
+
+
+def _tied_capacity(store: MemoryStore, law: str, d: int) -> LawCapacity:
+    """THEORY.md C1 stores, from ``symbolic.tied_memory`` (closed form or numeric)."""
+    from symbolic.tied_memory import tied_law
+
+    v = tied_law(store.name, law, d)
+    if v.capacity is None:
+        raise ValueError(f"store {store.name}: capacity undefined ({v.reason})")
+    if v.expr is not None:
+        return LawCapacity(law, certified(v.expr.subs(d_, d)), sympy.sstr(v.expr), v.expr,
+                           v.second_moment, v.kind, -math.log(v.capacity - 1))
+    value = CertifiedValue(v.capacity, v.capacity, v.capacity, "numeric",
+                           "Gauss–Legendre quadrature on each half-line, not certified")
+    return LawCapacity(law, value, "1 + f(1)²/E[f(s)²], E by Gauss–Legendre quadrature "
+                       "(numeric, not certified)", None, None, v.kind, -math.log(v.capacity - 1))
 
 
 def _mp_value(expr: sympy.Expr) -> mpmath.mpf:

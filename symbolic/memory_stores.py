@@ -14,7 +14,13 @@ the two agree.
   product, ReLU GLU): a combination of the even moments ``E[s^(2k)]``;
 * ``mgf`` — ``f(s)² = exp(2βs)``: the moment generating function;
 * ``quadrature`` — no closed form (SwiGLU): a certified numeric enclosure;
-* ``projection`` — least squares, whose recall is not of the form ``Σ f(s_m) v_m``.
+* ``projection`` — least squares, whose recall is not of the form ``Σ f(s_m) v_m``;
+* ``tied`` — THEORY.md C1: the symmetric rank-1 and the gated store with tied query/key
+  vectors, one pair per activation of the table (``symbolic.tied_memory`` derives them).
+
+``part`` says which THEORY.md part a store belongs to: ``B`` (the source's table, what
+``proofs.capacity`` and ``--store all`` cover) or ``C1`` (``sym_<σ>``: weights ``σ(s²)``;
+``gated_<σ>``: weights ``σ(s)·s``, for every σ of ``symbolic.activations``).
 
 ``source`` is the seed's capacity at ``d = 64`` (``β = 8``), an "≈" figure.
 
@@ -33,7 +39,8 @@ import sympy
 from symbolic.activations import ACTIVATIONS
 from symbolic.similarity_law import beta_, s
 
-Expectation = Literal["moments", "mgf", "quadrature", "projection"]
+Expectation = Literal["moments", "mgf", "quadrature", "projection", "tied"]
+TIED_FORMS = ("sym", "gated")  # C1: σ(s²) (symmetric rank 1) and σ(s)·s (gated, q = k)
 
 
 @dataclass(frozen=True)
@@ -50,20 +57,24 @@ class MemoryStore:
     source_text: str
     note: str = ""
     square_bound: sympy.Expr | None = None  # c·s^(2j) ≥ f(s)² (tails of a certified quadrature)
+    part: str = "B"  # THEORY.md part: "B" (the source's table) or "C1" (tied stores)
+    form: str = ""  # C1: "sym" or "gated"
+    activation: str = ""  # C1: the activation's name in symbolic.activations
 
     @property
     def uses_beta(self) -> bool:
         return self.weight is not None and beta_ in self.weight.free_symbols
 
 
-def _ratio(activation: str, gate_times_s: bool = False
+def _ratio(activation: str, gate_times_s: bool = False, of_square: bool = False
            ) -> Callable[[np.ndarray, float], np.ndarray]:
-    """``σ(s)/σ(1)`` or, for a tied-key GLU, ``σ(s)·s/σ(1)``, from the activation table."""
+    """``σ(s)/σ(1)``, for a tied-key GLU ``σ(s)·s/σ(1)``, for the symmetric rank-1 form
+    ``σ(s²)/σ(1)``, from the activation table."""
     act = ACTIVATIONS[activation].numpy
     at_one = float(act(np.array(1.0)))
 
     def weight(S: np.ndarray, beta: float) -> np.ndarray:  # noqa: ARG001 (same signature)
-        out = act(S)
+        out = np.asarray(act(S * S if of_square else S), dtype=float)
         if gate_times_s:
             out = out * S
         out /= at_one
@@ -81,6 +92,19 @@ def _softmax_ratio(S: np.ndarray, beta: float) -> np.ndarray:
 
 def _sym(activation: str) -> sympy.Expr:
     return ACTIVATIONS[activation].sympy_at(s)
+
+
+def _tied(form: str, activation: str) -> MemoryStore:
+    """THEORY.md C1: ``sym_<σ>`` (weights ``σ(s²)``, the symmetric rank-1 form with ``q = k``)
+    or ``gated_<σ>`` (``σ(s)·s``, the gated form with tied query/key vectors)."""
+    sym = form == "sym"
+    weight = _sym(activation).subs(s, s**2) if sym else _sym(activation) * s
+    return MemoryStore(f"{form}_{activation}",
+                       f"{'symmetric rank-1' if sym else 'gated'}, {activation}, tied keys",
+                       f"{activation}(s²)" if sym else f"{activation}(s)·s", weight,
+                       _ratio(activation, gate_times_s=not sym, of_square=sym), "tied",
+                       float("nan"), "", "THEORY.md C1", part="C1", form=form,
+                       activation=activation)
 
 
 STORES: dict[str, MemoryStore] = {
@@ -107,8 +131,12 @@ STORES: dict[str, MemoryStore] = {
         MemoryStore("softmax", "softmax attention", "exp(βs)/Z", sympy.exp(beta_ * s),
                     _softmax_ratio, "mgf", 1.2e6, "≈ 1.2 million (β = 8)",
                     "the normalizer Z scales signal and interference alike"),
+        *(_tied(form, act) for act in ACTIVATIONS for form in TIED_FORMS),
     )
 }
+# The source's table (THEORY.md Part B): what proofs.capacity, `--store all` and the sweep's
+# default grid cover. The C1 stores are asked for by name.
+PART_B: dict[str, MemoryStore] = {n: m for n, m in STORES.items() if m.part == "B"}
 
 
 def get(name: str) -> MemoryStore:

@@ -354,6 +354,7 @@ def _iv_normalizer(law_name: str, d: int) -> iv.mpf:
     return iv.sqrt(iv.mpf(d) / (2 * iv.pi))
 
 
+@cache  # the same enclosure is asked for by the proofs, the Monte Carlo's theory and tests
 def certified_expectation(law_name: str, d: int, g: sympy.Expr, bound: sympy.Expr,
                           panels: int = SIMPSON_PANELS) -> iv.mpf:
     """A certified interval containing ``E[g(s)]`` under the law, for ``d ≥ 3``.

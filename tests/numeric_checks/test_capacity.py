@@ -84,7 +84,8 @@ def test_shared_component_of_one_memory():
 
 
 def test_cli_json(capsys):
-    assert main(["--store", "relu", "--d", str(SMALL_D), "--json"]) == 0
+    # 2000 draws (of the default ~22,000): the interval is wider and still must hold 2d + 1
+    assert main(["--store", "relu", "--d", str(SMALL_D), "--json", "--draws", "2000"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["store"] == "relu" and doc["estimator"] == "rao-blackwell"
     lo, hi = doc["ci95"]
@@ -109,7 +110,9 @@ def test_d64_tells_the_exact_law_from_the_gaussian():
     """d = 64, β = 8: within 2 % of the exact law, and the Gaussian value (3-6 % off) more than
     4 standard errors away, for ReLU², SwiGLU and softmax."""
     for store in ("relu2", "swiglu", "softmax"):
-        e = estimate(store, 64, beta=8.0, rel_se=2e-3)
+        # rel_se 3.5e-3: 4 standard errors (1.4 %) each side of the exact law stay clear of
+        # the Gaussian value, 3.1-5.8 % away (the estimate lies within 4 of the exact)
+        e = estimate(store, 64, beta=8.0, rel_se=3.5e-3)
         exact, gauss = e.theory["exact"], e.theory["gaussian"]
         assert abs(e.capacity / exact - 1) < 0.02, (store, e.capacity, exact)
         assert _within(e, exact), (store, e.ci95, exact)
@@ -150,7 +153,7 @@ def test_source_column_only_at_the_source_setting(capsys):
 
     from numeric_checks.capacity import _text
 
-    assert main(["--store", "relu", "--d", "8"]) == 0
+    assert main(["--store", "relu", "--d", "8", "--draws", "2"]) == 0  # the header only
     assert "source" not in capsys.readouterr().out.splitlines()[0]
     e = estimate("relu", SMALL_D, draws=1)
     assert "source" in _text([replace(e, d=64)], 8.0).splitlines()[0]

@@ -23,7 +23,8 @@ from symbolic.capacity import (
     softmax_optimum,
     store_capacity,
 )
-from symbolic.memory_stores import STORES, get
+from symbolic.memory_stores import PART_B as STORES
+from symbolic.memory_stores import get
 from symbolic.similarity_law import (
     LAW_NAMES,
     beta_,
