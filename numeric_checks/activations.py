@@ -22,6 +22,7 @@ from symbolic.activations import Activation, z
 from symbolic.analysis import ActivationAnalysis
 from symbolic.certify import certified_float
 from symbolic.engine import NumericCheck
+from symbolic.kernel.branches import at
 
 SEED = 20260623  # the paper's date: fixed so that every run checks the same layers
 LAYER_TRIALS = 12  # random layers per check
@@ -117,11 +118,20 @@ PRECISE_MAXN = 400  # working digits SymPy's adaptive evalf may use for cancelli
 def precise_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
     """σ correctly rounded to float64: each value computed at ``PRECISE_DIGITS`` digits (by
     substitution, no code generation). For σ that float64 evaluates with cancellation
-    (``x·(cosh²x − sinh²x)``), where a kept symmetry would otherwise look broken."""
+    (``x·(cosh²x − sinh²x)``), where a kept symmetry would otherwise look broken. Where
+    float64 overflows σ (2**2**2**2**2**x at x = 1) its value is kept: beyond float64's range
+    there is nothing to compare, and the exact value may take unbounded work."""
+    fast = numpy_function(expr)
     expr = _constants_evaluated(expr)
 
     def value(v: float) -> float:
-        out = expr.subs(z, sympy.Rational(v)).evalf(PRECISE_DIGITS, maxn=PRECISE_MAXN)
+        rough = float(fast(np.array([v]))[0])
+        if not np.isfinite(rough):
+            return rough
+        try:  # at(): substituted unevaluated, branches decided by enclosures
+            out = at(expr, {z: sympy.Rational(v)}).evalf(PRECISE_DIGITS, maxn=PRECISE_MAXN)
+        except (ValueError, TypeError, ArithmeticError):  # SymPy could not evaluate it
+            return float("nan")
         if out.is_real:  # not chopped: tanh(345) - 1 is -2.4e-300, not 0
             return float(out)
         re, im = out.as_real_imag()  # a round-off imaginary part of a real value
@@ -132,13 +142,22 @@ def precise_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def _constants_evaluated(expr: sympy.Expr) -> sympy.Expr:
-    """``expr`` with each constant part (``erf(26) - 1``) evaluated once, to more digits than
-    are kept: SymPy's adaptive evaluation of a cancelling constant is costly at every point."""
+    """``expr`` with each cancelling constant sum (``erf(26) - 1``) evaluated once, to more
+    digits than are kept: SymPy's adaptive evaluation of it is costly at every point. Other
+    constants stay exact (a Float √2 in gelu would turn an exact 0 into round-off noise)."""
     if not expr.free_symbols:
-        return expr if expr.is_Number else expr.evalf(2 * PRECISE_DIGITS, maxn=PRECISE_MAXN)
+        return _evaluated_if_cancelling(expr)
     if not expr.args or isinstance(expr, sympy.Piecewise):
         return expr
     return expr.func(*(_constants_evaluated(a) for a in expr.args))
+
+
+def _evaluated_if_cancelling(constant: sympy.Expr) -> sympy.Expr:
+    if not isinstance(constant, sympy.Add):
+        return constant
+    terms = [abs(sympy.N(a, 15)) for a in constant.args]
+    value = constant.evalf(2 * PRECISE_DIGITS, maxn=PRECISE_MAXN)
+    return value if abs(value) < 2.0 ** -30 * max(terms) else constant
 
 
 FAITHFUL_POINTS = (-3.0, -1.5, -0.5, 0.25, 1.0, 2.0, 3.5)  # where float64 σ is compared
@@ -152,8 +171,8 @@ def faithful(sigma: Callable, precise: Callable, points: tuple[float, ...]) -> b
     x = np.asarray(points, dtype=np.float64)
     with np.errstate(all="ignore"):
         fast, slow = np.asarray(sigma(x), dtype=np.float64), precise(x)
-    ok = np.abs(fast - slow) <= FAITHFUL_TOL * np.abs(slow) + np.finfo(np.float64).tiny
-    return bool(np.all(ok | (np.isnan(slow) & np.isnan(fast))))
+        ok = np.abs(fast - slow) <= FAITHFUL_TOL * np.abs(slow) + np.finfo(np.float64).tiny
+    return bool(np.all(ok | ~np.isfinite(fast)))
 
 
 def _kept_gap(fn: Callable, precise: Callable | None, form: Callable, transform: Callable,
@@ -286,8 +305,6 @@ def _scaling_break(analysis: ActivationAnalysis) -> float | None:
     if d.witness is None or d.value is None:
         return None
     alpha, a = d.value, d.witness
-    from symbolic.kernel.branches import at
-
     exact = at(analysis.expr, {z: alpha * a}) - alpha * at(analysis.expr, {z: a})
     scale = abs(certified_float(alpha * analysis.expr.subs(z, a))) + 1e-300
     return abs(certified_float(exact)) / scale if exact != 0 else 0.0

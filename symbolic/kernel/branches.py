@@ -73,11 +73,25 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
 
 
 
+MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated
+
+
 def _evaluated(e: sympy.Basic) -> sympy.Basic:
-    """Rebuild bottom up with SymPy's ordinary evaluation."""
+    """Rebuild bottom up with SymPy's ordinary evaluation, except exact powers too large to
+    compute (2**2**2**2**2**2): those stay unevaluated for the enclosures to judge."""
     if not e.args:
         return e
-    return e.func(*(_evaluated(a) for a in e.args))
+    args = tuple(_evaluated(a) for a in e.args)
+    if isinstance(e, sympy.Pow) and _too_large_to_compute(*args):
+        return sympy.Pow(*args, evaluate=False)
+    return e.func(*args)
+
+
+def _too_large_to_compute(base: sympy.Basic, exponent: sympy.Basic) -> bool:
+    if not (base.is_Rational and exponent.is_Rational) or base in (0, 1, -1):
+        return False
+    bits = max(int(base.p).bit_length(), int(base.q).bit_length())
+    return abs(exponent) * bits > MAX_EXACT_POWER_BITS
 
 
 def at(expr: sympy.Basic, point) -> sympy.Basic:
