@@ -81,9 +81,22 @@ class Transform:
     def indexed(self) -> bool:
         return any(s.target.index is not None for s in self.substitutions)
 
+    def per_unit(self) -> Transform | None:
+        """The same scalings unit by unit (``Q -> a*Q`` becomes ``Q[j] -> a*Q[j]``), when every
+        substitution maps a parameter with units to itself; else None."""
+        if self.indexed or any(s.source != s.target for s in self.substitutions):
+            return None
+        subs = tuple(Substitution(Ref(s.target.name, "j"), Ref(s.source.name, "j"),
+                                  s.coefficient) for s in self.substitutions)
+        return Transform(self.shown_of(subs), subs, self.parameter, self.domain)
+
     def shown(self) -> str:
+        return self.shown_of(self.substitutions)
+
+    @staticmethod
+    def shown_of(substitutions) -> str:
         return ", ".join(f"{s.target} -> {_coefficient_text(s.coefficient, s.source)}"
-                         for s in self.substitutions)
+                         for s in substitutions)
 
 
 def _coefficient_text(c: sympy.Expr, ref: Ref) -> str:
@@ -91,6 +104,8 @@ def _coefficient_text(c: sympy.Expr, ref: Ref) -> str:
         return str(ref)
     if c == -1:
         return f"-{ref}"
+    if c.is_Pow and c.exp == -1 and c.base.is_Atom:
+        return f"{ref}/{sympy.sstr(c.base)}"
     return f"{sympy.sstr(c)}*{ref}" if c.is_Atom else f"({sympy.sstr(c)})*{ref}"
 
 
