@@ -39,7 +39,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, time_limit
+from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.engine import Step
 from symbolic.kernel import (
     Fact,
@@ -135,11 +135,16 @@ def _identity(lhs: Callable, rhs: Callable) -> Callable[[sympy.Expr], Fact | Non
     """The kernel's ``∀z: lhs(σ) = rhs(σ)``, asked only when it holds at a few points
     (numerically, a proposal: a false identity is not worth a proof attempt)."""
     def fact(e: sympy.Expr) -> Fact | None:
-        left, right = lhs(e), rhs(e)
-        if not _plausible(left - right):
-            return None
-        return check_identity(left, right, z)
+        key = (lhs, e, current_limits())
+        if key not in _IDENTITIES:
+            left, right = lhs(e), rhs(e)
+            _IDENTITIES[key] = check_identity(left, right, z) if _plausible(left - right) \
+                else None
+        return _IDENTITIES[key]
     return fact
+
+
+_IDENTITIES: dict[tuple, Fact | None] = {}  # kernel facts about σ, per σ and limits in force
 
 
 def _at(e: sympy.Expr, v: sympy.Expr) -> sympy.Expr:
@@ -462,8 +467,8 @@ def _plausible(diff: sympy.Expr) -> bool:
     try:
         e = diff.xreplace({s: FILTER_SIZES[s.name] for s in diff.free_symbols
                            if s.name in FILTER_SIZES and s.is_integer})
-        e = e.doit().replace(lambda f: isinstance(f, AppliedUndef),
-                             lambda f: GENERIC_SIGMA(*f.args))
+        e = _unrolled(e).replace(lambda f: isinstance(f, AppliedUndef),
+                                 lambda f: GENERIC_SIGMA(*f.args))
         atoms = sorted(e.atoms(sympy.Indexed) | {s for s in e.free_symbols
                                                   if isinstance(s, sympy.Symbol)}, key=str)
         for _ in range(PLAUSIBLE_POINTS):
@@ -474,6 +479,16 @@ def _plausible(diff: sympy.Expr) -> bool:
     except (TypeError, ValueError, ArithmeticError, RecursionError):
         return True  # cannot tell: let the kernel decide
     return True
+
+
+def _unrolled(e: sympy.Basic) -> sympy.Basic:
+    """Finite sums with integer bounds written out term by term (cheaper than ``doit``)."""
+    if isinstance(e, sympy.Sum):
+        body = _unrolled(e.function)
+        for k, lo, hi in e.limits:  # innermost first
+            body = sympy.Add(*(body.xreplace({k: i}) for i in range(int(lo), int(hi) + 1)))
+        return body
+    return e.func(*(_unrolled(a) for a in e.args)) if e.args else e
 
 
 def _filter_value(v: sympy.Basic, rng: random.Random) -> sympy.Rational:
