@@ -143,7 +143,7 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
     from symbolic.activations import ACTIVATIONS
 
     texts = list(ACTIVATIONS) if activation.strip() == ALL else [activation]
-    decisions, results, objects = [], [], []
+    decisions, results, objects, rows = [], [], [], []
     for text in texts:
         activations = _functions(parsed, activation_spec(text))
         wanted = candidates(parsed, activations["sigma"]) if discover else [transform]
@@ -152,13 +152,15 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
             r = symmetry_result(d, activations)
             decisions.append(d)
             results.append(r)
+            rows.append(d)
             unit = _per_unit(d, activations)
             if unit is not None:
                 results.append(unit[1])
+                rows.append(unit[0])
             objects.append(decision_json(d, r, unit))
     data = {"decisions": objects, "discover": discover, "activations": texts}
     return Report("proofs.symmetry", f"Symmetries of {_layer_name(parsed)}", "D",
-                  tuple(results), (symmetry_table(decisions),), data=data)
+                  tuple(results), (symmetry_table(rows),), data=data)
 
 
 def symmetry_json(report: Report, args: argparse.Namespace) -> Any:

@@ -411,14 +411,19 @@ def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, _Fact
         return None
     if not rewriter.changed or not _plausible(rewritten[0] - rewritten[1]):
         return None
-    fact = check_sum_equal(*rewritten)
+    both = rewritten[1] != normal[1]  # the facts rewrite F(x; θ) too (a linear σ)
+    fact = check_sum_equal(rewritten[0], rewritten[1] if both else before)
     if not fact.proved:
         return None
+    normal_form = f"{GENERAL}: sum normal form"
     steps = (*rewriter.steps(),
-             Step(check_sum_equal(after, normal[0]), f"{GENERAL}: sum normal form",
+             Step(check_sum_equal(after, normal[0]), normal_form,
                   note="F(x; Tθ), entry (0, o), the scalars moved out of the sums"),
-             Step(fact, f"{GENERAL}: the facts above applied to every σ(c·w) of both sides, "
-                  "then sum normal form", note="F(x; Tθ) = F(x; θ)"))
+             *([Step(check_sum_equal(before, normal[1]), normal_form,
+                     note="F(x; θ), entry (0, o)")] if both else []),
+             Step(fact, f"{GENERAL}: the facts above applied to every σ(c·w)"
+                  f"{' of both sides' if both else ''}, then sum normal form",
+                  note="F(x; Tθ) = F(x; θ)"))
     return steps, False
 
 

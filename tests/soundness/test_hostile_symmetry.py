@@ -41,7 +41,7 @@ HUGE = ["9**9**9", "10**10**10", "1e308", "1e-400", "9" * 400, "a**1000", "a**(1
 def _payloads(marker: Path) -> list[str]:
     m = str(marker)
     return [f"__import__('os').system('touch {m}')", f"open('{m}', 'w')",
-            f"(lambda: open('{m}', 'w'))()", f"x.__class__.__init__.__globals__['os']",
+            f"(lambda: open('{m}', 'w'))()", "x.__class__.__init__.__globals__['os']",
             f"exec(\"open('{m}', 'w')\")", f"[open('{m}', 'w') for _ in ()]",
             f"x; open('{m}', 'w')", "Q.T.__class__", "Q.__dict__"]
 
