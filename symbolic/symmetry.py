@@ -7,17 +7,18 @@ decides on the formula that is shown:
 1. **General n, d** (whole-matrix transforms): entry ``(0, o)`` of ``F(x; Tθ)`` and of
    ``F(x; θ)``, written as finite sums with symbolic bounds, with σ an *uninterpreted* function,
    are compared in sum normal form (``check_sum_equal``). When a σ argument carries a scalar
-   ``c`` of the transform, the facts of ``INTERTWINERS`` about the activation move it out —
-   ``σ(cw) = c^p σ(w)`` for ``c > 0`` when σ is positively homogeneous of degree p,
-   ``σ(−w) = −σ(w)`` (odd), ``σ(−w) = σ(w)`` (even), ``σ(−w) = σ(w) − w`` (GELU, SiLU),
-   ``σ(w) = σ(1)·w`` (linear) — each a kernel fact shown as a step, with the kernel's
-   certificate of the sign of ``c``.
+   ``c`` of the transform, the facts about the activation propose how to move it out —
+   ``σ(cw) = c^p σ(w)`` for ``c > 0`` when σ is positively homogeneous of degree p, and for
+   ``c < 0`` an identity of ``INTERTWINERS``: ``σ(−w) = −σ(w)`` (odd), ``σ(−w) = σ(w)`` (even),
+   ``σ(−w) = σ(w) − w`` (GELU, SiLU, ReLU); ``σ(w) = σ(1)·w`` when σ is linear. Each rewrite
+   is used only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
+   (shown as a step); the rewritten entries are then compared again.
 2. **A certified witness** (``F(x; Tθ) ≠ F(x; θ)``): exact rational ``x``, parameters and ``a``
    at small explicit sizes, with the real σ; the kernel's ``counterexample`` certifies one entry
    of the difference nonzero (exactly or by outward-rounded intervals).
 3. **Explicit sizes** (per-unit and fixed-row transforms, or when 1 is undecided): explicit
    symbolic matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit
-   j, uninterpreted σ and the same facts (``check_matrix_equal``).
+   j, uninterpreted σ and the same instance facts (``check_matrix_equal``).
 
 Otherwise ``unknown``. Every kernel call runs under the kernel's limits; the witness search is
 bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
@@ -45,7 +46,6 @@ from symbolic.kernel import (
     Fact,
     check_identity,
     check_matrix_equal,
-    check_sign,
     check_sum_equal,
     counterexample,
     negate,
@@ -54,7 +54,7 @@ from symbolic.kernel import (
 from symbolic.layer_language import Layer, entry, evaluate
 from symbolic.layer_witness import t_real
 from symbolic.layers import symbolic_matrix
-from symbolic.transform_language import Transform
+from symbolic.transform_language import Transform, domain_text
 
 GENERAL = "general n, d"
 EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
@@ -125,46 +125,30 @@ class SymmetryDecision:
 
 @dataclass(frozen=True)
 class Intertwiner:
-    """A property of σ (``∀z``) used to rewrite ``σ(c·w)``; ``fact(σ)`` is the kernel's check."""
+    """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (THEORY Part D)."""
 
     name: str
-    fact: Callable[[sympy.Expr], Fact]
+    flip: Callable[[sympy.Expr, sympy.Expr], sympy.Expr]
 
-
-def _identity(lhs: Callable, rhs: Callable) -> Callable[[sympy.Expr], Fact | None]:
-    """The kernel's ``∀z: lhs(σ) = rhs(σ)``, asked only when it holds at a few points
-    (numerically, a proposal: a false identity is not worth a proof attempt)."""
-    def fact(e: sympy.Expr) -> Fact | None:
-        key = (lhs, e, current_limits())
-        if key not in _IDENTITIES:
-            left, right = lhs(e), rhs(e)
-            _IDENTITIES[key] = check_identity(left, right, z) if _plausible(left - right) \
-                else None
-        return _IDENTITIES[key]
-    return fact
-
-
-_IDENTITIES: dict[tuple, Fact | None] = {}  # kernel facts about σ, per σ and limits in force
-
-
-def _at(e: sympy.Expr, v: sympy.Expr) -> sympy.Expr:
-    return e.xreplace({z: v})
+    def plausible(self, expr: sympy.Expr) -> bool:
+        """Does σ = ``expr`` satisfy it at a few points? A proposal, never a fact."""
+        return _plausible(expr.xreplace({z: -z}) - self.flip(expr, z))
 
 
 INTERTWINERS = {i.name: i for i in (
-    Intertwiner("odd", _identity(lambda e: _at(e, -z), lambda e: -e)),
-    Intertwiner("even", _identity(lambda e: _at(e, -z), lambda e: e)),
-    Intertwiner("reflection", _identity(lambda e: _at(e, -z), lambda e: e - z)),
+    Intertwiner("odd", lambda s, y: -s),  # tanh, erf: σ(−y) = −σ(y)
+    Intertwiner("even", lambda s, y: s),  # abs: σ(−y) = σ(y)
+    Intertwiner("reflection", lambda s, y: s - y),  # GELU, SiLU, ReLU: σ(−y) = σ(y) − y
 )}
 
 
 @dataclass
 class _Facts:
-    """The facts about one activation, computed when first needed; ``used`` keeps the steps."""
+    """What the analysis of one activation proposes (its degree p, its slope if linear, the
+    intertwiners it plausibly satisfies): proposals only; the instances used are checked."""
 
     spec: ActivationSpec
-    cache: dict[str, Fact | None] = field(default_factory=dict)
-    used: dict[str, Step] = field(default_factory=dict)
+    cache: dict[str, bool] = field(default_factory=dict)
 
     def analysis(self):
         from symbolic.analysis import analyze
@@ -173,45 +157,41 @@ class _Facts:
 
     def linear_slope(self) -> sympy.Expr | None:
         d = self.analysis().linear
-        if d.holds.proved:
-            self.use("linear", d.holds, f"{self.spec.label} is linear (kernel)")
-            return d.value
-        return None
+        return d.value if d.holds.proved else None
 
     def degree(self) -> sympy.Expr | None:
         from symbolic.properties import EVERY_DEGREE
 
         d = self.analysis().homogeneity
-        if d.holds.proved and d.value != EVERY_DEGREE:
-            self.use("homogeneous", d.holds, f"{self.spec.label} is positively homogeneous of "
-                     f"degree {d.value} (kernel)")
-            return d.value
+        return d.value if d.holds.proved and d.value != EVERY_DEGREE else None
+
+    def intertwiner(self) -> Intertwiner | None:
+        for name, i in INTERTWINERS.items():
+            if name not in self.cache:
+                self.cache[name] = i.plausible(self.spec.expr)
+            if self.cache[name]:
+                return i
         return None
 
-    def holds(self, name: str) -> bool:
-        if name not in self.cache:
-            self.cache[name] = INTERTWINERS[name].fact(self.spec.expr)
-        fact = self.cache[name]
-        if fact is not None and fact.proved:
-            self.use(name, fact, f"{self.spec.label}: {name} identity, cases z > 0, z < 0, z = 0 "
-                     "(kernel)")
-            return True
-        return False
 
-    def use(self, key: str, fact: Fact, rule: str) -> None:
-        self.used.setdefault(key, Step(fact, rule))
+_T = sympy.Symbol("t", real=True)  # the argument of σ in an instance fact
+_INSTANCES: dict[tuple, Fact] = {}  # instance facts, per (σ, instance, limits in force)
 
 
 class _Rewriter:
-    """Moves the transform's scalars out of every σ(c·w), citing the facts it uses."""
+    """Rewrites every σ(c·w) (c: the transform's scalar) as the facts about σ propose —
+    ``c^p σ(w)`` (degree p, c > 0), by an intertwiner (c < 0), ``σ(1)·c·w`` (σ linear) — and
+    uses a rewrite only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the
+    real σ (``check_identity``); ``steps()`` are those instance facts. Replacing σ(c·w) by R(w)
+    inside a larger expression is the one rule applied here, outside the kernel."""
 
     def __init__(self, facts: Mapping[str, _Facts], parameter: sympy.Symbol) -> None:
         self.facts, self.parameter = facts, parameter
-        self.signs: dict[sympy.Expr, Step] = {}
+        self.used: dict[tuple, Step] = {}
         self.changed = False
 
     def steps(self) -> list[Step]:
-        return [s for f in self.facts.values() for s in f.used.values()] + list(self.signs.values())
+        return list(self.used.values())
 
     def __call__(self, expr: sympy.Expr) -> sympy.Expr:
         names = set(self.facts)
@@ -223,48 +203,44 @@ class _Rewriter:
         arg = applied.args[0]
         slope = facts.linear_slope()
         if slope is not None:
-            self.changed = True
-            return slope * arg
-        c, w = self.split(arg)
-        if c == 1:
+            c, w, form = sympy.Integer(1), arg, slope * _T
+        else:
+            c, w = self.split(arg)
+            form = None if c == 1 else self.proposal(facts, fn, c)
+        if form is None or not self.verified(facts, fn, c, form):
             return fn(arg)
-        if self.certified(c, "negative"):
-            flip = self.flip(facts, fn, -c, w)
-            if flip is not None:
-                self.changed = True
-                return flip
-            return fn(arg)
-        out = self.positive(facts, fn, c, w)
-        return fn(arg) if out is None else out
-
-    def flip(self, facts: _Facts, fn, c: sympy.Expr, w: sympy.Expr) -> sympy.Expr | None:
-        """σ(−c·w) for c > 0, by an odd, even or reflection identity."""
-        inner = self.positive(facts, fn, c, w)
-        inner = fn(c * w) if inner is None else inner
-        if facts.holds("odd"):
-            return -inner
-        if facts.holds("even"):
-            return inner
-        if facts.holds("reflection"):
-            return inner - c * w
-        return None
-
-    def positive(self, facts: _Facts, fn, c: sympy.Expr, w: sympy.Expr) -> sympy.Expr | None:
-        """σ(c·w) = c^p σ(w) for c > 0 certified and σ of degree p; None when it does not apply."""
-        if c == 1:
-            return fn(w)
-        if not self.certified(c, "positive"):
-            return None
-        p = facts.degree()
-        if p is None:
-            return None
         self.changed = True
-        return c**p * fn(w)
+        return form.xreplace({_T: w})
 
-    def certified(self, c: sympy.Expr, sign: str) -> bool:
-        fact = check_sign(c, sign)
+    def proposal(self, facts: _Facts, fn, c: sympy.Expr) -> sympy.Expr | None:
+        """R(t) with σ(c·t) = R(t) as the facts propose; None when none applies."""
+        if c.is_negative:
+            turn = facts.intertwiner()
+            if turn is None:
+                return None
+            inner = self.proposal(facts, fn, -c) if -c != 1 else None
+            return turn.flip(fn(-c * _T) if inner is None else inner, -c * _T)
+        p = facts.degree()
+        return c**p * fn(_T) if c.is_positive and p is not None else None
+
+    def verified(self, facts: _Facts, fn, c: sympy.Expr, form: sympy.Expr) -> bool:
+        """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved."""
+        sigma = facts.spec.expr
+        real = form.replace(lambda e: isinstance(e, AppliedUndef) and e.func == fn,
+                            lambda e: sigma.xreplace({z: e.args[0]}))
+        lhs = sigma.xreplace({z: c * _T})
+        key = (sigma, lhs, real, current_limits())
+        if key not in _INSTANCES:
+            if not _plausible(lhs - real):
+                return False
+            _INSTANCES[key] = check_identity(lhs, real, _T)
+        fact = _INSTANCES[key]
         if fact.proved:
-            self.signs.setdefault(c, Step(fact, f"the coefficient is {sign} (kernel)"))
+            where = "" if self.parameter not in c.free_symbols else \
+                f" ({domain_text(self.parameter)})"
+            self.used.setdefault(key, Step(fact, f"instance for σ = {facts.spec.label}: cases "
+                                           "t > 0, t < 0, t = 0 (kernel)",
+                                           note=f"σ({sympy.sstr(c * _T)}) rewritten{where}"))
         return fact.proved
 
     def split(self, arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
@@ -421,7 +397,7 @@ def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, _Fact
                   note="F(x; Tθ), entry (0, o), the scalars moved out of the sums"),
              *([Step(check_sum_equal(before, normal[1]), normal_form,
                      note="F(x; θ), entry (0, o)")] if both else []),
-             Step(fact, f"{GENERAL}: the facts above applied to every σ(c·w)"
+             Step(fact, f"{GENERAL}: the instances above applied to every σ(c·w)"
                   f"{' of both sides' if both else ''}, then sum normal form",
                   note="F(x; Tθ) = F(x; θ)"))
     return steps, False
@@ -452,7 +428,7 @@ def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, _Fac
             if not fact.proved:
                 return None
         main.append(Step(fact, f"explicit symbolic matrices, {shown}{where}"
-                         f"{'' if every else ': the facts above applied to every σ(c·w)'}"))
+                         f"{'' if every else ': the instances above applied to every σ(c·w)'}"))
     steps = (*([] if every else rewriter.steps()), *main)
     return steps, every, shown + (" (every unit j)" if transform.unit_index else "")
 
@@ -497,7 +473,7 @@ def _unrolled(e: sympy.Basic) -> sympy.Basic:
 
 
 def _filter_value(v: sympy.Basic, rng: random.Random) -> sympy.Rational:
-    size = sympy.Rational(rng.randint(3, 17), 7)
+    size = sympy.Rational(rng.randint(3, 70), 7)  # 3/7 .. 10: both sides of kinks at ±6
     if getattr(v, "is_positive", False):
         return size
     if getattr(v, "is_negative", False):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from proofs import exchange, scaling, symmetry
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
+from symbolic.budget import limits
 from symbolic.layer_language import table_layer
 from symbolic.layer_witness import sympy_sigma
 from symbolic.symmetry import decide, generator_of
@@ -60,7 +61,7 @@ def test_relu_gated_rescaling_conserves_q_minus_k_per_unit(capsys):
     assert out["conserved_per_unit"] == "‖q_j‖² − ‖k_j‖²"
     assert "conservation.noether" in out["conserved_by"]
     kinds = [s["formula"] for s in out["evidence"]["steps"]]
-    assert any("Max(0, alpha*z)" in f for f in kinds)  # the homogeneity fact it rests on
+    assert any("Eq(Max(0, a*t), a*Max(0, t))" in f for f in kinds)  # the instance it rests on
 
 
 def test_a_typed_layer_is_decided_for_exchange(capsys):
@@ -152,3 +153,34 @@ def test_kept_rescalings_hold_at_random_scalings(text, a, seed):
     after = layers.gated(x, moved.get("Q", 1) * Q, moved.get("K", 1) * K, moved.get("V", 1) * V,
                          sigma)
     assert np.allclose(after, before, rtol=1e-10, atol=1e-10 * np.max(np.abs(before)))
+
+
+PROOF_ATTEMPT_S = 0.1  # the kernel's attempts at false identities, bounded (unknown at the bound)
+
+
+def test_a_wrong_proposal_is_refused_by_the_kernel(monkeypatch):
+    """Told that SiLU is 1-homogeneous (and every identity plausible), the rewrite is still
+    not used: the kernel does not prove σ(a·t) = a·σ(t) for SiLU, and a witness decides."""
+    from symbolic import symmetry as decision
+
+    monkeypatch.setattr(decision._Facts, "degree", lambda self: sympy.Integer(1))
+    monkeypatch.setattr(decision, "_plausible", lambda diff: True)
+    decision._INSTANCES.clear()
+    layer = table_layer("gated")
+    with limits(sympy_timeout_s=PROOF_ATTEMPT_S):
+        got = decide(layer, parse_transform("Q -> a*Q, K -> K/a", layer),
+                     {"sigma": symmetry.activation_spec("silu")})
+    decision._INSTANCES.clear()
+    assert got.invariant is False and got.witness is not None
+
+
+def test_a_forged_proof_fails_the_numeric_cross_check(monkeypatch, capsys):
+    """A decision that claims invariance where there is none (here forced by replacing the
+    general proof with a trivial one) is caught: the numeric check disagrees, exit 1."""
+    from symbolic import symmetry as decision
+    from symbolic.check import equal_step
+
+    trivial = equal_step(sympy.Integer(0), sympy.Integer(0), "forged")
+    monkeypatch.setattr(decision, "_general_proof", lambda *args: ((trivial,), True))
+    code = symmetry.main(["--transform", "Q -> K, K -> Q", "--activation", "silu"])
+    assert code == 1 and "[failed]" in capsys.readouterr().out
