@@ -342,6 +342,20 @@ def evaluate(layer: Layer, x, values: Mapping[str, object],
     return value(layer.root)
 
 
+def layer_at(layer: Layer, values: Mapping[str, object], functions: Mapping[str, Callable]):
+    """``evaluate`` with the token given as ``values["x"]``."""
+    return evaluate(layer, values[TOKEN], values, functions)
+
+
+def symbol_values(layer: Layer, sizes: Mapping[str, int]) -> dict[str, sympy.Matrix]:
+    """Explicit matrices of real symbols for the token and every parameter."""
+    out = {"x": layers.symbolic_matrix(TOKEN, 1, sizes["d"])}
+    for name, (rows, cols) in layer.shapes:
+        out[name] = layers.symbolic_matrix(name, sizes[rows], sizes[cols])
+    return out
+
+
+
 def _symbolic(a) -> bool:
     return isinstance(a, (sympy.MatrixBase, sympy.MatrixExpr))
 
@@ -397,5 +411,5 @@ def resolve_layer(text: str) -> Layer:
     return parse_layer(text)
 
 
-__all__ = ["DIMS", "Layer", "Node", "entry", "evaluate", "parse_layer", "parsed_tree",
-           "resolve_layer", "table_layer", "typed_number"]
+__all__ = ["DIMS", "Layer", "Node", "entry", "evaluate", "layer_at", "parse_layer", "parsed_tree",
+           "resolve_layer", "symbol_values", "table_layer", "typed_number"]

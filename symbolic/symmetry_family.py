@@ -21,7 +21,7 @@ from itertools import combinations
 import sympy
 
 from symbolic.layer_language import Layer
-from symbolic.symmetry import INTERTWINERS, ActivationSpec
+from symbolic.symmetry_rewrite import INTERTWINERS, ActivationSpec
 
 
 def _degree(spec: ActivationSpec) -> sympy.Expr | None:

@@ -22,7 +22,9 @@ bounded, and checked against the layer; each rejection is a one-line ``InvalidEx
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import sympy
 
@@ -261,5 +263,83 @@ class _Coefficients:
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
         ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a**b}
 
+# --- applying a transform, and its generator -----------------------------------------------
+
+
+def transformed(values: Mapping[str, Any], transform: Transform, value: Any,
+                unit: int | None = None, scalar: Callable = lambda c: c) -> dict[str, Any]:
+    """The parameters after the transform at parameter ``value`` (``unit``: the row of ``Q[j]``);
+    simultaneous, on SymPy matrices or numpy arrays (``scalar`` converts each coefficient)."""
+    out = dict(values)
+    for s in transform.substitutions:
+        c = scalar(s.coefficient if value is None else
+                   s.coefficient.xreplace({transform.parameter: value}))
+        source = values[s.source.name]
+        if s.target.index is None:
+            out[s.target.name] = c * source
+            continue
+        rows = unit if isinstance(s.target.index, str) else s.target.index
+        src = unit if isinstance(s.source.index, str) else s.source.index
+        if out[s.target.name] is values[s.target.name]:
+            out[s.target.name] = values[s.target.name].copy()
+        out[s.target.name][rows, :] = c * source[src, :]
+    return out
+
+
+def _rows_needed(transform: Transform) -> int:
+    return max((*transform.fixed_units, 0)) + 1
+
+
+def explicit_sizes(transform: Transform, base: Mapping[str, int]) -> dict[str, int]:
+    n = max(base["n"], _rows_needed(transform) if transform.fixed_units else 1)
+    return {"1": 1, "d": base["d"], "n": n}
+
+
+def units(transform: Transform, n: int) -> list[int | None]:
+    return list(range(n)) if transform.unit_index is not None else [None]
+
+
+
+def generator_of(transform: Transform) -> tuple[str | None, str | None]:
+    """``(A, θᵀAθ)`` as text for a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M``
+    (through the identity at a = 1); (None, None) for any other transform."""
+    a = transform.parameter
+    if not transform.one_parameter or a.is_negative:
+        return None, None
+    exponents = []
+    for s in transform.substitutions:
+        if s.source != s.target:
+            return None, None
+        lam = sympy.diff(s.coefficient, a).xreplace({a: 1})
+        if not lam.is_Rational or sympy.simplify(s.coefficient - a**lam) != 0:
+            return None, None
+        exponents.append((s.target, lam))
+    kept = [(ref, lam) for ref, lam in exponents if lam != 0]
+    if not kept:
+        return None, None
+    generator = "diag(" + ", ".join(f"{_number(lam)}·I_{_block(ref)}" for ref, lam in kept) + ")"
+    terms = []
+    for i, (ref, lam) in enumerate(kept):
+        sign = "−" if lam < 0 else ("" if i == 0 else "+")
+        size = abs(lam)
+        weight = "" if size == 1 else (f"{size}" if size.is_Integer else f"({size})")
+        terms.append(f"{sign} {weight}‖{_block(ref)}‖²".strip() if i else
+                     f"{sign}{weight}‖{_block(ref)}‖²")
+    return generator, " ".join(terms)
+
+
+def _number(lam: sympy.Rational) -> str:
+    return str(lam).replace("-", "−")
+
+
+def _block(ref) -> str:
+    if ref.index is None:
+        return ref.name
+    return f"{ref.name.lower()}_{ref.index}"
+
+
+
+
 __all__ = ["DEFAULT_PARAM", "InvalidExpression", "Ref", "Substitution", "Transform",
-           "domain_text", "parse_param", "parse_transform"]
+           "domain_text", "explicit_sizes", "generator_of", "parse_param", "parse_transform",
+           "transformed", "units"]

@@ -92,12 +92,12 @@ def test_missing_transform_and_bad_input_exit_2(capsys):
 ])
 def test_generator_and_conserved_quantity(text, generator, conserved):
     t = parse_transform(text, table_layer("gated"), parse_param("a > 0"))
-    assert generator_of(table_layer("gated"), t) == (generator, conserved)
+    assert generator_of(t) == (generator, conserved)
 
 
 def test_no_generator_without_the_identity_in_the_family():
     t = parse_transform("Q -> a*Q, K -> K/a", table_layer("gated"), parse_param("a < 0"))
-    assert generator_of(table_layer("gated"), t) == (None, None)
+    assert generator_of(t) == (None, None)
 
 
 SUBSET = ("relu", "silu", "relu2", "tanh", "identity")  # degree 1, smooth, degree 2, odd, linear
@@ -162,15 +162,17 @@ def test_a_wrong_proposal_is_refused_by_the_kernel(monkeypatch):
     """Told that SiLU is 1-homogeneous (and every identity plausible), the rewrite is still
     not used: the kernel does not prove σ(a·t) = a·σ(t) for SiLU, and a witness decides."""
     from symbolic import symmetry as decision
+    from symbolic import symmetry_rewrite as rewrite
 
-    monkeypatch.setattr(decision._Facts, "degree", lambda self: sympy.Integer(1))
-    monkeypatch.setattr(decision, "_plausible", lambda diff: True)
-    decision._INSTANCES.clear()
+    monkeypatch.setattr(rewrite.ActivationFacts, "degree", lambda self: sympy.Integer(1))
+    for module in (decision, rewrite):
+        monkeypatch.setattr(module, "plausible", lambda diff: True)
+    rewrite._INSTANCES.clear()
     layer = table_layer("gated")
     with limits(sympy_timeout_s=PROOF_ATTEMPT_S):
         got = decide(layer, parse_transform("Q -> a*Q, K -> K/a", layer),
                      {"sigma": symmetry.activation_spec("silu")})
-    decision._INSTANCES.clear()
+    rewrite._INSTANCES.clear()
     assert got.invariant is False and got.witness is not None
 
 

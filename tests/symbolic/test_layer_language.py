@@ -12,9 +12,15 @@ from hypothesis import strategies as st
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
-from symbolic.layer_language import entry, evaluate, parse_layer, resolve_layer, table_layer
+from symbolic.layer_language import (
+    entry,
+    evaluate,
+    parse_layer,
+    resolve_layer,
+    symbol_values,
+    table_layer,
+)
 from symbolic.layer_witness import sympy_sigma
-from symbolic.symmetry import symbol_values
 from symbolic.transform_language import domain_text, parse_param, parse_transform
 
 EXPRESSED = [name for name, form in layers.LAYER_FORMS.items() if form.expression]
