@@ -140,6 +140,9 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
     a = parse_param(param)
     if not discover and transform is None:
         raise InvalidArgument("--transform is required (or --discover for the candidate family)")
+    if discover and transform is not None:
+        raise InvalidArgument("--discover decides its own candidate transforms; drop --transform "
+                              "(or --discover)")
     from symbolic.activations import ACTIVATIONS
 
     texts = list(ACTIVATIONS) if activation.strip() == ALL else [activation]

@@ -67,11 +67,16 @@ class ActivationFacts:
 
     spec: ActivationSpec
     cache: dict[str, bool] = field(default_factory=dict)
+    found: dict[str, object] = field(default_factory=dict)
 
     def analysis(self):
+        """``symbolic.analysis.analyze`` of σ, once per instance (the analysis caches decided
+        results only; an undecided one would be recomputed at every σ of the layer)."""
         from symbolic.analysis import analyze
 
-        return analyze(self.spec.expr, self.spec.label)
+        if "analysis" not in self.found:
+            self.found["analysis"] = analyze(self.spec.expr, self.spec.label)
+        return self.found["analysis"]
 
     def linear_slope(self) -> sympy.Expr | None:
         d = self.analysis().linear

@@ -79,8 +79,19 @@ def test_silu_gated_rescaling_is_refuted_at_a_parameter_value(capsys):
 def test_missing_transform_and_bad_input_exit_2(capsys):
     assert symmetry.main(["--layer", "gated"]) == 2
     assert symmetry.main(["--layer", "x @ Q", "--transform", "Q -> K"]) == 2
+    assert symmetry.main(["--discover", "--transform", "Q -> K"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 2 and "Traceback" not in err
+    assert err.count("\n") == 3 and "Traceback" not in err
+
+
+def test_undecided_at_the_bound_is_unknown_exit_3(capsys):
+    """With SymPy given no time, the ReLU MLP's rescaling is neither proved nor refuted (no witness
+    exists): unknown, exit 3, never a pass."""
+    code, out = _json(capsys, "--layer", "mlp", "--transform", "K -> a*K, V -> V/a",
+                      "--sympy-timeout", "1e-6")
+    assert code == 3 and out["invariant"] is None and out["status"] == "unknown"
+    assert out["conserved"] is None and out["evidence"]["steps"][0]["verdict"]["status"] == \
+        "unknown"
 
 
 @pytest.mark.parametrize(("text", "generator", "conserved"), [
