@@ -16,7 +16,9 @@ decides on the formula that is shown:
 2. **A certified witness** (``F(x; Tθ) ≠ F(x; θ)``): exact rational ``x``, parameters and ``a``
    at small explicit sizes, with the real σ; the kernel's ``counterexample`` certifies one entry
    of the difference nonzero (exactly or by outward-rounded intervals).
-3. **Explicit sizes** (per-unit and fixed-row transforms, or when 1 is undecided): explicit
+   Per-unit scalings (``Q[j] -> a*Q[j], …``) are decided there too, with a parameter ``a[k]``
+   of its own for every unit (``unit_parameters``).
+3. **Explicit sizes** (fixed-row and other per-unit transforms, or when 1 is undecided): explicit
    symbolic matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit
    j, uninterpreted σ and the same instance facts (``check_matrix_equal``).
 
@@ -57,6 +59,7 @@ from symbolic.transform_language import (
 )
 
 GENERAL = "general n, d"
+PER_UNIT = " (every unit k with its own a[k])"
 EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
 CONSERVATION = ("conserved along gradient flow of any loss by THEORY Part D's Noether theorem, "
                 "proved in proofs.conservation (conservation.noether)")
@@ -91,11 +94,13 @@ def decide(layer: Layer, transform: Transform,
     label = activations["sigma"].label if "sigma" in activations else "—"
     generator, conserved = generator_of(transform)
     common = dict(layer=layer, transform=transform, activation=label, generator=generator)
-    if not transform.indexed:
+    per_unit = unit_parameters(transform) is not None
+    if not transform.indexed or per_unit:
         found = _general_proof(layer, transform, facts)
         if found is not None:
             steps, every = found
-            return SymmetryDecision(invariant=True, steps=steps, sizes=GENERAL,
+            return SymmetryDecision(invariant=True, steps=steps,
+                                    sizes=GENERAL + (PER_UNIT if per_unit else ""),
                                     every_sigma=every, conserved=conserved, **common)
     witness = find_witness(layer, transform, activations)
     if witness is not None:
@@ -118,7 +123,7 @@ def decide(layer: Layer, transform: Transform,
 
 def _statement(layer: Layer, transform: Transform) -> sympy.Basic:
     """``F(x; Tθ) = F(x; θ)``: entry (0, o) at general n, d, or at explicit sizes (unit 0)."""
-    if not transform.indexed:
+    if not transform.indexed or unit_parameters(transform) is not None:
         after, before = _general_entries(layer, transform)
         return sympy.Eq(after, before, evaluate=False)
     sizes = explicit_sizes(transform, EXPLICIT_SIZES)
@@ -133,17 +138,36 @@ def _uninterpreted(layer: Layer) -> dict[str, Callable]:
     return {name: sympy.Function(name) for name in layer.functions}
 
 
+def unit_parameters(transform: Transform) -> sympy.IndexedBase | None:
+    """For a per-unit group of scalings ``P[j] -> c(a)*P[j], …`` with ``c(1) = 1`` and 1 in the
+    domain: the parameters ``a[k]``, one per unit, for the general-n statement. Invariance for
+    every ``a[0], …, a[n−1]`` gives unit j alone at ``a[k] = 1`` (k ≠ j), and conversely by
+    composing units. None for any other transform."""
+    a = transform.parameter
+    subs = transform.substitutions
+    if transform.unit_index is None or transform.fixed_units or a.is_negative or any(
+            s.source != s.target or a not in s.coefficient.free_symbols
+            or s.coefficient.xreplace({a: 1}) != 1 for s in subs):
+        return None
+    return sympy.IndexedBase(a.name, **{k: v for k, v in a.assumptions0.items()
+                                        if k in ("positive", "nonzero", "real")})
+
+
 def _general_entries(layer: Layer, transform: Transform) -> tuple[sympy.Expr, sympy.Expr]:
-    """Entry (0, o) of F(x; Tθ) and F(x; θ) at general n, d, σ uninterpreted."""
+    """Entry (0, o) of F(x; Tθ) and F(x; θ) at general n, d, σ uninterpreted (a per-unit
+    transform with its own parameter ``a[k]`` for every unit k)."""
     n, d = sympy.symbols("n d", integer=True, positive=True)
     sizes = {"1": sympy.Integer(1), "d": d, "n": n}
     o = sympy.Symbol("o", integer=True)
     bases = {name: sympy.IndexedBase(name) for name in layer.parameters}
     plain = {name: (lambda r, c, b=b: b[r, c]) for name, b in bases.items()}
     moved = dict(plain)
+    per_unit = unit_parameters(transform)
+    a = transform.parameter
     for s in transform.substitutions:
         moved[s.target.name] = (lambda r, c, b=bases[s.source.name], k=s.coefficient:
-                                k * b[r, c])
+                                (k if per_unit is None else k.xreplace({a: per_unit[r]}))
+                                * b[r, c])
     functions = _uninterpreted(layer)
     return (entry(layer, sizes, moved, functions, sympy.Integer(0), o),
             entry(layer, sizes, plain, functions, sympy.Integer(0), o))
@@ -159,7 +183,7 @@ def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, Activ
         fact = check_sum_equal(after, before)
         if fact.proved:
             return (Step(fact, rule, note="F(x; Tθ) = F(x; θ) for every σ"),), True
-    rewriter = Rewriter(facts, transform.parameter)
+    rewriter = Rewriter(facts, transform.parameter, unit_parameters(transform))
     try:
         normal = sum_normal_form(after), sum_normal_form(before)
         rewritten = rewriter(normal[0]), rewriter(normal[1])

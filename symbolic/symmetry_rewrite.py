@@ -108,8 +108,9 @@ class Rewriter:
     real σ (``check_identity``); ``steps()`` are those instance facts. Replacing σ(c·w) by R(w)
     inside a larger expression is the one rule applied here, outside the kernel."""
 
-    def __init__(self, facts: Mapping[str, ActivationFacts], parameter: sympy.Symbol) -> None:
-        self.facts, self.parameter = facts, parameter
+    def __init__(self, facts: Mapping[str, ActivationFacts], parameter: sympy.Symbol,
+                 per_unit: sympy.IndexedBase | None = None) -> None:
+        self.facts, self.parameter, self.per_unit = facts, parameter, per_unit
         self.used: dict[tuple, Step] = {}
         self.changed = False
 
@@ -159,20 +160,24 @@ class Rewriter:
             _INSTANCES[key] = check_identity(lhs, real, _T)
         fact = _INSTANCES[key]
         if fact.proved:
-            where = "" if self.parameter not in c.free_symbols else \
-                f" ({domain_text(self.parameter)})"
+            where = f" ({domain_text(self.parameter)})" if c.free_symbols else ""
             self.used.setdefault(key, Step(fact, f"instance for σ = {facts.spec.label}: cases "
                                            "t > 0, t < 0, t = 0 (kernel)",
                                            note=f"σ({sympy.sstr(c * _T)}) rewritten{where}"))
         return fact.proved
 
     def split(self, arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
-        """``arg = c·w`` with c a number times powers of the transform's parameter."""
+        """``arg = c·w`` with c a number times powers of the transform's parameter (or of the
+        per-unit parameters ``a[k]``)."""
         number, rest = sympy.factor_terms(arg).as_coeff_Mul()
         scalar, other = [], []
         for f in sympy.Mul.make_args(rest):
-            (scalar if f.free_symbols <= {self.parameter} else other).append(f)
+            (scalar if self.is_scalar(f) else other).append(f)
         return number * sympy.Mul(*scalar), sympy.Mul(*other)
+
+    def is_scalar(self, f: sympy.Expr) -> bool:
+        units = {i: sympy.Integer(1) for i in f.atoms(sympy.Indexed) if i.base == self.per_unit}
+        return not f.xreplace({**units, self.parameter: sympy.Integer(1)}).free_symbols
 
 
 

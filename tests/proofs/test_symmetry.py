@@ -59,6 +59,7 @@ def test_relu_gated_rescaling_conserves_q_minus_k_per_unit(capsys):
     assert code == 0 and out["invariant"] is True
     assert out["generator"] == "diag(1·I_Q, −1·I_K)" and out["conserved"] == "‖Q‖² − ‖K‖²"
     assert out["conserved_per_unit"] == "‖q_j‖² − ‖k_j‖²"
+    assert out["per_unit"]["sizes"] == "general n, d (every unit k with its own a[k])"
     assert "conservation.noether" in out["conserved_by"]
     kinds = [s["formula"] for s in out["evidence"]["steps"]]
     assert any("Eq(Max(0, a*t), a*Max(0, t))" in f for f in kinds)  # the instance it rests on
