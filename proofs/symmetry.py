@@ -25,7 +25,7 @@ from proofs._cli import run
 from symbolic.engine import Claim, Derivation, Report, Result, Table
 from symbolic.errors import InvalidArgument
 from symbolic.layer_language import Layer, resolve_layer
-from symbolic.symmetry import CONSERVATION, GENERAL, ActivationSpec, SymmetryDecision, decide
+from symbolic.symmetry import CONSERVATION, ActivationSpec, SymmetryDecision, decide
 from symbolic.symmetry_family import candidates
 from symbolic.transform_language import DEFAULT_PARAM, parse_param, parse_transform
 
@@ -56,7 +56,7 @@ def symmetry_result(decision: SymmetryDecision, activations) -> Result:
     """The decided answer as a proved claim (or an unknown one), with its numeric check."""
     t, name = decision.transform.shown(), _layer_name(decision.layer)
     domain = f" ({decision.transform.domain})" if decision.transform.one_parameter else ""
-    where = decision.sizes if decision.sizes != GENERAL else "general n, d"
+    where = decision.sizes
     sigma = "every σ" if decision.every_sigma else f"σ = {decision.activation}"
     if decision.invariant is True:
         title = f"{name} is invariant under {t}"
@@ -71,11 +71,23 @@ def symmetry_result(decision: SymmetryDecision, activations) -> Result:
     else:
         title = f"{name} under {t}: undecided (σ = {decision.activation})"
         statement = f"F(x; Tθ) = F(x; θ) with F(x) = {decision.layer.text}, T: {t} — undecided"
-    slug = "".join(ch if ch.isalnum() else "_" for ch in f"{name}.{t}.{decision.activation}")
-    claim = Claim(f"symmetry.{slug}"[:80], title, statement, "D", kind="proposition",
+    claim = Claim(_claim_name(decision), title, statement, "D", kind="proposition",
                   assumptions=(f"σ(z) = {activations['sigma'].expr}",),
                   uses=("conservation.noether",) if decision.conserved else ())
     return Result(claim, Derivation(decision.steps), symmetry_check(decision, activations))
+
+
+def _claim_name(decision: SymmetryDecision) -> str:
+    """``symmetry.<layer>.<activation>.<digest of layer, transform, activation>``: short, and
+    distinct for distinct questions."""
+    import hashlib
+
+    def slug(text: str) -> str:
+        return "".join(ch if ch.isalnum() else "_" for ch in text)[:24]
+
+    key = f"{decision.layer.text}|{decision.transform.shown()}|{decision.activation}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:10]
+    return f"symmetry.{slug(_layer_name(decision.layer))}.{slug(decision.activation)}.{digest}"
 
 
 def decision_json(decision: SymmetryDecision, result: Result,
