@@ -1,4 +1,5 @@
-"""Numeric cross-check of a symmetry decision (``symbolic.symmetry``), in numpy float64.
+"""Numeric cross-check of a symmetry decision (``symbolic.symmetry``), in numpy float64 and,
+when asked and installed, with torch's real ``torch.nn.functional`` activations.
 
 * invariant: ``F(x; Tθ)`` and ``F(x; θ)`` agree on random layers (sizes ``SIZES``, a parameter
   value from its domain) to ``REL_TOL`` of the output's scale;
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from numeric_checks.activations import REL_TOL, SEED, _rel
+from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, _rel, torch_available
 from symbolic.engine import NumericCheck
 from symbolic.layer_language import evaluate
 from symbolic.symmetry import ActivationSpec, SymmetryDecision, transformed
@@ -31,10 +32,29 @@ def _kind(decision: SymmetryDecision) -> str:
     return "positive" if a.is_positive else "negative" if a.is_negative else "nonzero"
 
 
-def symmetry_check(decision: SymmetryDecision,
-                   activations: Mapping[str, ActivationSpec]) -> tuple[NumericCheck, ...]:
+def _backends(activations: Mapping[str, ActivationSpec], names, torch: bool):
+    """(backend, array converter, functions): numpy always; torch's real functions when asked,
+    installed, and every activation called is a table entry with a torch counterpart."""
+    yield "numpy", (lambda a: a), {n: activations[n].numpy for n in names}
+    if torch and torch_available() and all(activations[n].torch for n in names):
+        import torch as th
+
+        yield ("torch", lambda a: th.tensor(a, dtype=th.float64),
+               {n: activations[n].torch() for n in names})
+
+
+def symmetry_check(decision: SymmetryDecision, activations: Mapping[str, ActivationSpec],
+                   torch: bool = False) -> tuple[NumericCheck, ...]:
+    """The decision's numeric cross-checks (see the module docstring), per backend."""
+    layer = decision.layer
+    return tuple(check for backend, to_backend, functions in
+                 _backends(activations, layer.functions, torch)
+                 for check in _checks(decision, backend, to_backend, functions))
+
+
+def _checks(decision: SymmetryDecision, backend: str, to_backend, functions):
     layer, transform = decision.layer, decision.transform
-    functions = {name: activations[name].numpy for name in layer.functions}
+    tolerance = REL_TOL if backend == "numpy" else TORCH_REL_TOL
     if decision.invariant is True:
         rng = np.random.default_rng(SEED)
         n = max(SIZES["n"], *(u + 1 for u in transform.fixed_units)) \
@@ -43,28 +63,32 @@ def symmetry_check(decision: SymmetryDecision,
         value = PARAM_VALUE[_kind(decision)] if transform.one_parameter else None
         worst = 0.0
         for trial in range(TRIALS):
-            values = {"x": rng.standard_normal((1, sizes["d"]))}
-            values.update({name: rng.standard_normal((sizes[r], sizes[c]))
+            values = {"x": to_backend(rng.standard_normal((1, sizes["d"])))}
+            values.update({name: to_backend(rng.standard_normal((sizes[r], sizes[c])))
                            for name, (r, c) in layer.shapes})
             unit = trial % n if transform.unit_index is not None else None
             moved = transformed(values, transform, value, unit, scalar=float)
-            worst = max(worst, _rel(evaluate(layer, values["x"], moved, functions),
-                                    evaluate(layer, values["x"], values, functions)))
-        return (NumericCheck("F(x; Tθ) = F(x; θ) on random layers", "numpy", TRIALS, worst,
-                             REL_TOL, worst <= REL_TOL),)
+            worst = max(worst, _rel(_array(evaluate(layer, values["x"], moved, functions)),
+                                    _array(evaluate(layer, values["x"], values, functions))))
+        return (NumericCheck("F(x; Tθ) = F(x; θ) on random layers", backend, TRIALS, worst,
+                             tolerance, worst <= tolerance),)
     if decision.invariant is False and decision.witness is not None:
         w = decision.witness
-        values = {k: np.array(m.tolist(), dtype=np.float64) for k, m in w.values.items()}
+        values = {k: to_backend(np.array(m.tolist(), dtype=np.float64))
+                  for k, m in w.values.items()}
         value = None if w.parameter is None else float(w.parameter)
         moved = transformed(values, transform, value, w.unit, scalar=float)
         row, col = w.entry
-        gap = float(evaluate(layer, values["x"], moved, functions)[row, col]
-                    - evaluate(layer, values["x"], values, functions)[row, col])
+        gap = float(_array(evaluate(layer, values["x"], moved, functions))[row, col]
+                    - _array(evaluate(layer, values["x"], values, functions))[row, col])
         want = float(w.difference.evalf(30))
-        scale = max(1.0, abs(want))
-        error = abs(gap - want) / scale
+        error = abs(gap - want) / max(1.0, abs(want))
         return (NumericCheck("the witness replayed: F(x; Tθ) − F(x; θ) at the certified entry",
-                             "numpy", 1, error, WITNESS_REL_TOL,
+                             backend, 1, error, WITNESS_REL_TOL,
                              error <= WITNESS_REL_TOL and gap != 0.0,
                              detail=f"float64 {gap:.6g}, exact {want:.6g}"),)
     return ()
+
+
+def _array(a) -> np.ndarray:
+    return a.numpy() if hasattr(a, "numpy") else np.asarray(a)

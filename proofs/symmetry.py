@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from numeric_checks.symmetry import symmetry_check
-from proofs._cli import run
+from proofs._cli import run, torch_wanted
 from symbolic.engine import Claim, Derivation, Report, Result, Table
 from symbolic.errors import InvalidArgument
 from symbolic.layer_language import Layer, resolve_layer
@@ -40,7 +40,9 @@ def activation_spec(text: str) -> ActivationSpec:
     from symbolic.analysis import parsed_item
 
     label, expr, act = parsed_item(text)
-    return ActivationSpec(label, expr, act.numpy if act is not None else precise_function(expr))
+    if act is None:
+        return ActivationSpec(label, expr, precise_function(expr))
+    return ActivationSpec(label, expr, act.numpy, act.torch_fn if act.torch else None)
 
 
 def _functions(layer: Layer, sigma: ActivationSpec) -> dict[str, ActivationSpec]:
@@ -52,8 +54,8 @@ def _layer_name(layer: Layer) -> str:
     return layer.table_name or "the layer"
 
 
-def symmetry_result(decision: SymmetryDecision, activations) -> Result:
-    """The decided answer as a proved claim (or an unknown one), with its numeric check."""
+def symmetry_result(decision: SymmetryDecision, activations, torch: bool = False) -> Result:
+    """The decided answer as a proved claim (or an unknown one), with its numeric checks."""
     t, name = decision.transform.shown(), _layer_name(decision.layer)
     domain = f" ({decision.transform.domain})" if decision.transform.one_parameter else ""
     where = decision.sizes
@@ -74,7 +76,7 @@ def symmetry_result(decision: SymmetryDecision, activations) -> Result:
     claim = Claim(_claim_name(decision), title, statement, "D", kind="proposition",
                   assumptions=(f"σ(z) = {activations['sigma'].expr}",),
                   uses=("conservation.noether",) if decision.conserved else ())
-    return Result(claim, Derivation(decision.steps), symmetry_check(decision, activations))
+    return Result(claim, Derivation(decision.steps), symmetry_check(decision, activations, torch))
 
 
 def _claim_name(decision: SymmetryDecision) -> str:
@@ -118,7 +120,8 @@ def decision_json(decision: SymmetryDecision, result: Result,
     }
 
 
-def _per_unit(decision: SymmetryDecision, activations) -> tuple[SymmetryDecision, Result] | None:
+def _per_unit(decision: SymmetryDecision, activations, torch: bool = False
+              ) -> tuple[SymmetryDecision, Result] | None:
     """For an invariant whole-matrix scaling of parameters with units: the same unit by unit
     (its conserved quantity is per unit, ``‖q_j‖² − ‖k_j‖²``)."""
     layer, unit = decision.layer, decision.transform.per_unit()
@@ -126,7 +129,7 @@ def _per_unit(decision: SymmetryDecision, activations) -> tuple[SymmetryDecision
             layer.shape_of(s.target.name)[0] != "n" for s in unit.substitutions):
         return None
     d = decide(layer, unit, activations)
-    return d, symmetry_result(d, activations)
+    return d, symmetry_result(d, activations, torch)
 
 
 def _cell(v: bool | None) -> str:
@@ -146,8 +149,10 @@ def symmetry_table(decisions: Sequence[SymmetryDecision]) -> Table:
 
 def symmetry_report(layer: str = "gated", transform: str | None = None,
                     param: str = DEFAULT_PARAM, activation: str = DEFAULT_ACTIVATION,
-                    discover: bool = False) -> Report:
-    """Decide ``transform`` (or, with ``discover``, the candidate family) for ``layer``."""
+                    discover: bool = False, torch: bool = False) -> Report:
+    """Decide ``transform`` (or, with ``discover``, the candidate family) for ``layer``;
+    ``torch``: add the cross-checks with torch's real functions (the command line does, when
+    torch is installed and ``--no-torch`` is not given)."""
     parsed = resolve_layer(layer)
     a = parse_param(param)
     if not discover and transform is None:
@@ -164,11 +169,11 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
         wanted = candidates(parsed, activations["sigma"]) if discover else [transform]
         for t in wanted:
             d = decide(parsed, parse_transform(t, parsed, a), activations)
-            r = symmetry_result(d, activations)
+            r = symmetry_result(d, activations, torch)
             decisions.append(d)
             results.append(r)
             rows.append(d)
-            unit = _per_unit(d, activations)
+            unit = _per_unit(d, activations, torch)
             if unit is not None:
                 results.append(unit[1])
                 rows.append(unit[0])
@@ -206,7 +211,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"layer": args.layer, "transform": args.transform, "param": args.param,
+    return {"torch": torch_wanted(args),
+            "layer": args.layer, "transform": args.transform, "param": args.param,
             "activation": args.activation, "discover": args.discover}
 
 

@@ -33,11 +33,13 @@ SEED = 13  # the filter draws the same points on every run (issue 13)
 
 @dataclass(frozen=True)
 class ActivationSpec:
-    """An activation as the layer calls it: label, SymPy expression in z, numpy callable."""
+    """An activation as the layer calls it: label, SymPy expression in z, numpy callable, and
+    for a table entry with a torch counterpart, a builder of torch's real function."""
 
     label: str
     expr: sympy.Expr
     numpy: Callable
+    torch: Callable[[], Callable] | None = None  # builds torch's function (imports torch)
 
 
 

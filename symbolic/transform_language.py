@@ -269,7 +269,8 @@ _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lamb
 def transformed(values: Mapping[str, Any], transform: Transform, value: Any,
                 unit: int | None = None, scalar: Callable = lambda c: c) -> dict[str, Any]:
     """The parameters after the transform at parameter ``value`` (``unit``: the row of ``Q[j]``);
-    simultaneous, on SymPy matrices or numpy arrays (``scalar`` converts each coefficient)."""
+    simultaneous, on SymPy matrices, numpy arrays or torch tensors (``scalar`` converts each
+    coefficient)."""
     out = dict(values)
     for s in transform.substitutions:
         c = scalar(s.coefficient if value is None else
@@ -281,7 +282,8 @@ def transformed(values: Mapping[str, Any], transform: Transform, value: Any,
         rows = unit if isinstance(s.target.index, str) else s.target.index
         src = unit if isinstance(s.source.index, str) else s.source.index
         if out[s.target.name] is values[s.target.name]:
-            out[s.target.name] = values[s.target.name].copy()
+            m = values[s.target.name]
+            out[s.target.name] = m.clone() if hasattr(m, "clone") else m.copy()  # torch: clone
         out[s.target.name][rows, :] = c * source[src, :]
     return out
 

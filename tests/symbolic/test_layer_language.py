@@ -3,13 +3,15 @@ parsed table layer with its ``symbolic.layers`` implementation (numpy and exact 
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic import layers
+from symbolic import layer_language, layers, transform_language
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
 from symbolic.layer_language import (
@@ -162,3 +164,8 @@ def test_bad_transforms_are_rejected_with_one_line(text, message):
 def test_bad_parameter_domains_are_rejected(text):
     with pytest.raises(InvalidExpression, match="--param"):
         parse_param(text)
+
+
+@pytest.mark.parametrize("module", [layer_language, transform_language])
+def test_the_module_examples_run(module):
+    assert doctest.testmod(module, raise_on_error=True).attempted > 0
