@@ -74,7 +74,8 @@ def symmetry_result(decision: SymmetryDecision, activations, torch: bool = False
         title = f"{name} under {t}: undecided (σ = {decision.activation})"
         statement = f"F(x; Tθ) = F(x; θ) with F(x) = {decision.layer.text}, T: {t} — undecided"
     claim = Claim(_claim_name(decision), title, statement, "D", kind="proposition",
-                  assumptions=(f"σ(z) = {activations['sigma'].expr}",),
+                  assumptions=tuple(f"{'σ' if f == 'sigma' else f}(z) = {activations[f].expr}"
+                                    for f in decision.layer.functions),
                   uses=("conservation.noether",) if decision.conserved else ())
     return Result(claim, Derivation(decision.steps), symmetry_check(decision, activations, torch))
 

@@ -71,6 +71,20 @@ def test_a_typed_layer_is_decided_for_exchange(capsys):
     assert code == 0 and out["invariant"] is True and out["layer"].startswith("(sigma")
 
 
+def test_a_layer_calling_table_activations_names_them(capsys):
+    code, out = _json(capsys, "--layer", "relu(x @ K.T) @ V", "--transform", "K -> -K, V -> -V",
+                      "--activation", "silu")
+    assert code == 0 and out["invariant"] is False
+    assert out["evidence"]["claim"]["assumptions"] == ["relu(z) = Max(0, z)"]
+
+
+def test_proofs_does_not_run_it_as_a_theorem_module():
+    from proofs.__main__ import discover
+
+    assert "symmetry" not in [m.name for m in discover()]
+    assert not hasattr(symmetry, "build_report")
+
+
 def test_silu_gated_rescaling_is_refuted_at_a_parameter_value(capsys):
     code, out = _json(capsys, "--transform", "Q -> a*Q, K -> K/a", "--activation", "silu")
     assert code == 0 and out["invariant"] is False and out["witness"]["parameter"] is not None
