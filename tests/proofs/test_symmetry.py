@@ -215,11 +215,8 @@ def test_a_forged_proof_fails_the_numeric_cross_check(monkeypatch, capsys):
 
 
 def test_torch_cross_checks_use_the_real_functions():
+    """A per-unit rescaling on torch tensors (rows assigned on a clone), torch's F.gelu."""
     pytest.importorskip("torch")
-    report = symmetry.symmetry_report(layer="gated", transform="Q -> K, K -> Q",
-                                      activation="silu", torch=True)
-    backends = [n.backend for n in report.results[0].numeric]
-    assert backends == ["numpy", "torch"] and all(n.agrees for n in report.results[0].numeric)
     kept = symmetry.symmetry_report(layer="gated", transform="K[j] -> a*K[j], V[j] -> V[j]/a",
                                     activation="gelu", torch=True)
     assert [n.backend for n in kept.results[0].numeric] == ["numpy", "torch"]
