@@ -1,0 +1,94 @@
+"""Numeric cross-check of a symmetry decision (``symbolic.symmetry``), in numpy float64 and,
+when asked and installed, with torch's real ``torch.nn.functional`` activations.
+
+* invariant: ``F(x; Tθ)`` and ``F(x; θ)`` agree on random layers (sizes ``SIZES``, a parameter
+  value from its domain) to ``REL_TOL`` of the output's scale;
+* not invariant: the layer evaluated at the witness (its exact values rounded to float64)
+  reproduces the certified difference of that entry to ``WITNESS_REL_TOL``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, _rel, torch_available
+from symbolic.engine import NumericCheck
+from symbolic.layer_language import evaluate
+from symbolic.symmetry import ActivationSpec, SymmetryDecision, transformed
+
+TRIALS = 4  # random layers per invariance check
+SIZES = {"1": 1, "d": 4, "n": 3}  # more units than any explicit proof uses
+PARAM_VALUE = {"positive": 1.7, "negative": -1.3, "nonzero": -1.3}  # arbitrary, in the domain
+# The witness's values are small rationals: rounding them to float64 moves the entry by a few
+# ulps of its terms; 1e-9 relative to the largest term leaves a wide margin, while a certified
+# difference is far above it (or the witness would not have been certified).
+WITNESS_REL_TOL = 1e-9
+
+
+def _kind(decision: SymmetryDecision) -> str:
+    a = decision.transform.parameter
+    return "positive" if a.is_positive else "negative" if a.is_negative else "nonzero"
+
+
+def _backends(activations: Mapping[str, ActivationSpec], names, torch: bool):
+    """(backend, array converter, functions): numpy always; torch's real functions when asked,
+    installed, and every activation called is a table entry with a torch counterpart."""
+    yield "numpy", (lambda a: a), {n: activations[n].numpy for n in names}
+    if torch and torch_available() and all(activations[n].torch for n in names):
+        import torch as th
+
+        yield ("torch", lambda a: th.tensor(a, dtype=th.float64),
+               {n: activations[n].torch() for n in names})
+
+
+def symmetry_check(decision: SymmetryDecision, activations: Mapping[str, ActivationSpec],
+                   torch: bool = False) -> tuple[NumericCheck, ...]:
+    """The decision's numeric cross-checks (see the module docstring), per backend."""
+    layer = decision.layer
+    return tuple(check for backend, to_backend, functions in
+                 _backends(activations, layer.functions, torch)
+                 for check in _checks(decision, backend, to_backend, functions))
+
+
+def _checks(decision: SymmetryDecision, backend: str, to_backend, functions):
+    layer, transform = decision.layer, decision.transform
+    tolerance = REL_TOL if backend == "numpy" else TORCH_REL_TOL
+    if decision.invariant is True:
+        rng = np.random.default_rng(SEED)
+        n = max(SIZES["n"], *(u + 1 for u in transform.fixed_units)) \
+            if transform.fixed_units else SIZES["n"]
+        sizes = {**SIZES, "n": n}
+        value = PARAM_VALUE[_kind(decision)] if transform.one_parameter else None
+        worst = 0.0
+        for trial in range(TRIALS):
+            values = {"x": to_backend(rng.standard_normal((1, sizes["d"])))}
+            values.update({name: to_backend(rng.standard_normal((sizes[r], sizes[c])))
+                           for name, (r, c) in layer.shapes})
+            unit = trial % n if transform.unit_index is not None else None
+            moved = transformed(values, transform, value, unit, scalar=float)
+            worst = max(worst, _rel(_array(evaluate(layer, values["x"], moved, functions)),
+                                    _array(evaluate(layer, values["x"], values, functions))))
+        return (NumericCheck("F(x; Tθ) = F(x; θ) on random layers", backend, TRIALS, worst,
+                             tolerance, worst <= tolerance),)
+    if decision.invariant is False and decision.witness is not None:
+        w = decision.witness
+        values = {k: to_backend(np.array(m.tolist(), dtype=np.float64))
+                  for k, m in w.values.items()}
+        value = None if w.parameter is None else float(w.parameter)
+        moved = transformed(values, transform, value, w.unit, scalar=float)
+        row, col = w.entry
+        gap = float(_array(evaluate(layer, values["x"], moved, functions))[row, col]
+                    - _array(evaluate(layer, values["x"], values, functions))[row, col])
+        want = float(w.difference.evalf(30))
+        error = abs(gap - want) / max(1.0, abs(want))
+        return (NumericCheck("the witness replayed: F(x; Tθ) − F(x; θ) at the certified entry",
+                             backend, 1, error, WITNESS_REL_TOL,
+                             error <= WITNESS_REL_TOL and gap != 0.0,
+                             detail=f"float64 {gap:.6g}, exact {want:.6g}"),)
+    return ()
+
+
+def _array(a) -> np.ndarray:
+    return a.numpy() if hasattr(a, "numpy") else np.asarray(a)

@@ -1,0 +1,242 @@
+"""Is a layer invariant under a transformation of its parameters? (THEORY Part D)
+
+``decide(layer, transform, activations)`` returns a ``SymmetryDecision``: invariant yes, no or
+undecided, with the kernel facts that decide it. The search here only proposes; the kernel
+decides on the formula that is shown:
+
+1. **General n, d** (whole-matrix transforms): entry ``(0, o)`` of ``F(x; Tθ)`` and of
+   ``F(x; θ)``, written as finite sums with symbolic bounds, with σ an *uninterpreted* function,
+   are compared in sum normal form (``check_sum_equal``). When a σ argument carries a scalar
+   ``c`` of the transform, the facts about the activation propose how to move it out —
+   ``σ(cw) = c^p σ(w)`` for ``c > 0`` when σ is positively homogeneous of degree p, and for
+   ``c < 0`` an identity of ``INTERTWINERS``: ``σ(−w) = −σ(w)`` (odd), ``σ(−w) = σ(w)`` (even),
+   ``σ(−w) = σ(w) − w`` (GELU, SiLU, ReLU); ``σ(w) = σ(1)·w`` when σ is linear. Each rewrite
+   is used only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
+   (shown as a step); the rewritten entries are then compared again.
+2. **A certified witness** (``F(x; Tθ) ≠ F(x; θ)``): exact rational ``x``, parameters and ``a``
+   at small explicit sizes, with the real σ; the kernel's ``counterexample`` certifies one entry
+   of the difference nonzero (exactly or by outward-rounded intervals).
+   Per-unit scalings (``Q[j] -> a*Q[j], …``) are decided there too, with a parameter ``a[k]``
+   of its own for every unit (``unit_parameters``).
+3. **Explicit sizes** (fixed-row and other per-unit transforms, or when 1 is undecided): explicit
+   symbolic matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit
+   j, uninterpreted σ and the same instance facts (``check_matrix_equal``).
+
+Otherwise ``unknown``. Every kernel call runs under the kernel's limits; the witness search is
+bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
+
+For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
+``A = dT_a/da|_{a=1} = diag(λ_M I_M)``; when the layer is invariant, ``θᵀAθ = Σ λ_M ‖M‖²`` is the
+``conserved`` quantity of gradient flow — THEORY Part D's Noether theorem, proved in
+``proofs.conservation`` (``conservation.noether``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import sympy
+
+from symbolic.engine import Step
+from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, undecided
+from symbolic.layer_language import Layer, entry, layer_at, symbol_values
+from symbolic.symmetry_rewrite import (
+    INTERTWINERS,
+    ActivationFacts,
+    ActivationSpec,
+    Rewriter,
+    plausible,
+    plausible_matrix,
+)
+from symbolic.symmetry_witness import Witness, find_witness
+from symbolic.transform_language import (
+    Transform,
+    explicit_sizes,
+    generator_of,
+    transformed,
+    units,
+)
+
+GENERAL = "general n, d"
+PER_UNIT = " (every unit k with its own a[k])"
+EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
+CONSERVATION = ("conserved along gradient flow of any loss by THEORY Part D's Noether theorem, "
+                "proved in proofs.conservation (conservation.noether)")
+
+
+@dataclass(frozen=True)
+class SymmetryDecision:
+    """The answer for one layer, transform and activation: ``invariant`` True (proved), False
+    (certified witness) or None (unknown), the kernel-checked steps, and for a group of
+    scalings its generator and, when invariant, the conserved quantity ``θᵀAθ``."""
+
+    layer: Layer
+    transform: Transform
+    activation: str
+    invariant: bool | None
+    steps: tuple[Step, ...]
+    sizes: str  # GENERAL, "d = 2, n = 2", or the witness's sizes
+    every_sigma: bool = False  # proved with σ uninterpreted and no fact about it
+    witness: Witness | None = None
+    generator: str | None = None
+    conserved: str | None = None
+
+    @property
+    def status(self) -> str:
+        return "unknown" if self.invariant is None else "proved"
+
+
+def decide(layer: Layer, transform: Transform,
+           activations: Mapping[str, ActivationSpec]) -> SymmetryDecision:
+    """Invariant, not invariant (certified witness) or unknown; see the module docstring."""
+    facts = {name: ActivationFacts(activations[name]) for name in layer.functions}
+    label = activations["sigma"].label if "sigma" in activations else "—"
+    generator, conserved = generator_of(transform)
+    common = dict(layer=layer, transform=transform, activation=label, generator=generator)
+    per_unit = unit_parameters(transform) is not None
+    if not transform.indexed or per_unit:
+        found = _general_proof(layer, transform, facts)
+        if found is not None:
+            steps, every = found
+            return SymmetryDecision(invariant=True, steps=steps,
+                                    sizes=GENERAL + (PER_UNIT if per_unit else ""),
+                                    every_sigma=every, conserved=conserved, **common)
+    witness = find_witness(layer, transform, activations)
+    if witness is not None:
+        step = Step(negate(witness.fact), "certified witness: one entry of F(x; Tθ) − F(x; θ) "
+                    "is nonzero (kernel)")
+        shown = ", ".join(f"{k} = {v}" for k, v in witness.sizes.items())
+        return SymmetryDecision(invariant=False, steps=(step,), sizes=shown, witness=witness,
+                                **common)
+    found = _explicit_proof(layer, transform, facts)
+    if found is not None:
+        steps, every, sizes = found
+        return SymmetryDecision(invariant=True, steps=steps, sizes=sizes, every_sigma=every,
+                                conserved=conserved, **common)
+    fact = undecided(_statement(layer, transform),
+                     "neither a proof (general n, d or explicit sizes) nor a certified witness "
+                     "within the bounds", "sympy+interval")
+    return SymmetryDecision(invariant=None, steps=(Step(fact, "bounded search"),), sizes="—",
+                            **common)
+
+
+def _statement(layer: Layer, transform: Transform) -> sympy.Basic:
+    """``F(x; Tθ) = F(x; θ)``: entry (0, o) at general n, d, or at explicit sizes (unit 0)."""
+    if not transform.indexed or unit_parameters(transform) is not None:
+        after, before = _general_entries(layer, transform)
+        return sympy.Eq(after, before, evaluate=False)
+    sizes = explicit_sizes(transform, EXPLICIT_SIZES)
+    values, functions = symbol_values(layer, sizes), _uninterpreted(layer)
+    unit = 0 if transform.unit_index is not None else None
+    after = layer_at(layer, transformed(values, transform, transform.parameter, unit), functions)
+    return sympy.Eq(sympy.ImmutableMatrix(after), sympy.ImmutableMatrix(
+        layer_at(layer, values, functions)), evaluate=False)
+
+
+def _uninterpreted(layer: Layer) -> dict[str, Callable]:
+    return {name: sympy.Function(name) for name in layer.functions}
+
+
+def unit_parameters(transform: Transform) -> sympy.IndexedBase | None:
+    """For a per-unit group of scalings ``P[j] -> c(a)*P[j], …`` with ``c(1) = 1`` and 1 in the
+    domain: the parameters ``a[k]``, one per unit, for the general-n statement. Invariance for
+    every ``a[0], …, a[n−1]`` gives unit j alone at ``a[k] = 1`` (k ≠ j), and conversely by
+    composing units. None for any other transform."""
+    a = transform.parameter
+    subs = transform.substitutions
+    if transform.unit_index is None or transform.fixed_units or a.is_negative or any(
+            s.source != s.target or a not in s.coefficient.free_symbols
+            or s.coefficient.xreplace({a: 1}) != 1 for s in subs):
+        return None
+    return sympy.IndexedBase(a.name, **{k: v for k, v in a.assumptions0.items()
+                                        if k in ("positive", "nonzero", "real")})
+
+
+def _general_entries(layer: Layer, transform: Transform) -> tuple[sympy.Expr, sympy.Expr]:
+    """Entry (0, o) of F(x; Tθ) and F(x; θ) at general n, d, σ uninterpreted (a per-unit
+    transform with its own parameter ``a[k]`` for every unit k)."""
+    n, d = sympy.symbols("n d", integer=True, positive=True)
+    sizes = {"1": sympy.Integer(1), "d": d, "n": n}
+    o = sympy.Symbol("o", integer=True)
+    bases = {name: sympy.IndexedBase(name) for name in layer.parameters}
+    plain = {name: (lambda r, c, b=b: b[r, c]) for name, b in bases.items()}
+    moved = dict(plain)
+    per_unit = unit_parameters(transform)
+    a = transform.parameter
+    for s in transform.substitutions:
+        moved[s.target.name] = (lambda r, c, b=bases[s.source.name], k=s.coefficient:
+                                (k if per_unit is None else k.xreplace({a: per_unit[r]}))
+                                * b[r, c])
+    functions = _uninterpreted(layer)
+    return (entry(layer, sizes, moved, functions, sympy.Integer(0), o),
+            entry(layer, sizes, plain, functions, sympy.Integer(0), o))
+
+
+def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
+                   ) -> tuple[tuple[Step, ...], bool] | None:
+    from symbolic.dimension_free import sum_normal_form
+
+    after, before = _general_entries(layer, transform)
+    rule = f"{GENERAL}: entry (0, o) as finite sums, sum normal form (σ uninterpreted)"
+    if plausible(after - before):
+        fact = check_sum_equal(after, before)
+        if fact.proved:
+            return (Step(fact, rule, note="F(x; Tθ) = F(x; θ) for every σ"),), True
+    rewriter = Rewriter(facts, transform.parameter, unit_parameters(transform))
+    try:
+        normal = sum_normal_form(after), sum_normal_form(before)
+        rewritten = rewriter(normal[0]), rewriter(normal[1])
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not rewriter.changed or not plausible(rewritten[0] - rewritten[1]):
+        return None
+    both = rewritten[1] != normal[1]  # the facts rewrite F(x; θ) too (a linear σ)
+    fact = check_sum_equal(rewritten[0], rewritten[1] if both else before)
+    if not fact.proved:
+        return None
+    normal_form = f"{GENERAL}: sum normal form"
+    steps = (*rewriter.steps(),
+             Step(check_sum_equal(after, normal[0]), normal_form,
+                  note="F(x; Tθ), entry (0, o), the scalars moved out of the sums"),
+             *([Step(check_sum_equal(before, normal[1]), normal_form,
+                     note="F(x; θ), entry (0, o)")] if both else []),
+             Step(fact, f"{GENERAL}: the instances above applied to every σ(c·w)"
+                  f"{' of both sides' if both else ''}, then sum normal form",
+                  note="F(x; Tθ) = F(x; θ)"))
+    return (steps, False) if all(step.fact.proved for step in steps) else None
+
+
+def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
+                    ) -> tuple[tuple[Step, ...], bool, str] | None:
+    sizes = explicit_sizes(transform, EXPLICIT_SIZES)
+    values = symbol_values(layer, sizes)
+    functions = _uninterpreted(layer)
+    before = layer_at(layer, values, functions)
+    a = transform.parameter
+    shown = f"d = {sizes['d']}, n = {sizes['n']}"
+    main, every = [], True
+    rewriter = Rewriter(facts, a)
+    for unit in units(transform, sizes["n"]):
+        after = layer_at(layer, transformed(values, transform, a, unit), functions)
+        where = "" if unit is None else f", unit j = {unit}"
+        fact = None
+        if plausible_matrix(after - before):
+            fact = check_matrix_equal(after, before)
+        if fact is None or not fact.proved:
+            sides = after.applyfunc(rewriter), before.applyfunc(rewriter)
+            every = False
+            if not rewriter.changed or not plausible_matrix(sides[0] - sides[1]):
+                return None
+            fact = check_matrix_equal(*sides)
+            if not fact.proved:
+                return None
+        main.append(Step(fact, f"explicit symbolic matrices, {shown}{where}"
+                         f"{'' if every else ': the instances above applied to every σ(c·w)'}"))
+    steps = (*([] if every else rewriter.steps()), *main)
+    return steps, every, shown + (" (every unit j)" if transform.unit_index else "")
+
+
+
+__all__ = ["CONSERVATION", "GENERAL", "INTERTWINERS", "ActivationSpec", "SymmetryDecision",
+           "Witness", "decide", "generator_of", "symbol_values", "transformed"]

@@ -1,0 +1,73 @@
+"""The standard candidate symmetries of a layer, for ``python -m proofs.symmetry --discover``.
+
+For a layer and an activation σ, as transform texts (each then parsed and decided like a typed
+``--transform``):
+
+* **unit permutation** ``P[0] -> P[1], P[1] -> P[0]`` of every parameter with one row per unit;
+* **exchange** ``P -> R, R -> P`` of every pair of same-shaped parameters;
+* **per-unit rescaling** ``P[j] -> a*P[j], R[j] -> a**(-e)*R[j]`` of every pair, with ``e = 1`` and
+  ``e = p`` when σ is positively homogeneous of degree ``p ≠ 1`` (both orders then); parameters
+  without units (``Q ∈ R^{d×d}`` of the static query) are rescaled whole;
+* **sign flips** ``P -> -P, R -> -R`` of every pair, and ``P -> -P`` alone when σ is odd, even
+  or satisfies ``σ(−z) = σ(z) − z`` (GELU, SiLU: THEORY Part D's intertwiners).
+
+Which of them hold is decided by ``symbolic.symmetry.decide``; this module only proposes.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import sympy
+
+from symbolic.layer_language import Layer
+from symbolic.symmetry_rewrite import INTERTWINERS, ActivationSpec
+
+
+def _degree(spec: ActivationSpec) -> sympy.Expr | None:
+    from symbolic.analysis import analyze
+    from symbolic.properties import EVERY_DEGREE
+
+    d = analyze(spec.expr, spec.label).homogeneity
+    return d.value if d.holds.proved and d.value not in (None, EVERY_DEGREE) else None
+
+
+def _has_sign_identity(spec: ActivationSpec) -> bool:
+    return any(i.plausible(spec.expr) for i in INTERTWINERS.values())
+
+
+def _scaled(name: str, e: sympy.Expr) -> str:
+    """``name`` times ``a^(−e)``, as typed: ``K/a``, ``a**(-2)*K``."""
+    return f"{name}/a" if e == 1 else f"a**({sympy.sstr(-e)})*{name}"
+
+
+def candidates(layer: Layer, spec: ActivationSpec) -> list[str]:
+    """The candidate transforms of ``layer`` with σ = ``spec``, in a fixed order."""
+    params = layer.parameters
+    units = [p for p in params if layer.shape_of(p)[0] == "n"]
+    out = []
+    if units:
+        out.append(", ".join(f"{p}[0] -> {p}[1], {p}[1] -> {p}[0]" for p in units))
+    pairs = list(combinations(params, 2))
+    out += [f"{p} -> {r}, {r} -> {p}" for p, r in pairs
+            if layer.shape_of(p) == layer.shape_of(r)]
+    p_deg = _degree(spec)
+    exponents = [sympy.Integer(1)] + ([p_deg] if p_deg is not None and p_deg != 1 else [])
+    for p, r in pairs:
+        for e in exponents:
+            orders = [(p, r)] if e == 1 else [(p, r), (r, p)]
+            for first, second in orders:
+                out.append(_rescaling(layer, first, second, e))
+    out += [f"{p} -> -{p}, {r} -> -{r}" for p, r in pairs]
+    if _has_sign_identity(spec):
+        out += [f"{p} -> -{p}" for p in params]
+    return list(dict.fromkeys(out))
+
+
+def _rescaling(layer: Layer, first: str, second: str, e: sympy.Expr) -> str:
+    if all(layer.shape_of(m)[0] == "n" for m in (first, second)):
+        return f"{first}[j] -> a*{first}[j], {second}[j] -> {_scaled(second + '[j]', e)}"
+    return f"{first} -> a*{first}, {second} -> {_scaled(second, e)}"
+
+
+__all__ = ["candidates"]

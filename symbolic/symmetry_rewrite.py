@@ -1,0 +1,240 @@
+"""How a scalar leaves σ(c·w): proposals about the activation, checked instance by instance.
+
+``Rewriter`` rewrites every ``σ(c·w)`` of an expression (c: the transform's scalar) as the
+analysis of σ proposes — ``c^p σ(w)`` for ``c > 0`` and σ positively homogeneous of degree p
+(``symbolic.analysis``), an identity of ``INTERTWINERS`` for ``c < 0`` (THEORY Part D: odd,
+even, ``σ(−y) = σ(y) − y``), ``σ(1)·c·w`` for a linear σ — and uses a rewrite only when the
+kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ (``check_identity``); those
+instance facts are its ``steps()``. Replacing ``σ(c·w)`` by ``R(w)`` inside a larger expression
+is the one rule applied outside the kernel.
+
+``plausible(diff)`` is a numeric filter (a generic σ, random points): it only decides which
+identities are worth a proof attempt, never whether one holds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from symbolic.activations import z
+from symbolic.budget import current_limits
+from symbolic.engine import Step
+from symbolic.kernel import Fact, check_identity
+from symbolic.layer_witness import t_real
+from symbolic.transform_language import domain_text
+
+SEED = 13  # the filter draws the same points on every run (issue 13)
+
+
+@dataclass(frozen=True)
+class ActivationSpec:
+    """An activation as the layer calls it: label, SymPy expression in z, numpy callable, and
+    for a table entry with a torch counterpart, a builder of torch's real function."""
+
+    label: str
+    expr: sympy.Expr
+    numpy: Callable
+    torch: Callable[[], Callable] | None = None  # builds torch's function (imports torch)
+
+
+
+@dataclass(frozen=True)
+class Intertwiner:
+    """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (THEORY Part D)."""
+
+    name: str
+    flip: Callable[[sympy.Expr, sympy.Expr], sympy.Expr]
+
+    def plausible(self, expr: sympy.Expr) -> bool:
+        """Does σ = ``expr`` satisfy it at a few points? A proposal, never a fact."""
+        return plausible(expr.xreplace({z: -z}) - self.flip(expr, z))
+
+
+INTERTWINERS = {i.name: i for i in (
+    Intertwiner("odd", lambda s, y: -s),  # tanh, erf: σ(−y) = −σ(y)
+    Intertwiner("even", lambda s, y: s),  # abs: σ(−y) = σ(y)
+    Intertwiner("reflection", lambda s, y: s - y),  # GELU, SiLU, ReLU: σ(−y) = σ(y) − y
+)}
+
+
+@dataclass
+class ActivationFacts:
+    """What the analysis of one activation proposes (its degree p, its slope if linear, the
+    intertwiners it plausibly satisfies): proposals only; the instances used are checked."""
+
+    spec: ActivationSpec
+    cache: dict[str, bool] = field(default_factory=dict)
+    found: dict[str, object] = field(default_factory=dict)
+
+    def analysis(self):
+        """``symbolic.analysis.analyze`` of σ, once per instance (the analysis caches decided
+        results only; an undecided one would be recomputed at every σ of the layer)."""
+        from symbolic.analysis import analyze
+
+        if "analysis" not in self.found:
+            self.found["analysis"] = analyze(self.spec.expr, self.spec.label)
+        return self.found["analysis"]
+
+    def linear_slope(self) -> sympy.Expr | None:
+        d = self.analysis().linear
+        return d.value if d.holds.proved else None
+
+    def degree(self) -> sympy.Expr | None:
+        from symbolic.properties import EVERY_DEGREE
+
+        d = self.analysis().homogeneity
+        return d.value if d.holds.proved and d.value != EVERY_DEGREE else None
+
+    def intertwiner(self) -> Intertwiner | None:
+        for name, i in INTERTWINERS.items():
+            if name not in self.cache:
+                self.cache[name] = i.plausible(self.spec.expr)
+            if self.cache[name]:
+                return i
+        return None
+
+
+_T = sympy.Symbol("t", real=True)  # the argument of σ in an instance fact
+_INSTANCES: dict[tuple, Fact] = {}  # instance facts, per (σ, instance, limits in force)
+
+
+class Rewriter:
+    """Rewrites every σ(c·w) (c: the transform's scalar) as the facts about σ propose —
+    ``c^p σ(w)`` (degree p, c > 0), by an intertwiner (c < 0), ``σ(1)·c·w`` (σ linear) — and
+    uses a rewrite only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the
+    real σ (``check_identity``); ``steps()`` are those instance facts. Replacing σ(c·w) by R(w)
+    inside a larger expression is the one rule applied here, outside the kernel."""
+
+    def __init__(self, facts: Mapping[str, ActivationFacts], parameter: sympy.Symbol,
+                 per_unit: sympy.IndexedBase | None = None) -> None:
+        self.facts, self.parameter, self.per_unit = facts, parameter, per_unit
+        self.used: dict[tuple, Step] = {}
+        self.changed = False
+
+    def steps(self) -> list[Step]:
+        return list(self.used.values())
+
+    def __call__(self, expr: sympy.Expr) -> sympy.Expr:
+        names = set(self.facts)
+        return expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in names,
+                            self.call)
+
+    def call(self, applied: AppliedUndef) -> sympy.Expr:
+        facts, fn = self.facts[applied.func.__name__], applied.func
+        arg = applied.args[0]
+        slope = facts.linear_slope()
+        if slope is not None:
+            c, w, form = sympy.Integer(1), arg, slope * _T
+        else:
+            c, w = self.split(arg)
+            form = None if c == 1 else self.proposal(facts, fn, c)
+        if form is None or not self.verified(facts, fn, c, form):
+            return fn(arg)
+        self.changed = True
+        return form.xreplace({_T: w})
+
+    def proposal(self, facts: ActivationFacts, fn, c: sympy.Expr) -> sympy.Expr | None:
+        """R(t) with σ(c·t) = R(t) as the facts propose; None when none applies."""
+        if c.is_negative:
+            turn = facts.intertwiner()
+            if turn is None:
+                return None
+            inner = self.proposal(facts, fn, -c) if -c != 1 else None
+            return turn.flip(fn(-c * _T) if inner is None else inner, -c * _T)
+        p = facts.degree()
+        return c**p * fn(_T) if c.is_positive and p is not None else None
+
+    def verified(self, facts: ActivationFacts, fn, c: sympy.Expr, form: sympy.Expr) -> bool:
+        """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved."""
+        sigma = facts.spec.expr
+        real = form.replace(lambda e: isinstance(e, AppliedUndef) and e.func == fn,
+                            lambda e: sigma.xreplace({z: e.args[0]}))
+        lhs = sigma.xreplace({z: c * _T})
+        key = (sigma, lhs, real, current_limits())
+        if key not in _INSTANCES:
+            if not plausible(lhs - real):
+                return False
+            _INSTANCES[key] = check_identity(lhs, real, _T)
+        fact = _INSTANCES[key]
+        if fact.proved:
+            where = f" ({domain_text(self.parameter)})" if c.free_symbols else ""
+            self.used.setdefault(key, Step(fact, f"instance for σ = {facts.spec.label}: cases "
+                                           "t > 0, t < 0, t = 0 (kernel)",
+                                           note=f"σ({sympy.sstr(c * _T)}) rewritten{where}"))
+        return fact.proved
+
+    def split(self, arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+        """``arg = c·w`` with c a number times powers of the transform's parameter (or of the
+        per-unit parameters ``a[k]``)."""
+        number, rest = sympy.factor_terms(arg).as_coeff_Mul()
+        scalar, other = [], []
+        for f in sympy.Mul.make_args(rest):
+            (scalar if self.is_scalar(f) else other).append(f)
+        return number * sympy.Mul(*scalar), sympy.Mul(*other)
+
+    def is_scalar(self, f: sympy.Expr) -> bool:
+        units = {i: sympy.Integer(1) for i in f.atoms(sympy.Indexed) if i.base == self.per_unit}
+        return not f.xreplace({**units, self.parameter: sympy.Integer(1)}).free_symbols
+
+
+
+# --- a numeric filter: which identities are worth a proof attempt (proposals only) ----------
+
+GENERIC_SIGMA = sympy.Lambda(t_real, sympy.sin(t_real) + t_real**2 / 3 + t_real)  # no symmetry
+PLAUSIBLE_POINTS = 3  # random points at which a candidate identity must hold
+PLAUSIBLE_TOLERANCE = 1e-9  # |difference| at 30 digits (values are O(1))
+FILTER_SIZES = {"n": 2, "d": 2}  # symbolic sizes replaced by these for the filter
+
+
+def plausible(diff: sympy.Expr) -> bool:
+    """Does ``diff = 0`` hold at a few pseudo-random points (σ uninterpreted: a generic σ;
+    symbolic sizes n, d: 2)? Never decides anything; a False only saves a proof attempt."""
+    rng = random.Random(SEED)
+    try:
+        e = diff.xreplace({s: FILTER_SIZES[s.name] for s in diff.free_symbols
+                           if s.name in FILTER_SIZES and s.is_integer})
+        e = _unrolled(e).replace(lambda f: isinstance(f, AppliedUndef),
+                                 lambda f: GENERIC_SIGMA(*f.args))
+        atoms = sorted(e.atoms(sympy.Indexed) | {s for s in e.free_symbols
+                                                  if isinstance(s, sympy.Symbol)}, key=str)
+        for _ in range(PLAUSIBLE_POINTS):
+            point = {v: _filter_value(v, rng) for v in atoms}
+            value = complex(e.xreplace(point).evalf(30))
+            if abs(value) > PLAUSIBLE_TOLERANCE:
+                return False
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return True  # cannot tell: let the kernel decide
+    return True
+
+
+def _unrolled(e: sympy.Basic) -> sympy.Basic:
+    """Finite sums with integer bounds written out term by term (cheaper than ``doit``)."""
+    if isinstance(e, sympy.Sum):
+        body = _unrolled(e.function)
+        for k, lo, hi in e.limits:  # innermost first
+            body = sympy.Add(*(body.xreplace({k: i}) for i in range(int(lo), int(hi) + 1)))
+        return body
+    return e.func(*(_unrolled(a) for a in e.args)) if e.args else e
+
+
+def _filter_value(v: sympy.Basic, rng: random.Random) -> sympy.Rational:
+    size = sympy.Rational(rng.randint(3, 70), 7)  # 3/7 .. 10: both sides of kinks at ±6
+    if getattr(v, "is_positive", False):
+        return size
+    if getattr(v, "is_negative", False):
+        return -size
+    return size if rng.random() < 0.5 else -size
+
+
+def plausible_matrix(diff: sympy.Matrix) -> bool:
+    return all(plausible(e) for e in diff)
+
+
+
+__all__ = ["INTERTWINERS", "ActivationFacts", "ActivationSpec", "Intertwiner", "Rewriter",
+           "plausible", "plausible_matrix"]
