@@ -142,22 +142,23 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
     return body
 
 
-def second_check(text: str) -> dict[str, str]:
+def second_check(text: str) -> dict[str, object]:
     """Z3 and cvc5 on the exported text, with their versions (cvc5: ``not installed``)."""
     from symbolic.kernel import recheck as rk
 
-    answer = {"z3": rk.run_z3(text), "z3_version": rk.z3_version()}
-    if rk.cvc5_available():
-        said, options = rk.run_cvc5_portfolio(text)
-        answer.update(cvc5=said, cvc5_options=options, cvc5_version=rk.cvc5_version())
-        stats = rk.cvc5_proof(text, tuple((o[2:], "true") for o in options.split())) \
-            if said == "unsat" else None
-        answer.update(cvc5_proof_steps=stats[0] if stats else None,
-                      cvc5_trust_steps=stats[1] if stats else None)
-    else:
-        answer.update(cvc5="not installed", cvc5_options="", cvc5_version="",
-                      cvc5_proof_steps=None, cvc5_trust_steps=None)
-    return answer
+    return {"z3": rk.run_z3(text), "z3_version": rk.z3_version(), **rk.cvc5_opinion(text)}
+
+
+def _with_strategy(text: str, answer: dict) -> str:
+    """The benchmark with a header line naming the cvc5 options that proved it (the re-check
+    tries them first; ``cvc5 --nl-cov FILE`` by hand)."""
+    from symbolic.kernel.recheck import CVC5_OPTIONS_LINE
+
+    if answer.get("cvc5") != "unsat":
+        return text
+    line = f"{CVC5_OPTIONS_LINE} {answer['cvc5_options'] or '(defaults)'}"
+    head, sep, body = text.partition("\n(set-logic")
+    return f"{head}\n{line}{sep}{body}"
 
 
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:
@@ -179,11 +180,12 @@ def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> E
             where.mkdir(parents=True, exist_ok=True)
             target = where / f"{stem}.smt2"
             text = standalone(fact.smt2, header)
+            if second:
+                answer = second_check(text)
+                done.answers[(module, claim, j, path)] = {"file": target.name, **answer}
+                text = _with_strategy(text, answer)
             target.write_text(text, encoding="utf-8")
             done.smt2.append(target)
-            if second:
-                done.answers[(module, claim, j, path)] = {"file": target.name,
-                                                          **second_check(text)}
             continue
         if fact.kind != "checked" or fact.verdict.method not in CERT_METHODS:
             continue

@@ -25,14 +25,7 @@ import sympy
 from mpmath import iv
 from mpmath.libmp import to_rational
 
-from symbolic.kernel.recheck import (
-    cvc5_available,
-    cvc5_proof,
-    cvc5_version,
-    run_cvc5_portfolio,
-    run_z3,
-    z3_version,
-)
+from symbolic.kernel.recheck import cvc5_available, cvc5_opinion, cvc5_version, run_z3, z3_version
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 RECHECK_BITS = (64, 256, 1024)
@@ -47,6 +40,7 @@ class Row:
     ok: bool = True  # agrees with the expected answer
     unknown: bool = False  # cvc5 (the second check) did not decide it
     cvc5_answer: str = ""
+    proof: tuple[int | None, int | None] = (None, None)  # cvc5's proof: steps, TRUST steps
 
     def cells(self) -> tuple[str, str, str, str, str]:
         verdict = "DISAGREES" if not self.ok else "unknown" if self.unknown else "agrees"
@@ -64,13 +58,15 @@ def recheck_smt2(path: Path, name: str, use_cvc5: bool) -> Row:
     if want is None:
         return Row(name, "no expected answer in header", ok=False)
     z3_says = run_z3(text)
-    cvc5_says, options = run_cvc5_portfolio(text) if use_cvc5 else ("not installed", "")
+    second = cvc5_opinion(text) if use_cvc5 else {"cvc5": "not installed", "cvc5_options": ""}
+    cvc5_says, options = second["cvc5"], second["cvc5_options"]
     ok = z3_says == want and cvc5_says in (want, "unknown", "not installed")
     shown = f"{cvc5_says} ({options})" if options else cvc5_says
     if cvc5_says == "unsat":
-        stats = cvc5_proof(text, tuple((o[2:], "true") for o in options.split()))
-        shown += f"; proof {stats[0]} steps, {stats[1]} trust" if stats else "; no proof"
-    return Row(name, z3_says, shown, ok=ok, unknown=cvc5_says != want, cvc5_answer=cvc5_says)
+        steps, trust = second["cvc5_proof_steps"], second["cvc5_trust_steps"]
+        shown += f"; proof {steps} steps, {trust} trust" if steps is not None else "; no proof"
+    return Row(name, z3_says, shown, ok=ok, unknown=cvc5_says != want, cvc5_answer=cvc5_says,
+               proof=(second.get("cvc5_proof_steps"), second.get("cvc5_trust_steps")))
 
 
 # --- an interval evaluator of its own ------------------------------------------------------
@@ -373,9 +369,12 @@ def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
 def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
     smt = [r for r in rows if r.z3 != "—"]
     certs = [r for r in rows if r.certificate != "—"]
+    proofs = [r.proof for r in smt if r.proof[0] is not None]
     return (f"{len(smt)} SMT obligations — z3 unsat {sum(r.z3 == 'unsat' for r in smt)}, "
             f"cvc5 unsat {sum(r.cvc5_answer == 'unsat' for r in smt)}, "
-            f"cvc5 unknown {sum(r.cvc5_answer == 'unknown' for r in smt)}; "
+            f"cvc5 unknown {sum(r.cvc5_answer == 'unknown' for r in smt)}, "
+            f"cvc5 proofs {len(proofs)} ({sum(p[0] for p in proofs)} steps, "
+            f"{sum(p[1] for p in proofs)} trust); "
             f"{len(certs)} certificates — {sum(r.ok for r in certs)} rechecked; "
             f"{sum(not r.ok for r in rows)} disagreements ({versions['z3']}, {versions['cvc5']}, "
             f"{versions['mpmath']}) — exit {code}")

@@ -125,8 +125,8 @@ def test_all_proved_prints_the_dashboard_and_exits_0(two_modules, capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "Checked claims"
-    assert re.split(r"\s{2,}", lines[1]) == ["module", "claim", "THEORY item", "verdict",
-                                             "methods", "time"]
+    assert re.split(r"\s{2,}", lines[1]) == ["module", "claim", "source item", "verdict",
+                                             "backing", "time"]
     rows = [line for line in lines if line.startswith("proofs.")]
     assert [row.split()[1] for row in rows] == ["beta_lemma", "beta_theorem", "alpha_lemma",
                                                 "alpha_theorem"]  # ORDER 10 before ORDER 20
@@ -248,6 +248,8 @@ def validate(value, schema: dict, root: dict, path: str = "$") -> list[str]:
         errors.append(f"{path}: {value!r} != {schema['const']!r}")
     if "enum" in schema and value not in schema["enum"]:
         errors.append(f"{path}: {value!r} not in {schema['enum']}")
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        errors.append(f"{path}: {value!r} does not match {schema['pattern']!r}")
     if isinstance(value, dict):
         errors += [f"{path}: missing {k!r}" for k in schema.get("required", ()) if k not in value]
         props = schema.get("properties", {})
