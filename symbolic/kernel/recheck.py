@@ -116,8 +116,11 @@ def run_cvc5_portfolio(text: str, timeout_ms: int = CVC5_PORTFOLIO_MS,
                                                for o in CVC5_PORTFOLIO if o)
 
 
+CVC5_PROOF_MS = 10000  # producing a proof costs more than the answer (exchange s04: ~4 s)
+
+
 def cvc5_proof(text: str, options: tuple[tuple[str, str], ...] = (),
-               timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[int, int] | None:
+               timeout_ms: int = CVC5_PROOF_MS) -> tuple[int, int] | None:
     """cvc5's proof object for an ``unsat`` benchmark: (distinct proof steps, steps by a
     ``TRUST`` rule — justified by no checkable rule), or None when no proof was produced.
     (With ``--produce-proofs`` cvc5 may not decide what it decided without: its coverings
