@@ -210,15 +210,15 @@ def _is_script(char: str) -> bool:
 
 _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
 # Plain-text notation turned into super/subscripts: x^{n×d}, α^(−1), t^p, q_{js}, and Q_j or
-# M_ik where the base is a one-letter word (so that names like exchange_lemma keep their
-# underscores).
+# M_ik where the base is a one-letter word, or a letter after a coefficient (1b_q: the ones
+# column times b_q), so that names like exchange_lemma keep their underscores.
 _MARKUP = re.compile(
     r"\^\{(?P<sup>[^{}]*)\}"
     r"|\^\((?P<sup2>[^()]*)\)"
     r"|\^(?P<sup1>[−-]?\w+(?:\.\d+)?)"
     r"|_\{(?P<sub>[^{}]*)\}"
     r"|(?<!\w)(?P<starbase>[A-Za-z])\*(?:_(?P<starsub>[A-Za-z]{1,6}))?(?![\w(])"
-    rf"|(?<!\w)(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
+    rf"|(?<![^\W\d])(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
     rf"(?:(?![^\W_A-Z])|(?=[{_SCRIPTS}]))"
 )
 _SCRIPT = {"super": r"\textsuperscript{%s}", "sub": r"\textsubscript{%s}"}
