@@ -19,6 +19,7 @@ usage; 3 something undecided, or no theorem module found.
     python -m proofs --latex out.tex [--fragment]
     python -m proofs --smt2 out               # also export the obligations (docs/smt.md)
     python -m proofs --recheck out            # re-check them from the files alone
+    python -m proofs --latex p.tex --rechecked out   # backing z3+cvc5 from that re-check
 
 The JSON schema is documented in docs/json-schema.md, the options in docs/cli.md.
 """
@@ -422,11 +423,10 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     for r in runs:
         if r.traceback:
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
-    if args.smt2 is not None:  # issue 16: export the obligations, then report as usual
-        try:
-            runs = export_evidence(runs, args.smt2, PROG)
-        except ToolkitError as exc:
-            return usage_error(PROG, str(exc))
+    try:  # issue 16: --smt2 exports the obligations (and --rechecked reads a re-check)
+        runs = export_evidence(runs, args, PROG)
+    except ToolkitError as exc:
+        return usage_error(PROG, str(exc))
     reports = [r.report for r in runs if r.report is not None]
     if args.html:  # paper output (issue 14): the HTML blueprint, from the --json document
         try:

@@ -70,7 +70,11 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
                              "obligation with cvc5 (backing z3+cvc5)")
     parser.add_argument("--recheck", metavar="DIR", default=None,
                         help="re-check the obligations exported under DIR from the files alone "
-                             "(Z3, cvc5, mpmath intervals); no theorem is run")
+                             "(Z3, cvc5, mpmath intervals; the result also goes to "
+                             "DIR/recheck.json); no theorem is run")
+    parser.add_argument("--rechecked", metavar="DIR", default=None,
+                        help="say z3+cvc5 for the Z3 obligations that DIR/recheck.json (from "
+                             "--recheck DIR) shows cvc5 proved, without running cvc5 again")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
     parser.add_argument("--no-torch", action="store_true",
                         help="numpy cross-checks only (torch's are added when it is installed; "
@@ -219,25 +223,34 @@ class ModuleRun:
     report: Report
 
 
-def export_evidence(runs: Sequence[Any], directory: str, prog: str) -> list[Any]:
-    """``--smt2 DIR`` (issue 16): write every obligation and certificate of ``runs`` under
-    ``directory``, re-run each obligation with Z3 and cvc5, print what was written (stderr);
-    the runs come back carrying the answers (``Report.second_checks``: backing ``z3+cvc5``)."""
+def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) -> list[Any]:
+    """The second solver's answers for ``runs`` (issue 16): with ``--smt2 DIR`` write every
+    obligation and certificate under DIR, re-run each obligation with Z3 and cvc5 and print
+    what was written (stderr); with ``--rechecked DIR`` read them from ``DIR/recheck.json``.
+    The runs come back carrying the answers (``Report.second_checks``: backing ``z3+cvc5``)."""
     from dataclasses import replace
 
-    from symbolic.backing import with_second_checks
+    from symbolic.backing import rechecked_answers, with_second_checks
     from symbolic.export import export
 
-    try:
-        exported = export(runs, directory)
-    except OSError as exc:
-        raise InvalidArgument(f"--smt2 {directory!r}: cannot write there "
-                              f"({exc.strerror or exc})") from None
-    print(f"{prog}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
-          f"{len(exported.certificates)} certificates to {directory} "
-          f"({len(exported.skipped)} certified facts not exported)", file=sys.stderr)
-    return [replace(r, report=with_second_checks(r.name, r.report, exported.answers))
-            for r in runs]
+    if args.smt2 is not None:
+        try:
+            exported = export(runs, args.smt2)
+        except OSError as exc:
+            raise InvalidArgument(f"--smt2 {args.smt2!r}: cannot write there "
+                                  f"({exc.strerror or exc})") from None
+        print(f"{prog}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
+              f"{len(exported.certificates)} certificates to {args.smt2} "
+              f"({len(exported.skipped)} certified facts not exported)", file=sys.stderr)
+        answers = exported.answers
+    elif args.rechecked is not None:
+        try:
+            answers = rechecked_answers(runs, args.rechecked)
+        except ValueError as exc:
+            raise InvalidArgument(f"--rechecked: {exc}") from None
+    else:
+        return list(runs)
+    return [replace(r, report=with_second_checks(r.name, r.report, answers)) for r in runs]
 
 
 def recheck_main(directory: str, prog: str) -> int:
@@ -295,9 +308,8 @@ def run(
         return recheck_main(args.recheck, prog)
     try:
         report = timed_build(build, args, **(options(args) if options else {}))
-        if args.smt2 is not None:
-            name = report.module.rsplit(".", 1)[-1]
-            report = export_evidence([ModuleRun(name, report)], args.smt2, prog)[0].report
+        name = report.module.rsplit(".", 1)[-1]
+        report = export_evidence([ModuleRun(name, report)], args, prog)[0].report
         data = json_data(report, args) if (args.json and json_data) else None
         emit_reports([report], args, data=data)
     except ToolkitError as exc:

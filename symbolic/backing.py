@@ -2,10 +2,11 @@
 
 ``backing(result, checks)`` names what a claim rests on, with the words of ``BACKING`` in its
 order, joined by ``", "`` (``"z3+cvc5, sympy, exact"``). ``z3+cvc5`` is said only for a claim
-whose every Z3 obligation cvc5 also answered ``unsat`` on its exported SMT-LIB 2 file *in this
-run* (``--smt2 DIR``): ``checks`` are those answers (``Report.second_checks``, keyed by claim,
-step and part path). Otherwise the claim says what ran, ``z3``; ``python -m proofs --smt2 DIR``
-or ``--recheck DIR`` runs the second solver. The dashboard, the text, the LaTeX verification
+whose every Z3 obligation cvc5 also answered ``unsat`` on its exported SMT-LIB 2 file — in this
+run (``--smt2 DIR``), or in the record of a re-check of that very benchmark (``--rechecked
+DIR`` reads ``DIR/recheck.json``, written by ``--recheck DIR``): ``checks`` are those answers
+(``Report.second_checks``, keyed by claim, step and part path). Otherwise the claim says what
+ran, ``z3``. The dashboard, the text, the LaTeX verification
 line, the HTML blueprint and ``--json`` (``backing``, and ``solvers`` with the answers) all
 use these words.
 """
@@ -18,9 +19,10 @@ from typing import Any
 
 # The vocabulary, in the order the words are listed: word → what it means.
 BACKING: dict[str, str] = {
-    "z3+cvc5": "Z3 proved the obligation, and cvc5 answered unsat on its exported SMT-LIB 2 file",
-    "z3": "Z3 proved the obligation (negation unsat); not re-checked by a second solver in "
-          "this run — python -m proofs --smt2 DIR runs cvc5 on it",
+    "z3+cvc5": "Z3 proved the obligation, and cvc5 answered unsat on its exported SMT-LIB 2 "
+               "file (in this run, or in the re-check record --rechecked DIR reads)",
+    "z3": "Z3 proved the obligation (negation unsat); no second solver's answer in this run — "
+          "python -m proofs --smt2 DIR runs cvc5 on it",
     "sympy": "a SymPy identity or simplification, checked by the kernel",
     "exact": "exact rational arithmetic",
     "interval": "outward-rounded interval arithmetic (mpmath iv)",
@@ -84,6 +86,37 @@ def evidence_fields(report: Any, result: Any) -> dict[str, Any]:
                                                                   key=str)
                              if claim == result.claim.name]
     return fields
+
+
+def rechecked_answers(runs: Sequence[Any], directory: str) -> dict[tuple, dict]:
+    """The second checks a re-check record (``DIR/recheck.json``, written by ``--recheck
+    DIR``) holds for the Z3 obligations of ``runs``: an obligation counts only when the record
+    has its very benchmark (same ``digest``) with Z3 and cvc5 both ``unsat``; any other is
+    ``cvc5: not in the re-check record`` (backing ``z3``). ``ValueError`` for a bad record."""
+    from symbolic.export import z3_obligations
+    from symbolic.recheck import digest, read_record
+
+    data = read_record(directory)
+    versions = data.get("versions", {})
+    by_digest = {o.get("digest"): o for o in data["obligations"] if isinstance(o, dict)}
+    answers = {}
+    for key, path, text in z3_obligations(runs):
+        seen = by_digest.get(digest(text), {})
+        proved = seen.get("agrees") is True and seen.get("z3") == seen.get("cvc5") == "unsat"
+        answers[key] = {"file": path.rsplit("/", 1)[-1],
+                        "z3": "unsat" if proved else "not in the re-check record",
+                        "z3_version": str(versions.get("z3", "")),
+                        "cvc5": "unsat" if proved else "not in the re-check record",
+                        "cvc5_options": str(seen.get("cvc5_options", "")) if proved else "",
+                        "cvc5_version": str(versions.get("cvc5", "")),
+                        "cvc5_proof_steps": _count(seen, "cvc5_proof_steps", proved),
+                        "cvc5_trust_steps": _count(seen, "cvc5_trust_steps", proved)}
+    return answers
+
+
+def _count(entry: Mapping, key: str, proved: bool) -> int | None:
+    value = entry.get(key)
+    return value if proved and isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def annotate_report(body: dict[str, Any], report: Any) -> dict[str, Any]:

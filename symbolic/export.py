@@ -161,25 +161,43 @@ def _with_strategy(text: str, answer: dict) -> str:
     return f"{head}\n{line}{sep}{body}"
 
 
+def _stem(claim: str, j: int, path: tuple[int, ...]) -> str:
+    return f"{_slug(claim)}.s{j:02d}" + "".join(f".p{k}" for k in path)
+
+
+def _benchmark(module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact) -> str:
+    """A Z3 fact's self-contained benchmark, with the header naming what it is."""
+    header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
+              + (f", part {'.'.join(map(str, path))}" if path else ""),
+              f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
+              "the negated goal; expected answer: unsat (the step is proved)",
+              f"decided by {fact.verdict.backend}: {fact.status}"]
+    return standalone(fact.smt2, header)
+
+
+def z3_obligations(runs: Sequence[Any]) -> Iterator[tuple[tuple, str, str]]:
+    """(key, file path under the export folder, benchmark text) of every proved Z3 fact of
+    ``runs``, as ``export`` writes them (before the cvc5 strategy line)."""
+    for module, claim, j, path, fact in steps(runs):
+        if fact.smt2 and fact.status == "proved":
+            yield ((module, claim, j, path), f"{module}/{_stem(claim, j, path)}.smt2",
+                   _benchmark(module, claim, j, path, fact))
+
+
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:
     """Write every Z3 obligation and every sign certificate of ``runs`` under ``directory``;
     ``second``: re-run each written benchmark with Z3 and cvc5 (``Exported.answers``)."""
     out, done = Path(directory), Exported()
     for module, claim, j, path, fact in steps(runs):
         where = out / module
-        stem = f"{_slug(claim)}.s{j:02d}" + "".join(f".p{k}" for k in path)
-        header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
-                  + (f", part {'.'.join(map(str, path))}" if path else ""),
-                  f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
-                  "the negated goal; expected answer: unsat (the step is proved)",
-                  f"decided by {fact.verdict.backend}: {fact.status}"]
+        stem = _stem(claim, j, path)
         if fact.smt2:
             if fact.status != "proved":
                 done.skipped.append(f"{module} {claim} step {j}: Z3 said {fact.status}")
                 continue
             where.mkdir(parents=True, exist_ok=True)
             target = where / f"{stem}.smt2"
-            text = standalone(fact.smt2, header)
+            text = _benchmark(module, claim, j, path, fact)
             if second:
                 answer = second_check(text)
                 done.answers[(module, claim, j, path)] = {"file": target.name, **answer}

@@ -13,6 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import proofs.__main__ as cli
 from symbolic import recheck as rc
@@ -202,15 +204,16 @@ def test_the_portfolio_tries_the_header_strategy_then_quick_then_full(monkeypatc
 
     calls = []
 
-    def fake(text, limit, options=()):
-        calls.append((options, limit))
-        return "unsat" if options == (("nl-cov", "true"),) and limit == 3000 else "unknown"
+    full = rk.CVC5_PORTFOLIO_UNITS
+
+    def fake(text, units, options=()):
+        calls.append((options, units))
+        return "unsat" if options == (("nl-cov", "true"),) and units == full else "unknown"
 
     monkeypatch.setattr(rk, "run_cvc5", fake)
     assert rk.run_cvc5_portfolio("", first=(("mbqi", "true"),)) == ("unsat", "--nl-cov")
-    quick = [(o, rk.CVC5_QUICK_MS) for o in rk.CVC5_PORTFOLIO]
-    full = [(o, 3000) for o in rk.CVC5_PORTFOLIO]
-    assert calls == [((("mbqi", "true"),), 3000), *quick, *full]
+    quick = [(o, rk.CVC5_QUICK_UNITS) for o in rk.CVC5_PORTFOLIO]
+    assert calls == [((("mbqi", "true"),), full), *quick, *[(o, full) for o in rk.CVC5_PORTFOLIO]]
     monkeypatch.setattr(rk, "run_cvc5", lambda *a, **k: "unknown")
     assert rk.run_cvc5_portfolio("") == ("unknown",
                                          "defaults, --enum-inst, --mbqi, --nl-cov")
@@ -231,7 +234,7 @@ def degree_one_run():
 def test_cvc5_decides_degree_one_step_6_by_its_coverings_solver(tmp_path, monkeypatch):
     """The obligation cvc5 left unknown (nonlinear after instantiation): --nl-cov decides it,
     the exported header records the strategy, and the re-check from the file agrees. (cvc5's
-    defaults run to the time limit on it — the real portfolio tries them first, see the
+    defaults spend their resource limit on it — the real portfolio tries them first, see the
     portfolio test — so this test offers cvc5 the coverings strategy alone, and no proofs.)"""
     from symbolic.export import export
     from symbolic.kernel import recheck as rk
@@ -284,6 +287,22 @@ def test_a_module_command_exports_shows_the_backing_and_rechecks(tmp_path, capsy
     assert code == (0 if cvc5_available() else 3)
     assert f"{prog} --recheck: 1 SMT obligations — z3 unsat 1" in capsys.readouterr().out
 
+    # the re-check's record backs a later run without cvc5 running again — while it holds
+    # this very obligation
+    assert run(tiny_report, "Tiny.", prog, argv=["--rechecked", str(out)]) == 0
+    assert ("backed by z3+cvc5, sympy" if cvc5_available() else "backed by z3, sympy") in \
+        capsys.readouterr().out
+    record = out / rc.RECORD_NAME
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["obligations"][0]["digest"] = "0" * 64  # another benchmark's
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert run(tiny_report, "Tiny.", prog, argv=["--rechecked", str(out)]) == 0
+    assert "backed by z3, sympy" in capsys.readouterr().out
+    record.unlink()
+    assert run(tiny_report, "Tiny.", prog, argv=["--rechecked", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "recheck.json: cannot read a re-check record" in err and "Traceback" not in err
+
 
 def test_a_module_commands_json_carries_backing_and_solvers(tmp_path, capsys):
     from proofs._cli import run
@@ -308,3 +327,24 @@ def test_smt2_into_a_folder_that_cannot_be_made_is_bad_usage(tmp_path, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--smt2" in err and "Traceback" not in err
+
+
+BENCHMARK = """; a comment
+(declare-fun sigma (Real) Real)
+(declare-fun x () Real)
+(assert (let (($x1 (= (sigma x) x))) (let ((?x2 (* 2.0 x))) (not (=> $x1 (= (sigma x) ?x2))))))
+(check-sat)
+"""
+
+
+@given(st.permutations(["(declare-fun sigma (Real) Real)", "(declare-fun x () Real)"]),
+       st.integers(3, 10**6), st.integers(3, 10**6))
+def test_a_digest_ignores_let_names_declaration_order_and_comments(decls, n1, n2):
+    """Z3 names and shares let-terms by its own term ids: the digest sees through that, and
+    through the order of declarations, but not through a change of the obligation."""
+    renamed = BENCHMARK.replace("$x1", f"$x{n1}").replace("?x2", f"?x{n2}")
+    head = "; another header\n" + "\n".join(decls) + "\n"
+    shuffled = head + "\n".join(renamed.splitlines()[3:]) + "\n"
+    inlined = head + "(assert (not (=> (= (sigma x) x) (= (sigma x) (* 2.0 x)))))\n(check-sat)\n"
+    assert rc.digest(shuffled) == rc.digest(BENCHMARK) == rc.digest(inlined)
+    assert rc.digest(BENCHMARK.replace("2.0", "3.0")) != rc.digest(BENCHMARK)
