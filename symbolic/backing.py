@@ -33,12 +33,28 @@ SEPARATOR = ", "
 CHECKED_METHODS = ("z3", "sympy", "exact", "interval")  # verdict methods with a word above
 
 
+def _z3_obligations(result: Any) -> set[tuple] | None:
+    """The keys (claim, step, part path) of every Z3 check the claim rests on; None when one
+    of them has no SMT-LIB 2 benchmark (it cannot have been re-checked)."""
+    from symbolic.export import fact_tree
+
+    keys = set()
+    for j, step in enumerate(result.derivation.steps, 1):
+        fact = getattr(step, "fact", None)  # renderer tests use plain steps without a fact
+        for path, node in fact_tree(fact) if fact is not None else (((), step),):
+            if node.verdict.method == "z3":
+                if fact is not None and not node.smt2:
+                    return None
+                keys.add((result.claim.name, j, path))
+    return keys
+
+
 def _words(result: Any, checks: Mapping[tuple, dict] | None) -> set[str]:
     steps = result.derivation.steps
     found = {m for s in result.derivation.checked for m in s.verdict.method.split("+")} - {"none"}
     if "z3" in found and checks:
-        mine = [a for (claim, *_), a in checks.items() if claim == result.claim.name]
-        if mine and all(a.get("cvc5") == "unsat" for a in mine):
+        keys = _z3_obligations(result)
+        if keys and all(checks.get(k, {}).get("cvc5") == "unsat" for k in keys):
             found = (found - {"z3"}) | {"z3+cvc5"}
     return found | {s.kind for s in steps if s.kind in ("assumption", "oracle")}
 

@@ -47,10 +47,11 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "claim"
 
 
-def _facts(fact: Fact, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], Fact]]:
+def fact_tree(fact: Fact, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], Fact]]:
+    """A fact and the parts it rests on, each with its part path (``()`` for the fact)."""
     yield path, fact
     for k, part in enumerate(fact.parts, 1):
-        yield from _facts(part, (*path, k))
+        yield from fact_tree(part, (*path, k))
 
 
 def steps(runs: Sequence[Any]) -> Iterator[tuple[str, str, int, tuple[int, ...], Fact]]:
@@ -62,7 +63,7 @@ def steps(runs: Sequence[Any]) -> Iterator[tuple[str, str, int, tuple[int, ...],
             for j, step in enumerate(res.derivation.steps, 1):
                 if step.fact is None:
                     continue
-                for path, fact in _facts(step.fact):
+                for path, fact in fact_tree(step.fact):
                     yield run.name, res.claim.name, j, path, fact
 
 

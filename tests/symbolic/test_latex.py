@@ -274,6 +274,7 @@ Z3_STEP = Step("x > 1 ⇒ x > 0", "Z3: negation unsat", Verdict.proved("z3"))
     ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3+cvc5"),
     ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unknown"}}, "backed by z3"),
     ((Z3_STEP,), {("other", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),
+    ((Z3_STEP, Z3_STEP), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),  # step 2 unchecked
     ((TEXT_STEP, Step("σ measurable", "assumed", Verdict.proved("assumption"))), None,
      "backed by sympy, assumption"),
 ])
