@@ -19,6 +19,7 @@ usage; 3 something undecided, or no theorem module found.
     python -m proofs --latex out.tex [--fragment]
     python -m proofs --smt2 out               # also export the obligations (docs/smt.md)
     python -m proofs --recheck out            # re-check them from the files alone
+    python -m proofs --latex p.tex --rechecked out   # backing z3+cvc5 from that re-check
 
 The JSON schema is documented in docs/json-schema.md, the options in docs/cli.md.
 """
@@ -39,7 +40,14 @@ from types import ModuleType
 from typing import Any
 
 import proofs
-from proofs._cli import base_parser, emit_reports, timed_build, usage_error
+from proofs._cli import (
+    base_parser,
+    emit_reports,
+    export_evidence,
+    recheck_main,
+    timed_build,
+    usage_error,
+)
 from symbolic.engine import (
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -49,6 +57,7 @@ from symbolic.engine import (
     exit_code_for,
     overall_status,
 )
+from symbolic.errors import ToolkitError
 from symbolic.render import MARK
 
 PROG = "python -m proofs"
@@ -202,11 +211,14 @@ def overall(runs: Sequence[Run], strict: bool = False) -> str:
 
 
 def modules_table(runs: Sequence[Run], strict: bool = False) -> Table:
-    """One row per module: name, title, THEORY items, claims, status, time (or the error)."""
+    """One row per module: name, title, source items, claims, status, backing (every word its
+    claims use, ``symbolic.backing``), time — or the error."""
+    from symbolic.backing import report_backing
+
     rows = []
     for r in runs:
         if r.report is None:
-            rows.append((r.name, r.error, "—", 0, f"{MARK[FAILED]} {FAILED}",
+            rows.append((r.name, r.error, "—", 0, f"{MARK[FAILED]} {FAILED}", "—",
                          f"{r.seconds:.2f} s"))
             continue
         rep = r.report
@@ -214,9 +226,11 @@ def modules_table(runs: Sequence[Run], strict: bool = False) -> Table:
         resting = sum(1 for res in rep.results if res.rests_on)
         note = f" ({resting} resting on admitted facts)" if resting and status == "proved" else ""
         rows.append((r.name, rep.title, rep.source, len(rep.results),
-                     f"{MARK[status]} {status}{note}", f"{r.seconds:.2f} s"))
+                     f"{MARK[status]} {status}{note}", report_backing(rep),
+                     f"{r.seconds:.2f} s"))
     return Table("modules", "Theorem modules",
-                 ("module", "title", "THEORY", "claims", "status", "time"), tuple(rows))
+                 ("module", "title", "source items", "claims", "status", "backing", "time"),
+                 tuple(rows))
 
 
 def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
@@ -288,9 +302,15 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
 def json_report(runs: Sequence[Run], seconds: float, strict: bool = False,
                 answers: dict | None = None) -> dict[str, Any]:
     """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md);
-    ``answers``: the second solver's answers from ``--smt2`` (issue 16)."""
-    from symbolic.backing import annotate
+    ``answers``: the second solver's answers from ``--smt2`` (issue 16), unless the runs'
+    reports carry them already (``export_evidence``)."""
+    from dataclasses import replace
+
+    from symbolic.backing import annotate, with_second_checks
     from symbolic.versions import versions
+
+    if answers is not None:
+        runs = [replace(r, report=with_second_checks(r.name, r.report, answers)) for r in runs]
 
     status = overall(runs, strict)
     claims = claims_index(runs)
@@ -316,7 +336,7 @@ def json_report(runs: Sequence[Run], seconds: float, strict: bool = False,
         "modules": modules,
         "claims": claims,
         "missing_uses": sorted({u for c in claims.values() for u in c["uses"] if u not in claims}),
-    }, runs, answers)
+    }, runs)
 
 
 def list_text(modules: Sequence[TheoremModule]) -> str:
@@ -351,36 +371,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="a claim that rests on an assumption or an oracle result is not proved "
                         "(exit 3, the claims named)")
-    # --- issue 16: exported obligations -------------------------------------------------------
-    p.add_argument("--smt2", metavar="DIR", default=None,
-                   help="also write every Z3 obligation (.smt2) and every exact/interval "
-                        "certificate (.cert.json) of the run under DIR")
-    p.add_argument("--recheck", metavar="DIR", default=None,
-                   help="re-check the obligations exported under DIR from the files alone "
-                        "(Z3, cvc5, mpmath intervals); no theorem is run")
     return p
-
-
-def export_text(exported: Any, directory: str) -> str:
-    """The line ``--smt2 DIR`` prints (issue 16)."""
-    return (f"{PROG}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
-            f"{len(exported.certificates)} certificates to {directory} "
-            f"({len(exported.skipped)} certified facts not exported)")
-
-
-def recheck_main(directory: str) -> int:
-    """``--recheck DIR``: the table (obligation, z3, cvc5, certificate) and its exit code."""
-    from symbolic.recheck import recheck, summary
-    from symbolic.render import table_text
-
-    if not os.path.isdir(directory):
-        return usage_error(PROG, f"--recheck {directory}: no such directory")
-    rows, code, versions = recheck(directory)
-    print(table_text(Table("recheck", f"Re-checked from {directory}",
-                           ("obligation", "z3", "cvc5", "certificate", "verdict"),
-                           tuple(r.cells() for r in rows))))
-    print(f"\n{PROG} --recheck: {summary(rows, code, versions)}")
-    return code
 
 
 def version_text() -> str:
@@ -410,7 +401,7 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
     if args.recheck is not None:  # issue 16: from the files alone, no theorem module
-        return recheck_main(args.recheck)
+        return recheck_main(args.recheck, PROG)
     if args.path:
         try:
             modules = [m for folder in args.path for m in discover_path(folder)]
@@ -432,27 +423,21 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     for r in runs:
         if r.traceback:
             print(f"{PROG}: module {r.name}: {r.error}\n{r.traceback}", file=sys.stderr)
+    try:  # issue 16: --smt2 exports the obligations (and --rechecked reads a re-check)
+        runs = export_evidence(runs, args, PROG)
+    except ToolkitError as exc:
+        return usage_error(PROG, str(exc))
     reports = [r.report for r in runs if r.report is not None]
-    answers = None
-    if args.smt2 is not None:  # issue 16: export the obligations, then report as usual
-        from symbolic.export import export
-
-        exported = export(runs, args.smt2)
-        answers = exported.answers
-        print(export_text(exported, args.smt2), file=sys.stderr)
     if args.html:  # paper output (issue 14): the HTML blueprint, from the --json document
-        from symbolic.errors import ToolkitError
-
         try:
-            emit_reports(reports, args, data=json_report(runs, seconds, args.strict, answers))
+            emit_reports(reports, args, data=json_report(runs, seconds, args.strict))
         except ToolkitError as exc:
             return usage_error(PROG, str(exc))
         if not (args.json or args.latex is not None):
             print(dashboard(runs, seconds, args.strict))
     elif args.json or args.latex is not None:
         emit_reports(reports, args,
-                     data=json_report(runs, seconds, args.strict, answers) if args.json
-                     else None)
+                     data=json_report(runs, seconds, args.strict) if args.json else None)
     else:
         if args.verbose and reports:
             from symbolic.render import reports_text

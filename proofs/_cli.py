@@ -17,6 +17,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from symbolic.engine import EXIT_USAGE, Report
@@ -62,6 +63,18 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
                         help="write a static HTML blueprint (index with the dependency graph, "
                              "one page per module) to DIR; needs Graphviz dot")
     # --- end of paper output options ------------------------------------------------------
+    # --- issue 16: the evidence, exported and re-checked (docs/smt.md) ------------------------
+    parser.add_argument("--smt2", metavar="DIR", default=None, type=_output_folder,
+                        help="also write every Z3 obligation (.smt2) and every exact/interval "
+                             "certificate (.cert.json) of the run under DIR, and re-run each "
+                             "obligation with cvc5 (backing z3+cvc5)")
+    parser.add_argument("--recheck", metavar="DIR", default=None,
+                        help="re-check the obligations exported under DIR from the files alone "
+                             "(Z3, cvc5, mpmath intervals; the result also goes to "
+                             "DIR/recheck.json); no theorem is run")
+    parser.add_argument("--rechecked", metavar="DIR", default=None,
+                        help="say z3+cvc5 for the Z3 obligations that DIR/recheck.json (from "
+                             "--recheck DIR) shows cvc5 proved, without running cvc5 again")
     parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
     parser.add_argument("--no-torch", action="store_true",
                         help="numpy cross-checks only (torch's are added when it is installed; "
@@ -85,6 +98,20 @@ def _writable_file(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r}: folder {folder!r} does not exist")
     if not os.access(folder, os.W_OK) or os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r}: cannot write a file there")
+    return text
+
+
+def _output_folder(text: str) -> str:
+    """A folder that exists, or can be made in an existing, writable one (``--smt2 DIR``)."""
+    import os
+
+    if os.path.isdir(text):
+        if not os.access(text, os.W_OK):
+            raise argparse.ArgumentTypeError(f"{text!r}: cannot write in that folder")
+        return text
+    parent = os.path.dirname(os.path.abspath(text))
+    if os.path.exists(text) or not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        raise argparse.ArgumentTypeError(f"{text!r}: not a folder, and cannot be made there")
     return text
 
 
@@ -178,11 +205,70 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
 
 
 def json_document(reports: Sequence[Report]) -> dict[str, Any]:
+    from symbolic.backing import annotate_report
     from symbolic.versions import versions
 
+    bodies = [annotate_report(r.to_json(), r) for r in reports]
     if len(reports) == 1:
-        return {**reports[0].to_json(), "versions": versions()}
-    return {"reports": [r.to_json() for r in reports], "versions": versions()}
+        return {**bodies[0], "versions": versions()}
+    return {"reports": bodies, "versions": versions()}
+
+
+@dataclass(frozen=True)
+class ModuleRun:
+    """A module command's report under its short name (``scaling``), as ``python -m proofs``
+    names it: what ``export`` walks."""
+
+    name: str
+    report: Report
+
+
+def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) -> list[Any]:
+    """The second solver's answers for ``runs`` (issue 16): with ``--smt2 DIR`` write every
+    obligation and certificate under DIR, re-run each obligation with Z3 and cvc5 and print
+    what was written (stderr); with ``--rechecked DIR`` read them from ``DIR/recheck.json``.
+    The runs come back carrying the answers (``Report.second_checks``: backing ``z3+cvc5``)."""
+    from dataclasses import replace
+
+    from symbolic.backing import rechecked_answers, with_second_checks
+    from symbolic.export import export
+
+    if args.smt2 is not None:
+        try:
+            exported = export(runs, args.smt2)
+        except OSError as exc:
+            raise InvalidArgument(f"--smt2 {args.smt2!r}: cannot write there "
+                                  f"({exc.strerror or exc})") from None
+        print(f"{prog}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
+              f"{len(exported.certificates)} certificates to {args.smt2} "
+              f"({len(exported.skipped)} certified facts not exported)", file=sys.stderr)
+        answers = exported.answers
+    elif args.rechecked is not None:
+        try:
+            answers = rechecked_answers(runs, args.rechecked)
+        except ValueError as exc:
+            raise InvalidArgument(f"--rechecked: {exc}") from None
+    else:
+        return list(runs)
+    return [replace(r, report=with_second_checks(r.name, r.report, answers)) for r in runs]
+
+
+def recheck_main(directory: str, prog: str) -> int:
+    """``--recheck DIR``: the table (obligation, z3, cvc5, certificate) and its exit code."""
+    import os
+
+    from symbolic.engine import Table
+    from symbolic.recheck import recheck, summary
+    from symbolic.render import table_text
+
+    if not os.path.isdir(directory):
+        return usage_error(prog, f"--recheck {directory}: no such directory")
+    rows, code, versions = recheck(directory)
+    print(table_text(Table("recheck", f"Re-checked from {directory}",
+                           ("obligation", "z3", "cvc5", "certificate", "verdict"),
+                           tuple(r.cells() for r in rows))))
+    print(f"\n{prog} --recheck: {summary(rows, code, versions)}")
+    return code
 
 
 def timed_build(build: Callable[..., Report], args: argparse.Namespace | None = None,
@@ -218,8 +304,12 @@ def run(
     args = parser.parse_args(attach_dash_values(argv, parser, VALUE_OPTIONS))
     if args.fragment and args.latex is None:
         return usage_error(prog, "--fragment goes with --latex")
+    if args.recheck is not None:  # issue 16: from the files alone, no theorem is run
+        return recheck_main(args.recheck, prog)
     try:
         report = timed_build(build, args, **(options(args) if options else {}))
+        name = report.module.rsplit(".", 1)[-1]
+        report = export_evidence([ModuleRun(name, report)], args, prog)[0].report
         data = json_data(report, args) if (args.json and json_data) else None
         emit_reports([report], args, data=data)
     except ToolkitError as exc:

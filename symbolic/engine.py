@@ -314,6 +314,9 @@ class Report:
     tables: tuple[Table, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    # issue 16: the second solver's answers on this module's exported Z3 obligations, by
+    # (claim, step, part path); None when they were not exported (symbolic.backing)
+    second_checks: Mapping[tuple, dict] | None = None
 
     @property
     def status(self) -> ResultStatus:

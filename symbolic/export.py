@@ -47,10 +47,11 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "claim"
 
 
-def _facts(fact: Fact, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], Fact]]:
+def fact_tree(fact: Fact, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], Fact]]:
+    """A fact and the parts it rests on, each with its part path (``()`` for the fact)."""
     yield path, fact
     for k, part in enumerate(fact.parts, 1):
-        yield from _facts(part, (*path, k))
+        yield from fact_tree(part, (*path, k))
 
 
 def steps(runs: Sequence[Any]) -> Iterator[tuple[str, str, int, tuple[int, ...], Fact]]:
@@ -62,7 +63,7 @@ def steps(runs: Sequence[Any]) -> Iterator[tuple[str, str, int, tuple[int, ...],
             for j, step in enumerate(res.derivation.steps, 1):
                 if step.fact is None:
                     continue
-                for path, fact in _facts(step.fact):
+                for path, fact in fact_tree(step.fact):
                     yield run.name, res.claim.name, j, path, fact
 
 
@@ -142,22 +143,46 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
     return body
 
 
-def second_check(text: str) -> dict[str, str]:
+def second_check(text: str) -> dict[str, object]:
     """Z3 and cvc5 on the exported text, with their versions (cvc5: ``not installed``)."""
     from symbolic.kernel import recheck as rk
 
-    answer = {"z3": rk.run_z3(text), "z3_version": rk.z3_version()}
-    if rk.cvc5_available():
-        said, options = rk.run_cvc5_portfolio(text)
-        answer.update(cvc5=said, cvc5_options=options, cvc5_version=rk.cvc5_version())
-        stats = rk.cvc5_proof(text, tuple((o[2:], "true") for o in options.split())) \
-            if said == "unsat" else None
-        answer.update(cvc5_proof_steps=stats[0] if stats else None,
-                      cvc5_trust_steps=stats[1] if stats else None)
-    else:
-        answer.update(cvc5="not installed", cvc5_options="", cvc5_version="",
-                      cvc5_proof_steps=None, cvc5_trust_steps=None)
-    return answer
+    return {"z3": rk.run_z3(text), "z3_version": rk.z3_version(), **rk.cvc5_opinion(text)}
+
+
+def _with_strategy(text: str, answer: dict) -> str:
+    """The benchmark with a header line naming the cvc5 options that proved it (the re-check
+    tries them first; ``cvc5 --nl-cov FILE`` by hand)."""
+    from symbolic.kernel.recheck import CVC5_OPTIONS_LINE
+
+    if answer.get("cvc5") != "unsat":
+        return text
+    line = f"{CVC5_OPTIONS_LINE} {answer['cvc5_options'] or '(defaults)'}"
+    head, sep, body = text.partition("\n(set-logic")
+    return f"{head}\n{line}{sep}{body}"
+
+
+def _stem(claim: str, j: int, path: tuple[int, ...]) -> str:
+    return f"{_slug(claim)}.s{j:02d}" + "".join(f".p{k}" for k in path)
+
+
+def _benchmark(module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact) -> str:
+    """A Z3 fact's self-contained benchmark, with the header naming what it is."""
+    header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
+              + (f", part {'.'.join(map(str, path))}" if path else ""),
+              f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
+              "the negated goal; expected answer: unsat (the step is proved)",
+              f"decided by {fact.verdict.backend}: {fact.status}"]
+    return standalone(fact.smt2, header)
+
+
+def z3_obligations(runs: Sequence[Any]) -> Iterator[tuple[tuple, str, str]]:
+    """(key, file path under the export folder, benchmark text) of every proved Z3 fact of
+    ``runs``, as ``export`` writes them (before the cvc5 strategy line)."""
+    for module, claim, j, path, fact in steps(runs):
+        if fact.smt2 and fact.status == "proved":
+            yield ((module, claim, j, path), f"{module}/{_stem(claim, j, path)}.smt2",
+                   _benchmark(module, claim, j, path, fact))
 
 
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:
@@ -166,24 +191,20 @@ def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> E
     out, done = Path(directory), Exported()
     for module, claim, j, path, fact in steps(runs):
         where = out / module
-        stem = f"{_slug(claim)}.s{j:02d}" + "".join(f".p{k}" for k in path)
-        header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
-                  + (f", part {'.'.join(map(str, path))}" if path else ""),
-                  f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
-                  "the negated goal; expected answer: unsat (the step is proved)",
-                  f"decided by {fact.verdict.backend}: {fact.status}"]
+        stem = _stem(claim, j, path)
         if fact.smt2:
             if fact.status != "proved":
                 done.skipped.append(f"{module} {claim} step {j}: Z3 said {fact.status}")
                 continue
             where.mkdir(parents=True, exist_ok=True)
             target = where / f"{stem}.smt2"
-            text = standalone(fact.smt2, header)
+            text = _benchmark(module, claim, j, path, fact)
+            if second:
+                answer = second_check(text)
+                done.answers[(module, claim, j, path)] = {"file": target.name, **answer}
+                text = _with_strategy(text, answer)
             target.write_text(text, encoding="utf-8")
             done.smt2.append(target)
-            if second:
-                done.answers[(module, claim, j, path)] = {"file": target.name,
-                                                          **second_check(text)}
             continue
         if fact.kind != "checked" or fact.verdict.method not in CERT_METHODS:
             continue

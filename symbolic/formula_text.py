@@ -52,6 +52,9 @@ class TextPrinter(StrPrinter):
     def _print_Not(self, expr) -> str:
         return f"¬({self._print(expr.args[0])})"
 
+    def _print_OneMatrix(self, expr) -> str:
+        return "𝟏"  # the all-ones column: 𝟏*b_q reads as a matrix product, 1*b_q as a scalar
+
     def _print_ImmutableDenseMatrix(self, expr) -> str:
         if expr.shape[0] * expr.shape[1] > 4:
             return f"[{expr.shape[0]}×{expr.shape[1]} matrix]"

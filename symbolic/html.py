@@ -189,7 +189,11 @@ def step_html(step: Step) -> str:
 
 
 def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
-               used_by: Sequence[str]) -> str:
+               used_by: Sequence[str], backing: str | None = None) -> str:
+    """One claim's section; ``backing``: how it is backed (``symbolic.backing``; without a
+    second solver when not given)."""
+    from symbolic.backing import backing as backing_of
+
     c = result.claim
     cls = status_class(result)
     f = getattr(c, "formula", None)
@@ -203,7 +207,9 @@ def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
         return (f'<a href="{_module_file(rep.module)}#{_anchor(name)}">'
                 f"<code>{html.escape(name)}</code></a>")
 
-    meta = [f"source {_source_html(c.source)}"]
+    meta = [f"source {_source_html(c.source)}",
+            f'backed by <span class="backing">{html.escape(backing or backing_of(result))}'
+            "</span>"]
     if c.uses:
         meta.append("uses " + ", ".join(link(u) for u in c.uses))
     if used_by:
@@ -225,8 +231,10 @@ def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
 
 def module_page(report: Report, index: Mapping[str, tuple[Report, Result]],
                 used_by: Mapping[str, list[str]]) -> str:
-    claims = "\n".join(claim_html(r, index, used_by.get(r.claim.name, []))
-                       for r in report.results)
+    from symbolic.backing import claim_backing
+
+    claims = "\n".join(claim_html(r, index, used_by.get(r.claim.name, []),
+                                  claim_backing(report, r)) for r in report.results)
     body = (f'<p><a href="index.html">← all modules</a></p>\n<h1>{html.escape(report.title)}</h1>\n'
             f"<p class=\"meta\">Module <code>{html.escape(report.module)}</code> "
             f"(<code>python -m {html.escape(report.module)}</code>) · source "
@@ -287,10 +295,13 @@ def index_page(reports: Sequence[Report], svg: str) -> str:
                        if statuses.count(s))
     legend = "".join(f'<span style="background:{fill}">{html.escape(label)}</span>'
                      for fill, label in STATUS_COLOURS.values())
+    from symbolic.backing import report_backing
+
     rows = "\n".join(
         f'<li><a href="{_module_file(r.module)}">{html.escape(r.title)}</a> '
         f"(<code>{html.escape(r.module)}</code>, {len(r.results)} claims, "
-        f"{html.escape(r.status)})</li>" for r in reports)
+        f"{html.escape(r.status)}; backed by {html.escape(report_backing(r))})</li>"
+        for r in reports)
     body = (f"<h1>Machine-checked claims</h1>\n<p>{len(statuses)} claims in {len(reports)} "
             f"modules: {html.escape(counts)}. Every step was checked by the backend named beside "
             f"it. The mathematics: <a href=\"theory.html\">the theory items</a>.</p>\n"

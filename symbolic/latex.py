@@ -210,15 +210,15 @@ def _is_script(char: str) -> bool:
 
 _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
 # Plain-text notation turned into super/subscripts: x^{n×d}, α^(−1), t^p, q_{js}, and Q_j or
-# M_ik where the base is a one-letter word (so that names like exchange_lemma keep their
-# underscores).
+# M_ik where the base is a one-letter word, or a letter after a coefficient (1b_q: the ones
+# column times b_q), so that names like exchange_lemma keep their underscores.
 _MARKUP = re.compile(
     r"\^\{(?P<sup>[^{}]*)\}"
     r"|\^\((?P<sup2>[^()]*)\)"
     r"|\^(?P<sup1>[−-]?\w+(?:\.\d+)?)"
     r"|_\{(?P<sub>[^{}]*)\}"
     r"|(?<!\w)(?P<starbase>[A-Za-z])\*(?:_(?P<starsub>[A-Za-z]{1,6}))?(?![\w(])"
-    rf"|(?<!\w)(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
+    rf"|(?<![^\W\d])(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
     rf"(?:(?![^\W_A-Z])|(?=[{_SCRIPTS}]))"
 )
 _SCRIPT = {"super": r"\textsuperscript{%s}", "sub": r"\textsubscript{%s}"}
@@ -488,9 +488,12 @@ def status_text(result: Result) -> str:
     return result.status
 
 
-def verification_line(result: Result, timings: bool = False) -> str:
-    """How the result was verified: verdict, methods, backends, witnesses, numeric checks.
-    Times only with ``timings`` (so that two runs give the same file)."""
+def verification_line(result: Result, timings: bool = False, backing: str | None = None) -> str:
+    """How the result was verified: verdict, methods, backends, what backs it (``backing``, in
+    the words of ``symbolic.backing``; without a second solver when not given), witnesses,
+    numeric checks. Times only with ``timings`` (so that two runs give the same file)."""
+    from symbolic.backing import backing as backing_of
+
     v = result.verdict
     steps = result.derivation.steps
     backends = sorted({s.verdict.backend for s in steps if s.verdict.backend})
@@ -501,7 +504,8 @@ def verification_line(result: Result, timings: bool = False) -> str:
     if backends:
         inside.append(", ".join(backends))
     parts = [escape(f"{MARK[result.status]} {status_text(result)} by {by} "
-                    f"({'; '.join(inside)})")]
+                    f"({'; '.join(inside)})"),
+             prose(f"backed by {backing or backing_of(result)}")]
     for w in (s.verdict for s in steps if s.verdict.witness):
         text = "witness " + ", ".join(f"{k} = {val}" for k, val in w.witness)
         if w.certificate:
@@ -584,9 +588,11 @@ def claim_latex(result: Result, key: str, labels: _Labels) -> str:
     return "\n".join(lines)
 
 
-def result_latex(result: Result, key: str, labels: _Labels, timings: bool = False) -> str:
+def result_latex(result: Result, key: str, labels: _Labels, timings: bool = False,
+                 backing: str | None = None) -> str:
     """Claim, derivation and verification line. Only a verified derivation is a ``proof``."""
-    body = f"{derivation_latex(result.derivation.steps)}\n{verification_line(result, timings)}"
+    body = (f"{derivation_latex(result.derivation.steps)}\n"
+            f"{verification_line(result, timings, backing)}")
     if result.status == "proved":
         title = "Checked derivation"
         n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
@@ -698,13 +704,15 @@ def table_latex(table: Table, key: str) -> str:
 
 
 def claims_table(reports: Sequence[Report], timings: bool = False) -> Table:
-    """One row per claim: module, claim, source items, verdict, methods (and time)."""
-    columns = ("module", "claim", "source", "verdict", "methods") + (("time",) * timings)
+    """One row per claim: module, claim, source items, verdict, backing (and time)."""
+    from symbolic.backing import claim_backing
+
+    columns = ("module", "claim", "source", "verdict", "backing") + (("time",) * timings)
     rows = []
     for rep in reports:
         for res in rep.results:
             row = (rep.module.removeprefix("proofs."), res.claim.name, res.claim.source,
-                   f"{MARK[res.status]} {status_text(res)}", ", ".join(res.methods))
+                   f"{MARK[res.status]} {status_text(res)}", claim_backing(rep, res))
             rows.append(row + ((f"{res.verdict.seconds:.2f} s",) * timings))
     return Table("claims", "Claims checked", columns, tuple(rows))
 
@@ -715,6 +723,8 @@ def claims_table(reports: Sequence[Report], timings: bool = False) -> Table:
 def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bool = False,
                  appendix: bool = False, section_level: str = "section") -> str:
     """One theorem module: a section with its results (and, unless ``appendix``, its tables)."""
+    from symbolic.backing import claim_backing
+
     statuses = [r.status for r in report.results]
     key = labels.unique("sec", report.module)
     intro = (rf"\noindent Module \texttt{{{escape(report.module)}}} "
@@ -724,7 +734,8 @@ def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bo
         intro += f" in {report.seconds:.2f} s"
     intro += f", overall \\textbf{{{escape(report.status)}}}."
     parts = [rf"\{section_level}{{{escape(report.title)}}}\label{{{key}}}", intro]
-    parts += [result_latex(r, labels.defined[(index, i)], labels, timings)
+    parts += [result_latex(r, labels.defined[(index, i)], labels, timings,
+                           claim_backing(report, r))
               for i, r in enumerate(report.results)]
     if not appendix:
         parts += [table_latex(t, labels.unique("tab", report.module, t.name))

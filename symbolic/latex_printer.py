@@ -183,6 +183,9 @@ class ProofsLatexPrinter(LatexPrinter):
         return super()._print_Max(expr, exp)
 
     # matrices
+    def _print_OneMatrix(self, expr) -> str:
+        return r"\mathbf{1}"  # the all-ones column of x̃ = [x, 1]: 𝟏b_q, not the number 1 times b_q
+
     def _print_Transpose(self, expr) -> str:
         base = self._print(expr.arg)
         if not isinstance(expr.arg, sympy.MatrixSymbol):

@@ -25,14 +25,7 @@ import sympy
 from mpmath import iv
 from mpmath.libmp import to_rational
 
-from symbolic.kernel.recheck import (
-    cvc5_available,
-    cvc5_proof,
-    cvc5_version,
-    run_cvc5_portfolio,
-    run_z3,
-    z3_version,
-)
+from symbolic.kernel.recheck import cvc5_available, cvc5_opinion, cvc5_version, run_z3, z3_version
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 RECHECK_BITS = (64, 256, 1024)
@@ -47,6 +40,9 @@ class Row:
     ok: bool = True  # agrees with the expected answer
     unknown: bool = False  # cvc5 (the second check) did not decide it
     cvc5_answer: str = ""
+    proof: tuple[int | None, int | None] = (None, None)  # cvc5's proof: steps, TRUST steps
+    cvc5_options: str = ""
+    digest: str = ""  # of the benchmark, comments and let-names aside (``digest``)
 
     def cells(self) -> tuple[str, str, str, str, str]:
         verdict = "DISAGREES" if not self.ok else "unknown" if self.unknown else "agrees"
@@ -64,13 +60,74 @@ def recheck_smt2(path: Path, name: str, use_cvc5: bool) -> Row:
     if want is None:
         return Row(name, "no expected answer in header", ok=False)
     z3_says = run_z3(text)
-    cvc5_says, options = run_cvc5_portfolio(text) if use_cvc5 else ("not installed", "")
+    second = cvc5_opinion(text) if use_cvc5 else {"cvc5": "not installed", "cvc5_options": ""}
+    cvc5_says, options = second["cvc5"], second["cvc5_options"]
     ok = z3_says == want and cvc5_says in (want, "unknown", "not installed")
     shown = f"{cvc5_says} ({options})" if options else cvc5_says
     if cvc5_says == "unsat":
-        stats = cvc5_proof(text, tuple((o[2:], "true") for o in options.split()))
-        shown += f"; proof {stats[0]} steps, {stats[1]} trust" if stats else "; no proof"
-    return Row(name, z3_says, shown, ok=ok, unknown=cvc5_says != want, cvc5_answer=cvc5_says)
+        steps, trust = second["cvc5_proof_steps"], second["cvc5_trust_steps"]
+        shown += f"; proof {steps} steps, {trust} trust" if steps is not None else "; no proof"
+    return Row(name, z3_says, shown, ok=ok, unknown=cvc5_says != want, cvc5_answer=cvc5_says,
+               proof=(second.get("cvc5_proof_steps"), second.get("cvc5_trust_steps")),
+               cvc5_options=options, digest=digest(text))
+
+
+def digest(text: str) -> str:
+    """The SHA-256 of a benchmark's meaning as text: comment lines dropped, Z3's ``let``s
+    inlined (which terms Z3 let-binds, and their names ``$x80``, depend on what else its
+    context holds), declarations sorted — the same obligation exported by two runs has one
+    digest. A benchmark too large to inline is hashed as written."""
+    import hashlib
+
+    body = "\n".join(line for line in text.splitlines() if not line.startswith(";"))
+    try:
+        commands = [_inline(c, {}) for c in _sexprs(body)]
+        declared = sorted(_show(c) for c in commands if c and c[0] in _DECLARATIONS)
+        canonical = "\n".join(declared + [_show(c) for c in commands
+                                          if not (c and c[0] in _DECLARATIONS)])
+    except (ValueError, RecursionError):
+        canonical = body
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_DECLARATIONS = ("declare-fun", "declare-const", "declare-sort")
+MAX_DIGEST_TOKENS = 200_000  # far beyond any obligation the toolkit writes
+
+
+def _sexprs(text: str) -> list:
+    """SMT-LIB 2 text as nested lists of atoms (no strings or quoted symbols expected)."""
+    tokens = re.findall(r"\(|\)|[^\s()]+", text)
+    if len(tokens) > MAX_DIGEST_TOKENS:
+        raise ValueError("benchmark too large to canonicalise")
+    stack: list[list] = [[]]
+    for tok in tokens:
+        if tok == "(":
+            stack.append([])
+        elif tok == ")":
+            if len(stack) == 1:
+                raise ValueError("unbalanced parentheses")
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(tok)
+    if len(stack) != 1:
+        raise ValueError("unbalanced parentheses")
+    return stack[0]
+
+
+def _inline(e, env: dict):
+    if isinstance(e, str):
+        return env.get(e, e)
+    if len(e) == 3 and e[0] == "let" and isinstance(e[1], list):
+        inner = dict(env)
+        for name, value in e[1]:  # parallel let: values see the outer bindings
+            inner[name] = _inline(value, env)
+        return _inline(e[2], inner)
+    return [_inline(x, env) for x in e]
+
+
+def _show(e) -> str:
+    return e if isinstance(e, str) else "(" + " ".join(_show(x) for x in e) + ")"
 
 
 # --- an interval evaluator of its own ------------------------------------------------------
@@ -350,8 +407,38 @@ def eval_srepr(text: str) -> sympy.Basic:
     return build(ast.parse(text, mode="eval").body)
 
 
+RECORD_NAME = "recheck.json"  # written by recheck(): what --rechecked DIR reads
+RECORD_SCHEMA = "transformer-proofs/recheck/v1"
+
+
+def record(rows: list[Row], code: int, versions: dict[str, str]) -> dict:
+    """The re-check as data: per SMT obligation its digest and both solvers' answers."""
+    return {"schema": RECORD_SCHEMA, "exit_code": code, "versions": versions,
+            "obligations": [{"file": r.obligation, "digest": r.digest, "agrees": r.ok,
+                             "z3": r.z3, "cvc5": r.cvc5_answer, "cvc5_options": r.cvc5_options,
+                             "cvc5_proof_steps": r.proof[0], "cvc5_trust_steps": r.proof[1]}
+                            for r in rows if r.digest],
+            "certificates": [{"file": r.obligation, "agrees": r.ok} for r in rows
+                             if r.certificate != "—"]}
+
+
+def read_record(directory: str | Path) -> dict:
+    """``DIR/recheck.json`` as written by ``recheck``; ``ValueError`` naming what is wrong."""
+    path = Path(directory) / RECORD_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read a re-check record ({type(exc).__name__}); "
+                         f"run python -m proofs --recheck {directory} first") from None
+    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA \
+            or not isinstance(data.get("obligations"), list):
+        raise ValueError(f"{path}: not a {RECORD_SCHEMA} record")
+    return data
+
+
 def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
-    """Every obligation under ``directory`` re-checked; (rows, exit code, versions)."""
+    """Every obligation under ``directory`` re-checked; (rows, exit code, versions). The
+    result is also written to ``DIR/recheck.json`` (``record``)."""
     root = Path(directory)
     use_cvc5 = cvc5_available()
     versions = {"z3": z3_version(), "cvc5": cvc5_version() if use_cvc5 else "not installed",
@@ -367,15 +454,23 @@ def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
         code = EXIT_UNKNOWN
     else:
         code = EXIT_OK
+    try:
+        (root / RECORD_NAME).write_text(json.dumps(record(rows, code, versions), indent=2,
+                                                   ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError:
+        pass  # a read-only export is re-checked all the same; only the record is missing
     return rows, code, versions
 
 
 def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
     smt = [r for r in rows if r.z3 != "—"]
     certs = [r for r in rows if r.certificate != "—"]
+    proofs = [r.proof for r in smt if r.proof[0] is not None]
     return (f"{len(smt)} SMT obligations — z3 unsat {sum(r.z3 == 'unsat' for r in smt)}, "
             f"cvc5 unsat {sum(r.cvc5_answer == 'unsat' for r in smt)}, "
-            f"cvc5 unknown {sum(r.cvc5_answer == 'unknown' for r in smt)}; "
+            f"cvc5 unknown {sum(r.cvc5_answer == 'unknown' for r in smt)}, "
+            f"cvc5 proofs {len(proofs)} ({sum(p[0] for p in proofs)} steps, "
+            f"{sum(p[1] for p in proofs)} trust); "
             f"{len(certs)} certificates — {sum(r.ok for r in certs)} rechecked; "
             f"{sum(not r.ok for r in rows)} disagreements ({versions['z3']}, {versions['cvc5']}, "
             f"{versions['mpmath']}) — exit {code}")

@@ -86,12 +86,17 @@ def status_text(result: Result, strict: bool = False) -> str:
     return text
 
 
-def result_text(result: Result, verbose: bool = False) -> str:
+def result_text(result: Result, verbose: bool = False, backing: str | None = None) -> str:
+    """A claim, its derivation and numeric checks; ``backing``: how it is backed
+    (``symbolic.backing``; computed without a second solver when not given)."""
+    from symbolic.backing import backing as backing_of
+
     c = result.claim
     head = (f"[{result.status}{admitted_text(result)}] {c.kind.capitalize()} {c.name} "
             f"({c.source}): {c.title}")
     lines = [head, f"  {c.statement}"]
     lines += [f"  assuming {a}" for a in c.assumptions]
+    lines.append(f"  backed by {backing or backing_of(result)}")
     lines += [step_text(i, s, verbose) for i, s in enumerate(result.derivation.steps, 1)]
     for n in result.numeric:
         mark = "✓" if n.agrees else "✗ DISAGREES"
@@ -112,8 +117,10 @@ def summary_line(statuses: Iterable[str]) -> str:
 
 
 def report_text(report: Report, verbose: bool = False) -> str:
+    from symbolic.backing import claim_backing
+
     parts = [f"== {report.title} ({report.source}) =="]
-    parts += [result_text(r, verbose) for r in report.results]
+    parts += [result_text(r, verbose, claim_backing(report, r)) for r in report.results]
     parts += [table_text(t) for t in report.tables]
     parts.append(
         f"{report.module}: {summary_line(r.status for r in report.results)} "
@@ -126,14 +133,17 @@ def reports_text(reports: Sequence[Report], verbose: bool = False) -> str:
     return "\n\n".join(report_text(r, verbose) for r in reports)
 
 
-SUMMARY_COLUMNS = ("module", "claim", "THEORY item", "verdict", "methods", "time")
+SUMMARY_COLUMNS = ("module", "claim", "source item", "verdict", "backing", "time")
 
 
 def claims_table(reports: Sequence[Report], strict: bool = False) -> Table:
-    """One row per claim (module, claim, item, verdict, methods, time): the dashboard."""
+    """One row per claim (module, claim, source item, verdict, backing, time): the dashboard.
+    ``backing`` in the words of ``symbolic.backing``."""
+    from symbolic.backing import claim_backing
+
     rows = tuple(
         (rep.module, r.claim.name, r.claim.source, status_text(r, strict),
-         "+".join(r.methods) or "—", f"{r.verdict.seconds:.3f} s")
+         claim_backing(rep, r), f"{r.verdict.seconds:.3f} s")
         for rep in reports for r in rep.results)
     statuses = [r.strict_status() if strict else r.status for rep in reports for r in rep.results]
     return Table("claims", "Checked claims", SUMMARY_COLUMNS, rows,

@@ -6,7 +6,7 @@ answer to the benchmark's ``(check-sat)`` — ``"unsat"``, ``"sat"``, ``"unknown
 ``"error: …"`` — and its version, from the text alone. ``standalone(smt2)`` turns Z3's
 ``Solver.to_smt2()`` output into a file any SMT-LIB 2 solver runs unchanged.
 
-    python -m symbolic.kernel.recheck [--z3|--cvc5 [--mbqi|--enum-inst]] FILE.smt2 ...
+    python -m symbolic.kernel.recheck [--z3|--cvc5 [--mbqi|--enum-inst|--nl-cov]] FILE.smt2 ...
 
 (the ``cvc5`` wheel on PyPI ships no executable; this is its command line here).
 """
@@ -19,7 +19,12 @@ from collections.abc import Sequence
 
 import z3
 
-CVC5_TIMEOUT_MS = 10000
+# cvc5 is limited by its resource units (``rlimit-per``), not by the clock, so that its answers
+# do not depend on how loaded the machine is: about 100,000 units are a CPU-second of cvc5 here
+# (exchange.lemma_z3 step 4 under --mbqi takes 182,920 units). The clock limit only guards
+# against a hang.
+CVC5_UNITS = 1_000_000  # one check from the command line
+CVC5_WALL_MS = 120_000
 Z3_TIMEOUT_MS = 10000
 
 
@@ -71,42 +76,91 @@ def _without_commands(text: str) -> str:
     return re.sub(r"^\((check-sat|exit)\)\s*$", "", text, flags=re.M)
 
 
-# cvc5's default quantifier instantiation, then the two strategies its command line offers as
-# --enum-inst and --mbqi (Z3's default): the first that answers is kept, with its options.
-CVC5_PORTFOLIO: tuple[tuple[tuple[str, str], ...], ...] = ((), (("enum-inst", "true"),),
-                                                           (("mbqi", "true"),))
-CVC5_PORTFOLIO_MS = 3000
+# cvc5's strategies, tried in this order until one answers: its defaults, the two quantifier
+# instantiation strategies its command line offers (--enum-inst, --mbqi: Z3's default), and
+# --nl-cov — cylindrical algebraic coverings, a complete procedure for nonlinear real
+# arithmetic that cvc5 turns on by itself only for QF_NRA-like logics, never for the (set-logic
+# ALL) of our benchmarks. scaling.degree_one step 6 needs it: once e-matching instantiates the
+# quantified shape at α·a and a, what remains is nonlinear (α·max(a, 0) against max(α·a, 0), and
+# α·σ(a)), which cvc5's default incremental linearisation does not close (it runs until the
+# resource limit), while the coverings decide it in 37,570 units.
+CVC5_PORTFOLIO: tuple[tuple[tuple[str, str], ...], ...] = (
+    (), (("enum-inst", "true"),), (("mbqi", "true"),), (("nl-cov", "true"),))
+CVC5_QUICK_UNITS = 100_000  # a first pass: every strategy with this many resource units ...
+CVC5_PORTFOLIO_UNITS = 400_000  # ... then every strategy again with these
+CVC5_OPTIONS_LINE = "; cvc5 options:"  # header line: the strategy that answered at export
+_STRATEGY = {" ".join(f"--{k}" for k, _ in o): o for o in CVC5_PORTFOLIO}
 
 
-def run_cvc5_portfolio(text: str, timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[str, str]:
-    """cvc5's answer and the command-line options that gave it (``""``: the defaults); an
-    ``unknown`` only when every strategy of ``CVC5_PORTFOLIO`` said unknown."""
-    answer = "unknown"
-    for options in CVC5_PORTFOLIO:
-        answer = run_cvc5(text, timeout_ms, options)
+def strategy_options(flags: str) -> tuple[tuple[str, str], ...] | None:
+    """``"--nl-cov"`` → ``(("nl-cov", "true"),)`` for a strategy of ``CVC5_PORTFOLIO``
+    (``""``: the defaults); None for anything else (a file cannot set other cvc5 options)."""
+    return _STRATEGY.get(" ".join(flags.split()))
+
+
+def recorded_options(text: str) -> tuple[tuple[str, str], ...] | None:
+    """The strategy a benchmark's header names (``; cvc5 options: --nl-cov``), if it is one of
+    the portfolio's: tried first by the re-check."""
+    m = re.search(rf"^{re.escape(CVC5_OPTIONS_LINE)}(.*)$", text, flags=re.M)
+    return strategy_options(m.group(1).replace("(defaults)", "")) if m else None
+
+
+def run_cvc5_portfolio(text: str, units: int = CVC5_PORTFOLIO_UNITS,
+                       first: tuple[tuple[str, str], ...] | None = None) -> tuple[str, str]:
+    """cvc5's answer and the command-line options that gave it (``""``: the defaults): the
+    strategy ``first`` (the header's), then every strategy of ``CVC5_PORTFOLIO`` with
+    ``CVC5_QUICK_UNITS``, then with ``units``; ``unknown`` only when every attempt said so."""
+    attempts = ([(first, units)] if first is not None else []) + \
+        [(o, min(CVC5_QUICK_UNITS, units)) for o in CVC5_PORTFOLIO] + \
+        [(o, units) for o in CVC5_PORTFOLIO]
+    for options, limit in attempts:
+        answer = run_cvc5(text, limit, options)
         if answer != "unknown":
             return answer, " ".join(f"--{k}" for k, _ in options)
-    return answer, "defaults, " + ", ".join(" ".join(f"--{k}" for k, _ in o)
-                                             for o in CVC5_PORTFOLIO if o)
+    return "unknown", "defaults, " + ", ".join(" ".join(f"--{k}" for k, _ in o)
+                                               for o in CVC5_PORTFOLIO if o)
+
+
+CVC5_PROOF_UNITS = 1_000_000  # exchange.lemma_z3 step 4's proof takes 173,935 units
 
 
 def cvc5_proof(text: str, options: tuple[tuple[str, str], ...] = (),
-               timeout_ms: int = CVC5_PORTFOLIO_MS) -> tuple[int, int] | None:
+               units: int = CVC5_PROOF_UNITS) -> tuple[int, int] | None:
     """cvc5's proof object for an ``unsat`` benchmark: (distinct proof steps, steps by a
-    ``TRUST`` rule — justified by no checkable rule), or None when no proof was produced."""
+    ``TRUST`` rule — justified by no checkable rule), or None when no proof was produced.
+    (With ``--produce-proofs`` cvc5 may not decide what it decided without: its coverings
+    solver then drops the variable elimination it has no proofs for, and says unknown.)"""
     stats: list[tuple[int, int]] = []
-    run_cvc5(text, timeout_ms, (*options, ("produce-proofs", "true")), proof=stats)
+    run_cvc5(text, units, (*options, ("produce-proofs", "true")), proof=stats)
     return stats[0] if stats else None
 
 
-def run_cvc5(text: str, timeout_ms: int = CVC5_TIMEOUT_MS,
+def cvc5_opinion(text: str) -> dict[str, object]:
+    """The second check of one benchmark: cvc5's answer, the strategy that gave it (the
+    header's first), its version, and for ``unsat`` the size of its proof object
+    (``cvc5_proof_steps``, ``cvc5_trust_steps``; None: no proof). ``cvc5: not installed``
+    without the cvc5 package."""
+    if not cvc5_available():
+        return {"cvc5": "not installed", "cvc5_options": "", "cvc5_version": "",
+                "cvc5_proof_steps": None, "cvc5_trust_steps": None}
+    said, flags = run_cvc5_portfolio(text, first=recorded_options(text))
+    options = strategy_options(flags) if said == "unsat" else None
+    stats = cvc5_proof(text, options) if options is not None else None
+    return {"cvc5": said, "cvc5_options": flags, "cvc5_version": cvc5_version(),
+            "cvc5_proof_steps": stats[0] if stats else None,
+            "cvc5_trust_steps": stats[1] if stats else None}
+
+
+def run_cvc5(text: str, units: int = CVC5_UNITS,
              options: tuple[tuple[str, str], ...] = (), proof: list | None = None) -> str:
-    """cvc5's answer to the benchmark's ``(check-sat)``: parsed by ``cvc5.InputParser`` and
-    run command by command, as the cvc5 command line does (``options`` as ``--name=value``)."""
+    """cvc5's answer to the benchmark's ``(check-sat)`` within ``units`` resource units:
+    parsed by ``cvc5.InputParser`` and run command by command, as the cvc5 command line does
+    (``options`` as ``--name=value``)."""
     import cvc5
 
     solver = cvc5.Solver()
-    solver.setOption("tlimit-per", str(int(timeout_ms)))
+    solver.setOption("rlimit-per", str(int(units)))
+    solver.setOption("tlimit-per", str(CVC5_WALL_MS))
     for name, value in options:
         solver.setOption(name, value)
     symbols = cvc5.SymbolManager(solver)

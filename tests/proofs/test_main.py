@@ -20,8 +20,11 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import proofs.__main__ as cli
+from symbolic.backing import BACKING, ordered
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_DOC = ROOT / "docs" / "json-schema.md"
@@ -125,12 +128,16 @@ def test_all_proved_prints_the_dashboard_and_exits_0(two_modules, capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "Checked claims"
-    assert re.split(r"\s{2,}", lines[1]) == ["module", "claim", "THEORY item", "verdict",
-                                             "methods", "time"]
+    assert re.split(r"\s{2,}", lines[1]) == ["module", "claim", "source item", "verdict",
+                                             "backing", "time"]
     rows = [line for line in lines if line.startswith("proofs.")]
     assert [row.split()[1] for row in rows] == ["beta_lemma", "beta_theorem", "alpha_lemma",
                                                 "alpha_theorem"]  # ORDER 10 before ORDER 20
     assert all("✓ proved" in row and "sympy" in row for row in rows)
+    modules = lines.index("Theorem modules")
+    assert re.split(r"\s{2,}", lines[modules + 1]) == ["module", "title", "source items",
+                                                       "claims", "status", "backing", "time"]
+    assert re.split(r"\s{2,}", lines[modules + 3])[5] == "sympy"  # every claim's words
     assert "private" not in out and "helper" not in out
     assert re.search(r"python -m proofs: 4 claims in 2 modules — 4 proved, 0 refuted, "
                      r"0 unknown, 0 failed — proved \(exit 0\) in \d+\.\d\d s$", out)
@@ -248,6 +255,8 @@ def validate(value, schema: dict, root: dict, path: str = "$") -> list[str]:
         errors.append(f"{path}: {value!r} != {schema['const']!r}")
     if "enum" in schema and value not in schema["enum"]:
         errors.append(f"{path}: {value!r} not in {schema['enum']}")
+    if "pattern" in schema and isinstance(value, str) and not re.search(schema["pattern"], value):
+        errors.append(f"{path}: {value!r} does not match {schema['pattern']!r}")
     if isinstance(value, dict):
         errors += [f"{path}: missing {k!r}" for k in schema.get("required", ()) if k not in value]
         props = schema.get("properties", {})
@@ -388,3 +397,21 @@ def test_the_real_modules_follow_the_schema_and_compile(tmp_path):
     compiled = compile_pdf(document([r.report for r in runs if r.report]), tmp_path)
     assert compiled.errors == ()
     assert compiled.undefined_references == ()
+
+
+def test_the_schema_refuses_a_backing_outside_the_vocabulary():
+    schema = documented_schema()
+    word = {"$ref": "#/$defs/backing"}
+    assert validate("z3+cvc5, sympy, oracle", word, schema) == []
+    assert validate("none", word, schema) == []
+    assert validate("z3+cvc6", word, schema) and validate("admitted", word, schema)
+
+
+@given(st.lists(st.sampled_from(sorted(BACKING)), unique=True), st.randoms())
+def test_backing_words_come_in_one_order_whatever_the_order_found(words, rnd):
+    """The same words, found in any order, are shown alike, in the vocabulary's order."""
+    shuffled = list(words)
+    rnd.shuffle(shuffled)
+    shown = ordered(shuffled)
+    assert shown == ordered(words)
+    assert shown.split(", ") == ([w for w in BACKING if w in words] or ["none"])

@@ -60,6 +60,17 @@ def test_steps_show_mathml_backend_witness_and_certificate():
     assert 'href="fake.html#claim-uses"' in code and 'href="theory.html#A6"' in code
 
 
+def test_each_claim_and_module_says_how_it_is_backed():
+    reps = reports()
+    index = site._claim_index(reps)
+    lemma, _, assumed = reps[0].results
+    assert 'backed by <span class="backing">sympy, interval</span>' in site.claim_html(
+        lemma, index, [])
+    assert 'backed by <span class="backing">assumption</span>' in site.module_page(
+        reps[0], index, {})
+    assert "backed by sympy, interval, assumption)" in site.index_page(reps, "<svg></svg>")
+
+
 def test_missing_dot_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setattr(site.shutil, "which", lambda name: None)
     with pytest.raises(site.GraphvizMissing, match="apt-get install graphviz"):

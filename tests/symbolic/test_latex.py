@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pdf_tools import compile_pdf
 from render_doubles import Step, Verdict  # noqa: E402
 
-from symbolic import latex, sources
+from symbolic import backing, latex, sources
 from symbolic.engine import (
     Claim,
     Derivation,
@@ -263,6 +263,28 @@ def test_verification_line_names_methods_witnesses_and_numeric_checks():
            r"tolerance $1\times 10^{-12}$" in line
     assert " s;" not in line and " s)" not in line  # no time without timings
     assert "0.000 s" in verification_line(result, timings=True)
+
+
+Z3_STEP = Step("x > 1 ⇒ x > 0", "Z3: negation unsat", Verdict.proved("z3"))
+
+
+@pytest.mark.parametrize(("steps", "checks", "expected"), [
+    ((TEXT_STEP, WITNESS_STEP), None, "backed by sympy, interval"),
+    ((Z3_STEP, TEXT_STEP), None, "backed by z3, sympy"),  # no second solver ran: says what did
+    ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3+cvc5"),
+    ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unknown"}}, "backed by z3"),
+    ((Z3_STEP,), {("other", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),
+    ((Z3_STEP, Z3_STEP), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),  # step 2 unchecked
+    ((TEXT_STEP, Step("σ measurable", "assumed", Verdict.proved("assumption"))), None,
+     "backed by sympy, assumption"),
+])
+def test_verification_line_says_how_the_claim_is_backed(steps, checks, expected):
+    result = Result(Claim("c", "t", "s", "A6"), Derivation(steps))
+    report = Report("proofs.m", "M", "A6", (result,), second_checks=checks)
+    line = verification_line(result, backing=backing.claim_backing(report, result))
+    assert re.search(re.escape(f"; {expected}") + "[;.]", line)
+    tex = document([report])
+    assert expected in tex and "& " + expected.removeprefix("backed by ") + r" \\" in tex
 
 
 def test_many_numeric_checks_are_summarized_and_disagreements_named():

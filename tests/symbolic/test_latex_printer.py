@@ -55,6 +55,7 @@ RULES = [
     (sympy.Symbol("β"), r"\beta"),
     (sympy.Symbol("b_q"), "b_{q}"),
     (Q.T * Q, r"Q^{\top} Q"),
+    (sympy.OneMatrix(3, 1) * sympy.MatrixSymbol("b_q", 1, 3), r"\mathbf{1} b_{q}"),
     (SELU_SCALE, r"\lambda_{\mathrm{SELU}}"),
     (SELU_ALPHA * z, r"z \alpha_{\mathrm{SELU}}"),
     (-SELU_SCALE * SELU_ALPHA, r"- \lambda_{\mathrm{SELU}}\alpha_{\mathrm{SELU}}"),
@@ -102,6 +103,9 @@ PROSE = [
     ("M* = 2*d**2/3 + 1 at d = 64", r"M\textsuperscript{*} = $\frac{2 d^{2}}{3} + 1$ at d = 64"),
     ("σ(2·-1)", r"\ensuremath{\sigma}(2\ensuremath{\cdot}\ensuremath{-}1)"),
     ("b_qKᵀ + b_k", r"b\textsubscript{q}K\textsuperscript{\ensuremath{\top}} + b\textsubscript{k}"),
+    ("(xQ + 1b_q)Kᵀ + 1b_k", r"(xQ + 1b\textsubscript{q})K\textsuperscript{\ensuremath{\top}}"
+     r" + 1b\textsubscript{k}"),  # the ones column times b_q: a subscript, not "1b q"
+    ("exchange_lemma x1_a", r"exchange\_\allowbreak{}lemma x1\_\allowbreak{}a"),
     ("10^456.3393", r"10\textsuperscript{456.3393}"),
     ("1.2e+06 memories", r"$1.2\times 10^{6}$ memories"),
     ("E[exp(2βs)]", r"E[\ensuremath{\exp}(2\ensuremath{\beta}s)]"),
