@@ -30,7 +30,7 @@ import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,7 +83,8 @@ def wilson(errors: int, n: int, z: float = Z95) -> tuple[float, float]:
     p = errors / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    lo = 0.0 if errors == 0 else max(0.0, centre - half)  # exact ends: no round-off past p̂
+    return lo, 1.0 if errors == n else min(1.0, centre + half)
 
 
 def similarities(rng: np.random.Generator, shape: tuple[int, int], d: int) -> np.ndarray:
@@ -92,36 +93,40 @@ def similarities(rng: np.random.Generator, shape: tuple[int, int], d: int) -> np
     return g / np.sqrt(g * g + rng.chisquare(d - 1, shape))
 
 
-def _chunk(rng: np.random.Generator, store: str, d: int, B: int, n: int, first: bool,
+Weight = Callable[[np.ndarray, float], np.ndarray]  # u = f(s)/f(1), as in the store table
+
+
+def _chunk(rng: np.random.Generator, weight: Weight, d: int, B: int, n: int, first: bool,
            beta: float) -> tuple[np.ndarray, np.ndarray]:
     """Weights ``u = f(s)/f(1)`` (B, n) and unit values (B, n, d) of one chunk of memories;
     in the first chunk memory 0 is the queried one (``s = 1``, ``u = 1``)."""
     s = similarities(rng, (B, n), d)
     if first:
         s[:, 0] = 1.0
-    u = STORES[store].normalized_weight(s, beta)
+    u = weight(s, beta)
     return u, unit_rows(rng, (B, n, d))
 
 
-def trial_errors(store: str, d: int, M: int, B: int, beta: float,
+def trial_errors(weight: Weight, d: int, M: int, B: int, beta: float,
                  seed: np.random.SeedSequence) -> int:
-    """Errors among ``B`` independent memories of ``M`` pairs, each queried with ``k_0``."""
+    """Errors among ``B`` independent memories of ``M`` pairs, each queried with ``k_0``
+    (``weight``: a store's ``normalized_weight``)."""
     size = max(1, CHUNK_ELEMENTS // (B * d))
     starts = range(0, M, size)
     seeds = seed.spawn(len(starts))
     if len(starts) == 1:  # one pass
-        u, V = _chunk(np.random.default_rng(seeds[0]), store, d, B, M, True, beta)
+        u, V = _chunk(np.random.default_rng(seeds[0]), weight, d, B, M, True, beta)
         r = np.matmul(u[:, None, :], V)[:, 0, :]
         scores = np.matmul(V, r[:, :, None])[:, :, 0]
         return int(np.count_nonzero(scores.argmax(axis=1) != 0))
     r = np.zeros((B, d))
     for start, child in zip(starts, seeds, strict=True):  # pass 1: the recall
-        u, V = _chunk(np.random.default_rng(child), store, d, B, min(size, M - start),
+        u, V = _chunk(np.random.default_rng(child), weight, d, B, min(size, M - start),
                       start == 0, beta)
         r += np.matmul(u[:, None, :], V)[:, 0, :]
     own = best = None
     for start, child in zip(starts, seeds, strict=True):  # pass 2: the same values, scored
-        _, V = _chunk(np.random.default_rng(child), store, d, B, min(size, M - start),
+        _, V = _chunk(np.random.default_rng(child), weight, d, B, min(size, M - start),
                       start == 0, beta)
         scores = np.matmul(V, r[:, :, None])[:, :, 0]
         if start == 0:
@@ -150,7 +155,8 @@ def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEF
     batch = max(1, min(queries, CHUNK_ELEMENTS // (M * d)))
     root = np.random.SeedSequence([seed, d, M, list(STORES).index(store)])
     starts = range(0, queries, batch)
-    errors = sum(trial_errors(store, d, M, min(batch, queries - b), beta, child)
+    weight = STORES[store].normalized_weight
+    errors = sum(trial_errors(weight, d, M, min(batch, queries - b), beta, child)
                  for b, child in zip(starts, root.spawn(len(starts)), strict=True))
     return RetrievalEstimate(store, d, model.beta, M, queries, errors, wilson(errors, queries),
                              seed, time.perf_counter() - start, model.gaussian, model.spherical)
@@ -168,7 +174,8 @@ def text_table(rows: Sequence[RetrievalEstimate]) -> str:
         lines.append(f"{e.store:<14} {e.d:>4} {e.memories:>9,} {e.queries:>8} {e.errors:>7}  "
                      f"{mc:<34} {e.spherical:>10.4%} {e.gaussian:>10.4%}")
     betas = {e.beta for e in rows if e.beta is not None}
-    lines.append(f"M = round(M*), exact-law capacity; one query per memory draw; seed {rows[0].seed}"
+    lines.append("M = round(M*), exact-law capacity; one query per memory draw; "
+                 f"seed {rows[0].seed}"
                  + (f"; softmax β = {', '.join(f'{b:g}' for b in sorted(betas))}" if betas
                     else ""))
     return "\n".join(lines)

@@ -69,7 +69,7 @@ APPROXIMATIONS = {
 MODELS = tuple(APPROXIMATIONS)
 METHOD = "Gauss–Legendre quadrature of two approximate models (numeric, not certified)"
 TAIL_CELLS = 1 << 14  # cells of the table of F̄ on [−1, 1]
-NODES = 64  # Gauss–Legendre nodes per subinterval; the error estimate repeats with NODES // 2
+NODES = 32  # Gauss–Legendre nodes per subinterval; the error estimate repeats with NODES // 2
 Z_POINTS = (-12, -6, -4, -2, 0, 2, 4, 12)  # |z| ≤ 12: φ beyond it is below 1e-31
 S_POINTS = (-1, -0.5, 0, 0.25, 0.5, 0.75, 0.9, 0.97, 1)  # softmax's weight lives near s = 1
 STORE_KINDS = ("moments", "mgf", "quadrature", "tied")  # weights w = f(s); not least squares
