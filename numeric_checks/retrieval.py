@@ -144,6 +144,8 @@ def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEF
     validate(store, d, beta)
     if queries < 1:
         raise InvalidArgument(f"--queries {queries}: give at least 1")
+    if seed < 0:
+        raise InvalidArgument(f"--seed {seed}: give a non-negative integer")
     model = error_probability(store, d, memories, beta)
     M = model.memories
     seconds = queries * 2 * M * d * NORMAL_S

@@ -137,6 +137,7 @@ def test_cli_json():
     (["--d", "2"], "--d 2"),
     (["--d", "abc"], "'abc'"),
     (["--queries", "0"], "--queries 0"),
+    (["--seed", "-1"], "--seed -1"),
     (["--beta", "-1", "--store", "softmax"], "--beta -1"),
     (["--store", "relu3", "--d", "64", "--queries", "100000"], "estimated at"),
 ])
