@@ -39,7 +39,7 @@ from numeric_checks.capacity import Z95, unit_rows
 from numeric_checks.sweep import _int, _list, _Parser
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import STORES
-from symbolic.retrieval import default_beta, error_probability, validate
+from symbolic.retrieval import capacity_memories, default_beta, error_probability, validate
 
 DEFAULT_STORES = ("outer_product", "relu", "relu2", "relu3", "softmax")
 DEFAULT_D = 16
@@ -65,6 +65,7 @@ class RetrievalEstimate:
     seconds: float
     gaussian: float  # symbolic.retrieval's models at the same M
     spherical: float
+    fluctuating: float
 
     @property
     def rate(self) -> float:
@@ -75,7 +76,8 @@ class RetrievalEstimate:
                 "queries": self.queries, "errors": self.errors, "rate": self.rate,
                 "ci95": list(self.ci95), "interval": "Wilson score, 95 %", "seed": self.seed,
                 "seconds": self.seconds,
-                "model": {"gaussian": self.gaussian, "spherical": self.spherical}}
+                "model": {"gaussian": self.gaussian, "spherical": self.spherical,
+                          "fluctuating": self.fluctuating}}
 
 
 def wilson(errors: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -146,14 +148,14 @@ def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEF
         raise InvalidArgument(f"--queries {queries}: give at least 1")
     if seed < 0:
         raise InvalidArgument(f"--seed {seed}: give a non-negative integer")
-    model = error_probability(store, d, memories, beta)
-    M = model.memories
+    M = capacity_memories(store, d, beta)[1] if memories is None else memories
     seconds = queries * 2 * M * d * NORMAL_S
     if seconds > MAX_SECONDS:
         raise InvalidArgument(
             f"--store {store} --d {d} --queries {queries}: {queries} memories of {M:,} pairs "
             f"are estimated at ~{seconds:.2g} s (bound {MAX_SECONDS:g} s); give fewer --queries "
             "or a smaller --d")
+    model = error_probability(store, d, M, beta)
     batch = max(1, min(queries, CHUNK_ELEMENTS // (M * d)))
     root = np.random.SeedSequence([seed, d, M, list(STORES).index(store)])
     starts = range(0, queries, batch)
@@ -161,7 +163,8 @@ def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEF
     errors = sum(trial_errors(weight, d, M, min(batch, queries - b), beta, child)
                  for b, child in zip(starts, root.spawn(len(starts)), strict=True))
     return RetrievalEstimate(store, d, model.beta, M, queries, errors, wilson(errors, queries),
-                             seed, time.perf_counter() - start, model.gaussian, model.spherical)
+                             seed, time.perf_counter() - start, model.gaussian, model.spherical,
+                             model.fluctuating)
 
 
 # --- command line ----------------------------------------------------------------------------
@@ -169,12 +172,12 @@ def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEF
 
 def text_table(rows: Sequence[RetrievalEstimate]) -> str:
     head = (f"{'store':<14} {'d':>4} {'M':>9} {'queries':>8} {'errors':>7}  "
-            f"{'MC rate [95% Wilson CI]':<34} {'spherical':>10} {'Gaussian':>10}")
+            f"{'MC rate [95% Wilson CI]':<34} {'fluct.':>9} {'spherical':>9} {'Gaussian':>9}")
     lines = [head, "-" * len(head)]
     for e in rows:
         mc = f"{e.rate:.4%} [{e.ci95[0]:.4%}, {e.ci95[1]:.4%}]"
         lines.append(f"{e.store:<14} {e.d:>4} {e.memories:>9,} {e.queries:>8} {e.errors:>7}  "
-                     f"{mc:<34} {e.spherical:>10.4%} {e.gaussian:>10.4%}")
+                     f"{mc:<34} {e.fluctuating:>9.4%} {e.spherical:>9.4%} {e.gaussian:>9.4%}")
     betas = {e.beta for e in rows if e.beta is not None}
     lines.append("M = round(M*), exact-law capacity; one query per memory draw; "
                  f"seed {rows[0].seed}"

@@ -67,10 +67,13 @@ APPROXIMATIONS = {
     "spherical": ("S1: ‖interference‖² replaced by its mean ISR(M)",
                   "S2: ‖r − u_j v_j‖ replaced by ‖r‖",
                   "S3 (= A3): competitors independent given the query's own score"),
+    "fluctuating": ("S1': ‖interference‖² Gamma with its exact mean and variance",
+                    "S2, S3 as in the spherical model"),
 }
 MODELS = tuple(APPROXIMATIONS)
 METHOD = "Gauss–Legendre quadrature of two approximate models (numeric, not certified)"
 TAIL_CELLS = 1 << 14  # cells of the table of F̄ on [−1, 1]
+NORM_SDS = 7  # the law of ‖n‖² is integrated over its mean ± 7 standard deviations
 NODES = 32  # Gauss–Legendre nodes per subinterval; the error estimate repeats with NODES // 2
 Z_POINTS = (-12, -6, -4, -2, 0, 2, 4, 12)  # |z| ≤ 12: φ beyond it is below 1e-31
 S_POINTS = (-1, -0.5, 0, 0.25, 0.5, 0.75, 0.9, 0.97, 1)  # softmax's weight lives near s = 1
@@ -90,13 +93,15 @@ class RetrievalError:
     isr: float  # ISR(memories) under the exact law
     gaussian: float  # P(error), Gaussian model
     spherical: float  # P(error), spherical model
+    fluctuating: float  # P(error), spherical model averaged over the law of ‖n‖²
     quadrature_error: float  # largest |value − the same with half the nodes|
     method: str = METHOD
 
     def to_json(self) -> dict:
         return {"store": self.store, "d": self.d, "beta": self.beta, "memories": self.memories,
                 "capacity": self.capacity, "isr": self.isr, "gaussian": self.gaussian,
-                "spherical": self.spherical, "quadrature_error": self.quadrature_error,
+                "spherical": self.spherical, "fluctuating": self.fluctuating,
+                "quadrature_error": self.quadrature_error,
                 "method": self.method,
                 "approximations": {m: list(a) for m, a in APPROXIMATIONS.items()}}
 
@@ -142,7 +147,8 @@ def error_probability(store: str, d: int, memories: int | None = None,
     values = {m: model_probability(m, u, d, M, isr) for m in MODELS}
     error = max(abs(values[m] - model_probability(m, u, d, M, isr, NODES // 2)) for m in MODELS)
     return RetrievalError(store, d, beta if STORES[store].uses_beta else None, M, capacity,
-                          isr, values["gaussian"], values["spherical"], error)
+                          isr, values["gaussian"], values["spherical"], values["fluctuating"],
+                          error)
 
 
 @cache
@@ -173,9 +179,13 @@ def _tail_table(d: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def similarity_tail(d: int, x: np.ndarray) -> np.ndarray:
-    """``F̄(x) = P(t > x)`` for ``t`` of the exact law (linear interpolation of the table)."""
-    edges, tail = _tail_table(d)
-    return np.interp(x, edges, tail, left=1.0, right=0.0)
+    """``F̄(x) = P(t > x)`` for ``t`` of the exact law (linear interpolation of the table on
+    its uniform grid; 1 below −1, 0 above 1)."""
+    _, tail = _tail_table(d)
+    pos = (np.clip(x, -1.0, 1.0) + 1.0) * (TAIL_CELLS / 2)
+    cell = np.minimum(pos.astype(np.intp), TAIL_CELLS - 1)
+    frac = pos - cell
+    return tail[cell] + frac * (tail[cell + 1] - tail[cell])
 
 
 _erfc = np.frompyfunc(math.erfc, 1, 1)
@@ -189,22 +199,51 @@ def normal_tail(x: np.ndarray) -> np.ndarray:
 def model_probability(model: str, u: Callable[[np.ndarray], np.ndarray], d: int, M: int,
                       isr: float, nodes: int = NODES) -> float:
     """``∫ g(x) (1 − (1 − p(x))^{M−1}) dx`` of the module docstring; ``model`` is
-    ``gaussian`` (``x = z ~ φ``) or ``spherical`` (``x = t ~ ρ``)."""
+    ``gaussian`` (``x = z ~ φ``), ``spherical`` (``x = t ~ ρ``, ``‖n‖² = ISR``) or
+    ``fluctuating`` (the spherical one averaged over ``‖n‖² ~ Gamma``, ``norm_law``)."""
     if M <= 1:
         return 0.0  # no competitor
     s, ws = _legendre(S_POINTS, nodes)
     ws = ws * similarity_density(d, s)
+    us = u(s)
     if model == "gaussian":
         x, wx = _legendre(Z_POINTS, nodes)
         wx = wx * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)
-        level, scale = 1 + math.sqrt(isr / d) * x, np.full_like(x, math.sqrt((1 + isr) / d))
-        tail = normal_tail
-    else:
-        x, wx = s, ws
-        level = 1 + math.sqrt(isr) * x
-        scale = np.sqrt(np.maximum(1 + isr + 2 * math.sqrt(isr) * x, 1e-300))  # ‖r‖
-        tail = lambda y: similarity_tail(d, y)  # noqa: E731
-    p = np.clip(tail((level[:, None] - u(s)[None, :]) / scale[:, None]) @ ws, 0.0, 1.0)
+        level, scale = 1 + math.sqrt(isr / d) * x, math.sqrt((1 + isr) / d)
+        return _miss(wx, normal_tail((level[:, None] - us[None, :]) / scale) @ ws, M)
+    if model == "spherical":
+        return _spherical(us, s, ws, d, M, isr)
+    g, wg = norm_law(us, ws, d, M, isr, max(4, nodes // 2))
+    return float(sum(w * _spherical(us, s, ws, d, M, n2) for n2, w in zip(g, wg, strict=True)))
+
+
+def _spherical(us: np.ndarray, s: np.ndarray, ws: np.ndarray, d: int, M: int,
+               n2: float) -> float:
+    """The spherical model with ``‖n‖² = n2``: ``t`` on the nodes ``s`` of ``ρ``."""
+    n = math.sqrt(n2)
+    norm_r = np.sqrt(np.maximum(1 + n2 + 2 * n * s, 1e-300))
+    p = similarity_tail(d, (1 + n * s[:, None] - us[None, :]) / norm_r[:, None]) @ ws
+    return _miss(ws, p, M)
+
+
+def _miss(weights: np.ndarray, p: np.ndarray, M: int) -> float:
+    """``Σ weights·(1 − (1 − p)^{M−1})``, without cancellation for tiny ``p``."""
     with np.errstate(divide="ignore"):  # p = 1: log1p(−1) = −inf, miss = 1
-        miss = -np.expm1((M - 1) * np.log1p(-p))
-    return float(np.sum(wx * miss))
+        return float(weights @ -np.expm1((M - 1) * np.log1p(-np.clip(p, 0.0, 1.0))))
+
+
+def norm_law(us: np.ndarray, ws: np.ndarray, d: int, M: int, isr: float,
+             nodes: int = NODES) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and weights of ``‖n‖²`` as a Gamma law with its exact mean ``ISR`` and variance
+    ``(M − 1)·Var(u²) + 2(M − 1)(M − 2)E[u²]²/d`` (the diagonal ``Σ u_m²`` and the
+    uncorrelated cross terms ``Σ_{m≠m'} u_m u_m' ⟨v_m, v_m'⟩``); Gauss–Legendre on ±7 sd."""
+    m2, m4 = ws @ us**2, ws @ us**4
+    var = (M - 1) * (m4 - m2 * m2) + 2 * (M - 1) * (M - 2) * m2 * m2 / d
+    shape, scale = isr * isr / var, var / isr
+    sd = math.sqrt(var)
+    lo, hi = max(isr - NORM_SDS * sd, 0.0), isr + NORM_SDS * sd
+    g, wg = _legendre((lo, isr, hi), nodes)
+    log_pdf = ((shape - 1) * np.log(np.maximum(g, 1e-300)) - g / scale - math.lgamma(shape)
+               - shape * math.log(scale))
+    w = wg * np.exp(log_pdf)
+    return g, w / w.sum()  # renormalized: the tail beyond 7 sd is 2e-5 at shape 4 (d = 16)

@@ -62,7 +62,7 @@ def test_models_at_capacity_d64_match_the_session_figures():
     assert outer.memories == 65 and outer.isr == pytest.approx(1.0)
     assert outer.spherical == pytest.approx(3.914e-4, rel=1e-3)
     assert outer.gaussian == pytest.approx(1.861e-3, rel=1e-3)
-    assert outer.quadrature_error < 1e-9
+    assert outer.quadrature_error < 1e-8
 
 
 @settings(max_examples=10, deadline=None)
@@ -98,10 +98,11 @@ def _brute_force_rate(d: int, M: int, trials: int, seed: int) -> float:
 
 
 def test_similarity_shortcut_agrees_with_full_keys():
-    e = mc.estimate("outer_product", 8, queries=1500, seed=1)
-    brute = _brute_force_rate(8, e.memories, 1500, 2)
-    se = math.sqrt(2 * brute * (1 - brute) / 1500)
-    assert abs(e.rate - brute) < SIGMAS * se, (e.rate, brute)
+    weight, d, M, n = STORES["outer_product"].normalized_weight, 8, 9, 1500
+    rate = mc.trial_errors(weight, d, M, n, 1.0, np.random.SeedSequence(1)) / n
+    brute = _brute_force_rate(d, M, n, 2)
+    se = math.sqrt(2 * brute * (1 - brute) / n)
+    assert abs(rate - brute) < SIGMAS * se, (rate, brute)
 
 
 def test_both_models_over_estimate_at_small_d_gaussian_most():
@@ -124,7 +125,7 @@ def test_wilson_known_value():
 
 def test_cli_json():
     out = in_process("numeric_checks.retrieval",
-                     ["--store", "outer_product,relu", "--d", "8", "--queries", "300", "--json"])
+                     ["--store", "outer_product,relu", "--d", "6", "--queries", "300", "--json"])
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["store"] for r in rows] == ["outer_product", "relu"]
