@@ -10,7 +10,7 @@ positive factor on ``r`` (softmax's normalizer ``Z``) does not change it. Decodi
 
     score_i = 1 + Σ_{m≠i} u_m c_mi,        score_j = u_j + c_ij + Σ_{m≠i,j} u_m c_mj.
 
-Two models, each an approximation computed numerically (not a proof); ``n = Σ_{m≠i} u_m v_m``
+Three models, each an approximation computed numerically (not a proof); ``n = Σ_{m≠i} u_m v_m``
 is the interference, so ``score_i = 1 + ⟨n, v_i⟩`` and ``score_j = u_j + ⟨r_{−j}, v_j⟩`` with
 ``r_{−j} = r − u_j v_j`` independent of ``v_j``.
 
@@ -34,6 +34,11 @@ and ``⟨r_{−j}, v_j⟩ = ‖r_{−j}‖·t_j`` exactly, with ``t, t_j ~ ρ``.
 independent given ``t`` (A3). With ``F̄`` the tail of ``ρ``:
 
     P(error) ≈ ∫ ρ(t) (1 − (1 − p(t))^{M−1}) dt,    p(t) = E_s F̄((1 + √ISR·t − u(s))/‖r‖).
+
+**Fluctuating** (S1 relaxed): the spherical model averaged over ``‖n‖²``, taken as a Gamma law
+with its exact mean ``ISR`` and variance ``(M − 1)·Var(u²) + 2(M − 1)(M − 2)·E[u²]²/d``
+(``norm_law``). The error is convex in the noise level, so this raises it; it matters most for
+the stores with large ``M*``, whose error is an extreme over many competitors.
 
 The Gaussian model puts Gaussian tails where the true projections have the lighter tails of
 ``ρ ∝ (1 − t²)^((d−3)/2)``; decoding errs in that far tail, so it over-estimates the error
@@ -71,7 +76,7 @@ APPROXIMATIONS = {
                     "S2, S3 as in the spherical model"),
 }
 MODELS = tuple(APPROXIMATIONS)
-METHOD = "Gauss–Legendre quadrature of two approximate models (numeric, not certified)"
+METHOD = "Gauss–Legendre quadrature of three approximate models (numeric, not certified)"
 TAIL_CELLS = 1 << 14  # cells of the table of F̄ on [−1, 1]
 NORM_SDS = 7  # the law of ‖n‖² is integrated over its mean ± 7 standard deviations
 NODES = 32  # Gauss–Legendre nodes per subinterval; the error estimate repeats with NODES // 2
@@ -83,7 +88,7 @@ MAX_D = 4096  # as numeric_checks.capacity
 
 @dataclass(frozen=True)
 class RetrievalError:
-    """The nearest-value decoding error at ``memories`` under both models."""
+    """The nearest-value decoding error at ``memories`` under the three models."""
 
     store: str
     d: int
@@ -135,7 +140,7 @@ def capacity_memories(store: str, d: int, beta: float) -> tuple[float, int, floa
 
 def error_probability(store: str, d: int, memories: int | None = None,
                       beta: float | None = None) -> RetrievalError:
-    """P(nearest-value decoding errs) at ``memories`` (default: ``round(M*)``), both models."""
+    """P(nearest-value decoding errs) at ``memories`` (default: ``round(M*)``), every model."""
     beta = default_beta(d) if beta is None else beta
     validate(store, d, beta)
     capacity, at_capacity, slope = capacity_memories(store, d, beta)
