@@ -16,9 +16,10 @@ every score ``⟨r, v_m⟩``. Memory is bounded: a batch holds at most ``CHUNK_E
 entries; when one memory is larger (softmax at d = 64: M* ≈ 1.27·10⁶) its values are made in
 chunks twice from the same per-chunk seeds — once to sum the recall, once to score it.
 
-Cost is ``≈ M·d`` normals per trial: at d = 16 every store's capacity is below 800 and the
-default (10,000 trials per store) takes seconds; at d = 64 the outer product and ReLU (M* = 65,
-129) are cheap, ReLU² (2,817) costs ~0.1 s per 10 trials, softmax (1.27·10⁶) ~2 s per trial.
+Cost is ``≈ 2·M·d`` normals per trial. Measured on the shared 2-core machine: the default
+(d = 16, 10,000 trials for each of five stores) took 9.4 s of CPU; d = 32 with 2,000 trials
+36 s; the outer product and ReLU at d = 64 with 100,000 trials 36 s. Softmax at d = 64
+(M* ≈ 1.27·10⁶) is estimated at ~2 s a trial, so thousands of trials are a cluster's job.
 
     python -m numeric_checks.retrieval --store outer_product,relu,relu2,relu3,softmax --d 16
     python -m numeric_checks.retrieval --store outer_product --d 64 --queries 200000 --json
