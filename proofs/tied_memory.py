@@ -38,8 +38,8 @@ from symbolic.memory_stores import STORES, TIED_FORMS
 from symbolic.similarity_law import LAW_NAMES, d_, s
 from symbolic.tied_memory import (
     SIDES,
+    both_halves,
     closed_law,
-    half_expectation,
     numeric_halves,
     t,
     tied_form,
@@ -54,8 +54,11 @@ SEED = 20261201  # the numeric evenness check's random similarities
 QUAD_TOLERANCE = 1e-9  # Gauss–Legendre (128 nodes per half-line) vs closed form, relative
 UNIT = sympy.Interval.Lopen(0, 1)  # the exact law's half-support, t = |s|
 T_POS = sympy.Symbol("t", positive=True)  # s = ±t on a whole half-line
-U = sympy.Symbol("u", nonnegative=True)  # t = 1/(1 + u) runs over (0, 1]
-QUICK_TIMEOUT_S = 0.1  # the substitution route either settles at once or not at all
+U = sympy.Symbol("u", nonnegative=True)  # t = 1 − u/(1 + u) = 1/(1 + u) runs over (0, 1]
+# Written 1 − u/(1 + u), SymPy sees t ≤ 1 at once (1 − t = u/(1 + u) ≥ 0), so every Min/Max
+# branch of hardtanh, ReLU6 and hard-swish settles without splitting the piecewise difference.
+UNIT_POINT = 1 - U / (1 + U)
+QUICK_TIMEOUT_S = 1.0  # the substitution route settles in < 0.1 s CPU or not at all
 sigma = sympy.Function("sigma")  # uninterpreted: nothing is assumed about σ
 
 
@@ -89,16 +92,16 @@ def evenness() -> Result:
 def half_line_step(f: sympy.Expr, sign: int, poly: sympy.Expr, everywhere: bool,
                    note: str) -> Step:
     """The kernel fact ``f(±t)² = P(t)`` for every ``t > 0`` (``everywhere``) or every
-    ``0 < t ≤ 1``. ``t > 0`` is a positive symbol; ``0 < t ≤ 1`` is ``t = 1/(1 + u)``,
-    ``u ≥ 0``, which settles most branches (ReLU6, hard-swish) at once; otherwise the kernel
-    splits the piecewise difference over ``(0, 1]``."""
+    ``0 < t ≤ 1``. ``t > 0`` is a positive symbol; ``0 < t ≤ 1`` is ``t = 1 − u/(1 + u)``,
+    ``u ≥ 0``, which settles the branches of hardtanh, ReLU6 and hard-swish at once; otherwise
+    the kernel splits the piecewise difference over ``(0, 1]``."""
     if everywhere:
-        return Step(check_equal(f.subs(s, sign * T_POS) ** 2, poly.subs(t, T_POS)),
+        return Step(check_equal(f.xreplace({s: sign * T_POS}) ** 2, poly.xreplace({t: T_POS})),
                     "substitute s = ±t, t > 0", note=note)
-    at = 1 / (1 + U)
-    fact = check_equal(f.subs(s, sign * at) ** 2, poly.subs(t, at), QUICK_TIMEOUT_S)
+    fact = check_equal(f.xreplace({s: sign * UNIT_POINT}) ** 2, poly.xreplace({t: UNIT_POINT}),
+                       QUICK_TIMEOUT_S)
     if fact.proved:
-        return Step(fact, "substitute s = ±1/(1 + u), u ≥ 0 (0 < |s| ≤ 1)", note=note)
+        return Step(fact, "substitute s = ±(1 − u/(1 + u)), u ≥ 0 (0 < |s| ≤ 1)", note=note)
     return Step(check_zero_on(f.subs(s, sign * t) ** 2 - poly, t, UNIT),
                 "kernel: the difference on (0, 1], branch by branch", note=note)
 
@@ -117,7 +120,7 @@ def closed_result(act: str, d: int) -> Result:
                                         + ("t > 0" if form.everywhere else "0 < t ≤ 1")))
         for law in LAW_NAMES:
             expr, plus, minus = closed_law(form, law)
-            both = half_expectation(sympy.expand(form.plus + form.minus), law)
+            both = both_halves(form, law)
             steps.append(equal_step(1 + form.signal**2 / both, expr,
                                     "M* = 1 + f(1)²/(∫₀ (f(t)² + f(−t)²) ρ), E|s|^n of the law",
                                     note=f"{form_name}, {law}: M* = {sympy.sstr(expr)}"))

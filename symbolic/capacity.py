@@ -158,6 +158,7 @@ def half_line_squares(f: sympy.Expr) -> tuple[sympy.Poly, sympy.Poly]:
             sympy.Poly(sympy.expand(f.subs(s, -_t) ** 2), _t))
 
 
+@cache  # pure SymPy: asked for by the store table, its derivations and the source check
 def second_moment(store: MemoryStore, law: str) -> sympy.Expr | None:
     """``E[f(s)²]`` in closed form in ``d`` (and ``beta``); None when there is none."""
     if store.expectation == "moments":
@@ -174,6 +175,7 @@ def second_moment(store: MemoryStore, law: str) -> sympy.Expr | None:
     return None
 
 
+@cache
 def capacity_expr(store: MemoryStore, law: str) -> sympy.Expr | None:
     """``M* = 1 + f(1)²/E[f(s)²]`` in closed form, or None."""
     if store.expectation == "projection":

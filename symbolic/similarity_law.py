@@ -35,6 +35,8 @@ import mpmath
 import sympy
 from mpmath import iv
 
+from symbolic.kernel.special import SeriesTooLong, hyp0f1_bounds
+
 s = sympy.Symbol("s", real=True)
 d_ = sympy.Symbol("d", positive=True)
 beta_ = sympy.Symbol("beta", positive=True)
@@ -47,7 +49,7 @@ LAW_NAMES = ("gaussian", "exact")
 # quadrature's own enclosure width (~1e-6 relative).
 IV_PREC = 64
 # Relative size at which the 0F1 series is cut: the tail bound is then below 2^-70 of the sum.
-SERIES_TAIL = mpmath.mpf(2) ** -70
+SERIES_TAIL_BITS = 70
 # The certified ₀F₁ sums its series term by term; it needs about √(2x) terms, so past this
 # many it gives up (``SeriesTooLong``) and the caller reports ``unknown`` in bounded time.
 MAX_SERIES_TERMS = 400_000
@@ -200,43 +202,27 @@ def iv_precision(bits: int = IV_PREC) -> Iterator[None]:
         iv.prec = previous
 
 
-class SeriesTooLong(ValueError):
-    """The certified series would need more than ``MAX_SERIES_TERMS`` terms."""
-
-
 def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
     """A certified interval containing ``₀F₁(; b; x)`` for ``b = d/2 > 0`` and ``x ≥ 0``.
 
     The series ``Σ x^k / (k! (b)_k)`` has positive terms whose ratio ``x/((k+1)(b+k))``
     decreases in ``k``; once it is below 1/2 the remainder after term ``t`` is at most
-    ``t·r/(1−r)``. Every operation is an interval operation, so rounding is enclosed.
+    ``t·r/(1−r)``. The sum is the kernel's (``symbolic.kernel.special.hyp0f1_bounds``: every
+    operation rounded outward), cut at a tail below ``2^-SERIES_TAIL_BITS`` of the sum.
     """
     b = sympy.Rational(b)
     if b <= 0 or (2 * b).q != 1:
         raise ValueError(f"b={b}: the enclosure needs b = d/2 for an integer d >= 1")
-    twice_b = int(2 * b)
     with iv_precision():
         x = iv.mpf(x)
         if x.a < 0:
             raise ValueError(f"x={x}: the enclosure needs x >= 0")
-        # (k+1)(b+k) = (k+1)(2k + 2b)/2 is an exact integer over 2: one interval division.
-        half_x = x * 2
         quiet = int(mpmath.sqrt(2 * x.b)) + 1  # the ratio is surely < 1/2 only after this k
         if quiet > MAX_SERIES_TERMS:
             raise SeriesTooLong(f"certified 0F1(; {b}; x ≤ {mpmath.nstr(x.b, 6)}) needs about "
                                 f"{quiet:,} series terms (more than {MAX_SERIES_TERMS:,})")
-        term, total, k = iv.mpf(1), iv.mpf(1), 0
-        while True:
-            term = term * half_x / ((k + 1) * (2 * k + twice_b))
-            total += term
-            k += 1
-            if k < quiet:
-                continue
-            r = half_x / ((k + 1) * (2 * k + twice_b))
-            if r.b < 0.5:
-                tail = term * r / (1 - r)
-                if tail.b <= SERIES_TAIL * total.a:
-                    return total + iv.mpf([0, tail.b])
+        return hyp0f1_bounds(iv.mpf(int(2 * b)) / 2, x, iv.prec, SERIES_TAIL_BITS,
+                             MAX_SERIES_TERMS)
 
 
 def _iv_namespace() -> dict:

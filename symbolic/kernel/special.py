@@ -13,10 +13,14 @@ are not used here.
   moment generating function, ``E[exp(2βs)] = ₀F₁(; d/2; β²)``). The series
   ``Σ_k x^k / (k! (b)_k)`` has positive terms; the ratio of consecutive terms
   ``r_k = x / ((k+1)(b+k))`` decreases in ``k``, so once ``r_k ≤ 1/2`` the remainder after term
-  ``t_k`` is at most ``t_k·r_k/(1 − r_k) ≤ t_k`` (a geometric series). Every operation is an
-  ``iv`` operation (outward rounding); ``x`` is an interval, so the terms are evaluated at its
-  upper end for the tail bound and the sum is monotone in ``x`` (positive terms), giving
-  ``[S(x.a), S(x.b) + tail]`` directly from interval arithmetic.
+  ``t_k`` is at most ``t_k·r_k/(1 − r_k) ≤ t_k`` (a geometric series). The terms grow with
+  ``x`` and shrink with ``b`` (positive terms), so for intervals ``x``, ``b`` the value lies in
+  ``[S(x.a; b.b), S(x.b; b.a) + tail]``, the tail bounded at ``x.b``, ``b.a``.
+
+  Both sums are taken in this module's own binary floating point with directed rounding
+  (``_Directed``: an integer mantissa of ``prec + GUARD_BITS`` bits and an exponent; every
+  product, quotient and sum rounded down for the lower sum, up for the upper one, so rounding
+  is enclosed as with ``iv``), ~10× faster than ``iv`` arithmetic term by term.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 
 import mpmath
 import sympy
-from mpmath import iv
+from mpmath import iv, libmp
 
 MAX_TERMS = 400_000  # past this the enclosure is refused (the caller's check is unknown)
 TAIL_BITS = 70  # the series is cut when the tail bound is below 2^-70 of the sum
@@ -34,6 +38,9 @@ TAIL_BITS = 70  # the series is cut when the tail bound is below 2^-70 of the su
 
 class SeriesTooLong(ValueError):
     """The enclosure would need more than ``MAX_TERMS`` series terms."""
+
+
+GUARD_BITS = 64  # mantissa bits beyond the interval precision: ≤ 400,000 roundings stay below it
 
 
 def hyp0f1(b: Any, x: Any) -> Any:
@@ -47,21 +54,108 @@ def hyp0f1(b: Any, x: Any) -> Any:
     quiet = int(mpmath.sqrt(2 * x.b)) + 1  # r_k ≤ 1/2 is possible only from about here on
     if quiet > MAX_TERMS:
         raise SeriesTooLong(f"0F1 at x ≤ {mpmath.nstr(x.b, 6)} needs ~{quiet:,} terms")
-    term, total, k = iv.mpf(1), iv.mpf(1), 0
-    small = iv.mpf(2) ** -TAIL_BITS
+    return hyp0f1_bounds(b, x, iv.prec, TAIL_BITS, MAX_TERMS)
+
+
+def hyp0f1_bounds(b: Any, x: Any, prec: int, tail_bits: int, max_terms: int) -> Any:
+    """The interval ``[S(x.a; b.b), S(x.b; b.a) + tail]`` at ``prec`` bits (``b.a > 0``,
+    ``x.a ≥ 0``, finite): the series cut where the tail bound is below ``2^-tail_bits`` of
+    the upper sum; ``SeriesTooLong`` past ``max_terms`` terms."""
+    bits = prec + GUARD_BITS
+    (xln, xld), (xhn, xhd) = _exact(x.a), _exact(x.b)
+    (bln, bld), (bhn, bhd) = _exact(b.a), _exact(b.b)
+    # term k+1 = term k · x / ((k+1)(b+k)) = term k · x_n b_d / (x_d (k+1)(b_n + k b_d))
+    up_num, lo_num = xhn * bld, xln * bhd
+    quiet = int(mpmath.sqrt(2 * x.b)) + 1
+    hi_term, hi_sum = _Directed(1, 0, bits, up=True), _Directed(1, 0, bits, up=True)
+    k = 0
     while True:
-        term = term * x / ((k + 1) * (b + k))
-        total += term
+        hi_term.scale(up_num, xhd * (k + 1) * (bln + k * bld))
+        hi_sum.add(hi_term)
         k += 1
-        if k > MAX_TERMS:
-            raise SeriesTooLong(f"0F1 series not cut after {MAX_TERMS:,} terms")
+        if k > max_terms:
+            raise SeriesTooLong(f"0F1 series not cut after {max_terms:,} terms")
         if k < quiet:
             continue
-        r = x / ((k + 1) * (b + k))  # ratio to the next term; decreasing in k
-        if r.b <= 0.5:
-            tail = term * r / (1 - r)
-            if tail.b <= (small * total).a:
-                return total + iv.mpf([0, tail.b])
+        den = xhd * (k + 1) * (bln + k * bld)  # the ratio r_k = up_num/den to the next term
+        if 2 * up_num <= den:  # r_k ≤ 1/2 and decreasing: the tail is ≤ t_k r_k/(1 − r_k)
+            tail = hi_term.copy()
+            tail.scale(up_num, den - up_num)
+            if tail.at_most(hi_sum, tail_bits):
+                hi_sum.add(tail)
+                break
+    lo_term, lo_sum = _Directed(1, 0, bits, up=False), _Directed(1, 0, bits, up=False)
+    for j in range(k):  # the same terms at x.a, b.b, rounded down; no tail
+        lo_term.scale(lo_num, xld * (j + 1) * (bhn + j * bhd))
+        lo_sum.add(lo_term)
+    return iv.make_mpf((libmp.from_man_exp(lo_sum.m, lo_sum.e, prec, libmp.round_floor),
+                        libmp.from_man_exp(hi_sum.m, hi_sum.e, prec, libmp.round_ceiling)))
+
+
+def _exact(v: Any) -> tuple[int, int]:
+    """A finite binary floating-point number as an exact fraction ``(n, 2^j)``."""
+    v = mpmath.mpf(v)
+    if not mpmath.isfinite(v):
+        raise ValueError(f"0F1: the arguments must be finite, got {v}")
+    man, exp = v.man_exp
+    return (man << exp, 1) if exp >= 0 else (man, 1 << -exp)
+
+
+class _Directed:
+    """A positive number ``m·2^e`` whose operations round down (``up=False``) or up; ``m`` is
+    kept to at most ``bits`` bits."""
+
+    __slots__ = ("m", "e", "bits", "up")
+
+    def __init__(self, m: int, e: int, bits: int, up: bool) -> None:
+        self.m, self.e, self.bits, self.up = m, e, bits, up
+        self._trim()
+
+    def copy(self) -> _Directed:
+        return _Directed(self.m, self.e, self.bits, self.up)
+
+    def _trim(self) -> None:
+        """Exactly ``bits`` bits of mantissa: short ones shifted up (exact), long ones rounded."""
+        excess = self.m.bit_length() - self.bits
+        if excess < 0 and self.m:
+            self.m <<= -excess
+            self.e += excess
+        elif excess > 0:
+            low = self.m & ((1 << excess) - 1)
+            self.m = (self.m >> excess) + (1 if self.up and low else 0)
+            self.e += excess
+
+    def scale(self, num: int, den: int) -> None:
+        """``self ← self · num/den`` (positive integers), rounded."""
+        m = self.m * num
+        shift = self.bits + den.bit_length() - m.bit_length() + 1
+        if shift > 0:
+            m <<= shift
+            self.e -= shift
+        q, r = divmod(m, den)
+        self.m = q + (1 if self.up and r else 0)
+        self._trim()
+
+    def add(self, other: _Directed) -> None:
+        """``self ← self + other`` (same rounding direction), rounded."""
+        if other.e >= self.e:
+            self.m += other.m << (other.e - self.e)
+        else:
+            shift = self.e - other.e
+            if not other.m:
+                return
+            if shift > other.m.bit_length() + 1:  # other < one unit of self's last place
+                self.m += 1 if self.up else 0
+            else:
+                low = other.m & ((1 << shift) - 1)
+                self.m += (other.m >> shift) + (1 if self.up and low else 0)
+        self._trim()
+
+    def at_most(self, other: _Directed, bits: int) -> bool:
+        """``self ≤ 2^-bits · other``, exactly."""
+        a_e, b_e = self.e + bits, other.e
+        low = min(a_e, b_e)
+        return self.m << (a_e - low) <= other.m << (b_e - low)
 
 
 def _half_integer(v: Any, name: str) -> sympy.Rational:

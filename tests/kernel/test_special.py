@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import mpmath
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import iv
 
@@ -74,3 +74,19 @@ def test_kernel_compares_the_bessel_form():
         "proved"
     assert check_compare(exact, "<", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == \
         "refuted"
+
+
+@settings(max_examples=20)  # each example is five 50-digit references
+@given(st.integers(1, 200), st.floats(0, 2000), st.floats(0, 2000))
+def test_hyp0f1_on_intervals_contains_both_ends_and_is_tight(twice_b, x1, x2):
+    """The directed-rounding series: [S(x.a; b.b), S(x.b; b.a) + tail] holds the value at
+    every corner of the box, and is no wider than the box itself makes it (point boxes: a
+    few units in the last place of the 53-bit interval)."""
+    lo_x, hi_x = sorted((x1, x2))
+    b = iv.mpf([twice_b, twice_b + 1]) / 2
+    enc = hyp0f1(b, iv.mpf([lo_x, hi_x]))
+    with mpmath.workdps(50):
+        for bb, xx in ((b.a, lo_x), (b.b, lo_x), (b.a, hi_x), (b.b, hi_x)):
+            assert _inside(enc, mpmath.hyp0f1(mpmath.mpf(bb), mpmath.mpf(xx), maxterms=10**6))
+    point = hyp0f1(iv.mpf(twice_b) / 2, iv.mpf(hi_x))
+    assert point.delta <= 2.0**-48 * point.a
