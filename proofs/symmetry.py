@@ -1,4 +1,4 @@
-"""Symmetries of any layer, decided (THEORY Part D; issue 13).
+"""Symmetries of any layer, decided (docs/theory.md, item D).
 
 Is a layer ``F(x; θ)`` invariant under a transformation ``T`` of its parameters? The answer is
 *yes* with a kernel-checked proof (at general n, d where the matrix algebra carries it, else at

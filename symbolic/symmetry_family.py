@@ -9,7 +9,7 @@ For a layer and an activation σ, as transform texts (each then parsed and decid
   ``e = p`` when σ is positively homogeneous of degree ``p ≠ 1`` (both orders then); parameters
   without units (``Q ∈ R^{d×d}`` of the static query) are rescaled whole;
 * **sign flips** ``P -> -P, R -> -R`` of every pair, and ``P -> -P`` alone when σ is odd, even
-  or satisfies ``σ(−z) = σ(z) − z`` (GELU, SiLU: THEORY Part D's intertwiners).
+  or satisfies ``σ(−z) = σ(z) − z`` (GELU, SiLU: the intertwiners of docs/theory.md, item D).
 
 Which of them hold is decided by ``symbolic.symmetry.decide``; this module only proposes.
 """

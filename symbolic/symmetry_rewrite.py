@@ -2,7 +2,7 @@
 
 ``Rewriter`` rewrites every ``σ(c·w)`` of an expression (c: the transform's scalar) as the
 analysis of σ proposes — ``c^p σ(w)`` for ``c > 0`` and σ positively homogeneous of degree p
-(``symbolic.analysis``), an identity of ``INTERTWINERS`` for ``c < 0`` (THEORY Part D: odd,
+(``symbolic.analysis``), an identity of ``INTERTWINERS`` for ``c < 0`` (docs/theory.md, item D: odd,
 even, ``σ(−y) = σ(y) − y``), ``σ(1)·c·w`` for a linear σ — and uses a rewrite only when the
 kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ (``check_identity``); those
 instance facts are its ``steps()``. Replacing ``σ(c·w)`` by ``R(w)`` inside a larger expression
@@ -45,7 +45,7 @@ class ActivationSpec:
 
 @dataclass(frozen=True)
 class Intertwiner:
-    """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (THEORY Part D)."""
+    """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (docs/theory.md, item D)."""
 
     name: str
     flip: Callable[[sympy.Expr, sympy.Expr], sympy.Expr]
