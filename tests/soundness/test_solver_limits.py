@@ -2,7 +2,7 @@
 never ``proved``, never a pass.
 
 End to end (the command's ``main``; the third also as a real process):
-``python -m proofs.exchange --z3-timeout 1`` and ``proofs.reduction --sympy-timeout 0.0001`` exit 3
+``python -m proofs.exchange --z3-timeout 1`` and ``--sympy-timeout 0.0001`` exit 3
 and say ``unknown``; an activation whose linearity SymPy cannot decide within the budget is
 ``"status": "unknown"`` in the JSON, exit 3. In process: ``budget.limits(z3_timeout_ms=1)``
 leaves the Z3 lemma unknown, and a tiny SymPy budget leaves a hard identity unknown; in both
@@ -36,7 +36,7 @@ def runs() -> dict[str, subprocess.CompletedProcess]:
     """The three end-to-end runs: two through ``main`` in this process, one a real process."""
     return {
         "z3": in_process("proofs.exchange", ["--z3-timeout", "1", "--no-torch"]),
-        "sympy": in_process("proofs.reduction", ["--sympy-timeout", "0.0001", "--no-torch"]),
+        "sympy": in_process("proofs.exchange", ["--sympy-timeout", "0.0001", "--no-torch"]),
         "activation": in_subprocess("proofs.exchange", [
             "--activation", HARD_IDENTITY, "--sympy-timeout", "0.0001", "--json"]),
     }
