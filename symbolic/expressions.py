@@ -664,7 +664,8 @@ class _Parser:
 
     def real_by_algebra(self, e: sympy.Expr, info: _Info) -> _Info:
         """``log(b)``, ``b**p``: real at every x when b's sign, decided exactly, allows it
-        (``log(x**2 - 2*x + 2)``, ``sqrt(cosh(x) - 1)``, ``(1 - tanh(x)**2)**-1``)."""
+        (``log(x**2 - 2*x + 2)``, ``sqrt(cosh(x) - 1)``, ``(1 - tanh(x)**2)**-1``,
+        ``(-1 - x**2)**-1``)."""
         if isinstance(e, sympy.log):
             base, need_positive = e.args[0], True
         elif isinstance(e, sympy.Pow) and info.kids[1].value is not None:
@@ -674,9 +675,12 @@ class _Parser:
         sign = sign_everywhere(base, z)
         if isinstance(e, sympy.log) and not sign.positive and _positive_in_exp_form(base):
             sign = Sign(nonneg=True, positive=True)  # log(cosh(x) + sinh(x)): e^x > 0
-        if not (sign.positive if need_positive else sign.nonneg):
+        if isinstance(e, sympy.Pow) and e.exp.is_Integer and e.exp < 0 and sign.negative:
+            even = bool(e.exp.is_even)  # 1/(-1 - x**2): a negative base, never 0
+            known = replace(info, real=True, nonneg=even, positive=even)
+        elif not (sign.positive if need_positive else sign.nonneg):
             return info
-        if isinstance(e, sympy.log):
+        elif isinstance(e, sympy.log):
             known = replace(info, real=True)
         else:
             known = replace(info, real=True, nonneg=True, positive=sign.positive)

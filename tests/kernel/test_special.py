@@ -90,3 +90,26 @@ def test_hyp0f1_on_intervals_contains_both_ends_and_is_tight(twice_b, x1, x2):
             assert _inside(enc, mpmath.hyp0f1(mpmath.mpf(bb), mpmath.mpf(xx), maxterms=10**6))
     point = hyp0f1(iv.mpf(twice_b) / 2, iv.mpf(hi_x))
     assert point.delta <= 2.0**-48 * point.a
+
+
+# -- erf and erfc in the tail (kernel/intervals.py): the asymptotic series with its remainder --
+
+@settings(max_examples=15, deadline=None)
+@given(st.fractions(6, 26, max_denominator=16), st.sampled_from([64, 256]))
+def test_erfc_tail_encloses_the_true_value_tightly(x, bits):
+    """erfc(x) for x ≥ 6 is enclosed tightly at any precision (a lost remainder bound or a
+    one-sided tail fails this), and erf(x) − 1 is certified nonzero with its true value inside
+    (erf(26) − 1 is −5.7e-296, which the old one-sided tail could not tell from 0)."""
+    import sympy
+
+    from symbolic.kernel.intervals import enclose, tight_enclosure
+
+    point = sympy.Rational(x.numerator, x.denominator)
+    with mpmath.workdps(400):
+        truth = mpmath.erfc(mpmath.mpf(x.numerator) / x.denominator)
+        box = enclose(sympy.erfc(point), bits)
+        lo, hi = mpmath.mpf(box.a), mpmath.mpf(box.b)
+        assert 0 < lo <= truth <= hi
+        assert hi - lo <= truth * mpmath.mpf(10) ** -15
+        near_one = tight_enclosure(sympy.erf(point) - 1)
+        assert near_one.excludes_zero and near_one.lo <= -truth <= near_one.hi

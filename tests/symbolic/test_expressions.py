@@ -97,6 +97,8 @@ VALID = [
     ("1/(1 - tanh(x)**2)", 1 / (1 - sympy.tanh(z) ** 2)),
     ("sqrt(1 - tanh(x)**2)", sympy.sqrt(1 - sympy.tanh(z) ** 2)),
     ("sqrt(cosh(x) - 1)", sympy.sqrt(sympy.cosh(z) - 1)),
+    ("1/(-1 - x**2)", 1 / (-1 - z**2)),  # a negative denominator, never 0
+    ("(1 - tanh(x)**2 - 2)**-2", (-1 - sympy.tanh(z) ** 2) ** -2),
     ("10**12*x", 10**12 * z),
     ("hardtanh(relu(x) - 3)", sympy.Max(-1, sympy.Min(1, sympy.Max(0, z) - 3))),
     ("  x*sigmoid(1.702*x)  ", z * sympy_sigmoid(R(1702, 1000) * z)),
@@ -258,6 +260,7 @@ HOSTILE = [
     ("1/(x**2 - 2*x + 1)", ["divides by a value that may be 0"]),
     ("1/(cosh(x) - 1)", ["divides by a value that may be 0"]),
     ("log(1 - tanh(x)**2 - 1)", ["not real"]),
+    ("sqrt(-1 - x**2)", ["not real"]),  # negative: a root of it is not real
     ("(" * 100000, ["too long", f"at most {MAX_INPUT_CHARS}"]),
     ("-" * 100000 + "x", ["too long"]),
     ("x+" * 5000 + "x", ["too long"]),
