@@ -90,7 +90,7 @@ def _in_exponential(expr: sympy.Expr, var: sympy.Symbol):
     exps = [e for e in expr.atoms(sympy.exp) if e.has(var)]
     rates = []
     for e in exps:
-        c = sympy.simplify(e.args[0] / var)
+        c = sympy.cancel(e.args[0] / var)
         if not c.is_Rational or c == 0:
             return None
         rates.append(Fraction(int(c.p), int(c.q)))
