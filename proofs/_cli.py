@@ -83,7 +83,8 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
                         help="cap every Z3 call at MS milliseconds (a check that runs out of "
                              "time is unknown: exit 3)")
     parser.add_argument("--sympy-timeout", type=_positive_float, metavar="S",
-                        help="cap every SymPy simplification at S seconds (unknown when hit)")
+                        help="cap every SymPy simplification at S seconds of CPU time "
+                             "(unknown when hit)")
     return parser
 
 

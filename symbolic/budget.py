@@ -1,7 +1,7 @@
 """Bounded work for untrusted code (witness search, decision heuristics): the kernel's limits.
 
 ``time_limit(seconds)`` stops a search with ``BudgetExceeded`` (see ``symbolic.kernel.limits``:
-a context, enforced on the main thread by ``SIGALRM`` and recorded everywhere). A search that
+a context, in CPU seconds, enforced on the main thread by ``SIGPROF`` and recorded everywhere). A search that
 stops reports ``unknown`` through ``symbolic.kernel.undecided``; it never decides anything.
 """
 

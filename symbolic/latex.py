@@ -29,6 +29,7 @@ AMS fonts are used, so nothing needs a font generated at compile time.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -250,6 +251,7 @@ def _chars(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=16384)  # pure; the exports escape the same strings again and again
 def escape(text: str) -> str:
     """Any string as LaTeX text that compiles: specials escaped, Unicode math as math.
 
@@ -297,6 +299,7 @@ _FLOAT = re.compile(r"(?<![\w.])(?P<m>-?\d+(?:\.\d+)?)e(?P<s>[+-]?)0*(?P<e>\d+)(
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
+@functools.lru_cache(maxsize=16384)  # pure, as escape
 def prose(text: str) -> str:
     """Text that may embed formulas: SymPy syntax (``2*d**2/3 + 1``, ``exp(-1)``) and floats in
     scientific notation (``1.2e+06``) are typeset as math, the rest goes through ``escape``."""

@@ -23,6 +23,7 @@ Rules are data (``FUNCTION_NAMES``, ``NAMED_CONSTANTS``); the printer only looks
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -217,8 +218,17 @@ class ProofsLatexPrinter(LatexPrinter):
 
 
 def latex(expr: object, **settings) -> str:
-    """Math-mode LaTeX of a SymPy object in the project's notation."""
-    return ProofsLatexPrinter(settings).doprint(expr)
+    """Math-mode LaTeX of a SymPy object in the project's notation (memoised: the exports of
+    one run print the same formulas in the document, the HTML pages and the appendix)."""
+    try:
+        return _latex_of(expr, tuple(sorted(settings.items())))
+    except TypeError:  # an unhashable object or setting
+        return ProofsLatexPrinter(settings).doprint(expr)
+
+
+@functools.lru_cache(maxsize=8192)
+def _latex_of(expr: object, settings: tuple) -> str:
+    return ProofsLatexPrinter(dict(settings)).doprint(expr)
 
 
 _SPACES = re.compile(r"\s+")

@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,3 +29,27 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+# Work shared between tests is done once per suite, not once per pytest-xdist worker: with
+# ``--dist loadgroup`` (pyproject.toml's addopts) the tests that read the shared reports
+# (``tests/shared_reports.py``, through a fixture) form one group, run on one worker. A file
+# whose tests share an expensive module-scoped fixture says so itself
+# (``pytestmark = pytest.mark.xdist_group(...)``).
+SHARED_REPORTS_GROUP = "shared-reports"
+
+
+def _reads_shared_reports(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in (info.name2fixturedefs.values() if info else ()):
+        code = getattr(defs[-1].func, "__code__", None)
+        if code and {"shared_reports", "shared_report"} & set(code.co_names + code.co_varnames):
+            return True
+    return False
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook turns the marks into groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _reads_shared_reports(item) and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(SHARED_REPORTS_GROUP))

@@ -74,23 +74,38 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
 
 
 MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated
+MAX_ROOT_INDEX_BITS = 64  # b**(p/q) with q beyond 2**64 too: SymPy would factor b for roots
 
 
 def _evaluated(e: sympy.Basic) -> sympy.Basic:
     """Rebuild bottom up with SymPy's ordinary evaluation, except exact powers too large to
-    compute (2**2**2**2**2**2): those stay unevaluated for the enclosures to judge."""
+    compute (2**2**2**2**2**2, 3**(1 + 10**-1240)): those, and everything above them, stay
+    unevaluated for the enclosures to judge (SymPy would recombine and compute them)."""
+    return _rebuilt(e)[0]
+
+
+def _rebuilt(e: sympy.Basic) -> tuple[sympy.Basic, bool]:
+    """``e`` rebuilt, and whether it holds a power left unevaluated."""
     if not e.args:
-        return e
-    args = tuple(_evaluated(a) for a in e.args)
+        return e, False
+    built = [_rebuilt(a) for a in e.args]
+    args = tuple(a for a, _ in built)
+    if any(kept for _, kept in built):
+        try:
+            return e.func(*args, evaluate=False), True
+        except TypeError:  # a constructor without the keyword (ExprCondPair) evaluates nothing
+            return e.func(*args), True
     if isinstance(e, sympy.Pow) and _too_large_to_compute(*args):
-        return sympy.Pow(*args, evaluate=False)
-    return e.func(*args)
+        return sympy.Pow(*args, evaluate=False), True
+    return e.func(*args), False
 
 
 def _too_large_to_compute(base: sympy.Basic, exponent: sympy.Basic) -> bool:
     if not (base.is_Rational and exponent.is_Rational) or base in (0, 1, -1):
         return False
     bits = max(int(base.p).bit_length(), int(base.q).bit_length())
+    if int(exponent.q).bit_length() > MAX_ROOT_INDEX_BITS:
+        return True
     return abs(exponent) * bits > MAX_EXACT_POWER_BITS
 
 

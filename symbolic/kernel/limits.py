@@ -4,13 +4,17 @@
 (a ``ContextVar``, so a limit set in one thread, task or test does not leak into another).
 Every checker runs its work under ``deadline(seconds)``, which
 
-* arms a ``SIGALRM`` timer where one can interrupt (the main thread of a Unix process) and
+* arms a ``SIGPROF`` timer where one can interrupt (the main thread of a Unix process) and
   raises ``BudgetExceeded`` in the work, and
 * records when the limit was passed, so that a check that overran — off the main thread, or
   because the interrupt was raised where it is swallowed (a ``gc`` callback) — is reported
   ``unknown`` by its checker all the same (``Deadline.expired``).
 
 An overrun never turns into a pass: at the bound the answer is ``unknown``.
+
+Limits are in seconds of this process's CPU time (``time.process_time``, ``ITIMER_PROF``), not
+wall time: a neighbour on a busy machine takes wall time, not CPU time, so where a check ends
+does not depend on how loaded the machine is.
 """
 
 from __future__ import annotations
@@ -72,13 +76,13 @@ class Deadline:
     """A time limit being enforced; ``expired`` once it has been passed, interrupted or not."""
 
     seconds: float
-    started: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.process_time)
     fired: bool = False
     finished: float | None = None
 
     @property
     def elapsed(self) -> float:
-        return (self.finished or time.monotonic()) - self.started
+        return (self.finished or time.process_time()) - self.started
 
     @property
     def expired(self) -> bool:
@@ -91,30 +95,30 @@ def interruptible() -> bool:
 
 @contextmanager
 def deadline(seconds: float) -> Iterator[Deadline]:
-    """Run the body under a wall-clock limit of ``seconds`` (nests; inner limits never extend
+    """Run the body under a limit of ``seconds`` of CPU time (nests; inner limits never extend
     outer ones). Raises ``BudgetExceeded`` where it can interrupt; always records expiry."""
     dl = Deadline(max(seconds, 0.0))
     if not interruptible():
         try:
             yield dl
         finally:
-            dl.finished = time.monotonic()
+            dl.finished = time.process_time()
         return
 
     def _alarm(signum, frame):  # noqa: ARG001
         dl.fired = True
         raise BudgetExceeded(f"time limit of {seconds:g} s reached")
 
-    previous_handler = signal.signal(signal.SIGALRM, _alarm)
-    previous_delay, _ = signal.getitimer(signal.ITIMER_REAL)
+    previous_handler = signal.signal(signal.SIGPROF, _alarm)
+    previous_delay, _ = signal.getitimer(signal.ITIMER_PROF)
     delay = max(min(seconds, previous_delay) if previous_delay > 0 else seconds, 1e-6)
-    signal.setitimer(signal.ITIMER_REAL, delay)
+    signal.setitimer(signal.ITIMER_PROF, delay)
     try:
         yield dl
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous_handler)
-        dl.finished = time.monotonic()
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous_handler)
+        dl.finished = time.process_time()
         if previous_delay > 0:  # re-arm the outer limit with what is left of it
             left = previous_delay - dl.elapsed
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-4))
+            signal.setitimer(signal.ITIMER_PROF, max(left, 1e-4))

@@ -18,14 +18,21 @@ from symbolic.kernel import (
 )
 
 x = sympy.Symbol("x", real=True)
-SLOW = 0.3  # seconds of work a patched simplification takes (well above the tiny limits)
+SLOW = 0.3  # CPU seconds of work a patched simplification takes (well above the tiny limits)
+
+
+def _spin(seconds: float) -> None:
+    """Work (not sleep) for ``seconds`` of CPU time: the limits count CPU time."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
 
 
 def _slow_zero_form(expr):
-    end = time.monotonic() + SLOW
-    while time.monotonic() < end:  # swallow the interrupt, as a gc callback would
+    end = time.process_time() + SLOW
+    while time.process_time() < end:  # swallow the interrupt, as a gc callback would
         try:
-            time.sleep(0.01)
+            _spin(0.01)
         except BudgetExceeded:
             pass
     return sympy.Integer(0)
@@ -77,10 +84,24 @@ def test_a_swallowed_interrupt_still_gives_unknown(monkeypatch):
 def test_deadline_records_expiry_even_when_the_interrupt_is_caught():
     with deadline(0.02) as dl:
         try:
-            time.sleep(0.2)
+            _spin(0.2)
         except BudgetExceeded:
             pass
     assert dl.expired
+
+
+def test_the_limit_counts_cpu_time_not_time_asleep():
+    """A limit is CPU time: waiting (a neighbour holding the core) does not use it up, so a
+    check's outcome does not depend on how busy the machine is."""
+    with deadline(0.05) as dl:
+        time.sleep(0.2)
+    assert not dl.expired
+    with deadline(0.05) as dl:
+        try:
+            _spin(0.2)
+        except BudgetExceeded:
+            pass
+    assert dl.expired and dl.fired
 
 
 def test_the_analysis_cache_respects_the_limits_in_force():

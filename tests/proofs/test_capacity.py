@@ -10,6 +10,8 @@ from proofs.capacity import build_report, main
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import PART_B as STORES
 
+pytestmark = pytest.mark.xdist_group("capacity-report")  # one worker builds the capacity report
+
 
 @pytest.fixture(scope="module")
 def report():

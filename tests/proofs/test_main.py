@@ -380,6 +380,7 @@ def test_command_latex_writes_a_file_that_compiles(proofs_tree):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("shared-reports")  # reads tests/shared_reports.py
 def test_the_real_modules_follow_the_schema_and_compile(tmp_path):
     import shared_reports
     from pdf_tools import compile_pdf

@@ -20,6 +20,8 @@ import proofs.__main__ as cli
 from symbolic import recheck as rc
 from symbolic.kernel.recheck import cvc5_available, run_cvc5, run_z3
 
+pytestmark = pytest.mark.xdist_group("smt2-export")  # one worker builds the exported run
+
 needs_cvc5 = pytest.mark.skipif(not cvc5_available(),
                                 reason="cvc5 not installed (pip install -e '.[smt]')")
 

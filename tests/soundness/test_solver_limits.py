@@ -24,6 +24,8 @@ from symbolic.check import decide_zero, equal_step
 from symbolic.engine import EXIT_UNKNOWN
 from symbolic.kernel import check_valid
 
+pytestmark = pytest.mark.xdist_group("solver-limits")  # one worker: the runs fixture, once
+
 
 def prove(build, timeout_ms):
     return check_valid(build, timeout_ms).verdict
