@@ -284,9 +284,12 @@ class _Builder:
 
     def call(self, node: ast.Call) -> Node:
         name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name is None:  # os.system(...), f(x)(y): only a plain name can be called
+            raise self.checks.error(f"calling {self.segment(node.func)} {self.where(node)} is "
+                                    "not allowed; call sigma (the --activation) or a table "
+                                    f"activation by name: {', '.join(ACTIVATIONS)}")
         if name != SIGMA and name not in ACTIVATIONS:
-            shown = name or type(node.func).__name__.lower()
-            raise self.checks.error(f"unknown function {shown!r} {self.where(node)}"
+            raise self.checks.error(f"unknown function {name!r} {self.where(node)}"
                                     f"{_suggest(name or '', [SIGMA, *ACTIVATIONS])}; call sigma "
                                     f"(the --activation) or a table activation: "
                                     f"{', '.join(ACTIVATIONS)}")

@@ -106,6 +106,11 @@ def test_entry_at_general_sizes_is_the_explicit_layer_once_sizes_are_set():
     ("y @ K.T", "--layer 'y @ K.T' : unknown name 'y' at column 1; the token is x, parameters "
      "are capitalised (Q, K, V, W1), activations are called (sigma(...), relu(...))"),
     ("rank_r", "--layer 'rank_r' : a sum over units"),
+    ("__import__('os').system('x')", "--layer \"__import__('os').system('x')\" : calling "
+     "__import__('os').system at column 1 is not allowed; call sigma (the --activation) or a "
+     "table activation by name"),
+    ("relu(x @ K.T)(x)", "--layer 'relu(x @ K.T)(x)' : calling relu(x @ K.T) at column 1 is "
+     "not allowed"),
 ])
 def test_bad_layers_are_rejected_with_one_line(text, message):
     with pytest.raises(InvalidExpression) as err:
