@@ -41,7 +41,7 @@ def torch_available() -> bool:
     return True
 
 
-def _rel(a: np.ndarray, b: np.ndarray) -> float:
+def relative_gap(a: np.ndarray, b: np.ndarray) -> float:
     """Largest difference relative to the largest entry (a layer's output scale)."""
     a, b = np.asarray(a), np.asarray(b)
     scale = max(float(np.max(np.abs(a), initial=0.0)), float(np.max(np.abs(b), initial=0.0)))
@@ -73,23 +73,23 @@ def implementations_agree(act: Activation, torch: bool = True) -> list[NumericCh
     return checks
 
 
-def _random_layer(rng: np.random.Generator):
+def random_layer(rng: np.random.Generator):
     d, n, dout, batch = (int(v) for v in rng.integers(1, 7, size=4))
     return (rng.normal(size=(batch, d)), rng.normal(size=(n, d)), rng.normal(size=(n, d)),
             rng.normal(size=(n, dout)))
 
 
-def _symmetry_gap(sigma: Callable, form: Callable, transform: Callable, to_backend: Callable,
+def symmetry_gap(sigma: Callable, form: Callable, transform: Callable, to_backend: Callable,
                   rng: np.random.Generator) -> float:
     """Largest relative output change of ``form`` under ``transform`` over random layers."""
     worst = 0.0
     with np.errstate(all="ignore"):
         for _ in range(LAYER_TRIALS):
-            x, Q, K, V = (to_backend(a) for a in _random_layer(rng))
+            x, Q, K, V = (to_backend(a) for a in random_layer(rng))
             Q2, K2 = transform(Q, K)
             a = np.asarray(form(x, Q, K, V, sigma))
             b = np.asarray(form(x, Q2, K2, V, sigma))
-            gap = _rel(a, b)
+            gap = relative_gap(a, b)
             worst = gap if not np.isfinite(gap) else max(worst, gap)
             if not np.isfinite(worst):
                 break
@@ -108,7 +108,7 @@ def witness_layer_gap(sigma: Callable, to_backend: Callable, before: tuple[float
         out = [np.asarray(layers.gated(one, to_backend(np.array([[q]])),
                                        to_backend(np.array([[k]])), one, sigma))
                for q, k in (before, after)]
-        return _rel(out[0], out[1])
+        return relative_gap(out[0], out[1])
 
 
 PRECISE_DIGITS = 30  # σ evaluated by SymPy/mpmath at this many digits, then rounded to float64
@@ -181,14 +181,14 @@ def _kept_gap(fn: Callable, precise: Callable | None, form: Callable, transform:
     (the verdict says kept), the same layers again with σ correctly rounded: float64's own
     error inside σ is then no longer mistaken for a broken symmetry."""
     state = copy.deepcopy(rng.bit_generator.state)
-    gap = _symmetry_gap(fn, form, transform, to_backend, rng)
+    gap = symmetry_gap(fn, form, transform, to_backend, rng)
     if precise is None or not gap > REL_TOL:
         return gap, False
     rng.bit_generator.state = state
-    return _symmetry_gap(precise, form, transform, to_backend, rng), True
+    return symmetry_gap(precise, form, transform, to_backend, rng), True
 
 
-def _expect(name: str, backend: str, gap: float, symmetric: bool | None,
+def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
             certified_break: float | None, witness_gap: float | None = None,
             refined: bool = False) -> NumericCheck:
     """Does the float64 evidence agree with the verdict?
@@ -269,7 +269,7 @@ def cross_check(analysis: ActivationAnalysis, act: Activation | None = None,
         rng = np.random.default_rng(SEED)
         swap = lambda Q, K: (K, Q)  # noqa: E731
         gap, refined = _kept_gap(fn, precise, layers.symmetric_rank1, swap, to_backend, rng)
-        checks.append(_expect("symmetric rank-1 form: Q ↔ K", backend, gap, True, None,
+        checks.append(expected_check("symmetric rank-1 form: Q ↔ K", backend, gap, True, None,
                               refined=refined))
         ab = analysis.exchange_witness
         wgap = (None if ab is None else
@@ -278,14 +278,14 @@ def cross_check(analysis: ActivationAnalysis, act: Activation | None = None,
         kept = analysis.exchange_symmetric
         gap, refined = _kept_gap(fn, precise if kept else None, layers.gated, swap, to_backend,
                                  rng)
-        checks.append(_expect("gated form: Q ↔ K", backend, gap, kept, rel_break, wgap,
+        checks.append(expected_check("gated form: Q ↔ K", backend, gap, kept, rel_break, wgap,
                               refined=refined))
         scale = lambda Q, K: (2.0 * Q, K / 2.0)  # noqa: E731
         kept = analysis.inverse_scaling_symmetric
         gap, refined = _kept_gap(fn, precise if kept else None, layers.gated, scale, to_backend,
                                  rng)
-        checks.append(_expect("gated form: Q → 2Q, K → K/2", backend, gap, kept,
-                              _scaling_break(analysis),
+        checks.append(expected_check("gated form: Q → 2Q, K → K/2", backend, gap, kept,
+                              scaling_break(analysis),
                               scaling_witness_gap(analysis, fn, to_backend), refined=refined))
     return tuple(checks)
 
@@ -300,7 +300,7 @@ def scaling_witness_gap(analysis: ActivationAnalysis, sigma: Callable,
     return witness_layer_gap(sigma, to_backend, (alpha * a, 1 / alpha), (a, 1.0))
 
 
-def _scaling_break(analysis: ActivationAnalysis) -> float | None:
+def scaling_break(analysis: ActivationAnalysis) -> float | None:
     d = analysis.inverse_scaling
     if d.witness is None or d.value is None:
         return None

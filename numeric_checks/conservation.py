@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric_checks.activations import torch_available
-from symbolic.activations import ACTIVATIONS, _np_sigmoid
+from symbolic.activations import ACTIVATIONS, np_sigmoid
 from symbolic.engine import NumericCheck
 
 SEED = 20260623  # the paper's date: every run trains the same blocks on the same data
@@ -51,7 +51,7 @@ def _relu_prime(a: np.ndarray) -> np.ndarray:
 
 
 def _silu_prime(a: np.ndarray) -> np.ndarray:
-    s = _np_sigmoid(a)
+    s = np_sigmoid(a)
     return s * (1.0 + a * (1.0 - s))
 
 

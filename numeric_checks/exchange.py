@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numeric_checks.activations import REL_TOL, SEED, _random_layer, _rel, torch_available
+from numeric_checks.activations import REL_TOL, SEED, random_layer, relative_gap, torch_available
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.engine import NumericCheck
@@ -38,11 +38,11 @@ def exchange_identity_checks(kind: str, torch: bool = False) -> tuple[NumericChe
                 continue
             sigma = fn_of(act)
             for _ in range(TRIALS):
-                x, Q, K, V = (to_backend(m) for m in _random_layer(rng))
+                x, Q, K, V = (to_backend(m) for m in random_layer(rng))
                 if kind == "symmetric":
                     got = np.asarray(layers.symmetric_rank1(x, Q, K, V, sigma))
                     want = np.asarray(layers.symmetric_rank1(x, K, Q, V, sigma))
-                    worst = max(worst, _rel(got, want))
+                    worst = max(worst, relative_gap(got, want))
                 else:  # compare the difference with the size of the outputs it comes from
                     one = np.asarray(layers.gated(x, Q, K, V, sigma))
                     other = np.asarray(layers.gated(x, K, Q, V, sigma))
@@ -58,9 +58,9 @@ def exchange_identity_checks(kind: str, torch: bool = False) -> tuple[NumericChe
         rng = np.random.default_rng(SEED)
         worst = 0.0
         for _ in range(TRIALS):
-            x, Q, K, V = _random_layer(rng)
+            x, Q, K, V = random_layer(rng)
             linear = lambda t: LINEAR_SLOPE * t  # noqa: E731
-            worst = max(worst, _rel(layers.gated(x, Q, K, V, linear),
+            worst = max(worst, relative_gap(layers.gated(x, Q, K, V, linear),
                                     layers.gated(x, K, Q, V, linear)))
         checks.append(NumericCheck(f"σ(z) = {LINEAR_SLOPE}·z: Gated(Q, K) = Gated(K, Q)", "numpy",
                                    TRIALS, worst, REL_TOL, worst <= REL_TOL))

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric_checks.capacity import Z95, unit_rows
-from numeric_checks.sweep import _int, _list, _Parser
+from numeric_checks.sweep import integer_text, comma_list, OneLineErrorParser
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import STORES
 from symbolic.retrieval import capacity_memories, default_beta, error_probability, validate
@@ -189,15 +189,15 @@ def text_table(rows: Sequence[RetrievalEstimate]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.retrieval"
-    parser = _Parser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=_list(str, "store names"), default=list(DEFAULT_STORES),
+    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", type=comma_list(str, "store names"), default=list(DEFAULT_STORES),
                         help="stores, comma-separated (default: " + ",".join(DEFAULT_STORES) + ")")
-    parser.add_argument("--d", type=_list(_int, "integers"), default=[DEFAULT_D],
+    parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=[DEFAULT_D],
                         help=f"dimensions, comma-separated (default {DEFAULT_D})")
-    parser.add_argument("--queries", type=_int, default=DEFAULT_QUERIES,
+    parser.add_argument("--queries", type=integer_text, default=DEFAULT_QUERIES,
                         help=f"independent trials per store (default {DEFAULT_QUERIES})")
     parser.add_argument("--beta", type=float, help="softmax β (default √d)")
-    parser.add_argument("--seed", type=_int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=integer_text, default=DEFAULT_SEED)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     try:

@@ -16,11 +16,11 @@ import numpy as np
 from numeric_checks.activations import (
     REL_TOL,
     SEED,
-    _expect,
-    _random_layer,
-    _rel,
-    _scaling_break,
-    _symmetry_gap,
+    expected_check,
+    random_layer,
+    relative_gap,
+    scaling_break,
+    symmetry_gap,
     scaling_witness_gap,
     torch_available,
     witness_layer_gap,
@@ -57,9 +57,9 @@ def symmetric_scaling_checks() -> tuple[NumericCheck, ...]:
     worst, count = 0.0, 0
     for act in ACTIVATIONS.values():
         for _ in range(TRIALS):
-            x, Q, K, V = _random_layer(rng)
+            x, Q, K, V = random_layer(rng)
             al = _alpha(rng, signed=True)
-            worst = max(worst, _rel(layers.symmetric_rank1(x, al * Q, K / al, V, act.numpy),
+            worst = max(worst, relative_gap(layers.symmetric_rank1(x, al * Q, K / al, V, act.numpy),
                                     layers.symmetric_rank1(x, Q, K, V, act.numpy)))
             count += 1
     return (NumericCheck("Sym(x; αQ, K/α, V) = Sym(x; Q, K, V), random α ≠ 0", "numpy", count,
@@ -73,7 +73,7 @@ def scaling_identity_checks() -> tuple[NumericCheck, ...]:
     for act in ACTIVATIONS.values():
         s = act.numpy
         for _ in range(TRIALS):
-            x, Q, K, V = _random_layer(rng)
+            x, Q, K, V = random_layer(rng)
             al = _alpha(rng, signed=True)
             one, other = layers.gated(x, al * Q, K / al, V, s), layers.gated(x, Q, K, V, s)
             U, W = x @ Q.T, x @ K.T
@@ -96,21 +96,21 @@ def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
             gap = 0.0
             for _ in range(3):
                 al, minus_p = _alpha(rng, False), -float(p)
-                gap = max(gap, _symmetry_gap(
+                gap = max(gap, symmetry_gap(
                     fn, layers.gated, lambda Q, K, al=al, e=minus_p: (al * Q, al**e * K),
                     to_backend, rng))
-            checks.append(_expect(f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend, gap,
+            checks.append(expected_check(f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend, gap,
                                   True, None))
         else:
-            gap = _symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend,
+            gap = symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend,
                                 rng)
-            checks.append(_expect("gated: Q → 2Q, K → K/2", backend, gap,
-                                  an.inverse_scaling_symmetric, _scaling_break(an),
+            checks.append(expected_check("gated: Q → 2Q, K → K/2", backend, gap,
+                                  an.inverse_scaling_symmetric, scaling_break(an),
                                   scaling_witness_gap(an, fn, to_backend)))
-        gap = _symmetry_gap(fn, layers.gated, lambda Q, K: (-Q, -K), to_backend, rng)
+        gap = symmetry_gap(fn, layers.gated, lambda Q, K: (-Q, -K), to_backend, rng)
         odd, q = _oddness(an)
         wgap = None if q is None else witness_layer_gap(fn, to_backend, (-q, -1.0), (q, 1.0))
-        checks.append(_expect("gated: Q → −Q, K → −K (α = −1)", backend, gap,
+        checks.append(expected_check("gated: Q → −Q, K → −K (α = −1)", backend, gap,
                               True if an.is_linear else odd, None, wgap))
     return tuple(checks)
 

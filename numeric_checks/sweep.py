@@ -610,12 +610,12 @@ def plot_capacity_vs_d(rows: Sequence[dict], path: str) -> str:
 # --- command line ----------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
+class OneLineErrorParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _list(kind: Callable[[str], Any], name: str) -> Callable[[str], list]:
+def comma_list(kind: Callable[[str], Any], name: str) -> Callable[[str], list]:
     def parse(text: str) -> list:
         try:
             items = [kind(x.strip()) for x in text.split(",") if x.strip()]
@@ -632,7 +632,7 @@ def _beta(text: str) -> float | str:
     return "sqrt" if text == "sqrt" else float(text)
 
 
-def _int(text: str) -> int:
+def integer_text(text: str) -> int:
     value = float(text)  # 1e6 is accepted
     if value != int(value):
         raise ValueError(text)
@@ -641,21 +641,21 @@ def _int(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.sweep"
-    parser = _Parser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=_list(str, "store names"), default=list(DEFAULT_STORES),
+    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", type=comma_list(str, "store names"), default=list(DEFAULT_STORES),
                         help="stores (default: all)")
-    parser.add_argument("--d", type=_list(_int, "integers"), default=list(DEFAULT_D),
+    parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=list(DEFAULT_D),
                         help="dimensions (default 8,16,32,64,128,256)")
-    parser.add_argument("--beta", type=_list(_beta, "numbers or 'sqrt'"), default=["sqrt"],
+    parser.add_argument("--beta", type=comma_list(_beta, "numbers or 'sqrt'"), default=["sqrt"],
                         help="softmax β values, or 'sqrt' for β = √d (default)")
-    parser.add_argument("--schedule", type=_list(str, "schedule names"), default=["constant"],
+    parser.add_argument("--schedule", type=comma_list(str, "schedule names"), default=["constant"],
                         help="softmax logit scaling: constant, logn, yarn (need --memories)")
-    parser.add_argument("--memories", type=_list(_int, "integers"),
+    parser.add_argument("--memories", type=comma_list(integer_text, "integers"),
                         help="M values: estimate ISR(M) there (default: the capacity)")
     parser.add_argument("--estimator", default="auto", help="auto | rao-blackwell | importance")
     parser.add_argument("--rel-se", type=float, default=DEFAULT_REL_SE,
                         help=f"target relative standard error (default {DEFAULT_REL_SE:g})")
-    parser.add_argument("--max-pairs", type=_int, default=MAX_PAIRS,
+    parser.add_argument("--max-pairs", type=integer_text, default=MAX_PAIRS,
                         help=f"cap on the pairs of one point (default {MAX_PAIRS:g})")
     parser.add_argument("--workers", type=int, help="local Dask workers (default: one per "
                         "core); 0 runs in this process without Dask")

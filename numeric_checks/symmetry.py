@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, _rel, torch_available
+from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, relative_gap, torch_available
 from symbolic.engine import NumericCheck
 from symbolic.layer_language import evaluate
 from symbolic.symmetry import ActivationSpec, SymmetryDecision, transformed
@@ -68,7 +68,7 @@ def _checks(decision: SymmetryDecision, backend: str, to_backend, functions):
                            for name, (r, c) in layer.shapes})
             unit = trial % n if transform.unit_index is not None else None
             moved = transformed(values, transform, value, unit, scalar=float)
-            worst = max(worst, _rel(_array(evaluate(layer, values["x"], moved, functions)),
+            worst = max(worst, relative_gap(_array(evaluate(layer, values["x"], moved, functions)),
                                     _array(evaluate(layer, values["x"], values, functions))))
         return (NumericCheck("F(x; Tθ) = F(x; θ) on random layers", backend, TRIALS, worst,
                              tolerance, worst <= tolerance),)

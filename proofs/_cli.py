@@ -42,7 +42,7 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
         "--latex",
         nargs="?",
         const="-",
-        type=_writable_file,
+        type=writable_file,
         metavar="FILE",
         help="write a standalone LaTeX document to FILE (stdout when FILE is omitted)",
     )
@@ -88,7 +88,7 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def _writable_file(text: str) -> str:
+def writable_file(text: str) -> str:
     """``-`` (stdout) or a file in an existing, writable folder: checked before any work."""
     import os
 

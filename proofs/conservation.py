@@ -33,7 +33,7 @@ import sympy
 from sympy import MatAdd, MatMul, MatrixSymbol, Transpose, ZeroMatrix
 
 from numeric_checks import conservation as numeric
-from proofs._cli import _writable_file, run, torch_wanted
+from proofs._cli import writable_file, run, torch_wanted
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, z
 from symbolic.check import equal_matrices_step, equal_step
@@ -481,7 +481,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--steps", type=int, default=numeric.STEPS, metavar="T",
                         help=f"gradient steps per training run (default {numeric.STEPS}, "
                              f"at most {numeric.MAX_STEPS})")
-    parser.add_argument("--plot", type=_writable_file, metavar="FILE.png",
+    parser.add_argument("--plot", type=writable_file, metavar="FILE.png",
                         help="with the training check: drift against step count, log scale "
                              "(needs matplotlib: the 'plot' extra)")
 

@@ -23,7 +23,7 @@ from symbolic import layers
 from symbolic.activations import Activation
 from symbolic.analysis import (
     ActivationAnalysis,
-    _text,
+    shown_text,
     analyze_item,
     as_result,
     parsed_item,
@@ -204,7 +204,7 @@ def _kept(v: bool | None) -> str:
 
 def _degree_cell(an: ActivationAnalysis) -> str:
     if an.degree is not None:
-        return "every" if an.every_degree else _text(an.degree)
+        return "every" if an.every_degree else shown_text(an.degree)
     return "none" if an.homogeneity.holds.status == "refuted" else "?"
 
 

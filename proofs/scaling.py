@@ -29,7 +29,7 @@ from symbolic import layers
 from symbolic.analysis import (
     RULES,
     ActivationAnalysis,
-    _text,
+    shown_text,
     analyze_item,
     decision_steps,
     parsed_item,
@@ -299,7 +299,7 @@ def _rescalings(an: ActivationAnalysis) -> dict[str, Any]:
     p = an.degree
     return {
         "generalized_symmetry": None if p is None else
-        f"Q → αQ, K → α^(-{_text(p)})K for all α > 0",
+        f"Q → αQ, K → α^(-{shown_text(p)})K for all α > 0",
         "all_nonzero_alpha_symmetric": an.is_linear,
     }
 
@@ -311,8 +311,8 @@ def activation_result(an: ActivationAnalysis, act, torch: bool = False) -> Resul
         parts.append("σ ≡ 0 is positively homogeneous of every degree: every rescaling "
                      "Q → αQ, K → g(α)K leaves Gated (≡ 0) unchanged")
     elif p is not None:
-        parts.append(f"σ is positively homogeneous of degree {_text(p)}: Gated keeps "
-                     f"Q → αQ, K → α^(−{_text(p)})K for every α > 0")
+        parts.append(f"σ is positively homogeneous of degree {shown_text(p)}: Gated keeps "
+                     f"Q → αQ, K → α^(−{shown_text(p)})K for every α > 0")
     elif an.homogeneity.holds.status == "refuted":
         parts.append("σ is not positively homogeneous of any degree: no family of rescalings "
                      "(αQ, g(α)K), one for every α > 0, is a symmetry of Gated "
@@ -325,7 +325,7 @@ def activation_result(an: ActivationAnalysis, act, torch: bool = False) -> Resul
                      " it (σ " + ("" if an.is_linear else "not ") + "linear)")
     claim = Claim(f"scaling.activation.{an.label}"[:60], f"rescalings of the gated form with "
                   f"σ = {an.label}", "; ".join(parts) + ".", "A7", kind="proposition",
-                  assumptions=(f"σ(z) = {_text(an.expr)}",),
+                  assumptions=(f"σ(z) = {shown_text(an.expr)}",),
                   uses=("scaling.gated_iff", "scaling.degree_p", "scaling.converse"))
     steps = (*decision_steps(an.homogeneity, RULES[1]),
              *decision_steps(an.inverse_scaling, RULES[2]),
@@ -343,10 +343,10 @@ def scaling_table(analyses: Sequence[ActivationAnalysis]) -> Table:
         witness = an.inverse_scaling.holds.verdict.witness
         rows.append((
             an.label,
-            _text(p) if p is not None else
+            shown_text(p) if p is not None else
             ("none" if an.homogeneity.holds.status == "refuted" else "?"),
             kept(an.inverse_scaling_symmetric),
-            f"K → α^(−{_text(p)})K" if p is not None else "none",
+            f"K → α^(−{shown_text(p)})K" if p is not None else "none",
             kept(an.is_linear),
             ", ".join(f"{k} = {val}" for k, val in witness) or "—",
             an.status,

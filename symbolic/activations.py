@@ -30,7 +30,7 @@ QUICK_GELU_SCALE = sympy.Rational("1.702")  # OpenAI CLIP's sigmoid approximatio
 _erf = np.vectorize(math.erf, otypes=[float])
 
 
-def _np_sigmoid(x: np.ndarray) -> np.ndarray:
+def np_sigmoid(x: np.ndarray) -> np.ndarray:
     # Stable for large |x|: exp never overflows.
     e = np.exp(-np.abs(x))
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
@@ -118,13 +118,13 @@ ACTIVATIONS: dict[str, Activation] = {
              lambda x: 0.5 * x * (1.0 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))),
              lambda t: lambda x: t[1].gelu(x, approximate="tanh"), "F.gelu(approximate='tanh')"),
         _act("quick_gelu", z * sympy_sigmoid(QUICK_GELU_SCALE * z),
-             lambda x: x * _np_sigmoid(1.702 * x),
+             lambda x: x * np_sigmoid(1.702 * x),
              lambda t: lambda x: x * t[0].sigmoid(1.702 * x), "x*torch.sigmoid(1.702*x)"),
-        _act("silu", z * sympy_sigmoid(z), lambda x: x * _np_sigmoid(x),
+        _act("silu", z * sympy_sigmoid(z), lambda x: x * np_sigmoid(x),
              lambda t: t[1].silu, "F.silu", note="SwiGLU (LLaMA)"),
         _act("mish", z * sympy.tanh(sympy_softplus(z)), lambda x: x * np.tanh(_np_softplus(x)),
              lambda t: t[1].mish, "F.mish"),
-        _act("sigmoid", sympy_sigmoid(z), _np_sigmoid, lambda t: t[0].sigmoid, "torch.sigmoid",
+        _act("sigmoid", sympy_sigmoid(z), np_sigmoid, lambda t: t[0].sigmoid, "torch.sigmoid",
              note="original GLU"),
         _act("tanh", sympy.tanh(z), np.tanh, lambda t: t[0].tanh, "torch.tanh"),
         _act("softplus", sympy_softplus(z), _np_softplus, lambda t: t[1].softplus, "F.softplus"),

@@ -83,7 +83,7 @@ class ActivationAnalysis:
     def to_json(self) -> dict[str, Any]:
         return {
             "activation": self.label,
-            "expression": _text(self.expr),
+            "expression": shown_text(self.expr),
             "linear": self.is_linear,
             "exchange_symmetric": self.exchange_symmetric,
             "homogeneity_degree": degree_json(self.degree),
@@ -100,13 +100,13 @@ class ActivationAnalysis:
                 },
                 "homogeneity": {**_decision_json(self.homogeneity),
                                 "degree_exact": None if self.degree is None else
-                                _text(self.degree)},
+                                shown_text(self.degree)},
                 "inverse_scaling": _decision_json(self.inverse_scaling),
             },
         }
 
 
-def _text(expr: sympy.Basic) -> str:
+def shown_text(expr: sympy.Basic) -> str:
     from symbolic.formula_text import text
 
     return text(expr) if not isinstance(expr, sympy.Basic) or expr.args or expr.is_Atom \
@@ -120,7 +120,7 @@ def degree_json(degree: sympy.Expr | None) -> int | str | None:
         return None
     if degree.is_Integer:
         return int(degree)
-    return "every" if degree == EVERY_DEGREE else _text(degree)
+    return "every" if degree == EVERY_DEGREE else shown_text(degree)
 
 
 def _truth(d: Decision) -> bool | None:
@@ -209,7 +209,7 @@ def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
     if a.every_degree:
         parts.append("σ ≡ 0 is positively homogeneous of every degree")
     elif a.degree is not None:
-        p = _text(a.degree)
+        p = shown_text(a.degree)
         parts.append(f"σ is positively homogeneous of degree {p}, so Gated keeps "
                      f"Q → αQ, K → α^(−{p})K (α > 0)")
     else:
@@ -239,7 +239,7 @@ def as_result(a: ActivationAnalysis, name: str, source: str = "A6, A7",
     """A Result whose claim states the decided properties; undecided parts make it unknown."""
     title, statement = _phrase(a)
     claim = Claim(name, title, statement, source, kind="proposition",
-                  assumptions=(f"σ(z) = {_text(a.expr)}",),
+                  assumptions=(f"σ(z) = {shown_text(a.expr)}",),
                   uses=("exchange.lemma", "exchange.gated_iff", "scaling.degree_p"))
     steps = tuple(s for d, rule in zip(a.decisions, RULES, strict=True)
                   for s in decision_steps(d, rule))

@@ -229,10 +229,10 @@ def parse_activation(text: str) -> ParsedActivation:
     if "#" in source:  # Python's tokenizer would drop a comment silently
         raise input_error(text, f"'#' at column {source.index('#') + 1} is not part of an "
                           "expression (comments are not accepted); remove it")
-    return ParsedActivation(text, _Parser(text).parse())
+    return ParsedActivation(text, ExpressionParser(text).parse())
 
 
-def _quote(text: str) -> str:
+def quote_input(text: str) -> str:
     if len(text) <= _QUOTE_CHARS:
         return repr(text)
     return f"{text[:_QUOTE_CHARS]!r}... ({len(text)} characters)"
@@ -240,7 +240,7 @@ def _quote(text: str) -> str:
 
 def input_error(text: str, what: str) -> InvalidExpression:
     """The one-line error about user input ``text``: ``--activation 'text' : what``."""
-    return InvalidExpression(f"--activation {_quote(text)} : {' '.join(what.split())}")
+    return InvalidExpression(f"--activation {quote_input(text)} : {' '.join(what.split())}")
 
 
 class _Reject(Exception):
@@ -346,7 +346,7 @@ class _Info:
     kids: tuple[_Info, ...]  # of the arguments
 
 
-class _Parser:
+class ExpressionParser:
     """One parse of one text: the checks before ``ast.parse``, the checks of the tree, and the
     bottom-up build, each SymPy result measured (see _Info) before the next step uses it."""
 
@@ -504,7 +504,7 @@ class _Parser:
             if name.startswith("_"):
                 raise self.error(_not_allowed(f"the name {name!r}", where,
                                               "names may not start with '_'"))
-            raise self.error(f"unknown function {name!r} {where}{_suggest(name, FUNCTIONS)}; "
+            raise self.error(f"unknown function {name!r} {where}{did_you_mean(name, FUNCTIONS)}; "
                              f"functions: {', '.join(sorted(FUNCTIONS))}")
         if node.keywords:
             raise self.error(_not_allowed(f"a keyword argument of {name}", where,
@@ -527,7 +527,7 @@ class _Parser:
         if name in FUNCTIONS:
             raise self.error(f"{name!r} {where} is a function here; call it, e.g. {name}(x)")
         valid = ", ".join([*VARIABLES, *CONSTANTS])
-        hint = _suggest(name, [*VARIABLES, *CONSTANTS, *FUNCTIONS])
+        hint = did_you_mean(name, [*VARIABLES, *CONSTANTS, *FUNCTIONS])
         raise self.error(f"unknown name {name!r} {where}{hint}; valid names: {valid} "
                          f"and the functions {', '.join(sorted(FUNCTIONS))}")
 
@@ -943,6 +943,6 @@ def _not_allowed(what: str, where: str, hint: str) -> str:
     return f"{what} {where} is not allowed" + (f"; {hint}" if hint else "")
 
 
-def _suggest(name: str, choices) -> str:
+def did_you_mean(name: str, choices) -> str:
     close = difflib.get_close_matches(name.lower(), list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -40,8 +40,8 @@ import sympy
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
-from symbolic.expressions import _Parser as _TextChecks
-from symbolic.expressions import _quote, _suggest
+from symbolic.expressions import ExpressionParser as _TextChecks
+from symbolic.expressions import quote_input, did_you_mean
 
 MAX_LAYER_CHARS = 1000  # the table's layers take ~40; checked before anything else
 MAX_LAYER_NODES = 200  # ast nodes
@@ -102,10 +102,10 @@ def _walk(node: Node):
 
 
 def layer_error(text: str, what: str, option: str = "--layer") -> InvalidExpression:
-    return InvalidExpression(f"{option} {_quote(text)} : {' '.join(what.split())}")
+    return InvalidExpression(f"{option} {quote_input(text)} : {' '.join(what.split())}")
 
 
-class _Checks(_TextChecks):
+class LayerTextChecks(_TextChecks):
     """The activation parser's checks before ``ast.parse`` (ASCII, brackets, tokens, syntax
     messages), reporting as ``--layer`` (or ``--transform``)."""
 
@@ -118,7 +118,7 @@ class _Checks(_TextChecks):
 
 
 def parsed_tree(text: str, option: str, max_chars: int,
-                wrap: Callable[[str], str] | None = None) -> tuple[ast.expr, _Checks]:
+                wrap: Callable[[str], str] | None = None) -> tuple[ast.expr, LayerTextChecks]:
     """The ``ast`` expression of user text, after bounds on its length, characters, brackets
     and tokens (shared by the layer and transform languages). ``wrap`` rewrites the stripped
     text into Python syntax of the same length plus one leading character (columns still
@@ -132,7 +132,7 @@ def parsed_tree(text: str, option: str, max_chars: int,
     if "#" in text:
         raise layer_error(text, f"'#' at column {text.index('#') + 1} is not allowed "
                           "(no comments)", option)
-    checks = _Checks(text, option)
+    checks = LayerTextChecks(text, option)
     if wrap is not None:
         checks.source = wrap(checks.source)
         checks.lead -= 1
@@ -150,7 +150,7 @@ def parsed_tree(text: str, option: str, max_chars: int,
     return tree, checks
 
 
-def typed_number(checks: _Checks, node: ast.Constant) -> sympy.Rational:
+def typed_number(checks: LayerTextChecks, node: ast.Constant) -> sympy.Rational:
     """A typed int or float literal, exactly as typed (0.1 is 1/10), bounded in size."""
     where = f"at column {checks.column(node.col_offset)}"
     if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
@@ -184,7 +184,7 @@ def parse_layer(text: str, shapes: Mapping[str, tuple[str, str]] | None = None,
 
 
 class _Builder:
-    def __init__(self, checks: _Checks, shapes: dict, found: dict) -> None:
+    def __init__(self, checks: LayerTextChecks, shapes: dict, found: dict) -> None:
         self.checks, self.shapes, self.found = checks, shapes, found
 
     def where(self, node: ast.AST) -> str:
@@ -215,7 +215,7 @@ class _Builder:
             raise self.checks.error(f"{name!r} {self.where(node)} is an activation; call it, "
                                     f"e.g. {name}(x @ K.T)")
         raise self.checks.error(f"unknown name {name!r} {self.where(node)}"
-                                f"{_suggest(name, [TOKEN, SIGMA, *ACTIVATIONS])}; the token is "
+                                f"{did_you_mean(name, [TOKEN, SIGMA, *ACTIVATIONS])}; the token is "
                                 "x, parameters are capitalised (Q, K, V, W1), activations are "
                                 "called (sigma(...), relu(...))")
 
@@ -290,7 +290,7 @@ class _Builder:
                                     f"activation by name: {', '.join(ACTIVATIONS)}")
         if name != SIGMA and name not in ACTIVATIONS:
             raise self.checks.error(f"unknown function {name!r} {self.where(node)}"
-                                    f"{_suggest(name or '', [SIGMA, *ACTIVATIONS])}; call sigma "
+                                    f"{did_you_mean(name or '', [SIGMA, *ACTIVATIONS])}; call sigma "
                                     f"(the --activation) or a table activation: "
                                     f"{', '.join(ACTIVATIONS)}")
         if node.keywords or len(node.args) != 1:

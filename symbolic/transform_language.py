@@ -29,7 +29,7 @@ from typing import Any
 import sympy
 
 from symbolic.errors import InvalidExpression
-from symbolic.layer_language import Layer, _Checks, layer_error, parsed_tree, typed_number
+from symbolic.layer_language import Layer, LayerTextChecks, layer_error, parsed_tree, typed_number
 
 MAX_TRANSFORM_CHARS = 500
 MAX_EXPONENT = 12  # |exponent| of a power in a coefficient
@@ -152,7 +152,7 @@ def parse_transform(text: str, layer: Layer, parameter: sympy.Symbol | None = No
     return Transform(text, subs, parameter, domain_text(parameter))
 
 
-def _check_units(checks: _Checks, layer: Layer, subs: tuple[Substitution, ...]) -> None:
+def _check_units(checks: LayerTextChecks, layer: Layer, subs: tuple[Substitution, ...]) -> None:
     targets = [s.target for s in subs]
     if len(set(targets)) != len(targets):
         raise checks.error("a target is substituted twice")
@@ -181,7 +181,7 @@ class _Coefficients:
     """The right side of one substitution: a coefficient (numbers and the parameter) times
     one parameter reference."""
 
-    def __init__(self, checks: _Checks, layer: Layer, parameter: sympy.Symbol) -> None:
+    def __init__(self, checks: LayerTextChecks, layer: Layer, parameter: sympy.Symbol) -> None:
         self.checks, self.layer, self.parameter = checks, layer, parameter
         self.refs: dict[sympy.Symbol, Ref] = {}
 

@@ -98,3 +98,37 @@ def test_mutation_tooling_is_not_installed():
     assert not (ROOT / "symbolic" / "mutation.py").exists()
     assert not any("pdflatex" in p.read_text(encoding="utf-8") and "subprocess" in
                    p.read_text(encoding="utf-8") for p in modules())
+
+
+def private_imports(source: str, path: Path) -> list[str]:
+    """Names starting with one underscore imported from another project module (the kernel's
+    own modules share their minting helpers among themselves: allowed there)."""
+    found = []
+    inside_kernel = KERNEL in path.parents
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        if node.module.split(".")[0] not in PACKAGES:
+            continue
+        if inside_kernel and node.module.startswith("symbolic.kernel"):
+            continue
+        private = [a.name for a in node.names if a.name.startswith("_")
+                   and not a.name.startswith("__")]
+        if private:
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports {private} from "
+                         f"{node.module}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_names():
+    """What one module uses of another is public (named without the underscore)."""
+    found = [v for p in modules() for v in private_imports(p.read_text(encoding="utf-8"), p)]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_import_scan_finds_a_planted_one():
+    planted = "from symbolic.expressions import _Parser\nfrom numpy import _core\n"
+    found = private_imports(planted, ROOT / "symbolic" / "planted.py")
+    assert len(found) == 1 and "_Parser" in found[0]
+    kernel_internal = "from symbolic.kernel.verdict import _verdict\n"
+    assert private_imports(kernel_internal, KERNEL / "planted.py") == []

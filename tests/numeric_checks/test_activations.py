@@ -54,9 +54,9 @@ def test_tree_evaluator_handles_piecewise_and_max():
 
 
 def test_float64_overflow_is_nothing_to_compare_not_a_disagreement():
-    from numeric_checks.activations import _expect
+    from numeric_checks.activations import expected_check
 
     for symmetric in (True, False):
-        check = _expect("gated form: Q ↔ K", "numpy", float("nan"), symmetric, None,
+        check = expected_check("gated form: Q ↔ K", "numpy", float("nan"), symmetric, None,
                         float("inf"))
         assert check.agrees and "beyond float64 range" in check.detail
