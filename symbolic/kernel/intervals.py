@@ -180,7 +180,8 @@ def _enclose(expr: sympy.Expr, env: Mapping, bits: int):
     if expr is sympy.E:
         return iv.e
     if expr.is_Float:
-        return iv.mpf(mpmath.mpf(expr._mpf_))  # a binary float is an exact rational
+        p, q = to_rational(expr._mpf_)  # a binary float is an exact rational: every bit of
+        return iv.mpf(p) / iv.mpf(q)  # it (mpmath.mpf would round to mpmath.mp's 53 bits)
     if expr.is_Add:
         total = iv.mpf(0)
         for arg in expr.args:

@@ -93,12 +93,22 @@ def hyp0f1_bounds(b: Any, x: Any, prec: int, tail_bits: int, max_terms: int) -> 
 
 
 def _exact(v: Any) -> tuple[int, int]:
-    """A finite binary floating-point number as an exact fraction ``(n, 2^j)``."""
-    v = mpmath.mpf(v)
-    if not mpmath.isfinite(v):
+    """A finite binary floating-point number (an interval's end point, an ``mpf``, an ``int``
+    or a ``float``) as an exact fraction ``(n, 2^j)``, every bit kept: ``mpmath.mpf(v)`` would
+    round an end point to ``mpmath.mp``'s 53 bits, to nearest — an argument moved by 2^-53 and
+    an enclosure that no longer holds the value."""
+    if isinstance(v, int):
+        return v, 1
+    if isinstance(v, float):
+        if not mpmath.isfinite(v):
+            raise ValueError(f"0F1: the arguments must be finite, got {v}")
+        return v.as_integer_ratio()
+    raw = v._mpi_[0] if hasattr(v, "_mpi_") else getattr(v, "_mpf_", None)
+    if raw is None or (hasattr(v, "_mpi_") and v._mpi_[0] != v._mpi_[1]):
+        raise ValueError(f"0F1: a binary number is needed, got {v!r}")
+    if raw in (libmp.finf, libmp.fninf, libmp.fnan):
         raise ValueError(f"0F1: the arguments must be finite, got {v}")
-    man, exp = v.man_exp
-    return (man << exp, 1) if exp >= 0 else (man, 1 << -exp)
+    return libmp.to_rational(raw)
 
 
 class _Directed:
@@ -163,10 +173,11 @@ def _half_integer(v: Any, name: str) -> sympy.Rational:
     v = iv.mpf(v)
     if v.a != v.b:
         raise ValueError(f"{name}: a point argument is needed, got {v}")
-    twice = mpmath.mpf(v.a) * 2
-    if twice != int(twice):
+    p, q = _exact(v.a)  # exactly: rounded to 53 bits, 31 + 2^-60 would pass as 31
+    value = sympy.Rational(p, q)
+    if (2 * value).q != 1:
         raise ValueError(f"{name}: only integer and half-integer arguments, got {v.a}")
-    return sympy.Rational(int(twice), 2)
+    return value
 
 
 def gamma(v: Any) -> Any:

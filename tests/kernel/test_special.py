@@ -113,3 +113,72 @@ def test_erfc_tail_encloses_the_true_value_tightly(x, bits):
         assert hi - lo <= truth * mpmath.mpf(10) ** -15
         near_one = tight_enclosure(sympy.erf(point) - 1)
         assert near_one.excludes_zero and near_one.lo <= -truth <= near_one.hi
+
+
+def _inside_at(enclosure, value, bits: int) -> bool:
+    with mpmath.workprec(bits):
+        return mpmath.mpf(enclosure.a) <= value <= mpmath.mpf(enclosure.b)
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 200), st.integers(1, 10**30), st.integers(1, 10**30),
+       st.sampled_from([128, 512, 2048]))
+def test_hyp0f1_keeps_every_bit_of_its_argument(twice_b, p, q, bits):
+    """At high interval precision the argument's end points have ``bits`` bits: the series is
+    summed at them exactly. (Regression: they were rounded to mpmath.mp's 53 bits, to nearest,
+    and the enclosure missed the value by ~2^-53 of the first term: ``--beta 1e-300`` refuted
+    the true M*_exact > M*_gauss.) The value is compared at 3·bits."""
+    old = iv.prec
+    try:
+        iv.prec = bits
+        x = iv.mpf(p % 1000) / iv.mpf(q | 1)  # an odd denominator: not a binary number
+        enc = hyp0f1(iv.mpf(twice_b) / 2, x * x)
+    finally:
+        iv.prec = old
+    with mpmath.workprec(3 * bits):
+        exact = mpmath.mpf(p % 1000) / (q | 1)
+        ref = mpmath.hyp0f1(mpmath.mpf(twice_b) / 2, exact * exact)
+    assert _inside_at(enc, ref, 3 * bits)
+
+
+def test_hyp0f1_at_a_tiny_argument_of_4096_bits():
+    old = iv.prec
+    try:
+        iv.prec = 4096
+        beta = iv.mpf(1) / iv.mpf(10) ** 300
+        enc = besseli(iv.mpf(31), 2 * beta)
+    finally:
+        iv.prec = old
+    with mpmath.workprec(12000):
+        b = mpmath.mpf(1) / mpmath.mpf(10) ** 300
+        ref = b**31 / mpmath.factorial(31) * (1 + b * b / 32 + b**4 / (2 * 32 * 33))
+    assert _inside_at(enc, ref, 12000)
+
+
+def test_an_order_near_a_half_integer_is_not_taken_for_it():
+    with pytest.raises(ValueError):
+        besseli(iv.mpf(31) + iv.mpf(2) ** -60, iv.mpf(1))
+    old = iv.prec
+    try:
+        iv.prec = 256
+        with pytest.raises(ValueError):  # 31 + 2^-60 rounds to 31 at 53 bits: refused all the same
+            gamma(iv.mpf(31) + iv.mpf(2) ** -60)
+    finally:
+        iv.prec = old
+
+
+@settings(max_examples=30)
+@given(st.integers(1, 10**40), st.integers(60, 400))
+def test_a_float_of_many_bits_is_enclosed_with_every_bit(n, precision):
+    """A SymPy Float of ``precision`` bits is an exact binary rational; its enclosure holds that
+    rational (regression: it went through mpmath.mpf and was rounded to 53 bits)."""
+    import sympy
+
+    from symbolic.kernel.intervals import enclose
+
+    value = sympy.Float(sympy.Rational(n, 3**25), precision=precision)
+    exact = sympy.Rational(value)  # every bit of the binary float
+    enc = enclose(value, 2 * precision)
+    with mpmath.workprec(4 * precision):
+        want = mpmath.mpf(int(exact.p)) / int(exact.q)
+    assert _inside_at(enc, want, 4 * precision)
