@@ -597,7 +597,9 @@ def module_name(outcome: Outcome) -> str:
 @contextmanager
 def null_checker() -> Iterator[None]:
     """Replace the deciders inside every kernel checker by one that answers ``unknown``: SymPy
-    (``zero_verdict``), intervals and exact arithmetic (``_sign_verdict``), Z3 (``check_valid``).
+    (``zero_verdict``, the assumptions of ``check_sign``, the matrix-expression normal form),
+    intervals and exact arithmetic (``_sign_verdict``, which also decides shapes), Z3
+    (``check_valid``).
     The unknown verdicts are the kernel's own (``undecided``); nothing here mints. Under it, no
     mutant may be refuted — a refutation would come from outside the checkers."""
     import symbolic.analysis as analysis
@@ -611,7 +613,12 @@ def null_checker() -> Iterator[None]:
     def unknown_z3(build: Any, *args: Any, **kwargs: Any) -> Fact:  # noqa: ARG001
         return undecided(sympy.true, "null checker: Z3 answers unknown", "z3")
 
+    def undecided_sign(expr: Any, sign: str) -> tuple[None, str]:  # noqa: ARG001
+        return None, "null checker: SymPy's assumptions answer unknown"
+
     patches = [(sympy_checks, "zero_verdict", unknown), (matrices, "zero_verdict", unknown),
+               (sympy_checks, "assumed_sign", undecided_sign),
+               (matrices, "_reduces_to_zero", lambda diff: False),  # noqa: ARG005
                (homogeneity, "zero_verdict", unknown),
                (intervals, "_sign_verdict", unknown), (sympy_checks, "_sign_verdict", unknown),
                (homogeneity, "_sign_verdict", unknown),

@@ -16,7 +16,13 @@ import sympy
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.sympy_checks import SIMPLIFY_TIMEOUT_S, _domain, _eq, zero_verdict
+from symbolic.kernel.sympy_checks import (
+    SIMPLIFY_TIMEOUT_S,
+    _domain,
+    _eq,
+    shape_verdict,
+    zero_verdict,
+)
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 from symbolic.versions import backend
 
@@ -27,10 +33,9 @@ def check_matrix_expr_equal(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
     formula = _eq(lhs, rhs)
     start = time.perf_counter()
     label, limit = backend("sympy"), current_limits().sympy_seconds(timeout_s)
-    if lhs.shape != rhs.shape:
-        return _fact(formula, _verdict(REFUTED, "sympy",
-                                       f"shapes differ: {lhs.shape} vs {rhs.shape}",
-                                       backend=label))
+    shapes = shape_verdict(lhs.shape, rhs.shape)
+    if shapes is not None:
+        return _fact(formula, shapes)
     try:
         with deadline(limit) as dl:
             zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))

@@ -131,13 +131,60 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
     return _fact(formula, zero_verdict(lhs - rhs, timeout_s), domain=_domain(formula))
 
 
+SHAPE_POINTS = 3  # dimensions 1..3 are tried for a point where two symbolic shapes differ
+
+
+def shape_verdict(lhs_shape: tuple, rhs_shape: tuple) -> Verdict | None:
+    """What two shapes say of ``lhs = rhs``: None when every dimension is the same (identical,
+    or proved equal); refuted when one differs — by a nonzero number, or at a point of positive
+    integer dimensions, certified by exact arithmetic (the point is the witness); unknown when
+    neither is decided. Decided by ``zero_verdict`` and ``_sign_verdict`` like any other
+    difference (so the null checker of the mutation tests reaches it too)."""
+    undecided = []
+    for a, b in zip(lhs_shape, rhs_shape, strict=True):
+        diff = sympy.sympify(a) - sympy.sympify(b)
+        if diff == 0:
+            continue
+        same = zero_verdict(diff)
+        if same.status == PROVED:
+            continue
+        if same.status == REFUTED:
+            return _revise(same, reason=f"shapes differ: {lhs_shape} vs {rhs_shape} ({a} ≠ {b})")
+        for point in _dimension_points(sorted(diff.free_symbols, key=str)):
+            value = diff.xreplace(point)
+            if not value.is_Rational:
+                continue
+            nonzero = _sign_verdict(value, "≠", SIMPLIFY_TIMEOUT_S, MAX_BITS)
+            if nonzero.status == PROVED:
+                shown = tuple((str(k), str(v)) for k, v in point.items())
+                where = ", ".join(f"{k} = {v}" for k, v in shown)
+                return _verdict(REFUTED, "exact", f"shapes differ: {lhs_shape} vs {rhs_shape} "
+                                f"at {where} ({a} ≠ {b})", witness=shown,
+                                certificate=f"{a} − ({b}) = {value} at {where}",
+                                backend=backend("sympy"))
+        undecided.append(f"{a} vs {b}")
+    if undecided:
+        return _verdict(UNKNOWN, "exact", f"shapes may differ: {'; '.join(undecided)}",
+                        backend=backend("sympy"))
+    return None
+
+
+def _dimension_points(symbols: list) -> list[dict]:
+    if not symbols or len(symbols) > 4:
+        return []
+    grid = [{}]
+    for sym in symbols:
+        grid = [{**g, sym: sympy.Integer(n)} for g in grid for n in range(1, SHAPE_POINTS + 1)]
+    return grid
+
+
 def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
                        timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
     """The fact ``lhs = rhs`` between explicit matrices, decided entry by entry."""
     formula = _eq(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
-    if lhs.shape != rhs.shape:
-        return _fact(formula, _verdict(REFUTED, "exact",
-                                       f"shapes differ: {lhs.shape} vs {rhs.shape}"))
+    shapes = shape_verdict(lhs.shape, rhs.shape)
+    if shapes is not None:
+        return _fact(formula, shapes)
     verdict = combine((zero_verdict(a - b, timeout_s) for a, b in zip(lhs, rhs, strict=True)),
                       "entry")
     return _fact(formula, verdict, domain=_domain(formula))
@@ -261,15 +308,18 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
     if not expr.free_symbols and sign in ("positive", "negative", "nonzero"):
         wanted = {"positive": ">", "negative": "<", "nonzero": "≠"}[sign]  # a number: certify
         return _fact(formula, _sign_verdict(expr, wanted, SIMPLIFY_TIMEOUT_S, MAX_BITS))
-    try:
-        answer = getattr(expr, f"is_{sign}")
-    except (TypeError, ValueError, RecursionError) as exc:
-        answer = None
-        reason = f"assumptions failed: {type(exc).__name__}"
-    else:
-        reason = f"assumptions cannot decide whether it is {sign}"
+    answer, reason = assumed_sign(expr, sign)
     if answer is True:
         verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}", backend=label)
     else:  # "not positive for some value" is not a refutation of ∀: needs a witness
         verdict = _verdict(UNKNOWN, "sympy", reason, backend=label)
     return _fact(formula, verdict, domain=_domain(formula))
+
+
+def assumed_sign(expr: sympy.Expr, sign: str) -> tuple[bool | None, str]:
+    """SymPy's assumptions on ``expr``'s sign (``expr.is_positive``, ...) and why undecided."""
+    try:
+        answer = getattr(expr, f"is_{sign}")
+    except (TypeError, ValueError, RecursionError) as exc:
+        return None, f"assumptions failed: {type(exc).__name__}"
+    return answer, f"assumptions cannot decide whether it is {sign}"

@@ -177,6 +177,37 @@ def test_the_null_checker_refutes_nothing():
     assert mutation.check_equal(sympy.Integer(2), sympy.Integer(3)).refuted  # restored
 
 
+def test_the_null_checker_reaches_every_decider_of_the_kernel():
+    """Shapes, SymPy's assumptions and the matrix normal form decide too: under the null checker
+    they answer unknown. (Regression: a mutant whose shapes differ, (B, d + 2) vs (B, d + 1),
+    was refuted by a shape comparison no backend made, found by the full --null-checker run.)"""
+    from symbolic.kernel import check_sign
+    from symbolic.kernel.matrices import check_matrix_expr_equal
+
+    d, B = sympy.symbols("d B", integer=True, positive=True)
+    wide, narrow = sympy.MatrixSymbol("y", B, d + 2), sympy.MatrixSymbol("z", B, d + 1)
+    x = sympy.MatrixSymbol("x", B, d)
+    q = sympy.Symbol("q", positive=True)
+    decided = [check_matrix_expr_equal(wide, narrow), check_matrix_expr_equal(x, x + 0 * x),
+               check_sign(q**2 + 1, "positive")]
+    assert [f.status for f in decided] == ["refuted", "proved", "proved"]
+    with mutation.null_checker():
+        nulled = [check_matrix_expr_equal(wide, narrow), check_matrix_expr_equal(x, x + 0 * x),
+                  check_sign(q**2 + 1, "positive")]
+    assert [f.status for f in nulled] == ["unknown"] * 3
+
+
+def test_two_symbolic_shapes_are_told_apart_at_a_certified_point():
+    from symbolic.kernel.matrices import check_matrix_expr_equal
+
+    d, n, B = sympy.symbols("d n B", integer=True, positive=True)
+    x, K = sympy.MatrixSymbol("x", B, d), sympy.MatrixSymbol("K", n, d)
+    fact = check_matrix_expr_equal(x * K.T, x)  # (B, n) vs (B, d): unequal where n ≠ d
+    assert fact.refuted and dict(fact.verdict.witness) == {"d": "1", "n": "2"}
+    same = sympy.MatrixSymbol("w", B, d * (d + 1)), sympy.MatrixSymbol("u", B, d**2 + d)
+    assert check_matrix_expr_equal(*same).status == "unknown"  # shapes equal; symbols differ
+
+
 def test_a_matrix_mutant_is_refuted_with_random_matrices():
     d, n = sympy.symbols("d n", integer=True, positive=True)
     x, Q, K = (sympy.MatrixSymbol(s, *shape) for s, shape in
