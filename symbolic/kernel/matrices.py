@@ -23,7 +23,7 @@ from symbolic.kernel.sympy_checks import (
     shape_verdict,
     zero_verdict,
 )
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
+from symbolic.kernel.verdict import PROVED, UNKNOWN, _revise, _verdict
 from symbolic.versions import backend
 
 
