@@ -53,7 +53,8 @@ BASE_POINTS = tuple(
 SEARCH_BITS = 256  # first-pass precision of the witness search
 SECOND_PASS_POINTS = 6  # points retried at full precision (differences below 2^-256)
 MAX_DERIVED_POINTS = 40  # points made from σ's own constants (kinks, thresholds)
-ANALYSIS_TIMEOUT_S = 8.0  # each decision (linearity, homogeneity) of one activation
+ANALYSIS_TIMEOUT_S = 8.0  # each decision (linearity, homogeneity) of one activation; a smaller
+# SymPy limit in force (--sympy-timeout) caps it too: the searches are SymPy work like any other
 CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when undecided
 
 
@@ -254,7 +255,7 @@ def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
 def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
     start = time.process_time()  # the limits count CPU seconds
     try:
-        with time_limit(ANALYSIS_TIMEOUT_S):
+        with time_limit(current_limits().sympy_seconds(ANALYSIS_TIMEOUT_S)):
             return decide(expr)
     except BudgetExceeded as exc:
         why = f"analysis stopped after {time.process_time() - start:.1f} s: {exc}"

@@ -69,7 +69,8 @@ def test_an_undecided_linearity_is_unknown_in_the_json_and_exit_3(runs):
     doc = json.loads(done.stdout)
     assert doc["status"] == "unknown"
     assert doc["linear"] is None and doc["exchange_symmetric"] is None
-    assert "undecided" in doc["evidence"]["linear"]["verdict"]["reason"]
+    reason = doc["evidence"]["linear"]["verdict"]["reason"]
+    assert "time limit of 0.0001 s reached" in reason, reason  # the cap reached the search too
 
 
 # --- in process ---------------------------------------------------------------------------------
@@ -117,3 +118,31 @@ def test_an_undecided_step_makes_the_report_exit_3_never_0():
     with limits(sympy_timeout_s=1e-4):
         report = exchange.build_report(activations=[HARD_IDENTITY + " + 0*x**3"])
     assert report.status == "unknown" and report.exit_code == EXIT_UNKNOWN
+
+
+def test_the_sympy_cap_bounds_the_activation_analysis_too(monkeypatch):
+    """``--sympy-timeout`` caps the analysis's own searches (linearity, homogeneity), not only
+    the kernel's simplifications. The search is made to work 0.5 CPU seconds (as a hard
+    simplification would); under a cap of 0.01 s it is stopped — "analysis stopped", unknown —
+    where the analysis's own 8 s limit would have let it run."""
+    import time
+
+    from symbolic import properties
+    from symbolic.analysis import analyze
+    from symbolic.expressions import parse_activation
+
+    search = properties._decide_linear
+
+    def slow_search(expr):
+        end = time.process_time() + 0.5
+        while time.process_time() < end:
+            pass
+        return search(expr)
+
+    monkeypatch.setattr(properties, "_decide_linear", slow_search)
+    expr = parse_activation(HARD_IDENTITY).expr
+    with limits(sympy_timeout_s=0.01):
+        capped = analyze(expr, "hard-identity-capped")
+    assert capped.linear.holds.status == "unknown"
+    reason = capped.linear.holds.reason
+    assert reason.startswith("analysis stopped") and "time limit of 0.01 s reached" in reason
