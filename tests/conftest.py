@@ -31,6 +31,17 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+@pytest.fixture(autouse=True)
+def _mpmath_at_its_defaults():
+    """Every test starts with mpmath's default precisions (53 bits, for ``mp`` and ``iv``): a
+    time limit's interrupt can land inside the ``finally`` that restores a precision, and a test
+    comparing an enclosure at the default precision must not inherit a raised one."""
+    import mpmath
+
+    mpmath.mp.prec = mpmath.iv.prec = 53
+    yield
+
+
 # Work shared between tests is done once per suite, not once per pytest-xdist worker: with
 # ``--dist loadgroup`` (pyproject.toml's addopts) the tests that read the shared reports
 # (``tests/shared_reports.py``, through a fixture) form one group, run on one worker. A file
