@@ -170,7 +170,10 @@ def shape_verdict(lhs_shape: tuple, rhs_shape: tuple) -> Verdict | None:
 
 
 def _dimension_points(symbols: list) -> list[dict]:
-    if not symbols or len(symbols) > 4:
+    """Points of positive integer dimensions — only for symbols declared positive integers: a
+    point outside a symbol's domain witnesses nothing."""
+    if not symbols or len(symbols) > 4 or not all(
+            s.is_integer and s.is_positive for s in symbols):
         return []
     grid = [{}]
     for sym in symbols:

@@ -206,6 +206,10 @@ def test_two_symbolic_shapes_are_told_apart_at_a_certified_point():
     assert fact.refuted and dict(fact.verdict.witness) == {"d": "1", "n": "2"}
     same = sympy.MatrixSymbol("w", B, d * (d + 1)), sympy.MatrixSymbol("u", B, d**2 + d)
     assert check_matrix_expr_equal(*same).status == "unknown"  # shapes equal; symbols differ
+    m = sympy.Symbol("m", real=True)  # not declared a positive integer: no point is tried
+    y, z = sympy.MatrixSymbol("y", B, m), sympy.MatrixSymbol("z", B, d)
+    fact = check_matrix_expr_equal(y, z)
+    assert fact.status == "unknown" and "shapes may differ" in fact.verdict.reason
 
 
 def test_a_matrix_mutant_is_refuted_with_random_matrices():
