@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import math
 
+import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from numeric_checks import retrieval as mc
@@ -53,6 +54,20 @@ def test_similarity_tail_is_the_integral_of_the_density(d, x):
     nodes = x + (1 - x) * (t + 1) / 2
     direct = (1 - x) / 2 * float(w @ similarity_density(d, nodes))
     assert similarity_tail(d, np.array(x)) == pytest.approx(direct, rel=1e-4, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=st.integers(3, 256), x=st.floats(-1.0, 1.0))
+@example(d=9, x=0.9888065303179274)  # interpolating F̄ itself was 1.5e-4 off here
+@example(d=64, x=0.99999)  # within a cell of x = 1: F̄ ≈ 1e-155
+@example(d=4, x=0.9999)  # ρ ∝ √(1 − t): the last cell's quadrature was 2e-4 off
+def test_similarity_tail_keeps_its_relative_accuracy_up_to_x_1(d, x):
+    # P(t > x) = I_{(1−x)/2}((d−1)/2, (d−1)/2), the regularised incomplete beta function
+    a = mpmath.mpf(d - 1) / 2
+    with mpmath.workdps(30):
+        exact = float(mpmath.betainc(a, a, 0, (1 - mpmath.mpf(x)) / 2, regularized=True))
+    assume(exact > 1e-290)  # far below, the table's subnormals carry no relative accuracy
+    assert similarity_tail(d, np.array(x)) == pytest.approx(exact, rel=1e-5)
 
 
 def test_models_at_capacity_d64_match_the_session_figures():
