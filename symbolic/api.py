@@ -70,12 +70,18 @@ def _fits(s: sympy.Symbol, v: sympy.Rational) -> bool:
                 (s.is_integer and not v.is_integer))
 
 
+COUNTEREXAMPLE_RULE = "certified counterexample at a rational point"
+
+
 def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
           note: str = "") -> Step:
-    """The step ``lhs = rhs`` for all values of the symbols (SymPy). When SymPy cannot prove it,
-    rational points are tried and a certified difference refutes it (the witness is shown)."""
+    """The step ``lhs = rhs`` for all values of the symbols (SymPy). When SymPy's rewrites do
+    not prove it, rational points of the symbols' domains are tried (by the kernel first, then
+    more here) and a certified difference refutes it (the witness is shown)."""
     lhs, rhs = _sympify(lhs, "lhs"), _sympify(rhs, "rhs")
     fact = check_equal(lhs, rhs)
+    if fact.refuted and fact.verdict.witness:
+        return Step(fact, COUNTEREXAMPLE_RULE, note)
     if fact.proved or fact.refuted:
         return Step(fact, rule, note)
     variables = sorted((lhs - rhs).free_symbols, key=str)
@@ -83,7 +89,7 @@ def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
         for point in _points(variables):
             found = counterexample(lhs, rhs, point, tuple(variables))
             if found.refuted:
-                return Step(found, "certified counterexample at a rational point", note)
+                return Step(found, COUNTEREXAMPLE_RULE, note)
     return Step(fact, rule, note)
 
 

@@ -264,6 +264,21 @@ def _fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
+def _outside_domain(expr: sympy.Expr, by_name: dict) -> str:
+    """The first symbol whose value at the witness breaks one of its assumptions (a rational
+    value is judged exactly on each; any other value is not accepted as a witness), or ''."""
+    for s in sorted(expr.free_symbols, key=str):
+        if str(s) not in by_name:
+            continue
+        value = sympy.sympify(by_name[str(s)])
+        for key, want in s.assumptions0.items():
+            if want is None:
+                continue
+            if not value.is_Rational or getattr(value, f"is_{key}", None) != want:
+                return f"{s} = {value} is not {'' if want else 'non-'}{key}"
+    return ""
+
+
 def recheck_certificate(path: Path, name: str) -> Row:
     try:
         cert = json.loads(path.read_text(encoding="utf-8"))
@@ -277,6 +292,9 @@ def recheck_certificate(path: Path, name: str) -> Row:
             return _recheck_bound(cert, expr, rel, name)
         if point:  # the kernel's symbols carry assumptions: substitute by name
             by_name = {str(k): v for k, v in point.items()}
+            outside = _outside_domain(expr, by_name)
+            if outside:
+                return Row(name, certificate=f"witness outside the domain: {outside}", ok=False)
             expr = expr.xreplace({s: by_name[str(s)] for s in expr.free_symbols
                                   if str(s) in by_name})
         if expr.free_symbols:

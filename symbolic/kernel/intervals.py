@@ -460,21 +460,43 @@ def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: symp
                                    backend=label, timeout_s=seconds, seconds=elapsed))
 
 
+_SIGN_ASSUMPTIONS = {"positive": ">", "negative": "<", "nonzero": "≠"}
+
+
 def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
-    """Does ``value`` satisfy the assumptions SymPy attaches to ``symbol``? None: undecided."""
-    checks = []
-    if symbol.is_positive:
-        checks.append(">")
-    if symbol.is_negative:
-        checks.append("<")
-    if symbol.is_nonzero and not (symbol.is_positive or symbol.is_negative):
-        checks.append("≠")
-    if symbol.is_integer and not sympy.sympify(value).is_integer:
-        return False
-    for wanted in checks:
+    """Does ``value`` satisfy the assumptions SymPy attaches to ``symbol``? None: undecided.
+
+    A rational value is judged on every assumption (SymPy decides each of a rational number
+    exactly: ``nonnegative``, ``even``, ``prime``, ...). Otherwise the signs are certified by
+    intervals (``nonnegative`` and ``nonpositive`` as ``> 0`` and ``< 0``, so an irrational
+    spelling of 0 stays undecided) and the other assumptions read from the value."""
+    value = sympy.sympify(value)
+    facts = {k: v for k, v in symbol.assumptions0.items() if v is not None}
+    if value.is_Rational:
+        for key, wanted in facts.items():
+            got = getattr(value, f"is_{key}", None)
+            if got is None:
+                return None
+            if got != wanted:
+                return False
+        return True
+    if facts.get("integer") or facts.get("rational"):
+        return False  # a rational number would have been given as one
+    wanted_signs = [rel for key, rel in _SIGN_ASSUMPTIONS.items() if facts.get(key)]
+    wanted_signs += [">" for key in ("nonnegative",) if facts.get(key) and ">" not in wanted_signs]
+    wanted_signs += ["<" for key in ("nonpositive",) if facts.get(key) and "<" not in wanted_signs]
+    for wanted in wanted_signs:
         v = _sign_verdict(value, wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
         if v.status != PROVED:
             return None if v.status == UNKNOWN else False
+    for key, wanted in facts.items():
+        if key in _SIGN_ASSUMPTIONS or key in ("nonnegative", "nonpositive", "zero"):
+            continue
+        got = getattr(value, f"is_{key}", None)
+        if got is None:
+            return None
+        if got != wanted:
+            return False
     return True
 
 

@@ -2,16 +2,19 @@
 
 ``check_equal(lhs, rhs)`` decides ``lhs = rhs`` for all values of the free symbols (their SymPy
 assumptions are the domain): a difference SymPy rewrites to exactly ``0`` is *proved*; one that
-reduces to a closed number certified nonzero (exactly or by intervals) is *refuted*; anything
-else is *unknown* — an undecided simplification is never a pass. Every call runs under the
+reduces to a closed number certified nonzero (exactly or by intervals), or whose value at a
+point of the symbols' domains is certified nonzero, is *refuted* (the point is the witness);
+anything else is *unknown* — an undecided simplification is never a pass. Every call runs under the
 context's SymPy time limit (``symbolic.kernel.limits``).
 
 >>> import sympy
 >>> a, b = sympy.symbols("a b", real=True)
 >>> check_equal((a + b)**2, a**2 + 2*a*b + b**2).status
 'proved'
->>> check_equal(a * 2, a + 1).status
-'unknown'
+>>> check_equal(a * 2, a + 1).verdict.witness
+(('a', '7/5'),)
+>>> check_equal(sympy.sin(a)**2 + sympy.cos(a)**2, 1).status
+'proved'
 >>> check_equal(sympy.Integer(2), sympy.Integer(3)).status
 'refuted'
 """
@@ -46,20 +49,81 @@ def _exp_form(expr: sympy.Expr) -> sympy.Expr:
     return sympy.simplify(sympy.expand(expr.rewrite(sympy.exp)))
 
 
-def _zero_form(expr: sympy.Expr) -> sympy.Expr:
-    """Cheap rewrites first, ``simplify`` last; stop at the first that reaches 0."""
+def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None]:
+    """Cheap rewrites first, ``simplify`` last; stop at the first that reaches 0. ``probe`` (of
+    the original ``expr``) runs before ``simplify``: a refutation it returns ends the search."""
+    original = expr
     if expr == 0:
-        return expr
+        return expr, None
     for rewrite in (resolve_closed_branches, sympy.expand, sympy.cancel, sympy.simplify,
                     _exp_form):
+        if rewrite is sympy.simplify and probe is not None:
+            refuted = probe(original)
+            if refuted is not None:
+                return expr, refuted
         expr = rewrite(expr)
         if expr == 0:
             break
-    return expr
+    return expr, None
 
 
-def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Verdict:
-    """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``)."""
+PROBE_VALUES = (sympy.Rational(7, 5), sympy.Rational(-3, 7), sympy.Integer(2), sympy.Integer(-3),
+                sympy.Integer(0))  # tried in order; the first in a symbol's domain is its value
+PROBE_BITS = 256  # a true identity's difference encloses 0: the probe gives up at this precision
+PROBE_TIMEOUT_S = 0.5
+
+
+def _probe_point(expr: sympy.Expr) -> dict | None:
+    """A point of the domains of ``expr``'s free symbols (their SymPy assumptions), or None
+    when a symbol is no plain scalar symbol or has no value of ``PROBE_VALUES`` in its domain."""
+    from symbolic.kernel.intervals import _in_domain
+
+    point = {}
+    for s in sorted(expr.free_symbols, key=str):
+        if not isinstance(s, sympy.Symbol) or not s.is_commutative:
+            return None
+        value = next((v for v in PROBE_VALUES if _in_domain(s, v) is True), None)
+        if value is None:
+            return None
+        point[s] = value
+    return point or None
+
+
+def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
+    """``expr = 0`` for every value of its free symbols, refuted where ``expr`` is certified
+    nonzero (exactly or by outward-rounded intervals) at a point of their domains; None
+    otherwise. The point is the witness; it is chosen here, in the kernel, and checked against
+    each symbol's domain."""
+    if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative,
+                sympy.core.function.AppliedUndef):
+        return None
+    point = _probe_point(expr)
+    if point is None:
+        return None
+    try:
+        value = at(expr, point)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError):
+        return None
+    if value.free_symbols:
+        return None
+    nonzero = _sign_verdict(value, "≠", PROBE_TIMEOUT_S, PROBE_BITS)
+    if nonzero.status != PROVED:
+        return None
+    shown = tuple((str(k), sympy.sstr(v)) for k, v in point.items())
+    where = ", ".join(f"{k} = {v}" for k, v in shown)
+    return _revise(nonzero, status=REFUTED, reason=f"lhs − rhs is certified nonzero at {where}",
+                   witness=shown, certificate=f"lhs − rhs at {where}: {nonzero.certificate}")
+
+
+def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
+                 universal: bool = False) -> Verdict:
+    """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``).
+
+    ``universal``: the claim is ``expr = 0`` for *every* value of its free symbols in their
+    assumed domains (as ``check_equal`` states it), so a difference the cheap rewrites leave
+    nonzero is tried at a point of those domains before ``simplify`` runs: certified nonzero
+    there, it is refuted with the point as witness. Callers whose symbols range over less than
+    their domains (a branch's region, a case ``t > 0`` of a larger claim) leave it off."""
     seconds = current_limits().sympy_seconds(timeout_s)
     start = time.perf_counter()
     label = backend("sympy")
@@ -71,7 +135,9 @@ def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Ver
                            certificate=f"lhs − rhs: {nonzero.certificate}")
     try:
         with deadline(seconds) as dl:
-            reduced = _zero_form(expr)
+            reduced, refuted = _zero_form(expr, _refuted_at_a_point if universal else None)
+            if refuted is not None:
+                return _revise(refuted, seconds=time.perf_counter() - start)
             closed = reduced.is_number and not reduced.free_symbols
     except BudgetExceeded as exc:
         return _verdict(UNKNOWN, "sympy", f"simplification undecided: {exc}", backend=label,
@@ -128,7 +194,8 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
     """The fact ``lhs = rhs`` for every value of the free symbols (in their assumed domains)."""
     lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
     formula = _eq(lhs, rhs)
-    return _fact(formula, zero_verdict(lhs - rhs, timeout_s), domain=_domain(formula))
+    return _fact(formula, zero_verdict(lhs - rhs, timeout_s, universal=True),
+                 domain=_domain(formula))
 
 
 SHAPE_POINTS = 3  # dimensions 1..3 are tried for a point where two symbolic shapes differ
@@ -188,8 +255,8 @@ def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
         return _fact(formula, shapes)
-    verdict = combine((zero_verdict(a - b, timeout_s) for a, b in zip(lhs, rhs, strict=True)),
-                      "entry")
+    verdict = combine((zero_verdict(a - b, timeout_s, universal=True)
+                       for a, b in zip(lhs, rhs, strict=True)), "entry")
     return _fact(formula, verdict, domain=_domain(formula))
 
 

@@ -10,12 +10,12 @@ from proofs.capacity import build_report, main
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import PART_B as STORES
 
-pytestmark = pytest.mark.xdist_group("capacity-report")  # one worker builds the capacity report
-
 
 @pytest.fixture(scope="module")
 def report():
-    return build_report()
+    import shared_reports
+
+    return shared_reports.report("capacity")  # what python -m proofs builds
 
 
 def test_every_claim_is_proved(report):

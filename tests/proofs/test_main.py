@@ -150,7 +150,7 @@ def test_verbose_prints_every_derivation_before_the_dashboard(two_modules, capsy
 
 
 @pytest.mark.parametrize(("verdict", "code", "status"), [
-    ("check_equal(2 * A, A + 1)", 3, "unknown"),
+    ("check_equal(sympy.Function('f')(A), A)", 3, "unknown"),
     ("check_equal(sympy.Integer(1), sympy.Integer(2))", 1, "refuted"),
 ])
 def test_an_undecided_or_refuted_claim_sets_the_exit_code(tree, capsys, verdict, code, status):

@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -166,6 +167,26 @@ def test_a_bound_certificate_is_rebisected(tmp_path, bound, ok):
     assert rows[0].ok is ok
     assert code == (rc.EXIT_OK if ok and cvc5_available() else
                     rc.EXIT_UNKNOWN if ok else rc.EXIT_DISAGREE)
+
+
+@pytest.mark.parametrize("value, ok", [(sympy.Rational(7, 5), True),
+                                       (sympy.Rational(-3, 7), False)])
+def test_a_point_refutation_is_exported_and_its_domain_rechecked(tmp_path, value, ok):
+    """check_equal's refutation at a point becomes a certificate; the re-check evaluates it
+    and refuses a witness outside the symbol's domain (t > 0), whatever the value there."""
+    from symbolic.export import certificate
+    from symbolic.kernel import check_equal
+
+    t = sympy.Symbol("t", positive=True)
+    fact = check_equal(sympy.exp(t), 1 + t)
+    cert = certificate(fact)
+    assert fact.refuted and cert["point"] == {"t": sympy.srepr(sympy.Rational(7, 5))}
+    cert["point"] = {"t": sympy.srepr(value)}  # a tampered witness must not pass
+    (tmp_path / "p.cert.json").write_text(json.dumps(cert), encoding="utf-8")
+    row = rc.recheck_certificate(tmp_path / "p.cert.json", "p")
+    assert row.ok is ok, row.certificate
+    if not ok:
+        assert "outside the domain" in row.certificate
 
 
 @pytest.mark.parametrize("text", ['__import__("os").system("true")', "open('x')",

@@ -1,8 +1,9 @@
 """Determinism (issue 7): two runs print identical results, timings aside.
 
-``python -m proofs.exchange --json`` and ``python -m proofs.scaling -v`` run twice — in the test
-process, after whatever the suite has cached there, and in a fresh interpreter (another hash
-seed, cold caches) — must give the same JSON once the timing fields (``seconds``) are removed,
+``python -m proofs.exchange --json`` and ``python -m proofs.scaling -v`` — rendered from the report
+the suite built in this process (``tests/shared_reports.py``, after whatever the suite has
+cached here) and run in a fresh interpreter (another hash seed, cold caches) — must give the
+same JSON once the timing fields (``seconds``) are removed,
 and the same text once ``in X.XX s`` and ``N.N ms`` are masked: witnesses, certified intervals,
 step order, table rows — everything a user or a CI diff sees. In process, the checks that draw
 random points (numeric cross-checks, the mutation engine) are seeded.
@@ -47,6 +48,25 @@ def twice(module: str, *args: str) -> tuple[subprocess.CompletedProcess, ...]:
             in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S))
 
 
+@pytest.fixture
+def shared_and_fresh():
+    """``(module, *args) ->`` what ``python -m <module> --json`` (or ``-v``) prints, rendered
+    from the suite's report of it in this process, and the command run in a fresh interpreter
+    (the fixture puts the test in the shared reports' group: tests/conftest.py)."""
+    import shared_reports
+
+    from proofs._cli import json_document
+    from symbolic.render import reports_text
+
+    def run(module: str, *args: str) -> tuple[str, subprocess.CompletedProcess]:
+        report = shared_reports.report(module.rsplit(".", 1)[-1])
+        shown = (json.dumps(json_document([report])) if "--json" in args
+                 else reports_text([report], verbose="-v" in args))
+        return shown, in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S)
+
+    return run
+
+
 def first_difference(a: str, b: str) -> str:
     for i, (x, y) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False)):
         if x != y:
@@ -61,23 +81,21 @@ def test_time_fields_are_the_only_thing_masked():
     assert without_times({"seconds": 1.2, "a": [{"seconds": 3, "b": 1}]}) == {"a": [{"b": 1}]}
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES[:1])  # the activation analyses: the riskiest part
-def test_two_json_runs_are_identical_but_for_timings(module):
-    first, second = twice(module, "--json", "--no-torch")
-    assert first.returncode == second.returncode == 0, first.stderr[-500:]
-    a, b = (without_times(json.loads(run.stdout)) for run in (first, second))
+def test_two_json_runs_are_identical_but_for_timings(module, shared_and_fresh):
+    shown, fresh = shared_and_fresh(module, "--json", "--no-torch")
+    assert fresh.returncode == 0, fresh.stderr[-500:]
+    a, b = (without_times(json.loads(text)) for text in (shown, fresh.stdout))
     if a != b:
         sa, sb = (json.dumps(x, indent=1, sort_keys=True) for x in (a, b))
         pytest.fail(f"{module} --json differs: {first_difference(sa, sb)}")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("module", MODULES[1:])  # the other module, rendered as text
-def test_two_text_runs_are_identical_but_for_timings(module):
-    first, second = twice(module, "-v", "--no-torch")
-    assert first.returncode == second.returncode == 0
-    a, b = masked(first.stdout), masked(second.stdout)
+def test_two_text_runs_are_identical_but_for_timings(module, shared_and_fresh):
+    shown, fresh = shared_and_fresh(module, "-v", "--no-torch")
+    assert fresh.returncode == 0, fresh.stderr[-500:]
+    a, b = masked(shown + "\n"), masked(fresh.stdout)
     assert a == b, f"{module} -v differs: {first_difference(a, b)}"
 
 

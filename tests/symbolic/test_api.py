@@ -60,7 +60,7 @@ def test_a_false_step_is_refuted_with_a_named_witness():
 
     result = false()
     assert result.status == "refuted"
-    with pytest.raises(AssertionError, match=r"step 1 .* refuted .* at a = 1, b = 1"):
+    with pytest.raises(AssertionError, match=r"step 1 .* refuted .* at a = 7/5, b = 7/5"):
         assert_proved(result)
 
 

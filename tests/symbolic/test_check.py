@@ -21,8 +21,12 @@ a, b = sympy.symbols("a b", real=True)
 def test_identities_are_proved_and_falsehoods_are_not():
     assert equal_step((a + b) ** 2, a**2 + 2 * a * b + b**2, "expand").verdict.status == "proved"
     assert equal_step(sympy.Integer(2), sympy.Integer(3), "arith").verdict.status == "refuted"
-    # true for some a only: never proved
-    assert equal_step(a * 2, a + 1, "x").verdict.status == "unknown"
+    # true for some a only: never proved; refuted at a point of a's domain, the witness
+    false = equal_step(a * 2, a + 1, "x").verdict
+    assert false.status == "refuted" and false.witness == (("a", "7/5"),)
+    assert "value = 2/5" in false.certificate
+    # nothing to evaluate (an uninterpreted f) and nothing SymPy can reduce: unknown
+    assert equal_step(sympy.Function("f")(a), a, "x").verdict.status == "unknown"
 
 
 def test_hyperbolic_identity_in_disguise():
