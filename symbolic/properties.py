@@ -62,7 +62,7 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     """σ(point), checked to be a real number (bad activations are user errors)."""
     try:
         try:
-            value = expr.subs(z, point)
+            value = expr.xreplace({z: point})
         except (TypeError, ValueError):  # SymPy could not compare the branches at the point
             value = resolve_closed_branches(at(expr, {z: point}))
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
@@ -77,6 +77,13 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     return value
 
 
+def _decades_from_one(c: sympy.Rational) -> tuple:
+    """``|log10 c|``, then ``c``: an order for constants in which ``c`` and ``1/c`` (equally far
+    from 1, which SymPy cannot order symbolically) come one after the other."""
+    distance = abs(mpmath.log10(mpmath.mpf(int(c.p))) - mpmath.log10(mpmath.mpf(int(c.q))))
+    return float(distance), c
+
+
 def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
     """Base points, then points made from σ's own rational constants c: ±c, ±c/2, ±2c, ±(c+1),
     ±3c/2, and midpoints between two constants (a bump at or between thresholds is found)."""
@@ -89,7 +96,7 @@ def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
             seen.add(p)
             yield p
     constants = sorted({abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
-                       key=lambda c: abs(sympy.log(c, 10)))
+                       key=_decades_from_one)
     derived = [q for c in constants for q in (c, c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
     derived += [(c1 + c2) / 2 for i, c1 in enumerate(constants) for c2 in constants[i + 1:]]
     count = 0
@@ -147,7 +154,7 @@ def _numeric_roots(arg: sympy.Expr) -> list[sympy.Rational]:
 def numeric_function(arg: sympy.Expr):
     """``arg`` as an mpmath function of z (by substitution: no code generation)."""
     def f(x):
-        value = arg.subs(z, sympy.Float(x, ROOT_DIGITS + 10)).evalf(ROOT_DIGITS + 10)
+        value = arg.evalf(ROOT_DIGITS + 10, subs={z: sympy.Float(x, ROOT_DIGITS + 10)})
         return mpmath.mpf(str(value)) if value.is_real else mpmath.mpc(complex(value))
 
     return f
@@ -195,7 +202,7 @@ def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
     tried: list[tuple[sympy.Rational, sympy.Expr]] = []
     for p in points:  # first pass, lazily: most witnesses are among the first points
         try:
-            value = difference.subs(variable, p)
+            value = difference.xreplace({variable: p})
         except (ZeroDivisionError, ValueError):
             continue
         if value.has(sympy.zoo, sympy.nan, sympy.I):
@@ -368,7 +375,7 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
     p = _exact_degree(ratio)
     steps.append(Step(define(P, p), f"α = 2 forces 2^p = σ({2 * u})/σ({u})"))
     for side in (1, -1):
-        diff = expr.subs(z, side * t) - value_at(expr, sympy.Integer(side)) * t**p
+        diff = expr.xreplace({z: side * t}) - value_at(expr, sympy.Integer(side)) * t**p
         found = find_witness(diff, (q for q in candidate_points(expr) if certified_sign(q) == 1),
                              variable=t)
         if found:

@@ -21,13 +21,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def in_process(module: str, args: list[str], cwd: Path | None = None
+def in_process(module: str, args: list[str], cwd: Path | None = None, report=None
                ) -> subprocess.CompletedProcess:
-    """``python -m module args`` (in ``cwd`` when given) through ``module.main`` here."""
-    main = importlib.import_module("proofs.__main__" if module == "proofs" else module).main
+    """``python -m module args`` (in ``cwd`` when given) through ``module.main`` here. With
+    ``report`` (the suite's shared one, ``tests/shared_reports.py``), the module's
+    ``build_report`` answers it instead of building it again, unless asked about activations:
+    what the command prints of that report."""
+    mod = importlib.import_module("proofs.__main__" if module == "proofs" else module)
     out, err = io.StringIO(), io.StringIO()
     where = contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext()
-    with where, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    built = contextlib.nullcontext()
+    if report is not None:
+        from unittest import mock
+
+        build = mod.build_report
+        built = mock.patch.object(mod, "build_report", lambda **kw: (
+            build(**kw) if kw.get("activations") else report))
+    with where, built, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        main = mod.main
         try:
             code = main(list(args))
         except SystemExit as stop:

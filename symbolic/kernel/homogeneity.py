@@ -71,8 +71,11 @@ def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
 
 def _direct(form, var, p) -> Fact:
     diff = form.xreplace({var: ALPHA * var}) - ALPHA**p * form
-    cases = [zero_verdict(diff.xreplace({var: T})), zero_verdict(diff.xreplace({var: -T})),
-             zero_verdict(at(diff, {var: 0}))]
+    # α > 0 and t > 0 range over their whole domains here, so a case that fails may be
+    # refuted at a point before simplify runs; only a proof of all three is used
+    cases = [zero_verdict(diff.xreplace({var: T}), universal=True),
+             zero_verdict(diff.xreplace({var: -T}), universal=True),
+             zero_verdict(at(diff, {var: 0}), universal=True)]
     body = _eq(diff, 0)
     return _fact(ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals)),
                  combine(cases, "case"))

@@ -14,6 +14,7 @@ from symbolic.analysis import analyze
 from symbolic.kernel import negate
 
 
+@pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
 @pytest.mark.parametrize("name", list(ACTIVATIONS))
 def test_numpy_sympy_and_torch_agree(name):
     checks = implementations_agree(ACTIVATIONS[name])

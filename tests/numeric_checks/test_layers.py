@@ -13,6 +13,8 @@ from numeric_checks import layers as numeric
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 
+pytestmark = pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
+
 
 @pytest.mark.parametrize("name", sorted(numeric.IDENTITIES))
 def test_every_identity_holds_on_numpy(name):

@@ -53,6 +53,7 @@ def test_the_bias_derivation_goes_through_the_augmented_token(report):
     assert "absorption.static_query at width d + 1" == steps[3].rule
 
 
+@pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
 def test_torch_checks_are_added_when_asked():
     pytest.importorskip("torch")
     rep = absorption.build_report(torch=True)

@@ -10,6 +10,10 @@ from proofs.capacity import build_report, main
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import PART_B as STORES
 
+# With the shared reports (tests/conftest.py): the commands below with other arguments reuse
+# the SymPy cache the capacity report left on that worker.
+pytestmark = pytest.mark.xdist_group("shared-reports")
+
 
 @pytest.fixture(scope="module")
 def report():

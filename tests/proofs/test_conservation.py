@@ -167,6 +167,7 @@ def test_hand_gradients_match_finite_differences():
         assert abs((up - down) / (2 * h) - g1[1, 2]) < 1e-6
 
 
+@pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
 def test_torch_training_agrees_with_numpy():
     pytest.importorskip("torch")
     check = numeric.torch_agrees(steps=3)

@@ -71,8 +71,8 @@ def test_witness_differences_are_what_the_layers_compute():
     assert rank_r.gl_difference(sig, rank_r._gl_values(-1, 2)) == -2
 
 
-def test_command_prints_the_table():
-    out = in_process("proofs.rank_r", ["--no-torch"])
+def test_command_prints_the_table(report):
+    out = in_process("proofs.rank_r", ["--no-torch"], report=report)
     assert out.returncode == 0, out.stderr
     assert "Gated rank-r layer: symmetries per activation (A8)" in out.stdout
     assert "proved by interval" in out.stdout and "proved by exact" in out.stdout

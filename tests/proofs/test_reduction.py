@@ -75,6 +75,7 @@ def test_parameter_table_and_counts(report):
     assert rows["bilinear"][4] // rows["gated"][4] == (4096 + 1) // 3
 
 
+@pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
 def test_llama_block_is_checked_against_the_gated_form():
     pytest.importorskip("torch")
     rep = reduction.build_report(torch=True)
@@ -101,8 +102,8 @@ def test_witness_search_on_new_activations():
     assert witness is not None and witness.exact != 0 and step.verdict.method == "exact"
 
 
-def test_command_prints_each_step_with_its_backend():
-    out = in_process("proofs.reduction", ["--no-torch"])
+def test_command_prints_each_step_with_its_backend(report):
+    out = in_process("proofs.reduction", ["--no-torch"], report=report)
     assert out.returncode == 0, out.stderr
     for backend in ("sympy", "z3", "exact", "interval"):
         assert f"proved by {backend}" in out.stdout

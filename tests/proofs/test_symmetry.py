@@ -214,6 +214,7 @@ def test_a_forged_proof_fails_the_numeric_cross_check(monkeypatch, capsys):
     assert code == 1 and "[failed]" in capsys.readouterr().out
 
 
+@pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
 def test_torch_cross_checks_use_the_real_functions():
     """A per-unit rescaling on torch tensors (rows assigned on a clone), torch's F.gelu."""
     pytest.importorskip("torch")

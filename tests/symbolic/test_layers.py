@@ -61,6 +61,7 @@ def test_every_form_agrees_between_sympy_and_numpy(form):
     assert np.allclose(np.array(exact.evalf(), dtype=float), numeric, rtol=0, atol=ROUND_OFF)
 
 
+@pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only
 @pytest.mark.parametrize("form", sorted(layers.LAYER_FORMS))
 def test_every_form_agrees_between_torch_and_numpy(form):
     torch = pytest.importorskip("torch")
