@@ -28,9 +28,11 @@ def violations(source: str, path: Path) -> list[str]:
     found = []
     inside_kernel = KERNEL in path.parents
     tree = ast.parse(source)
+    shown = path.relative_to(ROOT) if ROOT in path.parents else path
     for node in ast.walk(tree):
-        where = f"{path.relative_to(ROOT) if ROOT in path.parents else path}:{node.lineno}" \
-            if hasattr(node, "lineno") else str(path)
+        if not isinstance(node, (ast.Import, ast.ImportFrom, ast.Call, ast.Attribute, ast.Name)):
+            continue
+        where = f"{shown}:{node.lineno}"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names]
             module = node.module or "" if isinstance(node, ast.ImportFrom) else ""

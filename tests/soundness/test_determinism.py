@@ -1,19 +1,23 @@
 """Determinism (issue 7): two runs print identical results, timings aside.
 
-``python -m proofs.exchange --json`` and ``python -m proofs.scaling -v`` — rendered from the report
-the suite built in this process (``tests/shared_reports.py``, after whatever the suite has
-cached here) and run in a fresh interpreter (another hash seed, cold caches) — must give the
-same JSON once the timing fields (``seconds``) are removed,
-and the same text once ``in X.XX s`` and ``N.N ms`` are masked: witnesses, certified intervals,
-step order, table rows — everything a user or a CI diff sees. In process, the checks that draw
-random points (numeric cross-checks, the mutation engine) are seeded.
+What ``python -m proofs.exchange --json`` and ``python -m proofs.scaling -v`` print — rendered
+from the reports the suite built in this process (``tests/shared_reports.py``, after whatever the
+suite has cached here) and from the same two reports built in one fresh interpreter (another
+hash seed, cold caches) — must be the same JSON once the timing fields (``seconds``) are
+removed, and the same text once ``in X.XX s`` and ``N.N ms`` are masked: witnesses, certified
+intervals, step order, table rows — everything a user or a CI diff sees. A user activation's
+``--json`` is compared between the command in process and in a fresh interpreter. In process,
+the checks that draw random points (numeric cross-checks, the mutation engine) are seeded.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import mutation_engine as mutation
@@ -22,6 +26,7 @@ from commands import in_process, in_subprocess
 
 from proofs import exchange, reduction
 
+ROOT = Path(__file__).resolve().parents[2]
 REQUEST_TIMEOUT_S = 300.0  # a hang detector only
 TIME_KEYS = frozenset({"seconds"})  # every wall-time field of the JSON documents
 # "in 1.72 s", "3.2 ms", "0.01 s": wall times in the text renderings (tables and summaries).
@@ -48,23 +53,41 @@ def twice(module: str, *args: str) -> tuple[subprocess.CompletedProcess, ...]:
             in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S))
 
 
-@pytest.fixture
-def shared_and_fresh():
-    """``(module, *args) ->`` what ``python -m <module> --json`` (or ``-v``) prints, rendered
-    from the suite's report of it in this process, and the command run in a fresh interpreter
-    (the fixture puts the test in the shared reports' group: tests/conftest.py)."""
+# The renderings of the two commands, built by ``check`` as ``python -m proofs`` builds them.
+RENDER = """
+import json, sys
+from proofs.__main__ import check, discover
+from proofs._cli import json_document
+from symbolic.render import reports_text
+
+def rendered(reports):
+    return {"proofs.exchange": json.dumps(json_document([reports["exchange"]])),
+            "proofs.scaling": reports_text([reports["scaling"]], verbose=True)}
+
+if __name__ == "__main__":
+    runs = check([m for m in discover() if m.name in ("exchange", "scaling")])
+    print(json.dumps(rendered({r.name: r.report for r in runs})))
+"""
+
+
+@pytest.fixture(scope="module")
+def fresh() -> dict[str, str]:
+    """The two renderings from one fresh interpreter."""
+    done = subprocess.run([sys.executable, "-c", RENDER], cwd=ROOT, capture_output=True,
+                          text=True, timeout=REQUEST_TIMEOUT_S, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr[-800:]
+    return json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def shown() -> dict[str, str]:
+    """The same renderings of the suite's reports in this process."""
     import shared_reports
 
-    from proofs._cli import json_document
-    from symbolic.render import reports_text
-
-    def run(module: str, *args: str) -> tuple[str, subprocess.CompletedProcess]:
-        report = shared_reports.report(module.rsplit(".", 1)[-1])
-        shown = (json.dumps(json_document([report])) if "--json" in args
-                 else reports_text([report], verbose="-v" in args))
-        return shown, in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S)
-
-    return run
+    namespace: dict = {}
+    exec(compile(RENDER, "RENDER", "exec"), namespace)  # noqa: S102 - our own code above
+    return namespace["rendered"]({m: shared_reports.report(m) for m in ("exchange", "scaling")})
 
 
 def first_difference(a: str, b: str) -> str:
@@ -82,21 +105,31 @@ def test_time_fields_are_the_only_thing_masked():
 
 
 @pytest.mark.parametrize("module", MODULES[:1])  # the activation analyses: the riskiest part
-def test_two_json_runs_are_identical_but_for_timings(module, shared_and_fresh):
-    shown, fresh = shared_and_fresh(module, "--json", "--no-torch")
-    assert fresh.returncode == 0, fresh.stderr[-500:]
-    a, b = (without_times(json.loads(text)) for text in (shown, fresh.stdout))
+def test_two_json_runs_are_identical_but_for_timings(module, shown, fresh):
+    a, b = (without_times(json.loads(run[module])) for run in (shown, fresh))
     if a != b:
         sa, sb = (json.dumps(x, indent=1, sort_keys=True) for x in (a, b))
         pytest.fail(f"{module} --json differs: {first_difference(sa, sb)}")
 
 
 @pytest.mark.parametrize("module", MODULES[1:])  # the other module, rendered as text
-def test_two_text_runs_are_identical_but_for_timings(module, shared_and_fresh):
-    shown, fresh = shared_and_fresh(module, "-v", "--no-torch")
-    assert fresh.returncode == 0, fresh.stderr[-500:]
-    a, b = masked(shown + "\n"), masked(fresh.stdout)
+def test_two_text_runs_are_identical_but_for_timings(module, shown, fresh):
+    a, b = masked(shown[module]), masked(fresh[module])
     assert a == b, f"{module} -v differs: {first_difference(a, b)}"
+
+
+def test_the_rendering_is_what_the_commands_print(shown):
+    """RENDER's two renderings are the commands' own output (so comparing them compares the
+    commands): the JSON document and the verbose text."""
+    import shared_reports
+
+    exchange_out = in_process("proofs.exchange", ["--json", "--no-torch"],
+                              report=shared_reports.report("exchange"))
+    scaling_out = in_process("proofs.scaling", ["-v", "--no-torch"],
+                             report=shared_reports.report("scaling"))
+    assert without_times(json.loads(exchange_out.stdout)) == without_times(
+        json.loads(shown["proofs.exchange"]))
+    assert masked(scaling_out.stdout) == masked(shown["proofs.scaling"] + "\n")
 
 
 def test_a_user_activation_gives_the_same_json_twice():

@@ -140,9 +140,10 @@ def test_user_theorem_modules_via_path(tmp_path):
     ok = _run("--path", str(good), cwd=tmp_path)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert "mine.layer" in ok.stdout and "1 proved" in ok.stdout
-    wrong = _run("--path", str(bad), "--json", cwd=tmp_path)
+    # the same command in process (a real process above shows the user's module imported there)
+    wrong = in_process("proofs", ["--path", str(bad), "--json"], cwd=tmp_path)
     assert wrong.returncode == 1 and '"refuted"' in wrong.stdout
-    missing = _run("--path", str(tmp_path / "nope"), cwd=tmp_path)
+    missing = in_process("proofs", ["--path", str(tmp_path / "nope")], cwd=tmp_path)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
 
 
