@@ -49,21 +49,33 @@ def _exp_form(expr: sympy.Expr) -> sympy.Expr:
     return sympy.simplify(sympy.expand(expr.rewrite(sympy.exp)))
 
 
+def _exp_cancel(expr: sympy.Expr) -> sympy.Expr:
+    """Hyperbolic functions written with exp, expanded and cancelled (no ``simplify``): the
+    cheap way to see ``tanh(z) = (e^{2z} − 1)/(e^{2z} + 1)``; other expressions unchanged."""
+    if not expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.coth):
+        return expr
+    return sympy.cancel(sympy.expand(expr.rewrite(sympy.exp)))
+
+
 def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None]:
     """Cheap rewrites first, ``simplify`` last; stop at the first that reaches 0. ``probe`` (of
-    the original ``expr``) runs before ``simplify``: a refutation it returns ends the search."""
+    the original ``expr``) runs before ``simplify``: a refutation it returns ends the search.
+    Each rewrite is an identity of expressions (``cancel`` up to removable singularities), so
+    whichever reaches 0 first proves the same thing."""
     original = expr
     if expr == 0:
         return expr, None
-    for rewrite in (resolve_closed_branches, sympy.expand, sympy.cancel, sympy.simplify,
-                    _exp_form):
+    for rewrite in (resolve_closed_branches, sympy.expand, sympy.cancel, _exp_cancel,
+                    sympy.simplify, _exp_form):
         if rewrite is sympy.simplify and probe is not None:
             refuted = probe(original)
             if refuted is not None:
                 return expr, refuted
-        expr = rewrite(expr)
-        if expr == 0:
-            break
+        rewritten = rewrite(expr)
+        if rewritten == 0:
+            return rewritten, None
+        if rewrite is not _exp_cancel:  # a quick try: simplify still gets the form before it
+            expr = rewritten
     return expr, None
 
 
