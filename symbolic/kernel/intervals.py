@@ -460,37 +460,17 @@ def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: symp
                                    backend=label, timeout_s=seconds, seconds=elapsed))
 
 
-_SIGN_ASSUMPTIONS = {"positive": ">", "negative": "<", "nonzero": "≠"}
+# A sign assumption of a symbol, as the relation to 0 certified for a value that is not rational
+# (nonnegative as > 0: an irrational spelling of 0 stays undecided).
+_SIGN_RELATIONS = {"positive": ">", "negative": "<", "nonzero": "≠", "nonnegative": ">",
+                   "nonpositive": "<"}
 
 
-def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
-    """Does ``value`` satisfy the assumptions SymPy attaches to ``symbol``? None: undecided.
-
-    A rational value is judged on every assumption (SymPy decides each of a rational number
-    exactly: ``nonnegative``, ``even``, ``prime``, ...). Otherwise the signs are certified by
-    intervals (``nonnegative`` and ``nonpositive`` as ``> 0`` and ``< 0``, so an irrational
-    spelling of 0 stays undecided) and the other assumptions read from the value."""
-    value = sympy.sympify(value)
-    facts = {k: v for k, v in symbol.assumptions0.items() if v is not None}
-    if value.is_Rational:
-        for key, wanted in facts.items():
-            got = getattr(value, f"is_{key}", None)
-            if got is None:
-                return None
-            if got != wanted:
-                return False
-        return True
-    if facts.get("integer") or facts.get("rational"):
-        return False  # a rational number would have been given as one
-    wanted_signs = [rel for key, rel in _SIGN_ASSUMPTIONS.items() if facts.get(key)]
-    wanted_signs += [">" for key in ("nonnegative",) if facts.get(key) and ">" not in wanted_signs]
-    wanted_signs += ["<" for key in ("nonpositive",) if facts.get(key) and "<" not in wanted_signs]
-    for wanted in wanted_signs:
-        v = _sign_verdict(value, wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
-        if v.status != PROVED:
-            return None if v.status == UNKNOWN else False
+def _read_off(value: sympy.Expr, facts: Mapping[str, bool], skip: frozenset = frozenset()
+              ) -> bool | None:
+    """Each assumption of ``facts`` (but those in ``skip``) read from ``value``'s own."""
     for key, wanted in facts.items():
-        if key in _SIGN_ASSUMPTIONS or key in ("nonnegative", "nonpositive", "zero"):
+        if key in skip:
             continue
         got = getattr(value, f"is_{key}", None)
         if got is None:
@@ -498,6 +478,25 @@ def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
         if got != wanted:
             return False
     return True
+
+
+def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
+    """Does ``value`` satisfy the assumptions SymPy attaches to ``symbol``? None: undecided.
+
+    A rational value is judged on every assumption (SymPy decides each of a rational number
+    exactly: ``nonnegative``, ``even``, ``prime``, ...). Otherwise the signs are certified by
+    intervals (``_SIGN_RELATIONS``) and the other assumptions read from the value."""
+    value = sympy.sympify(value)
+    facts = {k: v for k, v in symbol.assumptions0.items() if v is not None}
+    if value.is_Rational:
+        return _read_off(value, facts)
+    if facts.get("integer") or facts.get("rational"):
+        return False  # a rational number would have been given as one
+    for wanted in sorted({rel for key, rel in _SIGN_RELATIONS.items() if facts.get(key)}):
+        v = _sign_verdict(value, wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
+        if v.status != PROVED:
+            return None if v.status == UNKNOWN else False
+    return _read_off(value, facts, skip=frozenset(_SIGN_RELATIONS) | {"zero"})
 
 
 def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol, sympy.Expr],
