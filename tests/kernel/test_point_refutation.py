@@ -22,7 +22,7 @@ ASSUMPTION_SETS = [{}, {"real": True}, {"positive": True}, {"negative": True},
                    {"integer": True}, {"integer": True, "positive": True},
                    {"integer": True, "nonnegative": True}, {"integer": True, "negative": True},
                    {"even": True}, {"odd": True}, {"prime": True}, {"rational": True},
-                   {"zero": True}]
+                   {"zero": True}, {"composite": True}]  # composite: no probe value fits
 
 
 def test_a_false_identity_is_refuted_with_a_point_of_the_domain():
@@ -92,7 +92,9 @@ DECLARED = {"real": lambda f: True, "rational": lambda f: True, "positive": lamb
             "zero": lambda f: f == 0, "integer": lambda f: f.denominator == 1,
             "even": lambda f: f.denominator == 1 and f.numerator % 2 == 0,
             "odd": lambda f: f.denominator == 1 and f.numerator % 2 == 1,
-            "prime": lambda f: f.denominator == 1 and sympy.isprime(f.numerator)}
+            "prime": lambda f: f.denominator == 1 and sympy.isprime(f.numerator),
+            "composite": lambda f: f.denominator == 1 and f > 1 and not sympy.isprime(
+                f.numerator)}
 
 
 @settings(max_examples=60, deadline=None)
@@ -109,7 +111,7 @@ def test_in_domain_judges_a_rational_by_every_assumption(assumptions, value):
 def test_the_probe_point_lies_in_every_symbols_domain(assumptions):
     s = sympy.Symbol("s", **assumptions)
     point = sc._probe_point(s + x)
-    if point is None:  # no value of PROBE_VALUES fits (e.g. a prime): no probe at all
+    if point is None:  # no value of PROBE_VALUES fits: no probe at all
         assert not any(_in_domain(s, v) for v in sc.PROBE_VALUES)
         return
     from fractions import Fraction
