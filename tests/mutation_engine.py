@@ -57,6 +57,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from symbolic.activations import ACTIVATIONS, z
 from symbolic.engine import Report, Step
 from symbolic.kernel import (
+    CHECKED,
     BudgetExceeded,
     Fact,
     check_equal,
@@ -353,11 +354,14 @@ def mutants(formula: sympy.Basic, origin: str = "",
 
 
 def harvest(report: Report) -> list[tuple[str, Step]]:
-    """Every step with an equation as its formula, labelled ``module: claim step N``."""
+    """Every checked step with an equation as its formula, labelled ``module: claim step N``.
+    Definitions (``p := 1``, shown as ``p = 1``) and other admitted facts are no claims: a
+    "mutant" ``p = 2`` of one would be refuted for saying ``p = 2`` for every ``p``."""
     found = []
     for result in report.results:
         for i, step in enumerate(result.derivation.steps, 1):
-            if isinstance(step.formula, sympy.Equality):
+            if isinstance(step.formula, sympy.Equality) and step.fact is not None \
+                    and step.fact.kind == CHECKED:
                 found.append((f"{report.module}: {result.claim.name} step {i}", step))
     return found
 
