@@ -114,7 +114,8 @@ def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
         return None
     try:
         value = at(expr, point)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError):
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError,
+            NotImplementedError, RecursionError):
         return None
     if value.free_symbols:
         return None
