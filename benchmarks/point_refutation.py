@@ -29,9 +29,9 @@ for extra in (ROOT, ROOT / "tests"):  # runnable as a script from a checkout
 import sympy  # noqa: E402
 from mutation_engine import MAX_MUTANTS_PER_FORMULA, harvest, mutants  # noqa: E402
 
-from proofs.__main__ import check as build, discover  # noqa: E402
-from symbolic.kernel import check_equal  # noqa: E402
-from symbolic.kernel import sympy_checks  # noqa: E402
+from proofs.__main__ import check as build  # noqa: E402
+from proofs.__main__ import discover  # noqa: E402
+from symbolic.kernel import check_equal, sympy_checks  # noqa: E402
 
 
 def scalar(e) -> bool:
