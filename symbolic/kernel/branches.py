@@ -37,7 +37,7 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
             e = e.func(*(visit(a) for a in e.args))
         if isinstance(e, (sympy.Max, sympy.Min)):
             closed = [a for a in e.args if not a.free_symbols]
-            if len(closed) < 2:
+            if not closed:
                 return e
             best = closed[0]
             for a in closed[1:]:
@@ -46,7 +46,10 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
                     return e
                 if (sg > 0) == isinstance(e, sympy.Max):
                     best = a
-            rest = [a for a in e.args if a.free_symbols]
+            rest = [a for a in e.args if a.free_symbols
+                    and not _beaten(a, best, isinstance(e, sympy.Max), sign_of)]
+            if len(rest) == len(e.args) - 1 and len(closed) == 1:
+                return e  # nothing decided
             return e.func(best, *rest) if rest else best
         if isinstance(e, sympy.Piecewise):  # closed conditions decided by enclosures
             for value, cond in e.args:
@@ -71,6 +74,18 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     return visit(expr)
 
 
+
+
+def _beaten(arg: sympy.Expr, best: sympy.Expr, is_max: bool, sign_of) -> bool:
+    """Does the closed ``best`` win against ``arg`` for every value of its symbols? ``arg`` is
+    split as ``k + r`` (``k`` closed): for ``Max``, ``r ≤ 0`` by SymPy's assumptions and
+    ``k ≤ best`` certified give ``arg ≤ best`` (``Max(1, sigmoid(400) − 3|x − 1|) = 1``); for
+    ``Min`` the mirror image."""
+    k, r = arg.as_independent(*arg.free_symbols, as_Add=True)
+    if not (r.is_nonpositive if is_max else r.is_nonnegative):
+        return False
+    sg = sign_of(best - k if is_max else k - best)
+    return sg is not None and sg >= 0
 
 
 MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated

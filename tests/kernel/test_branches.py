@@ -69,3 +69,38 @@ def test_kept_powers_keep_their_value(num, den, index_bits, shift):
                                                     mpmath.mpf(1) / (2**index_bits + 1)) + shift
     enc = tight_enclosure(value, until_sign=False, max_bits=1024)
     assert enc.lo <= want <= enc.hi
+
+
+# --- a closed argument of Max/Min that wins for every value (resolve_closed_branches) ----------
+
+def _sigmoid(e):
+    return 1 / (1 + sympy.exp(-e))
+
+
+def test_a_closed_argument_that_always_wins_decides_the_branch():
+    from symbolic.kernel.branches import resolve_closed_branches as resolve
+
+    at_most = _sigmoid(400) - 3 * sympy.Abs(x - 1)  # ≤ sigmoid(400) < 1 for every x
+    assert resolve(sympy.Max(1, at_most, evaluate=False)) == 1
+    assert resolve(sympy.Min(-1, -at_most, evaluate=False)) == -1
+    # k + r with r ≥ 0 may exceed 1: kept; and a k above the closed argument: kept
+    kept = sympy.Max(1, _sigmoid(400) + 3 * sympy.Abs(x - 1), evaluate=False)
+    assert resolve(kept).has(sympy.Max)
+    assert resolve(sympy.Max(1, 2 - x**2, evaluate=False)).has(sympy.Max)
+    # k = best exactly: Max(0, −x²) = 0
+    assert resolve(sympy.Max(0, -x**2, evaluate=False)) == 0
+
+
+@given(st.fractions(-3, 3, max_denominator=7), st.fractions(-3, 3, max_denominator=7),
+       st.fractions(-5, 5, max_denominator=9))
+def test_resolving_max_min_keeps_the_value_at_every_point(c, k, v):
+    """Max(c, k − |x − 1| − x²) and Min(c, k + |x| + x²): wherever the closed c is kept, it is
+    the value of the branch at every point (checked exactly at x = v)."""
+    from symbolic.kernel.branches import resolve_closed_branches as resolve
+
+    c, k, v = R(c), R(k), R(v)
+    for head, arg in ((sympy.Max, k - sympy.Abs(x - 1) - x**2),
+                      (sympy.Min, k + sympy.Abs(x) + x**2)):
+        branch = head(c, arg, evaluate=False)
+        resolved = resolve(branch)
+        assert resolved.xreplace({x: v}) == head(c, arg.xreplace({x: v}))
