@@ -18,7 +18,10 @@ _BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, s
 def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     """``Max``/``Min``/``Abs``/``sign``/``Heaviside`` of *closed* arguments replaced by the branch
     that outward-rounded intervals certify (``Max(1, sigmoid(400))`` → ``1``); undecided ones stay.
-    Sound: a branch is taken only when the enclosures separate it."""
+    An argument with symbols is dropped from a ``Max``/``Min`` when a closed one beats it for
+    every value (``_beaten``: ``Max(1, sigmoid(400) − 3|x − 1|)`` → ``1``). Sound: a branch is
+    taken only when the enclosures separate it (and, for an argument with symbols, SymPy's
+    assumptions give the sign of its non-constant part, as in ``check_sign``)."""
     from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
 
     def sign_of(e):
