@@ -53,29 +53,12 @@ def twice(module: str, *args: str) -> tuple[subprocess.CompletedProcess, ...]:
             in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S))
 
 
-# The renderings of the two commands, built by ``check`` as ``python -m proofs`` builds them.
-RENDER = """
-import json, sys
-from proofs.__main__ import check, discover
-from proofs._cli import json_document
-from symbolic.render import reports_text
-
-def rendered(reports):
-    return {"proofs.exchange": json.dumps(json_document([reports["exchange"]])),
-            "proofs.scaling": reports_text([reports["scaling"]], verbose=True)}
-
-if __name__ == "__main__":
-    runs = check([m for m in discover() if m.name in ("exchange", "scaling")])
-    print(json.dumps(rendered({r.name: r.report for r in runs})))
-"""
-
-
 @pytest.fixture(scope="module")
 def fresh() -> dict[str, str]:
-    """The two renderings from one fresh interpreter."""
-    done = subprocess.run([sys.executable, "-c", RENDER], cwd=ROOT, capture_output=True,
-                          text=True, timeout=REQUEST_TIMEOUT_S, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    """The two renderings from one fresh interpreter (``tests/rendered_runs.py``)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "rendered_runs.py")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr[-800:]
     return json.loads(done.stdout)
 
@@ -84,10 +67,9 @@ def fresh() -> dict[str, str]:
 def shown() -> dict[str, str]:
     """The same renderings of the suite's reports in this process."""
     import shared_reports
+    from rendered_runs import MODULES, rendered
 
-    namespace: dict = {}
-    exec(compile(RENDER, "RENDER", "exec"), namespace)  # noqa: S102 - our own code above
-    return namespace["rendered"]({m: shared_reports.report(m) for m in ("exchange", "scaling")})
+    return rendered({m: shared_reports.report(m) for m in MODULES})
 
 
 def first_difference(a: str, b: str) -> str:
@@ -119,7 +101,7 @@ def test_two_text_runs_are_identical_but_for_timings(module, shown, fresh):
 
 
 def test_the_rendering_is_what_the_commands_print(shown):
-    """RENDER's two renderings are the commands' own output (so comparing them compares the
+    """The two renderings are the commands' own output (so comparing them compares the
     commands): the JSON document and the verbose text."""
     import shared_reports
 
