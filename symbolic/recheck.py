@@ -270,7 +270,7 @@ def _outside_domain(expr: sympy.Expr, by_name: dict) -> str:
     for s in sorted(expr.free_symbols, key=str):
         if str(s) not in by_name:
             continue
-        value = sympy.sympify(by_name[str(s)])
+        value = by_name[str(s)]  # read by eval_srepr: a SymPy object
         for key, want in s.assumptions0.items():
             if want is None:
                 continue
