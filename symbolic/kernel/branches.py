@@ -84,8 +84,10 @@ def _beaten(arg: sympy.Expr, best: sympy.Expr, is_max: bool, sign_of) -> bool:
     split as ``k + r`` (``k`` closed): for ``Max``, ``r ≤ 0`` by SymPy's assumptions and
     ``k ≤ best`` certified give ``arg ≤ best`` (``Max(1, sigmoid(400) − 3|x − 1|) = 1``); for
     ``Min`` the mirror image."""
+    from symbolic.kernel.sympy_checks import assumed_sign  # the reader check_sign uses
+
     k, r = arg.as_independent(*arg.free_symbols, as_Add=True)
-    if not (r.is_nonpositive if is_max else r.is_nonnegative):
+    if assumed_sign(r, "nonpositive" if is_max else "nonnegative")[0] is not True:
         return False
     sg = sign_of(best - k if is_max else k - best)
     return sg is not None and sg >= 0

@@ -523,7 +523,8 @@ def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol
         from symbolic.kernel.branches import at
 
         instance = at(lhs - rhs, point)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError,
+            NotImplementedError, RecursionError) as exc:
         return _fact(formula, _verdict(UNKNOWN, "interval",
                                        f"cannot evaluate at the point ({type(exc).__name__})",
                                        witness=witness))

@@ -93,6 +93,22 @@ def interruptible() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
+_HELD = threading.local()  # depth of uninterrupted() blocks on this thread
+HELD_RETRY_S = 1e-3  # a held interrupt is raised this much CPU time later
+
+
+@contextmanager
+def uninterrupted() -> Iterator[None]:
+    """A block the time limit's interrupt does not enter: it fires just after the block ends.
+    For the kernel's own bookkeeping (``verdict._mint`` setting and restoring its flag), which
+    an exception raised between two of its steps would leave half done."""
+    _HELD.depth = getattr(_HELD, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _HELD.depth -= 1
+
+
 @contextmanager
 def deadline(seconds: float) -> Iterator[Deadline]:
     """Run the body under a limit of ``seconds`` of CPU time (nests; inner limits never extend
@@ -107,6 +123,9 @@ def deadline(seconds: float) -> Iterator[Deadline]:
 
     def _alarm(signum, frame):  # noqa: ARG001
         dl.fired = True
+        if getattr(_HELD, "depth", 0):  # inside a kernel's critical block: interrupt just after
+            signal.setitimer(signal.ITIMER_PROF, HELD_RETRY_S)
+            return
         raise BudgetExceeded(f"time limit of {seconds:g} s reached")
 
     previous_handler = signal.signal(signal.SIGPROF, _alarm)

@@ -27,7 +27,7 @@ import sympy
 
 from symbolic.kernel.branches import at, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.intervals import MAX_BITS, _sign_verdict
+from symbolic.kernel.intervals import MAX_BITS, _in_domain, _sign_verdict, counterexample
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
@@ -97,8 +97,6 @@ PROBE_TIMEOUT_S = 0.5
 def _probe_point(expr: sympy.Expr) -> dict | None:
     """A point of the domains of ``expr``'s free symbols (their SymPy assumptions), or None
     when a symbol is no plain scalar symbol or has no value of ``PROBE_VALUES`` in its domain."""
-    from symbolic.kernel.intervals import _in_domain
-
     point = {}
     for s in sorted(expr.free_symbols, key=str):
         if not isinstance(s, sympy.Symbol) or not s.is_commutative:
@@ -111,30 +109,20 @@ def _probe_point(expr: sympy.Expr) -> dict | None:
 
 
 def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
-    """``expr = 0`` for every value of its free symbols, refuted where ``expr`` is certified
-    nonzero (exactly or by outward-rounded intervals) at a point of their domains; None
-    otherwise. The point is the witness; it is chosen here, in the kernel, and checked against
-    each symbol's domain."""
+    """``expr = 0`` for every value of its free symbols, refuted by ``counterexample`` at the
+    point ``_probe_point`` chooses (in the kernel, inside each symbol's domain); None when
+    there is no such point or the value there is not certified nonzero."""
     if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative,
                 sympy.core.function.AppliedUndef):
         return None
     point = _probe_point(expr)
     if point is None:
         return None
-    try:
-        value = at(expr, point)
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError,
-            NotImplementedError, RecursionError):
+    found = counterexample(expr, 0, point, timeout_s=PROBE_TIMEOUT_S, max_bits=PROBE_BITS).verdict
+    if found.status != REFUTED:
         return None
-    if value.free_symbols:
-        return None
-    nonzero = _sign_verdict(value, "≠", PROBE_TIMEOUT_S, PROBE_BITS)
-    if nonzero.status != PROVED:
-        return None
-    shown = tuple((str(k), sympy.sstr(v)) for k, v in point.items())
-    where = ", ".join(f"{k} = {v}" for k, v in shown)
-    return _revise(nonzero, status=REFUTED, reason=f"lhs − rhs is certified nonzero at {where}",
-                   witness=shown, certificate=f"lhs − rhs at {where}: {nonzero.certificate}")
+    where = ", ".join(f"{k} = {v}" for k, v in found.witness)
+    return _revise(found, reason=f"lhs − rhs is certified nonzero at {where}")
 
 
 def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
@@ -259,14 +247,17 @@ def shape_verdict(lhs_shape: tuple, rhs_shape: tuple) -> Verdict | None:
 
 
 def _dimension_points(symbols: list) -> list[dict]:
-    """Points of positive integer dimensions — only for symbols declared positive integers: a
-    point outside a symbol's domain witnesses nothing."""
+    """Points of positive integer dimensions — only for symbols declared positive integers, and
+    only values inside each one's domain (an ``even`` n is never 1): a point outside a
+    symbol's domain witnesses nothing."""
     if not symbols or len(symbols) > 4 or not all(
             s.is_integer and s.is_positive for s in symbols):
         return []
     grid = [{}]
     for sym in symbols:
-        grid = [{**g, sym: sympy.Integer(n)} for g in grid for n in range(1, SHAPE_POINTS + 1)]
+        values = [sympy.Integer(n) for n in range(1, SHAPE_POINTS + 1)
+                  if _in_domain(sym, sympy.Integer(n)) is True]
+        grid = [{**g, sym: v} for g in grid for v in values]
     return grid
 
 

@@ -34,12 +34,19 @@ class KernelViolation(ToolkitError, TypeError):
 
 @contextmanager
 def _mint() -> Iterator[None]:
-    """The only door through which a Verdict or a Fact is constructed (kernel-private)."""
-    token = _MINTING.set(True)
-    try:
-        yield
-    finally:
-        _MINTING.reset(token)
+    """The only door through which a Verdict or a Fact is constructed (kernel-private). The
+    time limit's interrupt waits until the door is shut again: raised between setting the flag
+    and the ``try`` that restores it, it left the door open for the rest of the context (seen:
+    ``Verdict("proved", ...)`` outside the kernel no longer raised, later in a test worker)."""
+    from symbolic.kernel.limits import uninterrupted
+
+    with uninterrupted():
+        previous = _MINTING.get()
+        _MINTING.set(True)
+        try:
+            yield
+        finally:
+            _MINTING.set(previous)
 
 
 def _guard(kind: str) -> None:

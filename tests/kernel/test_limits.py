@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 import sympy
 
 from symbolic.analysis import analyze
@@ -113,3 +114,34 @@ def test_the_analysis_cache_respects_the_limits_in_force():
     full = analyze(relu, "relu-limits-test")
     assert full.status == "proved" and full.degree == 1
     assert tiny is not full
+
+
+def test_the_interrupt_waits_for_an_uninterrupted_block():
+    """The kernel's bookkeeping (``verdict._mint``) runs in ``uninterrupted()``: a limit that
+    passes inside is raised just after the block, never inside it."""
+    from symbolic.kernel.limits import uninterrupted
+
+    reached_the_end = False
+    with pytest.raises(BudgetExceeded), deadline(0.01) as dl:
+        with uninterrupted():
+            _spin(0.05)  # the limit passes here; the interrupt is held
+            reached_the_end = True
+        _spin(1.0)  # raised here, just after the block
+    assert reached_the_end and dl.expired
+
+
+def test_the_interrupt_never_enters_the_minting_block():
+    """An interrupt raised inside ``_mint`` (between setting its flag and the ``try`` that
+    restores it) left Verdicts constructible outside the kernel, once, in a test worker; the
+    block now holds the interrupt until the door is shut."""
+    from symbolic.kernel.verdict import KernelViolation, Verdict, _mint
+
+    inside_done = False
+    with pytest.raises(BudgetExceeded), deadline(0.01):
+        with _mint():
+            _spin(0.05)
+            inside_done = True
+        _spin(1.0)
+    assert inside_done
+    with pytest.raises(KernelViolation):
+        Verdict("proved", "forged")

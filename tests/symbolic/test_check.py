@@ -57,7 +57,8 @@ def test_z3_proves_refutes_and_times_out():
         x = z3.Real("x")
         return x * x > 0
 
-    def exists_c(z3):  # needs a quantifier instantiation Z3 does not find: unknown, never proved
+    def exists_c(z3):  # true (c = σ(1)), but Z3 needs an instantiation it finds only sometimes
+        # within 50 ms: proved or unknown, never refuted (it was asserted unknown: flaky)
         s, x, c, u, v = uninterpreted_sigma(z3), *z3.Reals("x c u v")
         hyp = z3.ForAll([u, v], s(u) * v == s(v) * u)
         return z3.Implies(hyp, z3.Exists([c], z3.ForAll([x], s(x) == c * x)))
@@ -65,7 +66,7 @@ def test_z3_proves_refutes_and_times_out():
     assert prove(valid).status == "proved"
     refuted = prove(invalid)
     assert refuted.status == "refuted" and dict(refuted.witness)["x"] == "0"
-    assert prove(exists_c, timeout_ms=50).status == "unknown"
+    assert prove(exists_c, timeout_ms=50).status in ("proved", "unknown")
 
 
 def test_a_hyperbolic_identity_is_seen_without_simplify(monkeypatch):
