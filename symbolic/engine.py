@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 import sympy
 
+from symbolic.formula_text import formula_text, source_text
 from symbolic.kernel import (
     ASSUMPTION,
     CHECKED,
@@ -108,14 +109,12 @@ class Step:
 
     @property
     def statement(self) -> str:
-        from symbolic.formula_text import formula_text
-
         return formula_text(self.fact)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "statement": self.statement,
-            "formula": sympy.sstr(self.formula),
+            "formula": source_text(self.formula),
             "kind": self.kind,
             "domain": list(self.fact.domain),
             "note": self.note or None,

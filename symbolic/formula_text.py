@@ -7,6 +7,8 @@ as ``c := σ(1)``; an assumption stated in words as those words.
 
 from __future__ import annotations
 
+import functools
+
 import sympy
 from sympy.printing.str import StrPrinter
 
@@ -67,11 +69,33 @@ _PRINTER = TextPrinter({"order": "none"})
 
 
 def text(expr: sympy.Basic) -> str:
-    """A formula in plain text; a printer failure (4300-digit integers, …) is named, not raised."""
+    """A formula in plain text; a printer failure (4300-digit integers, …) is named, not raised.
+    Memoised, as ``source_text``: the JSON, text and HTML renderings of one run print the same
+    formulas again and again (SymPy's equality tells ``1.0`` from ``1.00``, so a hit is the
+    same formula)."""
+    try:
+        return _text_of(expr)
+    except TypeError:  # unhashable
+        return _text_uncached(expr)
+
+
+def source_text(expr: sympy.Basic) -> str:
+    """``sympy.sstr(expr)``, memoised (the ``formula`` field of the JSON)."""
+    try:
+        return _source_of(expr)
+    except TypeError:  # unhashable
+        return sympy.sstr(expr)
+
+
+def _text_uncached(expr: sympy.Basic) -> str:
     try:
         return " ".join(_PRINTER.doprint(expr).split())  # one line: matrices print on several
     except (ValueError, RecursionError) as exc:
         return f"<formula not printable: {type(exc).__name__}>"
+
+
+_text_of = functools.lru_cache(maxsize=16384)(_text_uncached)
+_source_of = functools.lru_cache(maxsize=16384)(sympy.sstr)
 
 
 def formula_text(fact) -> str:

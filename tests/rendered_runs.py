@@ -1,6 +1,7 @@
 """What ``python -m proofs.exchange --json`` and ``python -m proofs.scaling -v`` print, rendered
-from reports built as ``python -m proofs`` builds them (test tooling, not installed). Run as a
-script, it builds the two reports in this fresh interpreter and prints the renderings as JSON
+from reports built as ``python -m proofs`` builds them, and what ``python -m proofs.exchange``
+prints for user activations (test tooling, not installed). Run as a script, it does all three
+in this fresh interpreter and prints them as one JSON object
 (``tests/soundness/test_determinism.py``)."""
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import sys
 from pathlib import Path
 
 MODULES = ("exchange", "scaling")
+USER_ACTIVATIONS = ["--activation", "x*sigmoid(x)", "--activation", "relu(x)**2 + 1e-40*relu(x)**3",
+                    "--json", "--no-torch"]  # the arguments of proofs.exchange
 
 
 def rendered(reports: dict) -> dict[str, str]:
@@ -21,11 +24,16 @@ def rendered(reports: dict) -> dict[str, str]:
 
 
 def main() -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).parent)]
     from proofs.__main__ import check, discover
 
+    from commands import in_process
+
     runs = check([m for m in discover() if m.name in MODULES])
-    print(json.dumps(rendered({r.name: r.report for r in runs})))
+    shown = rendered({r.name: r.report for r in runs})
+    user = in_process("proofs.exchange", USER_ACTIVATIONS)
+    shown["user activations"] = user.stdout if user.returncode == 0 else user.stderr
+    print(json.dumps(shown))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,13 @@ Every checker runs its work under ``deadline(seconds)``, which
 
 An overrun never turns into a pass: at the bound the answer is ``unknown``.
 
+The interrupt never lands in the limits' own bookkeeping (arming, disarming and re-arming the
+timer, restoring the handler) nor in ``uninterrupted()`` blocks: there it is held and raised
+1 ms of CPU time later. Cut in half, that bookkeeping left the enclosing limit without a timer,
+and its work ran unbounded (seen: ``expand_log`` for minutes under ``--sympy-timeout 0.0001``).
+A limit also gives back mpmath's precisions as it found them: an interrupt landing in a
+``finally`` that restores them (mpmath's own, or ours) would otherwise leave them changed.
+
 Limits are in seconds of this process's CPU time (``time.process_time``, ``ITIMER_PROF``), not
 wall time: a neighbour on a busy machine takes wall time, not CPU time, so where a check ends
 does not depend on how loaded the machine is.
@@ -22,10 +29,13 @@ from __future__ import annotations
 import signal
 import threading
 import time
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+
+import mpmath
 
 
 class BudgetExceeded(Exception):
@@ -95,6 +105,29 @@ def interruptible() -> bool:
 
 _HELD = threading.local()  # depth of uninterrupted() blocks on this thread
 HELD_RETRY_S = 1e-3  # a held interrupt is raised this much CPU time later
+_PROTECTED: set[types.CodeType] = set()  # code the interrupt never lands in (filled below)
+_STACK = threading.local()  # the CPU-time ends of the limits armed on this thread, outermost first
+
+
+def _ends() -> list[float]:
+    if not hasattr(_STACK, "ends"):
+        _STACK.ends = []
+    return _STACK.ends
+PROTECTED_DEPTH = 4  # frames looked at: the bookkeeping's own, and what it calls
+
+
+def _held(frame: types.FrameType | None) -> bool:
+    """Must an interrupt arriving in ``frame`` wait? Inside ``uninterrupted()``, or in the
+    limits' bookkeeping (or a function it called: the dataclass ``__init__``, a property)."""
+    if getattr(_HELD, "depth", 0):
+        return True
+    for _ in range(PROTECTED_DEPTH):
+        if frame is None:
+            return False
+        if frame.f_code in _PROTECTED:
+            return True
+        frame = frame.f_back
+    return False
 
 
 @contextmanager
@@ -123,21 +156,37 @@ def deadline(seconds: float) -> Iterator[Deadline]:
 
     def _alarm(signum, frame):  # noqa: ARG001
         dl.fired = True
-        if getattr(_HELD, "depth", 0):  # inside a kernel's critical block: interrupt just after
+        if _held(frame):  # in bookkeeping that must not be cut in half: interrupt just after
             signal.setitimer(signal.ITIMER_PROF, HELD_RETRY_S)
             return
         raise BudgetExceeded(f"time limit of {seconds:g} s reached")
 
+    # From here to the end, this generator's frame is protected (_PROTECTED): an interrupt
+    # for an enclosing limit is held while this one is armed and while it is disarmed.
+    precisions = mpmath.mp.prec, mpmath.iv.prec
+    ends = _ends()
     previous_handler = signal.signal(signal.SIGPROF, _alarm)
     previous_delay, _ = signal.getitimer(signal.ITIMER_PROF)
-    delay = max(min(seconds, previous_delay) if previous_delay > 0 else seconds, 1e-6)
-    signal.setitimer(signal.ITIMER_PROF, delay)
+    # The enclosing limit's end in CPU time: from the stack, not from the timer, which the
+    # system rounds up to its tick (re-armed from it after each of thousands of inner checks,
+    # an outer limit of 5 s once ran 25 s).
+    outer_end = ends[-1] if ends else \
+        (dl.started + previous_delay if previous_delay > 0 else None)  # someone else's timer
+    end = dl.started + dl.seconds if outer_end is None else \
+        min(dl.started + dl.seconds, outer_end)
+    ends.append(end)
+    signal.setitimer(signal.ITIMER_PROF, max(end - time.process_time(), 1e-6))
     try:
         yield dl
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, previous_handler)
+        ends.pop()
         dl.finished = time.process_time()
-        if previous_delay > 0:  # re-arm the outer limit with what is left of it
-            left = previous_delay - dl.elapsed
-            signal.setitimer(signal.ITIMER_PROF, max(left, 1e-4))
+        if (mpmath.mp.prec, mpmath.iv.prec) != precisions:
+            mpmath.mp.prec, mpmath.iv.prec = precisions
+        if outer_end is not None:  # re-arm the enclosing limit with what is left of it
+            signal.setitimer(signal.ITIMER_PROF, max(outer_end - dl.finished, 1e-4))
+
+
+_PROTECTED.update({deadline.__wrapped__.__code__, uninterrupted.__wrapped__.__code__})

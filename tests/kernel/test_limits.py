@@ -145,3 +145,53 @@ def test_the_interrupt_never_enters_the_minting_block():
     assert inside_done
     with pytest.raises(KernelViolation):
         Verdict("proved", "forged")
+
+
+def test_an_interrupt_never_cuts_the_bookkeeping_of_a_limit_in_half():
+    """Thousands of inner limits, each armed for a microsecond, so that their interrupts land
+    wherever the code is at the next tick: in the arming, the body, the disarming. After each,
+    the outer limit's handler is back and its timer runs, and the outer limit still interrupts
+    its work, at its own end. (An interrupt in the disarming once left the outer limit without its timer: its
+    work ran for minutes under ``--sympy-timeout 0.0001``.)"""
+    import signal
+
+    if not limits_module().interruptible():
+        pytest.skip("no interval timer here")
+    with pytest.raises(BudgetExceeded), deadline(0.4) as outer:
+        outer_handler = signal.getsignal(signal.SIGPROF)
+        for _ in range(INNER_LIMITS):
+            try:
+                with deadline(1e-6):
+                    pass
+            except BudgetExceeded:
+                pass
+            assert signal.getsignal(signal.SIGPROF) is outer_handler
+            assert signal.getitimer(signal.ITIMER_PROF)[0] > 0
+        _spin(30.0)  # interrupted at the outer limit
+    # CPU time, not wall time: the same on a busy machine. Re-armed from the timer (which the
+    # system rounds up to its tick) after each inner limit, the outer one ran for 5-10 s.
+    assert outer.expired and outer.elapsed < 1.5, outer
+
+
+INNER_LIMITS = 2000
+
+
+def limits_module():
+    import importlib
+
+    return importlib.import_module("symbolic.kernel.limits")
+
+
+def test_a_limit_gives_back_mpmath_precisions_as_it_found_them():
+    """An interrupt landing in a ``finally`` that restores mpmath's precision (mpmath's own, or
+    ours) left it changed: at 2 bits, the numeric cross-checks of a later table disagreed and
+    claims came out ``failed`` under ``--sympy-timeout 0.0001``. The limit gives them back."""
+    import mpmath
+
+    with pytest.raises(BudgetExceeded), deadline(0.01):
+        mpmath.mp.prec, mpmath.iv.prec = 2, 7  # what an interrupted restore leaves
+        _spin(1.0)
+    assert (mpmath.mp.prec, mpmath.iv.prec) == (53, 53)
+    with mpmath.workprec(80), deadline(1.0):  # inside an outer precision: given back to it
+        mpmath.iv.prec = 300
+    assert mpmath.mp.prec == 53 and mpmath.iv.prec == 53

@@ -22,7 +22,7 @@ from typing import Any
 
 import mutation_engine as mutation
 import pytest
-from commands import in_process, in_subprocess
+from commands import in_process
 
 from proofs import exchange, reduction
 
@@ -46,16 +46,10 @@ def masked(text: str) -> str:
     return TIME_TEXT.sub("<time>", text)
 
 
-def twice(module: str, *args: str) -> tuple[subprocess.CompletedProcess, ...]:
-    """The command once in this process (after whatever the suite has cached here) and once in
-    a fresh interpreter (another hash seed, cold caches)."""
-    return (in_process(module, list(args)),
-            in_subprocess(module, list(args), timeout=REQUEST_TIMEOUT_S))
-
-
 @pytest.fixture(scope="module")
 def fresh() -> dict[str, str]:
-    """The two renderings from one fresh interpreter (``tests/rendered_runs.py``)."""
+    """The renderings and the user activations' JSON from one fresh interpreter
+    (``tests/rendered_runs.py``)."""
     done = subprocess.run([sys.executable, str(ROOT / "tests" / "rendered_runs.py")], cwd=ROOT,
                           capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
                           stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -114,13 +108,14 @@ def test_the_rendering_is_what_the_commands_print(shown):
     assert masked(scaling_out.stdout) == masked(shown["proofs.scaling"] + "\n")
 
 
-def test_a_user_activation_gives_the_same_json_twice():
-    outs = []
-    for done in twice("proofs.exchange", "--activation", "x*sigmoid(x)", "--activation",
-                      "relu(x)**2 + 1e-40*relu(x)**3", "--json", "--no-torch"):
-        assert done.returncode == 0, done.stderr[-500:]
-        outs.append(without_times(json.loads(done.stdout)))
-    assert outs[0] == outs[1]
+@pytest.mark.xdist_group("shared-reports")  # where the fresh interpreter runs, once
+def test_a_user_activation_gives_the_same_json_twice(fresh):
+    from rendered_runs import USER_ACTIVATIONS
+
+    here = in_process("proofs.exchange", USER_ACTIVATIONS)
+    assert here.returncode == 0, here.stderr[-500:]
+    there = fresh["user activations"]
+    assert without_times(json.loads(here.stdout)) == without_times(json.loads(there)), there[-500:]
 
 
 def test_in_process_derivations_are_reproducible():

@@ -264,11 +264,14 @@ def test_the_counterexample_search_never_refutes_a_proved_step(name):
     assert_oracle_accepts_the_originals(_report(name, CHEAP_DERIVATIONS[name]()))
 
 
+MUTANTS_PER_STEP = 4  # a slice: benchmarks/mutation_score.py checks 8 a step, every module
+
+
 @pytest.mark.parametrize("name", _speed(CHEAP_DERIVATIONS))
 def test_mutants_of_a_derivation_are_refuted_never_proved(name):
-    made = report_mutants(_report(name, CHEAP_DERIVATIONS[name]()))
+    made = report_mutants(_report(name, CHEAP_DERIVATIONS[name]()), limit=MUTANTS_PER_STEP)
     outcomes = _record(check_all(made))
-    assert_all_caught(outcomes, minimum=10, refuted_share=0.9)
+    assert_all_caught(outcomes, minimum=8, refuted_share=0.9)
 
 
 # --- hand-mutated Z3 lemmas ---------------------------------------------------------------------

@@ -35,7 +35,7 @@ def _poly(coefficients):
     return sum(sympy.Rational(c) * x**k for k, c in enumerate(coefficients))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=6),
        st.lists(st.fractions(-6, 6, max_denominator=4), min_size=12, max_size=12))
 def test_a_decided_sign_holds_at_every_sample(coefficients, samples):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 import sympy
+from hypothesis import given
+from hypothesis import strategies as st
 
-from symbolic.formula_text import text
+from symbolic.formula_text import source_text, text
 
 x = sympy.MatrixSymbol("x", 2, 3)  # two tokens: the ones column is 2×1
 Q = sympy.MatrixSymbol("Q", 3, 3)
@@ -19,3 +21,30 @@ b_q = sympy.MatrixSymbol("b_q", 1, 3)
 ])
 def test_formula_text(expr, expected):
     assert text(expr) == expected
+
+
+def test_the_memo_tells_formulas_apart_that_print_differently():
+    """``text`` and ``source_text`` are memoised by the formula; SymPy's equality keeps apart
+    what prints differently (a float's precision, a symbol's assumptions), so a hit is never
+    another formula's text."""
+    z = sympy.Symbol("z")
+    pairs = [(sympy.Float("0.1", 15) * z, sympy.Float("0.1", 30) * z),
+             (sympy.Symbol("a") + 1, sympy.Symbol("a", positive=True) + 1),
+             (sympy.Integer(1) * z, sympy.Float(1) * z)]
+    for a, b in pairs:
+        assert text(a) == _uncached(a) and text(b) == _uncached(b)
+        assert source_text(a) == sympy.sstr(a) and source_text(b) == sympy.sstr(b)
+    mutable = sympy.Matrix([[z, 1]]).as_mutable()  # unhashable: printed, not memoised
+    assert text(mutable) == _uncached(mutable) and source_text(mutable) == sympy.sstr(mutable)
+
+
+@given(st.floats(-1e6, 1e6, allow_nan=False), st.integers(2, 40))
+def test_the_memo_gives_what_the_printer_gives(value, digits):
+    expr = sympy.Float(value, digits) * sympy.Symbol("w") + 1
+    assert text(expr) == _uncached(expr) and source_text(expr) == sympy.sstr(expr)
+
+
+def _uncached(expr):
+    from symbolic.formula_text import TextPrinter
+
+    return " ".join(TextPrinter({"order": "none"}).doprint(expr).split())
