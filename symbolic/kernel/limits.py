@@ -106,14 +106,8 @@ def interruptible() -> bool:
 _HELD = threading.local()  # depth of uninterrupted() blocks on this thread
 HELD_RETRY_S = 1e-3  # a held interrupt is raised this much CPU time later
 _PROTECTED: set[types.CodeType] = set()  # code the interrupt never lands in (filled below)
-_STACK = threading.local()  # the CPU-time ends of the limits armed on this thread, outermost first
-
-
-def _ends() -> list[float]:
-    if not hasattr(_STACK, "ends"):
-        _STACK.ends = []
-    return _STACK.ends
 PROTECTED_DEPTH = 4  # frames looked at: the bookkeeping's own, and what it calls
+_STACK = threading.local()  # the CPU-time ends of the limits armed on this thread, outermost first
 
 
 def _held(frame: types.FrameType | None) -> bool:
@@ -130,63 +124,97 @@ def _held(frame: types.FrameType | None) -> bool:
     return False
 
 
-@contextmanager
-def uninterrupted() -> Iterator[None]:
+def _ends() -> list[float]:
+    if not hasattr(_STACK, "ends"):
+        _STACK.ends = []
+    return _STACK.ends
+
+
+class _Uninterrupted:
+    """``uninterrupted()``: a class, not a generator, so that its ``__enter__`` and ``__exit__``
+    are the protected code itself (a generator's ``contextlib`` wrapper runs a few steps of
+    its own before the generator)."""
+
+    def __enter__(self) -> None:
+        _HELD.depth = getattr(_HELD, "depth", 0) + 1
+
+    def __exit__(self, *exc: object) -> bool:
+        _HELD.depth -= 1
+        return False
+
+
+def uninterrupted() -> _Uninterrupted:
     """A block the time limit's interrupt does not enter: it fires just after the block ends.
     For the kernel's own bookkeeping (``verdict._mint`` setting and restoring its flag), which
     an exception raised between two of its steps would leave half done."""
-    _HELD.depth = getattr(_HELD, "depth", 0) + 1
-    try:
-        yield
-    finally:
-        _HELD.depth -= 1
+    return _Uninterrupted()
 
 
-@contextmanager
-def deadline(seconds: float) -> Iterator[Deadline]:
-    """Run the body under a limit of ``seconds`` of CPU time (nests; inner limits never extend
-    outer ones). Raises ``BudgetExceeded`` where it can interrupt; always records expiry."""
-    dl = Deadline(max(seconds, 0.0))
-    if not interruptible():
-        try:
-            yield dl
-        finally:
-            dl.finished = time.process_time()
-        return
+class _Armed:
+    """``deadline(seconds)`` on a thread that can be interrupted: ``__enter__`` arms the timer
+    (for this limit, or the enclosing one's end if sooner), ``__exit__`` disarms it, gives the
+    handler and mpmath's precisions back and re-arms the enclosing limit. Both are protected."""
 
-    def _alarm(signum, frame):  # noqa: ARG001
-        dl.fired = True
+    def __init__(self, dl: Deadline):
+        self.dl = dl
+
+    def _alarm(self, signum, frame) -> None:  # noqa: ARG002
+        self.dl.fired = True
         if _held(frame):  # in bookkeeping that must not be cut in half: interrupt just after
             signal.setitimer(signal.ITIMER_PROF, HELD_RETRY_S)
             return
-        raise BudgetExceeded(f"time limit of {seconds:g} s reached")
+        raise BudgetExceeded(f"time limit of {self.dl.seconds:g} s reached")
 
-    # From here to the end, this generator's frame is protected (_PROTECTED): an interrupt
-    # for an enclosing limit is held while this one is armed and while it is disarmed.
-    precisions = mpmath.mp.prec, mpmath.iv.prec
-    ends = _ends()
-    previous_handler = signal.signal(signal.SIGPROF, _alarm)
-    previous_delay, _ = signal.getitimer(signal.ITIMER_PROF)
-    # The enclosing limit's end in CPU time: from the stack, not from the timer, which the
-    # system rounds up to its tick (re-armed from it after each of thousands of inner checks,
-    # an outer limit of 5 s once ran 25 s).
-    outer_end = ends[-1] if ends else \
-        (dl.started + previous_delay if previous_delay > 0 else None)  # someone else's timer
-    end = dl.started + dl.seconds if outer_end is None else \
-        min(dl.started + dl.seconds, outer_end)
-    ends.append(end)
-    signal.setitimer(signal.ITIMER_PROF, max(end - time.process_time(), 1e-6))
-    try:
-        yield dl
-    finally:
+    def __enter__(self) -> Deadline:
+        dl = self.dl
+        self.precisions = mpmath.mp.prec, mpmath.iv.prec
+        self.previous_handler = signal.signal(signal.SIGPROF, self._alarm)
+        previous_delay, _ = signal.getitimer(signal.ITIMER_PROF)
+        # The enclosing limit's end in CPU time: from the stack, not read back from the timer,
+        # which the system rounds up to its tick (re-armed from it after each of thousands of
+        # inner checks, an outer limit of 5 s once ran 25 s).
+        ends = _ends()
+        self.outer_end = ends[-1] if ends else \
+            (dl.started + previous_delay if previous_delay > 0 else None)  # someone else's timer
+        end = dl.started + dl.seconds
+        if self.outer_end is not None:
+            end = min(end, self.outer_end)
+        ends.append(end)
+        signal.setitimer(signal.ITIMER_PROF, max(end - time.process_time(), 1e-6))
+        return dl
+
+    def __exit__(self, *exc: object) -> bool:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous_handler)
-        ends.pop()
-        dl.finished = time.process_time()
-        if (mpmath.mp.prec, mpmath.iv.prec) != precisions:
-            mpmath.mp.prec, mpmath.iv.prec = precisions
-        if outer_end is not None:  # re-arm the enclosing limit with what is left of it
-            signal.setitimer(signal.ITIMER_PROF, max(outer_end - dl.finished, 1e-4))
+        signal.signal(signal.SIGPROF, self.previous_handler)
+        _ends().pop()
+        self.dl.finished = time.process_time()
+        if (mpmath.mp.prec, mpmath.iv.prec) != self.precisions:
+            mpmath.mp.prec, mpmath.iv.prec = self.precisions
+        if self.outer_end is not None:  # re-arm the enclosing limit with what is left of it
+            signal.setitimer(signal.ITIMER_PROF, max(self.outer_end - self.dl.finished, 1e-4))
+        return False
 
 
-_PROTECTED.update({deadline.__wrapped__.__code__, uninterrupted.__wrapped__.__code__})
+class _Unarmed:
+    """``deadline(seconds)`` where no interrupt can be delivered: expiry is only recorded."""
+
+    def __init__(self, dl: Deadline):
+        self.dl = dl
+
+    def __enter__(self) -> Deadline:
+        return self.dl
+
+    def __exit__(self, *exc: object) -> bool:
+        self.dl.finished = time.process_time()
+        return False
+
+
+def deadline(seconds: float) -> _Armed | _Unarmed:
+    """Run the body under a limit of ``seconds`` of CPU time (nests; inner limits never extend
+    outer ones). Raises ``BudgetExceeded`` where it can interrupt; always records expiry."""
+    dl = Deadline(max(seconds, 0.0))
+    return _Armed(dl) if interruptible() else _Unarmed(dl)
+
+
+_PROTECTED.update(f.__code__ for f in (_Uninterrupted.__enter__, _Uninterrupted.__exit__,
+                                       _Armed.__enter__, _Armed.__exit__, _Armed._alarm))
