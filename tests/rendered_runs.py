@@ -25,9 +25,9 @@ def rendered(reports: dict) -> dict[str, str]:
 
 def main() -> None:
     sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).parent)]
-    from proofs.__main__ import check, discover
-
     from commands import in_process
+
+    from proofs.__main__ import check, discover
 
     runs = check([m for m in discover() if m.name in MODULES])
     shown = rendered({r.name: r.report for r in runs})

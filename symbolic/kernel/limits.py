@@ -166,27 +166,32 @@ class _Armed:
         raise BudgetExceeded(f"time limit of {self.dl.seconds:g} s reached")
 
     def __enter__(self) -> Deadline:
-        dl = self.dl
+        dl, ends = self.dl, _ends()
         self.precisions = mpmath.mp.prec, mpmath.iv.prec
+        self.depth = len(ends)  # __exit__ cuts the stack back to this, whatever is above it
         self.previous_handler = signal.signal(signal.SIGPROF, self._alarm)
-        previous_delay, _ = signal.getitimer(signal.ITIMER_PROF)
-        # The enclosing limit's end in CPU time: from the stack, not read back from the timer,
-        # which the system rounds up to its tick (re-armed from it after each of thousands of
-        # inner checks, an outer limit of 5 s once ran 25 s).
-        ends = _ends()
-        self.outer_end = ends[-1] if ends else \
-            (dl.started + previous_delay if previous_delay > 0 else None)  # someone else's timer
-        end = dl.started + dl.seconds
-        if self.outer_end is not None:
-            end = min(end, self.outer_end)
-        ends.append(end)
-        signal.setitimer(signal.ITIMER_PROF, max(end - time.process_time(), 1e-6))
+        try:
+            previous_delay, _ = signal.getitimer(signal.ITIMER_PROF)
+            # The enclosing limit's end in CPU time: from the stack, not read back from the
+            # timer, which the system rounds up to its tick (re-armed from it after each of
+            # thousands of inner checks, an outer limit of 5 s once ran 25 s).
+            self.outer_end = ends[-1] if ends else \
+                (dl.started + previous_delay if previous_delay > 0 else None)  # another timer
+            end = dl.started + dl.seconds
+            if self.outer_end is not None:
+                end = min(end, self.outer_end)
+            ends.append(end)
+            signal.setitimer(signal.ITIMER_PROF, max(end - time.process_time(), 1e-6))
+        except BaseException:  # not armed after all: leave everything as it was
+            del ends[self.depth:]
+            signal.signal(signal.SIGPROF, self.previous_handler)
+            raise
         return dl
 
     def __exit__(self, *exc: object) -> bool:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, self.previous_handler)
-        _ends().pop()
+        del _ends()[self.depth:]
         self.dl.finished = time.process_time()
         if (mpmath.mp.prec, mpmath.iv.prec) != self.precisions:
             mpmath.mp.prec, mpmath.iv.prec = self.precisions

@@ -151,8 +151,8 @@ def test_an_interrupt_never_cuts_the_bookkeeping_of_a_limit_in_half():
     """Thousands of inner limits, each armed for a microsecond, so that their interrupts land
     wherever the code is at the next tick: in the arming, the body, the disarming. After each,
     the outer limit's handler is back and its timer runs, and the outer limit still interrupts
-    its work, at its own end. (An interrupt in the disarming once left the outer limit without its timer: its
-    work ran for minutes under ``--sympy-timeout 0.0001``.)"""
+    its work, at its own end. (An interrupt in the disarming once left the outer limit without
+    its timer: its work ran for minutes under ``--sympy-timeout 0.0001``.)"""
     import signal
 
     if not limits_module().interruptible():
@@ -195,3 +195,19 @@ def test_a_limit_gives_back_mpmath_precisions_as_it_found_them():
     with mpmath.workprec(80), deadline(1.0):  # inside an outer precision: given back to it
         mpmath.iv.prec = 300
     assert mpmath.mp.prec == 53 and mpmath.iv.prec == 53
+
+
+def test_a_limit_whose_exit_was_skipped_does_not_outlive_the_enclosing_one():
+    """The ends of the armed limits form a stack; each limit's exit cuts it back to where it
+    was entered. Were an inner exit ever skipped, the end it left behind (already passed, later)
+    would make every later limit fire at once: every check ``unknown``."""
+    if not limits_module().interruptible():
+        pytest.skip("no interval timer here")
+    outer = deadline(0.05)
+    outer.__enter__()
+    deadline(10.0).__enter__()  # entered, never exited
+    outer.__exit__(None, None, None)
+    _spin(0.1)  # the outer end is now in the past
+    with deadline(1.0) as dl:
+        _spin(0.1)  # not interrupted
+    assert not dl.expired and limits_module()._ends() == []
