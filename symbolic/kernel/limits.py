@@ -30,8 +30,6 @@ import signal
 import threading
 import time
 import types
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -63,18 +61,27 @@ def current_limits() -> Limits:
     return _LIMITS.get()
 
 
-@contextmanager
-def limits(z3_timeout_ms: int | None = None, sympy_timeout_s: float | None = None
-           ) -> Iterator[Limits]:
+class _Capped:
+    """``limits(...)``: a class, so that its ``__exit__`` is protected code (an interrupt
+    landing before the reset would leave the caps in force after the block)."""
+
+    def __init__(self, inner: Limits):
+        self.inner = inner
+
+    def __enter__(self) -> Limits:
+        self.token = _LIMITS.set(self.inner)
+        return self.inner
+
+    def __exit__(self, *exc: object) -> bool:
+        _LIMITS.reset(self.token)
+        return False
+
+
+def limits(z3_timeout_ms: int | None = None, sympy_timeout_s: float | None = None) -> _Capped:
     """Cap the backends' time limits inside the block (caps only tighten, never loosen)."""
     outer = _LIMITS.get()
-    inner = Limits(_tighter(outer.z3_timeout_ms, z3_timeout_ms),
-                   _tighter(outer.sympy_timeout_s, sympy_timeout_s))
-    token = _LIMITS.set(inner)
-    try:
-        yield inner
-    finally:
-        _LIMITS.reset(token)
+    return _Capped(Limits(_tighter(outer.z3_timeout_ms, z3_timeout_ms),
+                          _tighter(outer.sympy_timeout_s, sympy_timeout_s)))
 
 
 def _tighter(a, b):
@@ -222,4 +229,5 @@ def deadline(seconds: float) -> _Armed | _Unarmed:
 
 
 _PROTECTED.update(f.__code__ for f in (_Uninterrupted.__enter__, _Uninterrupted.__exit__,
-                                       _Armed.__enter__, _Armed.__exit__, _Armed._alarm))
+                                       _Armed.__enter__, _Armed.__exit__, _Armed._alarm,
+                                       _Capped.__enter__, _Capped.__exit__))
