@@ -164,11 +164,13 @@ class _Armed:
 
     def __init__(self, dl: Deadline):
         self.dl = dl
+        self.exiting = False
 
     def _alarm(self, signum, frame) -> None:  # noqa: ARG002
         self.dl.fired = True
         if _held(frame):  # in bookkeeping that must not be cut in half: interrupt just after
-            signal.setitimer(signal.ITIMER_PROF, HELD_RETRY_S)
+            if not self.exiting:  # (in this limit's own exit: the exit re-arms what is left)
+                signal.setitimer(signal.ITIMER_PROF, HELD_RETRY_S)
             return
         raise BudgetExceeded(f"time limit of {self.dl.seconds:g} s reached")
 
@@ -196,6 +198,11 @@ class _Armed:
         return dl
 
     def __exit__(self, *exc: object) -> bool:
+        # A signal that arrived just before the timer was disarmed is handled here (at the
+        # latest when the handler is swapped back): held, and not re-armed — re-armed, it
+        # went off under the default handler once this was the outermost limit, and killed
+        # the process ("Profiling timer expired").
+        self.exiting = True
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, self.previous_handler)
         del _ends()[self.depth:]

@@ -211,3 +211,30 @@ def test_a_limit_whose_exit_was_skipped_does_not_outlive_the_enclosing_one():
     with deadline(1.0) as dl:
         _spin(0.1)  # not interrupted
     assert not dl.expired and limits_module()._ends() == []
+
+
+def test_an_interrupt_held_in_the_last_exit_leaves_no_timer_behind(monkeypatch):
+    """A signal that arrives just as the outermost limit disarms its timer is handled in its
+    exit (held: the exit is protected). Re-armed there for "1 ms later", it went off once the
+    default handler was back, and killed a test worker ("Profiling timer expired"). Here the
+    signal is delivered at exactly that moment; nothing may be armed afterwards."""
+    import signal
+    import sys
+
+    if not limits_module().interruptible():
+        pytest.skip("no interval timer here")
+    real, delivered = signal.setitimer, []
+
+    def disarm_then_deliver(which, seconds, *rest):
+        done = real(which, seconds, *rest)
+        if seconds == 0 and not delivered:  # the pending signal, handled in the exit
+            delivered.append(True)
+            signal.getsignal(signal.SIGPROF)(signal.SIGPROF, sys._getframe(1))
+        return done
+
+    monkeypatch.setattr(signal, "setitimer", disarm_then_deliver)
+    with deadline(1.0) as dl:
+        pass
+    left = signal.getitimer(signal.ITIMER_PROF)[0]
+    real(signal.ITIMER_PROF, 0)  # (a broken exit would have the timer kill this process)
+    assert delivered and dl.expired and left == 0
