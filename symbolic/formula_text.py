@@ -68,34 +68,37 @@ class TextPrinter(StrPrinter):
 _PRINTER = TextPrinter({"order": "none"})
 
 
+def memoised(print_formula):
+    """``print_formula`` memoised by its arguments (a formula, hashable settings): the JSON,
+    text, LaTeX and HTML renderings of one run print the same formulas again and again. SymPy's
+    equality tells ``1.0`` from ``1.00`` and ``x`` from a positive ``x``, so a hit is the same
+    formula; unhashable arguments are printed afresh."""
+    cached = functools.lru_cache(maxsize=16384)(print_formula)
+
+    @functools.wraps(print_formula)
+    def call(*args):
+        try:
+            hash(args)
+        except TypeError:
+            return print_formula(*args)
+        return cached(*args)
+
+    return call
+
+
+@memoised
 def text(expr: sympy.Basic) -> str:
-    """A formula in plain text; a printer failure (4300-digit integers, …) is named, not raised.
-    Memoised, as ``source_text``: the JSON, text and HTML renderings of one run print the same
-    formulas again and again (SymPy's equality tells ``1.0`` from ``1.00``, so a hit is the
-    same formula)."""
-    try:
-        return _text_of(expr)
-    except TypeError:  # unhashable
-        return _text_uncached(expr)
-
-
-def source_text(expr: sympy.Basic) -> str:
-    """``sympy.sstr(expr)``, memoised (the ``formula`` field of the JSON)."""
-    try:
-        return _source_of(expr)
-    except TypeError:  # unhashable
-        return sympy.sstr(expr)
-
-
-def _text_uncached(expr: sympy.Basic) -> str:
+    """A formula in plain text; a printer failure (4300-digit integers, …) is named, not raised."""
     try:
         return " ".join(_PRINTER.doprint(expr).split())  # one line: matrices print on several
     except (ValueError, RecursionError) as exc:
         return f"<formula not printable: {type(exc).__name__}>"
 
 
-_text_of = functools.lru_cache(maxsize=16384)(_text_uncached)
-_source_of = functools.lru_cache(maxsize=16384)(sympy.sstr)
+@memoised
+def source_text(expr: sympy.Basic) -> str:
+    """``sympy.sstr(expr)``: the ``formula`` field of the JSON."""
+    return sympy.sstr(expr)
 
 
 def formula_text(fact) -> str:

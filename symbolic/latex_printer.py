@@ -23,7 +23,6 @@ Rules are data (``FUNCTION_NAMES``, ``NAMED_CONSTANTS``); the printer only looks
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +31,7 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
+from symbolic.formula_text import memoised
 
 # --- Rules as data -------------------------------------------------------------------------
 
@@ -220,13 +220,10 @@ class ProofsLatexPrinter(LatexPrinter):
 def latex(expr: object, **settings) -> str:
     """Math-mode LaTeX of a SymPy object in the project's notation (memoised: the exports of
     one run print the same formulas in the document, the HTML pages and the appendix)."""
-    try:
-        return _latex_of(expr, tuple(sorted(settings.items())))
-    except TypeError:  # an unhashable object or setting
-        return ProofsLatexPrinter(settings).doprint(expr)
+    return _latex_of(expr, tuple(sorted(settings.items())))
 
 
-@functools.lru_cache(maxsize=8192)
+@memoised
 def _latex_of(expr: object, settings: tuple) -> str:
     return ProofsLatexPrinter(dict(settings)).doprint(expr)
 

@@ -32,7 +32,8 @@ def main() -> None:
     runs = check([m for m in discover() if m.name in MODULES])
     shown = rendered({r.name: r.report for r in runs})
     user = in_process("proofs.exchange", USER_ACTIVATIONS)
-    shown["user activations"] = user.stdout if user.returncode == 0 else user.stderr
+    shown["user activations"] = user.stdout
+    shown["user activations: exit code and stderr"] = f"{user.returncode}: {user.stderr[-500:]}"
     print(json.dumps(shown))
 
 

@@ -65,12 +65,15 @@ class _Capped:
     """``limits(...)``: a class, so that its ``__exit__`` is protected code (an interrupt
     landing before the reset would leave the caps in force after the block)."""
 
-    def __init__(self, inner: Limits):
-        self.inner = inner
+    def __init__(self, z3_timeout_ms: int | None, sympy_timeout_s: float | None):
+        self.caps = z3_timeout_ms, sympy_timeout_s
 
     def __enter__(self) -> Limits:
-        self.token = _LIMITS.set(self.inner)
-        return self.inner
+        outer, (z3_ms, sympy_s) = _LIMITS.get(), self.caps
+        inner = Limits(_tighter(outer.z3_timeout_ms, z3_ms),
+                       _tighter(outer.sympy_timeout_s, sympy_s))
+        self.token = _LIMITS.set(inner)
+        return inner
 
     def __exit__(self, *exc: object) -> bool:
         _LIMITS.reset(self.token)
@@ -79,9 +82,7 @@ class _Capped:
 
 def limits(z3_timeout_ms: int | None = None, sympy_timeout_s: float | None = None) -> _Capped:
     """Cap the backends' time limits inside the block (caps only tighten, never loosen)."""
-    outer = _LIMITS.get()
-    return _Capped(Limits(_tighter(outer.z3_timeout_ms, z3_timeout_ms),
-                          _tighter(outer.sympy_timeout_s, sympy_timeout_s)))
+    return _Capped(z3_timeout_ms, sympy_timeout_s)
 
 
 def _tighter(a, b):

@@ -148,11 +148,10 @@ def test_the_interrupt_never_enters_the_minting_block():
 
 
 def test_an_interrupt_never_cuts_the_bookkeeping_of_a_limit_in_half():
-    """Thousands of inner limits, each armed for a microsecond, so that their interrupts land
-    wherever the code is at the next tick: in the arming, the body, the disarming. After each,
-    the outer limit's handler is back and its timer runs, and the outer limit still interrupts
-    its work, at its own end. (An interrupt in the disarming once left the outer limit without
-    its timer: its work ran for minutes under ``--sympy-timeout 0.0001``.)"""
+    """Thousands of inner limits inside an outer one: after each, the outer limit's handler is
+    back and its timer runs, and the outer limit still interrupts its work at its own end.
+    (Re-armed from the timer, which the system rounds up to its tick, the outer limit ran 8 s
+    here. An interrupt landing in the disarming is provoked deterministically below.)"""
     import signal
 
     if not limits_module().interruptible():
