@@ -48,7 +48,7 @@ LEMMA = Claim(
     assumptions=("σ: ℝ → ℝ arbitrary (uninterpreted)",),
 )
 LEMMA_Z3 = Claim(
-    "exchange.lemma_z3", "exchange lemma, by Z3 over an uninterpreted σ", LEMMA.statement,
+    "exchange.lemma_z3", "exchange lemma, by Z3 over an uninterpreted σ", LEMMA.note,
     "A6", kind="lemma", assumptions=LEMMA.assumptions,
 )
 SYM = Claim(

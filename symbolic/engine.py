@@ -52,31 +52,32 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 class Claim:
     """A named mathematical statement.
 
-    ``formula`` (optional) is a SymPy object (``Eq``, ``Equivalent``, ...) rendered by the
-    printers; ``statement`` is the plain-text form that is always present.
+    ``statement`` is the theorem itself: a SymPy formula (``Eq``, ``Implies``, ``ForAll``, ...)
+    shown as the theorem in every rendering. A claim is proved only by a kernel fact whose
+    formula *is* that statement (``Result.status``). ``note`` is prose beside it, never
+    instead of it.
     """
 
     name: str
     title: str
-    statement: str
+    note: str
     source: str
     kind: str = "theorem"  # theorem | lemma | proposition | corollary
     assumptions: tuple[str, ...] = ()
     uses: tuple[str, ...] = ()
-    formula: sympy.Basic | None = None
+    statement: sympy.Basic | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "title": self.title,
-            "statement": self.statement,
+            "statement": source_text(self.statement) if self.statement is not None else None,
+            "note": self.note,
             "source": self.source,
             "kind": self.kind,
             "assumptions": list(self.assumptions),
             "uses": list(self.uses),
-            "formula": sympy.sstr(self.formula) if self.formula is not None else None,
         }
-
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ class Result:
     @property
     def establishes_formula(self) -> bool:
         """A claim with a formula is established only by a proved step with that formula."""
-        f = self.claim.formula
+        f = self.claim.statement
         return f is None or any(s.formula == f and s.fact.proved for s in self.derivation.steps)
 
     @property

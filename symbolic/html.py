@@ -196,9 +196,9 @@ def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
 
     c = result.claim
     cls = status_class(result)
-    f = getattr(c, "formula", None)
-    statement = (mathml(f, display=True) + f"<p>{prose_html(c.statement)}</p>" if f is not None
-                 else f"<p>{prose_html(c.statement)}</p>")
+    f = c.statement
+    statement = (mathml(f, display=True) + f"<p>{prose_html(c.note)}</p>" if f is not None
+                 else f"<p>{prose_html(c.note)}</p>")
 
     def link(name: str) -> str:
         if name not in index:

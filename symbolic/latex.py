@@ -572,13 +572,13 @@ def claim_latex(result: Result, key: str, labels: _Labels) -> str:
     c = result.claim
     env = environment(c.kind)
     lines = [rf"\begin{{{env}}}[{escape(c.title)}]\label{{{key}}}"]
-    f = getattr(c, "formula", None)
+    f = c.statement
     if f is not None:
         code = formula_latex(f)
         lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS else code)
-        lines.append(prose(c.statement))
+        lines.append(prose(c.note))
     else:
-        lines.append(prose(c.statement))
+        lines.append(prose(c.note))
     if c.assumptions:
         lines.append(r"\par{\raggedright\emph{Assumptions:} "
                      + "; ".join(prose(a) for a in c.assumptions) + ".\\par}")

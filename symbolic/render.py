@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 import sympy
 
 from symbolic.engine import Report, Result, Step, Table, Verdict, overall_status
+from symbolic.formula_text import text
 
 MARK = {"proved": "✓", "refuted": "✗", "unknown": "?", "failed": "✗"}
 
@@ -94,7 +95,10 @@ def result_text(result: Result, verbose: bool = False, backing: str | None = Non
     c = result.claim
     head = (f"[{result.status}{admitted_text(result)}] {c.kind.capitalize()} {c.name} "
             f"({c.source}): {c.title}")
-    lines = [head, f"  {c.statement}"]
+    lines = [head]
+    if c.statement is not None:
+        lines.append(f"  {text(c.statement)}")
+    lines.append(f"  ({c.note})" if c.statement is not None else f"  {c.note}")
     lines += [f"  assuming {a}" for a in c.assumptions]
     lines.append(f"  backed by {backing or backing_of(result)}")
     lines += [step_text(i, s, verbose) for i, s in enumerate(result.derivation.steps, 1)]
@@ -177,7 +181,7 @@ def result_markdown(result: Result) -> str:
     c = result.claim
     head = (f"**{c.kind.capitalize()} `{c.name}`** ({_md(c.source)}): {_md(c.title)} — "
             f"**{status_text(result)}**")
-    parts = [head, "", _md(c.statement), "", derivation_markdown(result.derivation)]
+    parts = [head, "", _md(c.note), "", derivation_markdown(result.derivation)]
     for n in result.numeric:
         parts.append(f"- numeric check ({n.backend}): {_md(n.name)}: max error {n.max_error:.3g}"
                      f" vs {n.tolerance:.3g} {'✓' if n.agrees else '✗ DISAGREES'}")

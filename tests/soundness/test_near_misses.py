@@ -249,4 +249,4 @@ def test_a_degree_other_than_one_never_proves_the_inverse_scaling(expr):
     assert an.homogeneity.holds.status == "proved" and an.homogeneity.value != 1
     assert an.inverse_scaling.holds.status != "proved", an.inverse_scaling.holds.reason
     assert an.inverse_scaling_symmetric is not True
-    assert "keeps the inverse scaling" not in as_result(an, "relu_p").claim.statement
+    assert "keeps the inverse scaling" not in as_result(an, "relu_p").claim.note

@@ -382,9 +382,9 @@ def test_no_reports_is_a_document_that_says_so():
 
 def sample_reports() -> list[Report]:
     """Every kind of content: formulas, text steps, witnesses, failures, long and wide tables."""
-    lemma = Claim(LEMMA.name, LEMMA.title, LEMMA.statement, "A6", kind="lemma",
+    lemma = Claim(LEMMA.name, LEMMA.title, LEMMA.note, "A6", kind="lemma",
                   assumptions=LEMMA.assumptions,
-                  formula=sympy.Equivalent(sympy.Eq(a, b), sympy.Eq(b, a)))
+                  statement=sympy.Equivalent(sympy.Eq(a, b), sympy.Eq(b, a)))
     numeric = tuple(NumericCheck(f"check {i}", "numpy", 10, 1e-16, 1e-12, True) for i in range(3))
     small = Table("activations", "Activations (A6)", ("activation", "σ(z)", "linear", "degree"),
                   (("relu", sympy.Max(0, d), False, 1), ("selu", sympy.Rational(10507, 10000) * d,
