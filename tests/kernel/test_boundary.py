@@ -62,7 +62,7 @@ def test_definitions_are_shown_and_never_counted_as_proved():
 
 def test_a_claim_formula_must_be_a_proved_step():
     f = sympy.Eq(a + a, 2 * a, evaluate=False)
-    claim = Claim("t.c", "t", "a + a = 2a", "A1", formula=f)
+    claim = Claim("t.c", "t", "a + a = 2a", "A1", statement=f)
     other = Result(claim, Derivation((equal_step(a * 1, a, "x"),)))
     assert other.status == "failed"
     same = Result(claim, Derivation((Step(check_equal(a + a, 2 * a), "x"),)))
