@@ -193,7 +193,18 @@ def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = No
                             m.import_seconds))
             continue
         runs.append(Run(m.name, report, seconds=report.seconds, import_seconds=m.import_seconds))
-    return runs
+    return _resolve_across(runs)
+
+
+def _resolve_across(runs: list[Run]) -> list[Run]:
+    """A claim that uses a claim of another module inherits what that one rests on."""
+    from dataclasses import replace
+
+    from symbolic.engine import resolve_reports
+
+    checked = [r for r in runs if r.report is not None]
+    resolved = iter(resolve_reports(r.report for r in checked))
+    return [replace(r, report=next(resolved)) if r.report is not None else r for r in runs]
 
 
 def _one_line(exc: BaseException) -> str:
