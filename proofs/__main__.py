@@ -295,7 +295,8 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
             c = res.claim
             key = c.name if c.name not in index else f"{run.name}:{c.name}"
             index[key] = {"module": run.name, "title": c.title, "kind": c.kind,
-                          "source": c.source, "status": res.status,
+                          "source": c.source, "statement": res.claim.to_json()["statement"],
+                          "status": res.status,
                           "strict_status": res.strict_status(),
                           "assumptions": [s.statement for s in res.assumptions],
                           "oracles": [s.statement for s in res.oracles],
