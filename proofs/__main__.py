@@ -257,7 +257,9 @@ def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
                 for rep in reports for res in rep.results if res.status != "proved"]
     if strict:
         problems += [f"  {rep.module} {res.claim.name}: not proved under --strict — rests on"
-                     f"{admitted_text(res)}: " + "; ".join(s.statement for s in res.rests_on)
+                     f"{admitted_text(res)}: " + "; ".join(
+                         s.statement + (f" (through {s.via})" if s.via else "")
+                         for s in res.rests_on)
                      for rep in reports for res in rep.results
                      if res.status == "proved" and res.rests_on]
     problems += [f"  {r.name}: {r.error}" for r in runs if r.report is None]
