@@ -155,7 +155,8 @@ class Derivation:
     @property
     def methods(self) -> tuple[str, ...]:
         """The backends used, each once (a combined method ``exact+sympy`` counts as two)."""
-        return tuple(sorted({m for s in self.checked for m in s.verdict.method.split("+")}))
+        found = {m for s in self.checked for m in s.verdict.method.split("+")}
+        return tuple(sorted(found - {"rule"}))  # a kernel rule adds no backend
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]
