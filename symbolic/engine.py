@@ -275,6 +275,9 @@ class Result:
             return UNKNOWN, "no steps"
         last = self.derivation.steps[-1].fact
         statement = self.claim.statement
+        if verdict.status == PROVED and isinstance(last.formula, sympy.Not) \
+                and same_statement(last.formula.args[0], statement):
+            return REFUTED, "its negation is proved: " + formula_text(last)[:80]
         if verdict.status == PROVED:
             if same_statement(last.formula, statement):
                 if self.blocked_by:

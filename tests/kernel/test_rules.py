@@ -18,6 +18,8 @@ from symbolic.kernel import (
     conj,
     cong,
     define,
+    gen,
+    iff,
     inst,
     mp,
     symm,
@@ -99,6 +101,20 @@ def test_mp_and_conj():
         mp(imp, assume("other", sympy.Eq(a, 1)))
     both = conj(check_equal(sympy.Add(a, a, evaluate=False), 2 * a), check_equal(a * a, a**2))
     assert isinstance(both.formula, sympy.And) and both.proved and not both.rests_on
+
+
+def test_iff_and_gen():
+    fwd = assume("A ⇒ B", sympy.Implies(sympy.Eq(a, 0), sympy.Eq(a**3, 0)))
+    back = assume("B ⇒ A", sympy.Implies(sympy.Eq(a**3, 0), sympy.Eq(a, 0)))
+    assert iff(fwd, back).formula == sympy.Equivalent(sympy.Eq(a, 0), sympy.Eq(a**3, 0))
+    with pytest.raises(RuleError, match="converse"):
+        iff(fwd, fwd)
+    f = check_equal(sympy.sqrt(t**2), t)
+    g = gen(f, (t,))
+    assert isinstance(g.formula, ForAll) and g.formula.domain == sympy.Interval.open(0, sympy.oo)
+    assert inst(g, {t: t + 1}).proved
+    with pytest.raises(RuleError, match="not a free symbol"):
+        gen(f, (a,))
 
 
 def test_unfold_a_definition():

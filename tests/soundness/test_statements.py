@@ -63,6 +63,19 @@ def test_refuted_only_by_the_statement_itself():
     assert result(sympy.Eq(P, NP), wrong).status == "failed"
 
 
+def test_refuted_by_its_proved_negation():
+    from symbolic.kernel import check_compare
+
+    statement = sympy.Gt(sympy.pi, sympy.Rational(22, 7), evaluate=False)
+    neg = Step(check_compare(sympy.pi, "<", sympy.Rational(22, 7)), "intervals")
+    assert result(statement, neg).status == "failed"  # π < 22/7 is not written as ¬(π > 22/7)
+    from symbolic.kernel import negate
+
+    flipped = Step(negate(check_compare(sympy.pi, ">", sympy.Rational(22, 7))), "negation")
+    if isinstance(flipped.formula, sympy.Not) and flipped.formula.args[0] == statement:
+        assert result(statement, flipped).status == "refuted"
+
+
 def test_a_closed_statement_by_a_certificate():
     step = Step(check_nonzero(sympy.exp(1) - sympy.Rational(2718, 1000)), "intervals")
     assert result(step.formula, step).status == "proved"
