@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy
 
 from symbolic.calc import Calc
@@ -102,3 +103,29 @@ def test_a_claim_using_an_unproved_claim_is_not_proved():
     resolved = {r.claim.name: r for r in resolve_uses([bad, user])}
     assert resolved["t.user"].status == "unknown"
     assert "uses t.bad" in resolved["t.user"].reason
+
+
+# -- the toolkit's own claims ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shared_reports_all():
+    import shared_reports
+
+    return [r.report for r in shared_reports.runs() if r.report is not None]
+
+
+def test_every_claim_of_the_toolkit_is_its_statement(shared_reports_all):
+    """Every claim states a formula, its last step's fact is that formula, and no step of any
+    derivation relates a formula to itself (what -v, --latex, --html and --json show)."""
+    results = [r for rep in shared_reports_all for r in rep.results]
+    assert len(results) >= 100
+    missing = [r.claim.name for r in results if r.claim.statement is None]
+    assert not missing, missing
+    empty = [(r.claim.name, i) for r in results for i in r.derivation.empty_steps]
+    assert not empty, empty
+    elsewhere = [r.claim.name for r in results if r.status == "proved"
+                 and r.derivation.steps[-1].formula != r.claim.statement]
+    assert not elsewhere, elsewhere
+    assert all(r.status == "proved" for r in results), [
+        (r.claim.name, r.status, r.reason) for r in results if r.status != "proved"]
