@@ -53,6 +53,7 @@ from symbolic.kernel.rules import (
     inst,
     member,
     mp,
+    scalar_transpose,
     symm,
     trans,
     unfold,
@@ -85,5 +86,5 @@ __all__ = [
     "check_homogeneous", "check_sum_equal", "check_valid", "check_valid_formula", "check_zero_on", "combine", "counterexample",
     "current_limits", "deadline", "define", "enclose", "limits", "negate", "oracle", "refute_homogeneous", "sum_normal_form",
     "tight_enclosure", "uninterpreted", "undecided",
-    "RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp", "symm", "trans", "unfold",
+    "RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp", "scalar_transpose", "symm", "trans", "unfold",
 ]

@@ -25,6 +25,7 @@ the rules keep that reading:
 ``conj``      ``A``, ``B``, …  ⊢  ``A ∧ B ∧ …``
 ``iff``       ``A ⇒ B`` and ``B ⇒ A``  ⊢  ``A ⇔ B``
 ``gen``       an open fact F in v (v over its assumed set D)  ⊢  ``∀ v ∈ D: F``
+``scalar_transpose``  (no premise) a matrix expression E of shape 1×1  ⊢  ``E = Eᵀ``
 ============  ======================================================================================
 
 >>> import sympy
@@ -274,5 +275,15 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
                      detail=sympy.Tuple(*variables))
 
 
-__all__ = ["RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp", "symm", "trans",
-           "unfold"]
+def scalar_transpose(expr: sympy.MatrixExpr) -> Fact:
+    """``E = Eᵀ`` for a matrix expression of shape exactly 1×1 (a scalar is its own
+    transpose): decided from the shape alone, which SymPy computes from the operands."""
+    if not isinstance(expr, sympy.MatrixExpr) or expr.shape != (1, 1):
+        raise RuleError(f"scalar_transpose: expected a 1×1 matrix expression, got shape "
+                        f"{getattr(expr, 'shape', None)}")
+    return _conclude("scalar_transpose", _eq(expr, sympy.Transpose(expr)), (),
+                     detail=None, domain=())
+
+
+__all__ = ["RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp",
+           "scalar_transpose", "symm", "trans", "unfold"]

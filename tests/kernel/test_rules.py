@@ -22,6 +22,7 @@ from symbolic.kernel import (
     iff,
     inst,
     mp,
+    scalar_transpose,
     symm,
     trans,
     undecided,
@@ -159,3 +160,14 @@ def test_a_proved_chain_holds_at_random_points(p, q, k):
     for fact in (chain, lifted):
         assert fact.proved
         assert fact.formula.lhs.subs(point) == fact.formula.rhs.subs(point)
+
+
+def test_a_scalar_is_its_own_transpose_and_only_a_scalar():
+    d = sympy.Symbol("d", integer=True, positive=True)
+    x, M = sympy.MatrixSymbol("x", 1, d), sympy.MatrixSymbol("M", d, d)
+    fact = scalar_transpose(x * M * x.T)
+    assert fact.proved and fact.formula.rhs == sympy.Transpose(x * M * x.T)
+    with pytest.raises(RuleError, match="1×1"):
+        scalar_transpose(M)
+    with pytest.raises(RuleError):
+        scalar_transpose(x)  # 1×d: not a scalar unless d = 1
