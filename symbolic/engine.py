@@ -155,7 +155,8 @@ class Derivation:
     @property
     def methods(self) -> tuple[str, ...]:
         """The backends used, each once (a combined method ``exact+sympy`` counts as two)."""
-        return tuple(sorted({m for s in self.checked for m in s.verdict.method.split("+")}))
+        found = {m for s in self.checked for m in s.verdict.method.split("+")}
+        return tuple(sorted(found - {"rule"}))  # a kernel rule adds no backend
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]
@@ -274,6 +275,9 @@ class Result:
             return UNKNOWN, "no steps"
         last = self.derivation.steps[-1].fact
         statement = self.claim.statement
+        if verdict.status == PROVED and isinstance(last.formula, sympy.Not) \
+                and same_statement(last.formula.args[0], statement):
+            return REFUTED, "its negation is proved: " + formula_text(last)[:80]
         if verdict.status == PROVED:
             if same_statement(last.formula, statement):
                 if self.blocked_by:

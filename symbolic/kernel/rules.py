@@ -23,6 +23,8 @@ the rules keep that reading:
               their assumptions  ⊢  ``B[v:=t]``
 ``mp``        ``A ⇒ B`` and ``A``  ⊢  ``B``
 ``conj``      ``A``, ``B``, …  ⊢  ``A ∧ B ∧ …``
+``iff``       ``A ⇒ B`` and ``B ⇒ A``  ⊢  ``A ⇔ B``
+``gen``       an open fact F in v (v over its assumed set D)  ⊢  ``∀ v ∈ D: F``
 ============  ======================================================================================
 
 >>> import sympy
@@ -237,4 +239,40 @@ def conj(*facts: Fact) -> Fact:
     return _conclude("conj", sympy.And(*(f.formula for f in facts), evaluate=False), tuple(facts))
 
 
-__all__ = ["RuleError", "conj", "cong", "inst", "member", "mp", "symm", "trans", "unfold"]
+def iff(forward: Fact, backward: Fact) -> Fact:
+    """``A ⇔ B`` from ``A ⇒ B`` and ``B ⇒ A``."""
+    f, b = forward.formula, backward.formula
+    if not (isinstance(f, sympy.Implies) and isinstance(b, sympy.Implies)):
+        raise RuleError("iff: expected two implications")
+    if f.args[0] != b.args[1] or f.args[1] != b.args[0]:
+        raise RuleError("iff: the second implication is not the converse of the first")
+    return _conclude("iff", sympy.Equivalent(f.args[0], f.args[1], evaluate=False),
+                     (forward, backward))
+
+
+def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
+    """``∀ v ∈ D: F`` from an open fact F: a free symbol already ranges over every value of its
+    assumed set D, so this only writes the quantifier. Refused for a fact whose shown domain
+    says more than its symbols' assumptions (a condition it was proved under)."""
+    from symbolic.kernel.logic import domain_of, set_text
+
+    if not isinstance(fact, Fact):
+        raise RuleError(f"gen: expected a kernel Fact, got {type(fact).__name__}")
+    variables = tuple(variables)
+    if not variables:
+        raise RuleError("gen: name the variables to quantify")
+    free = fact.formula.free_symbols
+    for v in variables:
+        if not isinstance(v, sympy.Symbol) or v not in free:
+            raise RuleError(f"gen: {v} is not a free symbol of {sympy.sstr(fact.formula)[:60]}")
+    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in free if isinstance(s, sympy.Symbol)}
+    extra = [d for d in fact.domain if d not in plain]
+    if extra:
+        raise RuleError(f"gen: the fact holds under {extra[0]!r}, more than its symbols' "
+                        "assumptions: state that condition in the formula first")
+    return _conclude("gen", ForAll(variables, fact.formula, domain_of(variables)), (fact,),
+                     detail=sympy.Tuple(*variables))
+
+
+__all__ = ["RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp", "symm", "trans",
+           "unfold"]
