@@ -11,8 +11,9 @@ Each claim's statement is a formula, and its derivation ends in a kernel fact of
 * ``exchange.lemma``: the four substitution identities of the argument (SymPy):
   H(a, 1) = σ(a)·1 − σ(1)·a = σ(a) − σ(1)a, (c·a)b − (c·b)a = 0,
   H(0, b) = σ(0)b − σ(b)·0 = σ(0)b, H(a, b)/(ab) = σ(a)/a − σ(b)/b;
-* ``exchange.lemma_z3``: ``(∀a,b σ(a)b = σ(b)a) ⇒ ∀z σ(z) = σ(1)z``, ``(∀z σ(z) = cz) ⇒
-  ∀a,b σ(a)b = σ(b)a`` and ``(∀a,b σ(a)b = σ(b)a) ⇒ σ(0) = 0``, over an uninterpreted σ (Z3);
+* ``exchange.lemma_z3``: ``(∀a,b σ(a)b = σ(b)a) ⇔ ∀z σ(z) = σ(1)z``, ``(∀z σ(z) = cz) ⇒
+  ∀a,b σ(a)b = σ(b)a`` and ``(∀a,b σ(a)b = σ(b)a) ⇒ σ(0) = 0``, over an uninterpreted σ (Z3,
+  the ⇔ by the kernel's rule from its two directions);
 * ``exchange.symmetric_invariant``: ``Σ_j σ((x·q_j)(x·k_j))V_jo = Σ_j σ((x·k_j)(x·q_j))V_jo``;
 * ``exchange.gated_iff``: ``Gated(x; Q, K, V)_o − Gated(x; K, Q, V)_o = Σ_j H(x·q_j, x·k_j)V_jo``
   (general n, d) and, at d = n = 1, ``Gated(1; a, b, 1) − Gated(1; b, a, 1) = H(a, b)``;
@@ -43,7 +44,7 @@ from symbolic.analysis import (
 )
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
-from symbolic.kernel import ForAll, check_valid_formula, cong, conj
+from symbolic.kernel import ForAll, check_valid_formula, cong, conj, iff
 
 ORDER = 10
 PROG = "python -m proofs.exchange"
@@ -88,14 +89,15 @@ def _units():
 EXCHANGE = ForAll((a, b), sympy.Eq(sigma(a) * b, sigma(b) * a))  # ∀a,b: σ(a)b = σ(b)a
 
 
+LINEAR = ForAll((z,), sympy.Eq(sigma(z), sigma(1) * z))  # ∀z: σ(z) = σ(1)·z
 LEMMA_PARTS = (
-    # (⇒) with c = σ(1)
-    sympy.Implies(EXCHANGE, ForAll((z,), sympy.Eq(sigma(z), sigma(1) * z))),
-    # (⇐) for every c
-    sympy.Implies(ForAll((z,), sympy.Eq(sigma(z), c * z)), EXCHANGE),
+    sympy.Implies(EXCHANGE, LINEAR),  # (⇒), with c = σ(1)
+    sympy.Implies(LINEAR, EXCHANGE),  # (⇐) at c = σ(1)
+    sympy.Implies(ForAll((z,), sympy.Eq(sigma(z), c * z)), EXCHANGE),  # (⇐) for every c
     sympy.Implies(EXCHANGE, sympy.Eq(0, sigma(0))),  # (Z3 reads σ(0) = 0 back as 0 = σ(0))
 )
-LEMMA_STATEMENT = sympy.And(*LEMMA_PARTS, evaluate=False)
+LEMMA_STATEMENT = sympy.And(sympy.Equivalent(EXCHANGE, LINEAR, evaluate=False),
+                            *LEMMA_PARTS[2:], evaluate=False)
 
 SUBSTITUTIONS = tuple(sympy.Eq(lhs, rhs, evaluate=False) for lhs, rhs in (
     (h_at(a, 1), sigma(a) - sigma(1) * a),  # b = 1
@@ -144,8 +146,8 @@ LEMMA = Claim(
 )
 LEMMA_Z3 = Claim(
     "exchange.lemma_z3", "exchange lemma, by Z3 over an uninterpreted σ",
-    "∀a,b ∈ ℝ: σ(a)·b = σ(b)·a  ⇔  ∃c ∀z: σ(z) = c·z, with c = σ(1) (⇒ is stated with "
-    "that c, ⇐ for every c); then σ(0) = 0. (σ(z)/z constant on z ≠ 0 is σ(z) = σ(1)·z "
+    "∀a,b ∈ ℝ: σ(a)·b = σ(b)·a  ⇔  ∃c ∀z: σ(z) = c·z, stated as ⇔ with c = σ(1), and ⇐ "
+    "for every c; then σ(0) = 0. (σ(z)/z constant on z ≠ 0 is σ(z) = σ(1)·z "
     "divided by z; exchange.lemma shows the division.)",
     "A6", kind="lemma", assumptions=LEMMA.assumptions, statement=LEMMA_STATEMENT,
 )
@@ -184,11 +186,16 @@ def lemma_derivation() -> Derivation:
 
 def lemma_z3_derivation() -> Derivation:
     notes = ("(∀a,b σ(a)b = σ(b)a) ⇒ σ(z) = σ(1)·z for every z  [∃c: take c = σ(1)]",
-             "(∀z σ(z) = c·z) ⇒ σ(a)·b = σ(b)·a for every a, b",
+             "(∀z σ(z) = σ(1)·z) ⇒ σ(a)·b = σ(b)·a for every a, b",
+             "(∀z σ(z) = c·z) ⇒ σ(a)·b = σ(b)·a for every a, b, whatever c",
              "(∀a,b σ(a)b = σ(b)a) ⇒ σ(0) = 0")
-    steps = [Step(check_valid_formula(f), "Z3 over an uninterpreted σ: negation unsat", note=n)
-             for f, n in zip(LEMMA_PARTS, notes, strict=True)]
-    return _concluded(steps, "the three implications together")
+    forward, backward, any_c, zero = (
+        Step(check_valid_formula(f), "Z3 over an uninterpreted σ: negation unsat", note=n)
+        for f, n in zip(LEMMA_PARTS, notes, strict=True))
+    both = Step(iff(forward.fact, backward.fact), "⇔ from ⇒ and ⇐ (steps 1, 2)",
+                note="∀a,b: σ(a)b = σ(b)a  ⇔  ∀z: σ(z) = σ(1)·z")
+    return Derivation((forward, backward, both, any_c, zero,
+                       Step(conj(both.fact, any_c.fact, zero.fact), "steps 3, 4 and 5 together")))
 
 
 def symmetric_derivation() -> Derivation:
