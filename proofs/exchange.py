@@ -158,7 +158,8 @@ SYM = Claim(
     statement=SYMMETRIC_STATEMENT,
 )
 GATED = Claim(
-    "exchange.gated_iff", "the gated form is exchange-invariant iff σ is linear",
+    "exchange.gated_iff",
+    "the gated form is exchange-invariant iff σ is linear: the two identities that prove it",
     "The statement is the two identities of the argument: Gated(x; Q, K, V) − Gated(x; K, Q, V) "
     "= Σ_j H(x·q_j, x·k_j) V_jo for general n, d (so σ linear, H ≡ 0 by exchange.lemma, "
     "keeps the symmetry), and at d = n = 1, x = 1, V = 1, Q = a, K = b the difference is "

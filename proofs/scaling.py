@@ -231,7 +231,8 @@ CLAIMS = {
         "Sym(x; Q, K, V)_o for every σ, every α ≠ 0 and any n, d", "A7",
         statement=SYMMETRIC_STATEMENT),
     "gated": Claim(
-        "scaling.gated_iff", "the gated form keeps a rescaling iff σ commutes with it",
+        "scaling.gated_iff",
+        "the gated form keeps a rescaling iff σ commutes with it: the two identities that prove it",
         "The statement is the two identities of the argument, for a fixed α ≠ 0: "
         "Gated(x; αQ, K/α, V)_o − Gated(x; Q, K, V)_o = (1/α)·Σ_j (σ(α·x·q_j) − α·σ(x·q_j))"
         "(x·k_j) V_jo for general n, d (so σ(αa) = α·σ(a) for all a keeps the rescaling), and at "
@@ -253,7 +254,8 @@ CLAIMS = {
         "and (1 − 2^p)·σ(0); (⇐) c·(αt)^p = α^p·(c·t^p) on each half-line.", "A7",
         statement=DEGREE_P_STATEMENT),
     "generalized": Claim(
-        "scaling.generalized_symmetry", "degree-p activations keep Q → αQ, K → α^(−p)K",
+        "scaling.generalized_symmetry",
+        "degree-p activations keep Q → αQ, K → α^(−p)K: the identity that proves it",
         "Gated(x; αQ, α^(−p)K, V)_o − Gated(x; Q, K, V)_o = α^(−p)·Σ_j (σ(α·x·q_j) − "
         "α^p·σ(x·q_j))(x·k_j) V_jo for every α > 0 and any n, d: when σ is positively "
         "homogeneous of degree p every term vanishes, so the rescaling is a symmetry.", "A7",

@@ -67,7 +67,8 @@ def test_every_derivation_ends_in_its_statement_and_no_step_is_empty(report):
 
 def _flip_sign(formula: sympy.Basic) -> sympy.Basic:
     """The formula with its first equation's right side negated (a statement one sign off)."""
-    eq = next(e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq))
+    eq = next(e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq)
+              and e.rhs != 0)
     return formula.xreplace({eq: sympy.Eq(eq.lhs, -eq.rhs, evaluate=False)})
 
 
