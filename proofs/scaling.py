@@ -61,15 +61,16 @@ from symbolic.kernel import (
 ORDER = 20
 PROG = "python -m proofs.scaling"
 
-sigma, g, h = (sympy.Function(n) for n in ("sigma", "g", "h"))
-alpha, beta, t = sympy.symbols("alpha beta t", positive=True)
+sigma, g = (sympy.Function(n) for n in ("sigma", "g"))
+alpha, t = sympy.symbols("alpha t", positive=True)
 p = sympy.Symbol("p", real=True)  # a degree: any real number
 a, c, c1, c2, x = sympy.symbols("a c c1 c2 x", real=True)
 real_alpha = sympy.Symbol("alpha", real=True)  # α in a Z3 formula: its sign is a hypothesis
 nz_alpha = sympy.Symbol("alpha", real=True, nonzero=True)
 
-REGULARITY = ("every measurable solution h: (0,∞) → (0,∞) of h(αβ) = h(α)h(β) is h(α) = α^p "
-              "(Cauchy's multiplicative equation; measurability of σ makes h measurable)")
+REGULARITY = ("every measurable solution g: (0,∞) → (0,∞) of g(αβ) = g(α)g(β) is g(α) = α^(−p) "
+              "for some real p (Cauchy's multiplicative equation; measurability of σ makes g "
+              "measurable)")
 
 
 def _mul(*factors: sympy.Expr) -> sympy.Expr:
@@ -209,18 +210,33 @@ ALL_ALPHA_STATEMENT = sympy.And(ALL_ALPHA_ODD, ALL_ALPHA_FORWARD, ALL_ALPHA_LINE
 
 # --- the converse ------------------------------------------------------------------------------
 
-a0 = sympy.Symbol("a0", real=True)
-REGULARITY_FORMULA = Exists((p,), ForAll((alpha,), _eq(h(alpha), alpha**p)))
+a0, b_real, s_real = sympy.symbols("a0 beta s", real=True)
+
+
+def _symmetry_at(al: sympy.Expr, z: sympy.Expr) -> sympy.Basic:
+    """What the rescaling (αQ, g(α)K) being a symmetry says at d = n = 1: σ(α·z)·g(α) = σ(z)."""
+    return _eq(_mul(sigma(_mul(al, z)), g(al)), sigma(z))
+
+
+REGULARITY_FORMULA = Exists((p,), ForAll((alpha,), _eq(g(alpha), alpha ** (-p))))
 CONVERSE_PARTS = (
+    # a symmetry at d = n = 1, x = K = V = 1, Q = a
     _eq(_unit_gated(alpha * a, g(alpha)) - _unit_gated(a, 1),
         sigma(alpha * a) * g(alpha) - sigma(a)),
-    _eq(h(alpha) * h(beta) * sigma(a0) - h(alpha * beta) * sigma(a0),
-        (h(alpha) * h(beta) - h(alpha * beta)) * sigma(a0)),
-    _eq(_mul(h(sympy.sqrt(alpha)), h(sympy.sqrt(alpha))), h(sympy.sqrt(alpha)) ** 2),
+    # g(α) ≠ 0 (σ(a0) ≠ 0: σ ≢ 0)
+    sympy.Implies(sympy.And(_symmetry_at(real_alpha, a0), _nonzero(sigma(a0))),
+                  _nonzero(g(real_alpha))),
+    # g is multiplicative: σ(αβ·a0) two ways
+    sympy.Implies(sympy.And(_symmetry_at(real_alpha, _mul(b_real, a0)), _symmetry_at(b_real, a0),
+                            _symmetry_at(_mul(real_alpha, b_real), a0), _nonzero(sigma(a0))),
+                  _eq(g(_mul(real_alpha, b_real)), _mul(g(real_alpha), g(b_real)))),
+    # g is positive: g(s·s) = g(s)·g(s) ≠ 0
+    sympy.Implies(sympy.And(_eq(g(_mul(s_real, s_real)), _mul(g(s_real), g(s_real))),
+                            _nonzero(g(_mul(s_real, s_real)))), _pos(g(_mul(s_real, s_real)))),
     REGULARITY_FORMULA,
-    _eq(sympy.Pow(_mul(alpha, beta), p, evaluate=False), alpha**p * beta**p),
-    DEGREE_P_PARTS[0],
-    _eq(sympy.Pow(alpha**p, -1, evaluate=False), alpha ** (-p)),
+    # with g(α) = α^(−p), the symmetry is degree-p homogeneity
+    _eq(sigma(alpha * a) * alpha ** (-p) - sigma(a),
+        alpha ** (-p) * (sigma(alpha * a) - alpha**p * sigma(a))),
 )
 CONVERSE_STATEMENT = sympy.And(*CONVERSE_PARTS, evaluate=False)
 
@@ -271,10 +287,10 @@ CLAIMS = {
         "scaling.converse", "a family of rescaling symmetries forces homogeneity: the steps",
         "If σ ≢ 0 and for every α > 0 some g(α) makes (αQ, g(α)K) a symmetry of the gated form, "
         "then σ is positively homogeneous of some degree p and g(α) = α^(−p). The statement is "
-        "the steps of that argument: the specialisation σ(αa)g(α) = σ(a) (d = n = 1); "
-        "h = 1/g is multiplicative, h(αβ)σ(a0) = h(α)h(β)σ(a0), and positive, h(α) = h(√α)²; "
-        "the regularity assumption (admitted, named): h(α) = α^p; α^p solves the equation; "
-        "then σ(t) = σ(1)·t^p as in scaling.degree_p, and g = 1/h = α^(−p).", "A7",
+        "the steps of that argument: the specialisation σ(αa)g(α) = σ(a) (d = n = 1, SymPy); "
+        "with σ(a0) ≠ 0, g(α) ≠ 0, g is multiplicative (σ(αβ·a0) two ways) and positive "
+        "(g(α) = g(√α)²) (Z3, over uninterpreted σ and g); the regularity assumption "
+        "(admitted, named): g(α) = α^(−p); then σ(αa) = α^p·σ(a) (SymPy).", "A7",
         assumptions=("σ measurable", REGULARITY), uses=("scaling.gated_iff", "scaling.degree_p"),
         statement=CONVERSE_STATEMENT),
 }
@@ -364,27 +380,23 @@ def all_alpha_derivation() -> Derivation:
 
 
 def converse_derivation() -> Derivation:
-    rules = (
-        ("specialise d = n = 1, x = 1, K = 1, V = 1, Q = a",
-         "a symmetry (αQ, g(α)K) gives σ(αa)·g(α) = σ(a) for all a; at a0 with σ(a0) ≠ 0, "
-         "g(α) ≠ 0, so σ(αa) = h(α)·σ(a) with h = 1/g"),
-        ("σ(αβ·a0) two ways, then divide by σ(a0) ≠ 0",
-         "h(α)h(β)σ(a0) = h(α)σ(βa0) = σ(αβa0) = h(αβ)σ(a0): h(αβ) = h(α)h(β)"),
-        ("β = α in h(αβ) = h(α)h(β), at √α", "h(α) = h(√α)² > 0 (h ≠ 0): h maps (0,∞) into (0,∞)"),
-        None,
-        ("check: α^p solves the equation", "(αβ)^p = α^p·β^p for α, β > 0"),
-        ("σ(αa) = α^p σ(a) at (α, a) = (t, ±1), as in scaling.degree_p",
-         "σ(t) = σ(1)t^p and σ(−t) = σ(−1)t^p: σ is homogeneous of degree p"),
-        ("g = 1/h", "g(α) = 1/h(α) = α^(−p)"),
-    )
-    steps = []
-    for part, rule in zip(CONVERSE_PARTS, rules, strict=True):
-        if rule is None:
-            steps.append(Step(assume(REGULARITY, part), "regularity assumption (named in the "
-                              "claim)", note="h(α) = α^p for some real p"))
-        else:
-            steps.append(equal_step(part.lhs, part.rhs, rule[0], note=rule[1]))
-    return _concluded(steps, "the steps together (resting on the regularity assumption)")
+    special, nonzero, multiplicative, positive, regular, homogeneous = CONVERSE_PARTS
+    return _concluded([
+        equal_step(special.lhs, special.rhs, "specialise d = n = 1, x = 1, K = 1, V = 1, Q = a",
+                   note="a symmetry (αQ, g(α)K) gives σ(αa)·g(α) = σ(a) for every α > 0, a"),
+        Step(check_valid_formula(nonzero), Z3_RULE,
+             note="at a0 with σ(a0) ≠ 0 (σ ≢ 0): g(α) ≠ 0"),
+        Step(check_valid_formula(multiplicative), Z3_RULE,
+             note="σ(αβ·a0) two ways: σ(αβa0)g(α)g(β) = σ(βa0)g(β) = σ(a0) = σ(αβa0)g(αβ), "
+             "so g(αβ) = g(α)g(β)"),
+        Step(check_valid_formula(positive), Z3_RULE,
+             note="at β = α = s = √α: g(α) = g(√α)² and g(α) ≠ 0, so g maps (0,∞) into (0,∞)"),
+        Step(assume(REGULARITY, regular), "regularity assumption (named in the claim)",
+             note="Cauchy's multiplicative equation: g(α) = α^(−p) for some real p"),
+        equal_step(homogeneous.lhs, homogeneous.rhs, "substitute g(α) = α^(−p)",
+                   note="σ(αa)·α^(−p) = σ(a) is σ(αa) = α^p·σ(a): σ is positively homogeneous "
+                   "of degree p (scaling.degree_p), and g(α) = α^(−p)"),
+    ], "the steps together (resting on the regularity assumption)")
 
 
 def theorem_results() -> list[Result]:

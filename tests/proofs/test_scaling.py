@@ -88,7 +88,8 @@ def test_z3_statements_are_what_z3_reads_back():
     from symbolic.kernel import check_valid_formula
 
     for part in (scaling.DEGREE_ONE_FORWARD, scaling.DEGREE_ONE_BACKWARD,
-                 scaling.ALL_ALPHA_FORWARD, scaling.ALL_ALPHA_BACKWARD):
+                 scaling.ALL_ALPHA_FORWARD, scaling.ALL_ALPHA_BACKWARD,
+                 *scaling.CONVERSE_PARTS[1:4]):
         fact = check_valid_formula(part)
         assert fact.proved and fact.formula == part
 
@@ -101,6 +102,19 @@ def test_a_wrong_degree_one_form_is_refuted_by_z3():
     hypotheses, form = scaling.DEGREE_ONE_FORWARD.args
     wrong = sympy.Implies(hypotheses, form.xreplace({scaling.sigma(1): scaling.sigma(-1)}))
     assert check_valid_formula(wrong).status == "refuted"
+
+
+def test_the_converse_steps_are_not_rubber_stamps():
+    """Without σ(a0) ≠ 0 the multiplicativity of g does not follow (σ ≡ 0 allows any g), and
+    g(αβ) = g(α) + g(β) does not follow either: Z3 refutes both."""
+    from symbolic.kernel import check_valid_formula
+
+    hypotheses, conclusion = scaling.CONVERSE_PARTS[2].args
+    without = sympy.Implies(sympy.And(*(h for h in hypotheses.args
+                                        if not isinstance(h, sympy.Ne))), conclusion)
+    additive = sympy.Implies(hypotheses, sympy.Eq(conclusion.lhs, sympy.Add(*conclusion.rhs.args)))
+    assert check_valid_formula(without).status == "refuted"
+    assert check_valid_formula(additive).status == "refuted"
 
 
 def test_activation_statements_negate_what_is_refuted(report):
