@@ -217,7 +217,12 @@ def same_statement(formula: sympy.Basic, statement: sympy.Basic) -> bool:
 
 
 def says_nothing(formula: sympy.Basic) -> bool:
-    """A bare truth value, or a relation (or ``⇔``) between two identical sides."""
+    """A bare truth value, or a relation (or ``⇔``) between two identical sides, also under
+    quantifiers (``∀ z: z = z``)."""
+    from symbolic.kernel import Exists, ForAll
+
+    while isinstance(formula, (ForAll, Exists)):
+        formula = formula.body
     if formula in (sympy.true, sympy.false):
         return True
     if isinstance(formula, (sympy.core.relational.Relational, sympy.Equivalent)):
