@@ -18,7 +18,7 @@ Run: ``python -m proofs.rank_r [-v] [--json] [--latex [FILE]] [--no-torch]``
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from functools import cache
 
 import sympy
 from sympy import Inverse, MatrixSymbol, Sum, Transpose
@@ -40,8 +40,9 @@ from symbolic.kernel import (
     inst,
     negate,
 )
-from symbolic.layer_witness import LayerWitness, certified_layer_witness
+from symbolic.layer_witness import LayerWitness, sympy_sigma
 from symbolic.layers import symbolic_matrix
+from symbolic.properties import candidate_points
 
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)
 s, i = sympy.symbols("s i", integer=True, nonnegative=True)
@@ -269,9 +270,11 @@ def _gl_values(a: sympy.Expr, q: sympy.Expr) -> dict[str, sympy.Matrix]:
             "A_inv_T": shear.inv().T}
 
 
-def _written_out(difference: Callable, values: Mapping, act: Activation) -> sympy.Expr:
+@cache
+def _written_out(family: str, act: Activation) -> sympy.Expr:
     """The layer difference on a witness family for σ = ``act``: computed with σ uninterpreted,
     then σ replaced by the activation without evaluating (a linear σ gives k·p − p·k, not 0)."""
+    difference, values, _ = FAMILIES[family]
     with_sigma = difference(sigma, values)
     with sympy.evaluate(False):
         return with_sigma.replace(sigma, lambda u: act.expr.xreplace({z: u}))
@@ -285,8 +288,8 @@ FAMILIES = {"exchange": (exchange_difference, _exchange_values(p, kq), (p, kq)),
 def _verdict_formula(act: Activation, family: str) -> sympy.Basic:
     """What the table says: the difference is 0 for all values when σ is linear, otherwise
     not (¬∀)."""
-    difference, values, variables = FAMILIES[family]
-    zero = _eq(_written_out(difference, values, act), 0)
+    variables = FAMILIES[family][2]
+    zero = _eq(_written_out(family, act), 0)
     return zero if act.linear else sympy.Not(ForAll(variables, zero), evaluate=False)
 
 
@@ -311,14 +314,22 @@ def _break_step(act: Activation, what: str, family: str,
                 searches: list[tuple[Callable[[sympy.Expr], Witness], Callable,
                                      Callable[[sympy.Expr], dict]]],
                 ) -> tuple[Step, LayerWitness | None]:
-    """A certified witness that ``what`` breaks, else SymPy on the difference for all values."""
-    difference, values, variables = FAMILIES[family]
-    written = _written_out(difference, values, act)
+    """A certified witness that ``what`` breaks: the first candidate point where the kernel
+    refutes ``difference = 0`` (the layers, evaluated exactly, only skip points where they
+    differ by 0); else SymPy on the difference for all values."""
+    difference, _, variables = FAMILIES[family]
+    written = _written_out(family, act)
+    sig = sympy_sigma(act)
     for describe, search_values, point in searches:
-        w = certified_layer_witness(act, difference, search_values)
-        if w is not None:
-            w = replace(w, where=describe(w.point))
-            fact = negate(counterexample(written, 0, point(w.point), variables))
+        for value in candidate_points(act.expr):
+            at = search_values(value)
+            exact = sympy.sympify(difference(sig, at))
+            if exact.is_zero or exact.has(sympy.zoo, sympy.nan, sympy.I):
+                continue
+            fact = negate(counterexample(written, 0, point(value), variables))
+            if not fact.proved:
+                continue
+            w = LayerWitness(act, value, at, exact, fact, where=describe(value))
             place = ", ".join(f"{k} = {v}" for k, v in w.where)
             return Step(fact, f"certified ({fact.verdict.method}) at {place}",
                         note=f"{act.name}: {what} broken — the layer difference at {place} "
