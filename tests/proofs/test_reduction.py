@@ -71,16 +71,15 @@ def test_a_statement_changed_by_one_sign_is_failed(report):
         assert "not the claim's statement" in wrong.reason
 
 
-def test_symmetric_part_is_a_chain_at_general_d_on_one_admitted_fact(by_name):
+def test_symmetric_part_is_proved_at_general_d_without_admitted_facts(by_name):
     result = by_name["reduction.symmetric_part"]
     steps = result.derivation.steps
     assert steps[0].note.startswith("[d = 4; symbolic entries]")
-    assert [s.note.split("]")[0] + "]" for s in steps[2:]] == ["[general d]"] * (len(steps) - 2)
-    assert steps[2].kind == "assumption" and steps[2].formula == sympy.Eq(
-        sympy.Transpose(reduction.SCORE), reduction.SCORE, evaluate=False)
-    assert [a.statement for a in result.assumptions] == [steps[2].statement]
-    assert steps[-1].fact.rule == "trans" and steps[5].fact.rule == "cong"
-    assert result.strict_status() == "unknown"  # --strict refuses the admitted fact
+    assert [s.note.split("]")[0] + "]" for s in steps[2:6]] == ["[general d]"] * 4
+    assert steps[4].fact.rule == "trans" and steps[6].fact.rule == "conj"
+    assert steps[4].formula.rhs == reduction.AVERAGE  # ½ x M xᵀ + ½ (x M xᵀ)ᵀ
+    assert steps[5].formula.lhs == reduction.AVERAGE_ENTRY != steps[5].formula.rhs
+    assert not result.rests_on and result.strict_status() == "proved"
 
 
 def test_iff_linear_is_proved_by_sympy_and_by_z3(by_name):
