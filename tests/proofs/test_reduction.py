@@ -198,3 +198,19 @@ def test_rank1_bilinear_is_symmetric_rank1(batch, dim, units, seed, act):
     assert np.abs(layers.bilinear(x, ms, v, s) - sym).max() <= ROUND_OFF * scale
     halves = [(m + m.T) / 2 for m in ms]
     assert np.abs(layers.bilinear(x, halves, v, s) - sym).max() <= ROUND_OFF * scale
+
+
+@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1),
+       st.sampled_from(sorted(ACTIVATIONS)))
+def test_linear_in_index_form_is_the_gated_layer(batch, dim, units, seed, act):
+    """reduction.gated_form's second fact on random layers: with torch.nn.Linear's
+    y[b, o] = Σ_i h[b, i]·W[o, i], w2(σ(w1 x) ⊙ w3 x) = gated(x, W1, W3, W2ᵀ, σ)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, dim))
+    w1, w3 = (rng.standard_normal((units, dim)) / np.sqrt(dim) for _ in range(2))
+    w2 = rng.standard_normal((dim, units))
+    s = ACTIVATIONS[act].numpy
+    linear = lambda h, w: np.einsum("bi,oi->bo", h, w)  # noqa: E731
+    llama = linear(s(linear(x, w1)) * linear(x, w3), w2)
+    gated = layers.gated(x, w1, w3, w2.T, s)
+    assert np.abs(llama - gated).max() <= ROUND_OFF * max(1.0, np.abs(gated).max())
