@@ -16,14 +16,16 @@ Run: ``python -m proofs.absorption [-v] [--json] [--latex [FILE]] [--no-torch]``
 from __future__ import annotations
 
 import sympy
-from sympy import Identity, MatMul, Transpose
+from sympy import Transpose
 
 from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
+from symbolic.calc import Calc, in_context, rule_step
 from symbolic.check import equal_matrices_step
 from symbolic.dimension_free import matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result
+from symbolic.kernel import check_matrix_expr_equal, cong, conj
 from symbolic.layers import symbolic_matrix
 
 B, d, n, d_out = sympy.symbols("B d n d_out", integer=True, positive=True)
@@ -43,107 +45,141 @@ b_k = sympy.MatrixSymbol("b_k", 1, n)
 ASSUMPTIONS = ("B, d, n, d_out ≥ 1 symbolic (general dimension)",
                "σ: R → R arbitrary (an uninterpreted function)")
 
+P, S, A = layers.held_product, layers.held_sum, layers.held_apply
+ONE = sympy.OneMatrix(B, 1)  # a column of ones: 1b adds the row b to every row
+SCORE = sympy.MatrixSymbol("h", B, n)  # the hole of the layer context: σ(·)V around a score
+
+
+def layer(score: sympy.MatrixExpr) -> sympy.MatrixExpr:
+    """``σ(score)V``: the layer around its score matrix, as written."""
+    return P(A(sigma, score), V)
+
+
+LAYER = sympy.Lambda(SCORE, layer(SCORE))
+AUGMENTED_SCORE = sympy.MatrixSymbol("h", B, d + 1)  # a hole for the augmented token x̃
+
+
+def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Eq:
+    return sympy.Eq(lhs, rhs, evaluate=False)
+
+
+def _augmented(x_: sympy.MatrixExpr) -> sympy.BlockMatrix:
+    """``x̃ = [x, 1]``."""
+    return sympy.BlockMatrix([[x_, ONE]])
+
+
+def _keys(K_: sympy.MatrixExpr, bias: sympy.MatrixExpr) -> sympy.BlockMatrix:
+    """``K̃ = [K, bᵀ]``."""
+    return sympy.BlockMatrix([[K_, Transpose(bias)]])
+
+
+# the scores of each form, as the paper writes them
+STATIC_SCORE = P(P(x, Qs), Transpose(K))  # (xQ)Kᵀ
+ABSORBED_SCORE = P(x, Transpose(P(K, Transpose(Qs))))  # x(KQᵀ)ᵀ: the MLP with keys KQᵀ
+XT, KB = _augmented(x), sympy.MatrixSymbol("b", 1, n)
+BIASED_STATIC_SCORE = S(P(S(P(x, Qs), P(ONE, b_q)), Transpose(K)), P(ONE, b_k))
+ABSORBED_BIAS = S(P(b_q, Transpose(K)), b_k)  # b' = b_qKᵀ + b_k
+BIASED_MLP_SCORE = S(P(x, Transpose(P(K, Transpose(Qs)))), P(ONE, ABSORBED_BIAS))
+
 ABSORPTION = Claim(
     "absorption.static_query", "A static query matrix absorbs into the keys",
-    "σ((xQ)Kᵀ)V = σ(x(KQᵀ)ᵀ)V for all x, Q ∈ R^{d×d}, K, V and every σ: the layer is the "
-    "ordinary MLP with keys K' = KQᵀ, with identical outputs for every x.",
-    "A2", assumptions=ASSUMPTIONS)
+    "for all x, Q ∈ R^{d×d}, K, V and every σ: the layer is the ordinary MLP with keys "
+    "K' = KQᵀ, with identical outputs for every x.",
+    "A2", assumptions=ASSUMPTIONS,
+    statement=_eq(layer(STATIC_SCORE), layer(ABSORBED_SCORE)))
 MLP_IS_STATIC_QUERY = Claim(
     "absorption.mlp_is_static_query", "Every MLP is a static-query layer",
-    "σ(xKᵀ)V = σ((xI)Kᵀ)V, and with a bias σ(xKᵀ + b)V = σ((x̃ I)K̃ᵀ)V with x̃ = [x, 1], "
-    "K̃ = [K, bᵀ].",
-    "A2", kind="corollary", assumptions=ASSUMPTIONS)
+    "σ(xKᵀ)V is the static-query layer with Q = I, and σ(xKᵀ + 1b)V the static-query layer "
+    "with Q = I_(d+1) on x̃ = [x, 1] with keys K̃ = [K, bᵀ].",
+    "A2", kind="corollary", assumptions=ASSUMPTIONS,
+    statement=sympy.And(
+        _eq(layer(P(x, Transpose(K))), layer(P(P(x, sympy.Identity(d)), Transpose(K)))),
+        _eq(layer(S(P(x, Transpose(K)), P(ONE, KB))),
+            layer(P(P(XT, sympy.Identity(d + 1)), Transpose(_keys(K, KB))))),
+        evaluate=False))
 WITH_BIASES = Claim(
     "absorption.with_biases", "Absorption with biases",
-    "σ((xQ + b_q)Kᵀ + b_k)V = σ(x(KQᵀ)ᵀ + b')V with b' = b_qKᵀ + b_k: the biased static-query "
-    "layer is the biased MLP with keys KQᵀ. Proof: on x̃ = [x, 1] it is the static-query layer "
-    "with Q̃ = [[Q, 0], [b_q, 1]] and K̃ = [K, b_kᵀ], to which the unbiased case applies.",
-    "A2", uses=("absorption.static_query",), assumptions=ASSUMPTIONS)
+    "the biased static-query layer σ((xQ + 1b_q)Kᵀ + 1b_k)V is the biased MLP with keys KQᵀ and "
+    "bias b' = b_qKᵀ + b_k. Proof: on x̃ = [x, 1] it is the static-query layer with "
+    "Q̃ = [[Q, 0], [b_q, 1]] and K̃ = [K, b_kᵀ], to which the unbiased case applies.",
+    "A2", uses=("absorption.static_query",), assumptions=ASSUMPTIONS,
+    statement=_eq(layer(BIASED_STATIC_SCORE), layer(BIASED_MLP_SCORE)))
 
 
 def absorption() -> Derivation:
-    """(xQ)Kᵀ = x(KQᵀ)ᵀ, then σ(·)V of both sides, at general and at explicit sizes."""
-    lhs = MatMul(MatMul(x, Qs, evaluate=False), Transpose(K), evaluate=False)
-    rhs = MatMul(x, Transpose(MatMul(K, Transpose(Qs), evaluate=False)), evaluate=False)
+    """(xQ)Kᵀ = x(KQᵀ)ᵀ; the same σ(·)V of both sides (congruence); explicit sizes too."""
     e = {k: symbolic_matrix(k, *shape) for k, shape in (
         ("x", (EXPLICIT["B"], EXPLICIT["d"])), ("Q", (EXPLICIT["d"], EXPLICIT["d"])),
         ("K", (EXPLICIT["n"], EXPLICIT["d"])), ("V", (EXPLICIT["n"], EXPLICIT["d_out"])))}
+    scores = matrix_step(STATIC_SCORE, ABSORBED_SCORE,
+                         "transpose of a product: (KQᵀ)ᵀ = QKᵀ; associativity",
+                         note=f"{GENERAL} (xQ)Kᵀ = x(KQᵀ)ᵀ")
     return Derivation((
-        matrix_step(lhs,
-                    rhs,
-                    "transpose of a product: (KQᵀ)ᵀ = QKᵀ; associativity",
-                    note=f"{GENERAL} (xQ)Kᵀ = x(KQᵀ)ᵀ"),
-        matrix_step(layers.static_query(x, Qs, K, V, sigma),
-                    layers.mlp(x, layers.absorbed_keys(Qs, K), V, sigma),
-                    "apply σ elementwise, then multiply by V, on both sides of step 1",
-                    note=f"{GENERAL} static_query(x, Q, K, V, σ) = mlp(x, KQᵀ, V, σ)"),
+        scores,
         equal_matrices_step(layers.static_query(e["x"], e["Q"], e["K"], e["V"], sigma),
                             layers.mlp(e["x"], layers.absorbed_keys(e["Q"], e["K"]), e["V"],
                                        sigma),
                             "expand every entry",
                             note=f"{AT_EXPLICIT} static_query = mlp(x, KQᵀ, V, σ), entry by entry"),
+        in_context(scores, SCORE, layer(SCORE),
+                   "step 1 inside σ(·)V (congruence: equal scores give equal layers)",
+                   note=f"{GENERAL} static_query(x, Q, K, V, σ) = mlp(x, KQᵀ, V, σ)"),
     ))
 
 
 def mlp_is_static_query() -> Derivation:
-    """Q = I, and a bias as the last column of K̃ acting on x̃ = [x, 1]."""
-    b = sympy.MatrixSymbol("b", 1, n)
-    eye = Identity(d)
-    return Derivation((
-        matrix_step(MatMul(MatMul(x, eye, evaluate=False),
-                                                       Transpose(K), evaluate=False),
-                    x * K.T,
-                    "I is the identity of the matrix product",
-                    note=f"{GENERAL} (xI)Kᵀ = xKᵀ"),
-        matrix_step(layers.mlp(x, K, V, sigma),
-                    layers.static_query(x, eye, K, V, sigma),
-                    "apply σ elementwise and multiply by V",
-                    note=f"{GENERAL} mlp(x, K, V, σ) = static_query(x, I, K, V, σ)"),
-        matrix_step(layers.augment(x) @ layers.augmented_keys(K, b).T,
-                    x * K.T + sympy.OneMatrix(B, 1) * b,
-                    "block matrix product",
-                    note=f"{GENERAL} x̃ K̃ᵀ = xKᵀ + 1b  (x̃ = [x, 1], K̃ = [K, bᵀ], 1 ∈ R^{{B×1}})"),
-        matrix_step(layers.mlp_with_bias(x, K, b, V, sigma),
-                    layers.static_query(layers.augment(x), Identity(d + 1),
-                                        layers.augmented_keys(K, b), V, sigma),
-                    "step 3 inside σ; I_(d+1) is the identity",
-                    note=f"{GENERAL} mlp_with_bias(x, K, b, V, σ) = static_query(x̃, I_(d+1), K̃, V, σ)"),
-    ))
+    """Q = I; and a bias as the last column of K̃ acting on x̃ = [x, 1], with Q = I_(d+1)."""
+    identity = matrix_step(P(x, Transpose(K)), P(P(x, sympy.Identity(d)), Transpose(K)),
+                           "I is the identity of the matrix product",
+                           note=f"{GENERAL} xKᵀ = (xI)Kᵀ")
+    plain = in_context(identity, SCORE, layer(SCORE), "step 1 inside σ(·)V (congruence)",
+                       note=f"{GENERAL} mlp(x, K, V, σ) = static_query(x, I, K, V, σ)")
+    kt = _keys(K, KB)
+    biased = (Calc(S(P(x, Transpose(K)), P(ONE, KB)))
+              .eq(P(XT, Transpose(kt)), "block matrix product: [x, 1][K, bᵀ]ᵀ = xKᵀ + 1b",
+                  check=check_matrix_expr_equal,
+                  note=f"{GENERAL} xKᵀ + 1b = x̃K̃ᵀ (x̃ = [x, 1], K̃ = [K, bᵀ], 1 ∈ R^{{B×1}})")
+              .eq(P(P(XT, sympy.Identity(d + 1)), Transpose(kt)), "I_(d+1) is the identity",
+                  check=check_matrix_expr_equal, note=f"{GENERAL} x̃K̃ᵀ = (x̃I)K̃ᵀ")
+              .steps(note=f"{GENERAL} xKᵀ + 1b = (x̃I)K̃ᵀ"))
+    with_bias = in_context(biased[-1], SCORE, layer(SCORE), "step 5 inside σ(·)V (congruence)",
+                           note=f"{GENERAL} mlp_with_bias(x, K, b, V, σ) = "
+                           "static_query(x̃, I_(d+1), K̃, V, σ)")
+    return Derivation((identity, plain, *biased, with_bias,
+                       rule_step(conj(plain.fact, with_bias.fact),
+                                 "conjunction of steps 2 and 6")))
 
 
 def with_biases() -> Derivation:
-    """The biased layer is a static-query layer on x̃; absorb Q̃ into K̃ by A2 at width d + 1."""
-    xt, Qt, Kt = layers.augment(x), layers.augmented_query(Qs, b_q), layers.augmented_keys(K, b_k)
-    one = sympy.OneMatrix(B, 1)
-    absorbed = layers.augmented_keys(layers.absorbed_keys(Qs, K),
-                                     layers.absorbed_bias(b_q, K, b_k))
+    """The biased layer is a static-query layer on x̃; absorb Q̃ into K̃ (A2 at width d + 1)."""
+    Qt, Kt = layers.augmented_query(Qs, b_q), _keys(K, b_k)
+    absorbed = sympy.BlockMatrix([[P(K, Transpose(Qs)), Transpose(ABSORBED_BIAS)]])
+    keys = matrix_step(P(Kt, Transpose(Qt)), absorbed,
+                       "block matrix product; (b_qKᵀ)ᵀ = Kb_qᵀ",
+                       note=f"{GENERAL} K̃Q̃ᵀ = [KQᵀ, (b_qKᵀ + b_k)ᵀ]")
+    hole = sympy.MatrixSymbol("k", n, d + 1)
+    scores = (Calc(BIASED_STATIC_SCORE)
+              .eq(P(P(XT, Qt), Transpose(Kt)),
+                  "block matrix product: x̃Q̃ = [xQ + 1b_q, 1], times K̃ᵀ = [Kᵀ; b_k]",
+                  check=check_matrix_expr_equal,
+                  note=f"{GENERAL} (xQ + 1b_q)Kᵀ + 1b_k = (x̃Q̃)K̃ᵀ")
+              .eq(P(XT, Transpose(P(Kt, Transpose(Qt)))),
+                  "absorption.static_query's first step at width d + 1: (x̃Q̃)K̃ᵀ = x̃(K̃Q̃ᵀ)ᵀ",
+                  check=check_matrix_expr_equal,
+                  note=f"{GENERAL} (x̃Q̃)K̃ᵀ = x̃(K̃Q̃ᵀ)ᵀ")
+              .eq(P(XT, Transpose(absorbed)), "step 1 inside x̃(·)ᵀ (congruence)",
+                  by=cong(keys.fact, sympy.Lambda(hole, P(XT, Transpose(hole)))),
+                  note=f"{GENERAL} x̃(K̃Q̃ᵀ)ᵀ = x̃[KQᵀ, b'ᵀ]ᵀ")
+              .eq(BIASED_MLP_SCORE, "block matrix product: x̃[K', b'ᵀ]ᵀ = xK'ᵀ + 1b'",
+                  check=check_matrix_expr_equal,
+                  note=f"{GENERAL} x̃[KQᵀ, b'ᵀ]ᵀ = x(KQᵀ)ᵀ + 1b'")
+              .steps(note=f"{GENERAL} (xQ + 1b_q)Kᵀ + 1b_k = x(KQᵀ)ᵀ + 1(b_qKᵀ + b_k)"))
     return Derivation((
-        matrix_step(xt @ Qt,
-                    sympy.BlockMatrix([[x * Qs + one * b_q, one]]),
-                    "block matrix product",
-                    note=f"{GENERAL} x̃Q̃ = [xQ + 1b_q, 1]"),
-        matrix_step((xt @ Qt) @ Kt.T,
-                    (x * Qs + one * b_q) * K.T + one * b_k,
-                    "block matrix product",
-                    note=f"{GENERAL} (x̃Q̃)K̃ᵀ = (xQ + 1b_q)Kᵀ + 1b_k"),
-        matrix_step(layers.static_query_with_bias(x, Qs, b_q, K, b_k, V, sigma),
-                    layers.static_query(xt, Qt, Kt, V, sigma),
-                    "step 2 inside σ",
-                    note=f"{GENERAL} static_query_with_bias(x, Q, b_q, K, b_k, V, σ) "
-                    "= static_query(x̃, Q̃, K̃, V, σ)"),
-        matrix_step(layers.static_query(xt, Qt, Kt, V, sigma),
-                    layers.mlp(xt, layers.absorbed_keys(Qt, Kt), V, sigma),
-                    "absorption.static_query at width d + 1",
-                    note=f"{GENERAL} static_query(x̃, Q̃, K̃, V, σ) = mlp(x̃, K̃Q̃ᵀ, V, σ)"),
-        matrix_step(layers.absorbed_keys(Qt, Kt),
-                    absorbed,
-                    "block matrix product; (b_qKᵀ)ᵀ = Kb_qᵀ",
-                    note=f"{GENERAL} K̃Q̃ᵀ = [KQᵀ, (b_qKᵀ + b_k)ᵀ]"),
-        matrix_step(layers.mlp(xt, layers.absorbed_keys(Qt, Kt), V, sigma),
-                    layers.mlp_with_bias(x, layers.absorbed_keys(Qs, K),
-                                         layers.absorbed_bias(b_q, K, b_k), V, sigma),
-                    "step 5, then the block product x̃K̃'ᵀ = xK'ᵀ + 1b'",
-                    note=f"{GENERAL} mlp(x̃, K̃Q̃ᵀ, V, σ) = mlp_with_bias(x, KQᵀ, b_qKᵀ + b_k, V, σ)"),
+        keys,
+        *scores,
+        in_context(scores[-1], SCORE, layer(SCORE), "step 6 inside σ(·)V (congruence)",
+                   note=f"{GENERAL} static_query_with_bias(x, Q, b_q, K, b_k, V, σ) = "
+                   "mlp_with_bias(x, KQᵀ, b_qKᵀ + b_k, V, σ)"),
     ))
 
 

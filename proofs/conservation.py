@@ -16,6 +16,8 @@ unchanged, then for every loss ``L(θ) = Σ_i ℓ(F(x_i; θ), y_i)`` (ℓ arbitr
 Each instance goes through the derivative identity ``⟨Aθ, ∇_θF⟩ = 0`` with σ uninterpreted,
 and Euler's relation ``zσ'(z) = pσ(z)`` for the activation, checked on each half-line; the loss
 stays uninterpreted. Sizes are explicit where the chain rule is needed (said in each step).
+Each claim's statement is the conjunction of the kernel facts of its argument (the glue between
+them — e.g. Euler's relation making E(·)·cofactor vanish — is the reading, said in its note).
 
 Run ``python -m proofs.conservation`` (``-v``, ``--json``, ``--latex``); ``--train`` adds the
 training check (real SGD on LLaMA-style ReGLU and SwiGLU blocks; torch when installed, else
@@ -33,20 +35,24 @@ import sympy
 from sympy import MatAdd, MatMul, MatrixSymbol, Transpose, ZeroMatrix
 
 from numeric_checks import conservation as numeric
-from proofs._cli import writable_file, run, torch_wanted
+from proofs._cli import run, torch_wanted, writable_file
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, z
-from symbolic.check import equal_matrices_step, equal_step
-from symbolic.dimension_free import matrix_step
+from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import (
+    ForAll,
+    check_equal,
     check_identity,
+    check_matrix_expr_equal,
     check_nonzero,
     check_valid_formula,
+    conj,
     counterexample,
     negate,
 )
+from symbolic.kernel.logic import domain_of
 from symbolic.layers import symbolic_matrix
 
 ORDER = 45  # place in `python -m proofs` (Part D, after Part A)
@@ -80,19 +86,31 @@ def _gradient(f: sympy.Expr, theta: sympy.Matrix) -> sympy.Matrix:
     return sympy.Matrix([sympy.diff(f, s) for s in theta])
 
 
+def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Eq:
+    return sympy.Eq(lhs, rhs, evaluate=False)
+
+
+def _conjunction(steps: Sequence[Step], rule: str = "") -> Step:
+    """The conjunction of the steps' facts: the statement of a claim proved by several facts."""
+    return Step(conj(*(st.fact for st in steps)),
+                rule or f"conjunction of the {len(steps)} facts above")
+
+
+def _statement(*formulas: sympy.Basic) -> sympy.Basic:
+    return sympy.And(*formulas, evaluate=False)
+
+
 # --- the general theorem --------------------------------------------------------------------
 
-NOETHER = Claim(
-    "conservation.noether", "Noether's theorem for gradient flow",
-    "If F(x; e^{tA}θ) = F(x; θ) for all t, x, θ with A symmetric, then for every loss "
-    "L(θ) = Σ_i ℓ(F(x_i; θ), y_i) (ℓ arbitrary): ⟨∇L(θ), Aθ⟩ = 0, and θᵀAθ is constant along "
-    "gradient flow θ̇ = −∇L(θ).", "D",
-    assumptions=("F, ℓ arbitrary differentiable functions (uninterpreted)",
-                 f"θ ∈ R^{K_EXPLICIT} with explicit coordinates, A symmetric with symbolic "
-                 "entries, two data points (x_i, y_i)"))
+NOETHER_ASSUMPTIONS = ("F, ℓ arbitrary differentiable functions (uninterpreted)",
+                       f"θ ∈ R^{K_EXPLICIT} with explicit coordinates, A symmetric with symbolic "
+                       "entries, two data points (x_i, y_i)")
 
 
-def noether() -> Derivation:
+@cache
+def _noether_facts() -> tuple[tuple[sympy.Basic, sympy.Basic, str, str], ...]:
+    """(lhs, rhs, rule, note) of the four facts of Noether's theorem, lhs as written (built
+    once: SymPy's derivatives of ℓ carry fresh bound symbols)."""
     theta, A = _coordinates("theta"), _symmetric("a")
     rho = sympy.Matrix([sympy.Function(f"rho_{i}", real=True)(t) for i in range(K_EXPLICIT)])
     orbit = theta + t * A * theta + t**2 * rho  # every curve with c(0) = θ, c'(0) = Aθ
@@ -103,31 +121,49 @@ def noether() -> Derivation:
     total = sum(loss(model[x], y) for x, y in data)
     partial = {x: sympy.diff(loss(model[x], y), model[x]) for x, y in data}
     flow = sympy.Matrix([sympy.Function(f"theta_{i}", real=True)(t) for i in range(K_EXPLICIT)])
-    g = _coordinates("g")  # g = ∇L(θ(t)): the flow's velocity is −g
-    rate = sympy.diff(_quad(flow, A), t).subs({sympy.Derivative(c, t): -gi
-                                               for c, gi in zip(flow, g, strict=True)})
+    velocity = sympy.Matrix([sympy.Derivative(c, t) for c in flow])
     D1, D2, c1, c2, gA, qdot = sympy.symbols("D_1 D_2 c_1 c_2 gA Qdot", real=True)
-    glue = sympy.Implies(sympy.And(sympy.Eq(D1, 0), sympy.Eq(D2, 0),
+    # written as Z3's answer reads back (0 = D_1, not D_1 = 0)
+    glue = sympy.Implies(sympy.And(sympy.Eq(0, D1), sympy.Eq(0, D2),
                                    sympy.Eq(gA, c1 * D1 + c2 * D2), sympy.Eq(qdot, -2 * gA)),
-                         sympy.Eq(qdot, 0))
-    return Derivation((
-        equal_step(sympy.diff(F(x1, *orbit), t).subs(t, 0).doit(), along[x1],
-                   f"chain rule at t = 0 (SymPy, θ ∈ R^{K_EXPLICIT}, F and ρ uninterpreted)",
-                   note="d/dt F(x; c(t)) at t = 0 is ⟨∇_θF(x; θ), Aθ⟩ for every curve "
-                   "c(t) = θ + tAθ + t²ρ(t), among them c(t) = e^{tA}θ; invariance makes "
-                   "t ↦ F(x; e^{tA}θ) constant, so this derivative is 0: the premise, "
-                   "differentiated at t = 0, is ⟨∇_θF(x_i; θ), Aθ⟩ = 0 (D_i = 0)"),
-        equal_step((_gradient(total, theta).T * A * theta)[0, 0],
-                   sum(partial[x] * along[x] for x, _ in data),
-                   "chain rule for L = ℓ(F(x_1; θ), y_1) + ℓ(F(x_2; θ), y_2), ℓ uninterpreted",
-                   note="⟨∇L, Aθ⟩ = Σ_i ∂₁ℓ(F(x_i; θ), y_i)·⟨∇_θF(x_i; θ), Aθ⟩ = Σ_i c_i·D_i"),
-        equal_step(rate, -2 * _quad(g, A, flow),
-                   "product rule; A = Aᵀ; θ̇ = −g with g = ∇L(θ(t))",
-                   note="d/dt θᵀAθ = θ̇ᵀAθ + θᵀAθ̇ = −2⟨∇L, Aθ⟩"),
-        Step(check_valid_formula(glue), "Z3: is the negation unsat?",
-             note="steps 1–3 combined: D_i = 0, ⟨∇L, Aθ⟩ = Σ c_i D_i and "
-             "d/dt θᵀAθ = −2⟨∇L, Aθ⟩ give d/dt θᵀAθ = 0"),
-    ))
+                         sympy.Eq(0, qdot))
+    return (
+        (sympy.diff(F(x1, *orbit), t).subs(t, 0).doit(), along[x1],
+         f"chain rule at t = 0 (SymPy, θ ∈ R^{K_EXPLICIT}, F and ρ uninterpreted)",
+         "d/dt F(x; c(t)) at t = 0 is ⟨∇_θF(x; θ), Aθ⟩ for every curve c(t) = θ + tAθ + "
+         "t²ρ(t), among them c(t) = e^{tA}θ; invariance makes t ↦ F(x; e^{tA}θ) constant, so "
+         "this derivative is 0: the premise, differentiated at t = 0, is "
+         "⟨∇_θF(x_i; θ), Aθ⟩ = 0 (D_i = 0)"),
+        ((_gradient(total, theta).T * A * theta)[0, 0],
+         sum(partial[x] * along[x] for x, _ in data),
+         "chain rule for L = ℓ(F(x_1; θ), y_1) + ℓ(F(x_2; θ), y_2), ℓ uninterpreted",
+         "⟨∇L, Aθ⟩ = Σ_i ∂₁ℓ(F(x_i; θ), y_i)·⟨∇_θF(x_i; θ), Aθ⟩ = Σ_i c_i·D_i"),
+        (sympy.Derivative(_quad(flow, A), t), 2 * _quad(velocity, A, flow),
+         "product rule; A = Aᵀ",
+         "d/dt θᵀAθ = θ̇ᵀAθ + θᵀAθ̇ = 2⟨θ̇, Aθ⟩, which along θ̇ = −∇L is −2⟨∇L, Aθ⟩"),
+        (glue, None, "Z3: is the negation unsat?",
+         "steps 1–3 combined: D_i = 0, ⟨∇L, Aθ⟩ = Σ c_i D_i and d/dt θᵀAθ = −2⟨∇L, Aθ⟩ "
+         "(step 3 with θ̇ = −∇L) give d/dt θᵀAθ = 0"),
+    )
+
+
+NOETHER = Claim(
+    "conservation.noether", "Noether's theorem for gradient flow",
+    "the four facts of the argument: if F(x; e^{tA}θ) = F(x; θ) for all t, x, θ with A "
+    "symmetric, then for every loss L(θ) = Σ_i ℓ(F(x_i; θ), y_i) (ℓ arbitrary): (1) "
+    "differentiating the invariance at t = 0 gives D_i = ⟨∇_θF(x_i; θ), Aθ⟩ = 0; (2) "
+    "⟨∇L(θ), Aθ⟩ = Σ_i c_i D_i; (3) d/dt θᵀAθ = 2⟨θ̇, Aθ⟩, −2⟨∇L, Aθ⟩ along gradient flow "
+    "θ̇ = −∇L(θ); (4) together, d/dt θᵀAθ = 0 (Z3, over the symbols D_i, c_i).", "D",
+    assumptions=NOETHER_ASSUMPTIONS,
+    statement=_statement(*(_eq(lhs, rhs) if rhs is not None else lhs
+                           for lhs, rhs, _, _ in _noether_facts())))
+
+
+def noether() -> Derivation:
+    steps = [Step(check_valid_formula(lhs), rule, note=note) if rhs is None
+             else equal_step(lhs, rhs, rule, note=note)
+             for lhs, rhs, rule, note in _noether_facts()]
+    return Derivation((*steps, _conjunction(steps, "conjunction of steps 1–4")))
 
 
 # --- instances: rescalings of one unit's rows -----------------------------------------------
@@ -209,6 +245,13 @@ def _euler_form(degree: sympy.Expr, sig: Callable = sigma) -> Callable[[sympy.Ex
     return lambda u: form.subs(z, u)
 
 
+def euler_formula(gate: str) -> sympy.Basic:
+    """Euler's relation ``∀z: zσ'(z) = pσ(z)`` for a table activation, as the kernel states it."""
+    act = ACTIVATIONS[gate]
+    return ForAll((z,), _eq(z * sympy.diff(act.expr, z), act.degree * act.expr),
+                  domain=sympy.S.Reals)
+
+
 @cache
 def euler_step(gate: str) -> Step:
     """Euler's relation ``∀z: zσ'(z) = pσ(z)`` for a table activation, by the cases z > 0,
@@ -220,7 +263,32 @@ def euler_step(gate: str) -> Step:
                 "(at z = 0 both sides are 0 whatever value σ'(0) is given)")
 
 
-def instance_derivation(inst: Instance) -> Derivation:
+@dataclass(frozen=True)
+class InstanceFact:
+    """One fact of an instance's argument: ``lhs = rhs`` checked by ``check`` (or Euler's
+    relation for ``gate``), with the rule and note its step shows."""
+
+    lhs: sympy.Basic
+    rhs: sympy.Basic
+    rule: str
+    note: str
+    check: Callable = check_equal
+    gate: str = ""
+
+    @property
+    def formula(self) -> sympy.Basic:
+        return euler_formula(self.gate) if self.gate else _eq(self.lhs, self.rhs)
+
+    def step(self) -> Step:
+        if self.gate:
+            return euler_step(self.gate)
+        return Step(self.check(self.lhs, self.rhs), self.rule, note=self.note)
+
+
+@cache
+def instance_facts(inst: Instance) -> tuple[InstanceFact, ...]:
+    """The facts an instance's conservation rests on, each side as written (built once: the
+    derivatives of an uninterpreted σ carry fresh bound symbols)."""
     x = symbolic_matrix("x", 1, SIZES["d"])
     W = _weights(inst)
     f = inst.layer(x, *(W[w] for w in inst.weights), sigma)[0, 0]
@@ -232,56 +300,60 @@ def instance_derivation(inst: Instance) -> Derivation:
         moved[w][UNIT, :] = a**e * W[w][UNIT, :]
     start = sympy.Matrix([moved[w][UNIT, i] for w, _ in inst.exponents
                           for i in range(W[w].shape[1])])
-    steps = [equal_matrices_step(start.diff(a).subs(a, 1), sympy.Matrix(list(velocity.values())),
-                                 "d/da at a = 1",
-                                 note=f"the group {shown} (a = e^t > 0) has velocity Aθ at the "
-                                 "identity, A = diag of the exponents: θᵀAθ = " + inst.quantity)]
+    facts = [InstanceFact(sympy.ImmutableMatrix(start.applyfunc(
+                      lambda e: sympy.Subs(sympy.Derivative(e, a), a, 1))),
+                  sympy.ImmutableMatrix(list(velocity.values())), "d/da at a = 1",
+                  f"the group {shown} (a = e^t > 0) has velocity Aθ at the identity, A = diag "
+                  "of the exponents: θᵀAθ = " + inst.quantity, check_matrix_expr_equal)]
     if inst.euler is None:
-        steps.append(equal_step(inst.layer(x, *(moved[w] for w in inst.weights), sigma)[0, 0],
-                                f, f"SymPy, {sizes}, σ uninterpreted",
-                                note=f"invariance: F(x; {shown}) = F(x; θ) for every σ"))
-        steps.append(equal_step(_along(f, velocity), 0, f"chain rule, {sizes}, σ uninterpreted",
-                                note=f"⟨Aθ, ∇_θF⟩ = 0 for every σ: {inst.quantity} is "
-                                "conserved (conservation.noether)"))
-        return Derivation(tuple(steps))
-    steps.append(equal_step(_along(f, velocity), inst.euler(_euler_form(p), x, W),
-                            f"chain rule, {sizes}, σ uninterpreted, p symbolic",
-                            note="⟨Aθ, ∇_θF⟩ = E(·)·(cofactor) with E(z) = zσ'(z) − pσ(z): "
-                            "zero for every x, θ iff Euler's relation holds"))
+        facts.append(InstanceFact(inst.layer(x, *(moved[w] for w in inst.weights), sigma)[0, 0], f,
+                          f"SymPy, {sizes}, σ uninterpreted",
+                          f"invariance: F(x; {shown}) = F(x; θ) for every σ"))
+        facts.append(InstanceFact(_along(f, velocity), 0, f"chain rule, {sizes}, σ uninterpreted",
+                          f"⟨Aθ, ∇_θF⟩ = 0 for every σ: {inst.quantity} is conserved "
+                          "(conservation.noether)"))
+        return tuple(facts)
+    facts.append(InstanceFact(_along(f, velocity), inst.euler(_euler_form(p), x, W),
+                      f"chain rule, {sizes}, σ uninterpreted, p symbolic",
+                      "⟨Aθ, ∇_θF⟩ = E(·)·(cofactor) with E(z) = zσ'(z) − pσ(z): zero for "
+                      "every x, θ iff Euler's relation holds"))
     for gate in inst.gates:
         act = ACTIVATIONS[gate]
         sig = sympy.Lambda(z, act.expr)
         concrete = inst.layer(x, *(W[w] for w in inst.weights), sig)[0, 0]
         velocity_p = {s: v.subs(p, act.degree) for s, v in velocity.items()}
-        steps.append(equal_step(_along(concrete, velocity_p),
-                                inst.euler(_euler_form(act.degree, sig), x, W),
-                                f"chain rule, {sizes}, σ = {gate}",
-                                note=f"σ = {gate}: ⟨Aθ, ∇_θF⟩ = E_σ(·)·(cofactor)"))
-        steps.append(euler_step(gate))
-    return Derivation(tuple(steps))
+        facts.append(InstanceFact(_along(concrete, velocity_p),
+                          inst.euler(_euler_form(act.degree, sig), x, W),
+                          f"chain rule, {sizes}, σ = {gate}",
+                          f"σ = {gate}: ⟨Aθ, ∇_θF⟩ = E_σ(·)·(cofactor)"))
+        facts.append(InstanceFact(None, None, "", "", gate=gate))
+    return tuple(facts)
+
+
+def instance_derivation(inst: Instance) -> Derivation:
+    steps = [fact.step() for fact in instance_facts(inst)]
+    return Derivation((*steps, _conjunction(steps)))
 
 
 def instance_claim(inst: Instance) -> Claim:
     gates = (f"; checked for σ ∈ {{{', '.join(inst.gates)}}} (p from Euler's relation)"
              if inst.gates else "")
+    reading = ("the facts of the argument: the group's velocity Aθ, and ⟨Aθ, ∇_θF⟩ = 0 (for "
+               "every σ)" if inst.euler is None else
+               "the facts of the argument: the group's velocity Aθ, ⟨Aθ, ∇_θF⟩ = E(·)·(cofactor) "
+               "with E(z) = zσ'(z) − pσ(z) for σ uninterpreted and for each σ checked, and "
+               "Euler's relation E ≡ 0 for that σ, so ⟨Aθ, ∇_θF⟩ = 0")
     return Claim(f"conservation.{inst.key}", inst.title,
-                 f"Under gradient flow of any loss, {inst.quantity} is conserved per unit j "
-                 f"for the layer {inst.layer.__name__}" + gates + ".", "D", kind="corollary",
+                 f"{reading}; with conservation.noether: under gradient flow of any loss, "
+                 f"{inst.quantity} is conserved per unit j for the layer {inst.layer.__name__}"
+                 + gates + ".", "D", kind="corollary",
                  assumptions=(f"explicit sizes: d = {SIZES['d']}, one unit (units do not "
                               f"interact), d_out = {SIZES['d_out']}",),
-                 uses=("conservation.noether", *inst.uses))
+                 uses=("conservation.noether", *inst.uses),
+                 statement=_statement(*(fact.formula for fact in instance_facts(inst))))
 
 
 # --- rank r: a matrix of conserved quantities ------------------------------------------------
-
-RANK_R = Claim(
-    "conservation.rank_r", "rank r, any σ: Q_jᵀQ_j − K_jᵀK_j",
-    "The rank-r layer depends on (Q_j, K_j) only through M_j = Q_jK_jᵀ, so for every loss "
-    "∇_Q L = ΓK_j and ∇_K L = ΓᵀQ_j with Γ = ∂L/∂M_j; along gradient flow the r×r matrix "
-    "Q_jᵀQ_j − K_jᵀK_j is conserved (the GL(r) symmetry's Noether charge).", "D, A8",
-    kind="corollary", uses=("conservation.noether", "rank_r.scores", "rank_r.gl"),
-    assumptions=("chain rule at explicit d = r = 2; the Gram identity at general d, r",))
-
 
 def _gram_rate(velocity: sympy.MatrixExpr, W: MatrixSymbol) -> sympy.MatrixExpr:
     """``d/dt WᵀW = ẆᵀW + WᵀẆ``, kept unevaluated so that the step shows it."""
@@ -289,104 +361,152 @@ def _gram_rate(velocity: sympy.MatrixExpr, W: MatrixSymbol) -> sympy.MatrixExpr:
                   MatMul(Transpose(W), velocity, evaluate=False), evaluate=False)
 
 
-def rank_r() -> Derivation:
+@cache
+def _rank_r_facts() -> tuple[tuple[sympy.Basic, sympy.Basic, Callable, str, str], ...]:
+    """(lhs, rhs, checker, rule, note) of the rank-r argument: the gradients on the left, the
+    products ΓK and ΓᵀQ as written on the right (the kernel multiplies them out)."""
     Q, K = symbolic_matrix("Q", 2, 2), symbolic_matrix("K", 2, 2)
     m = symbolic_matrix("m", 2, 2)
     M = Q * K.T
     objective = G(*M)
     at_m = dict(zip(m, M, strict=True))
     gamma = sympy.Matrix(2, 2, lambda i, j: sympy.diff(G(*m), m[i, j]).subs(at_m))
-    grad = {name: W.applyfunc(lambda s: sympy.diff(objective, s)) for name, W in
-            (("Q", Q), ("K", K))}
+    grad = {name: sympy.ImmutableMatrix(W.applyfunc(lambda s: sympy.diff(objective, s)))
+            for name, W in (("Q", Q), ("K", K))}
+    gamma = sympy.ImmutableMatrix(gamma)
     d, r = sympy.symbols("d r", integer=True, positive=True)
     Qs, Ks, Gs = MatrixSymbol("Q_j", d, r), MatrixSymbol("K_j", d, r), MatrixSymbol("Gamma", d, d)
     dq = MatMul(-1, Gs, Ks, evaluate=False)  # the flow: Q̇ = −∇_Q L = −ΓK
     dk = MatMul(-1, Transpose(Gs), Qs, evaluate=False)  # K̇ = −∇_K L = −ΓᵀQ
-    return Derivation((
-        equal_matrices_step(grad["Q"], gamma * K, "chain rule, d = r = 2, G uninterpreted",
-                            note="L = G(Q_jK_jᵀ): ∇_Q L = ΓK_j with Γ_ab = ∂G/∂M_ab"),
-        equal_matrices_step(grad["K"], gamma.T * Q, "chain rule, d = r = 2, G uninterpreted",
-                            note="∇_K L = ΓᵀQ_j"),
-        matrix_step(MatAdd(_gram_rate(dq, Qs), -_gram_rate(dk, Ks), evaluate=False),
-                    ZeroMatrix(r, r),
-                    "MatrixExpr algebra at general d, r",
-                    note="d/dt(Q_jᵀQ_j − K_jᵀK_j) = −(KᵀΓᵀQ + QᵀΓK) + (QᵀΓK + KᵀΓᵀQ) = 0"),
-    ))
+    return (
+        (grad["Q"], MatMul(gamma, sympy.ImmutableMatrix(K), evaluate=False),
+         check_matrix_expr_equal, "chain rule, d = r = 2, G uninterpreted",
+         "L = G(Q_jK_jᵀ): ∇_Q L = ΓK_j with Γ_ab = ∂G/∂M_ab (the product as written)"),
+        (grad["K"], MatMul(Transpose(gamma), sympy.ImmutableMatrix(Q), evaluate=False),
+         check_matrix_expr_equal, "chain rule, d = r = 2, G uninterpreted", "∇_K L = ΓᵀQ_j"),
+        (MatAdd(_gram_rate(dq, Qs), -_gram_rate(dk, Ks), evaluate=False), ZeroMatrix(r, r),
+         check_matrix_expr_equal, "MatrixExpr algebra at general d, r",
+         "d/dt(Q_jᵀQ_j − K_jᵀK_j) = −(KᵀΓᵀQ + QᵀΓK) + (QᵀΓK + KᵀΓᵀQ) = 0"),
+    )
+
+
+RANK_R = Claim(
+    "conservation.rank_r", "rank r, any σ: Q_jᵀQ_j − K_jᵀK_j",
+    "the three facts of the argument: the rank-r layer depends on (Q_j, K_j) only through "
+    "M_j = Q_jK_jᵀ, so for every loss ∇_Q L = ΓK_j and ∇_K L = ΓᵀQ_j with Γ = ∂L/∂M_j (chain "
+    "rule at d = r = 2); along gradient flow the r×r matrix Q_jᵀQ_j − K_jᵀK_j then has "
+    "derivative 0 (general d, r): the GL(r) symmetry's Noether charge is conserved.", "D, A8",
+    kind="corollary", uses=("conservation.noether", "rank_r.scores", "rank_r.gl"),
+    assumptions=("chain rule at explicit d = r = 2; the Gram identity at general d, r",),
+    statement=_statement(*(_eq(lhs, rhs) for lhs, rhs, *_ in _rank_r_facts())))
+
+
+def rank_r() -> Derivation:
+    steps = [Step(check(lhs, rhs), rule, note=note)
+             for lhs, rhs, check, rule, note in _rank_r_facts()]
+    return Derivation((*steps, _conjunction(steps, "conjunction of steps 1–3")))
 
 
 # --- SiLU and GELU gates: not conserved ------------------------------------------------------
 
 BROKEN_GATES = ("silu", "gelu")
-BROKEN = Claim(
-    "conservation.gated_qk_broken", "gated SiLU and GELU: ‖q_j‖² − ‖k_j‖² is not conserved",
-    "For σ = SiLU and σ = GELU, Euler's relation zσ'(z) = σ(z) fails and "
-    "d/dt(‖q_j‖² − ‖k_j‖²) = −2(⟨q_j, ∇_q L⟩ − ⟨k_j, ∇_k L⟩) is nonzero for the squared error "
-    "L = ½(F(x; θ) − y)² at x = (1, 0), q = k = (1, 0), v = 1, y = 0 (certified).", "D",
-    kind="corollary", uses=("conservation.gated_qk",),
-    assumptions=("d = 2, one unit, one output",))
 WITNESS = {"x": (1, 0), "q": (1, 0), "k": (1, 0), "v": 1, "y": 0}
 
 
-def broken() -> Derivation:
+@cache
+def _broken_facts() -> tuple[tuple[str, sympy.Expr, sympy.Expr, sympy.Expr, dict, tuple], ...]:
+    """Per gate: E(1) = 1·σ'(1) − σ(1) (SymPy differentiates σ; the kernel's simplification
+    does not prove the derivative at 1 equal to it, so the step shows the value's expression),
+    d/dt(‖q‖² − ‖k‖²) for the squared error, the witness point and the variables."""
     x, q, k = (symbolic_matrix(n, 1, 2) for n in ("x", "q", "k"))
     v, y = symbolic_matrix("v", 1, 1), sympy.Symbol("y", real=True)
     point = {**dict(zip(x, WITNESS["x"], strict=True)), **dict(zip(q, WITNESS["q"], strict=True)),
              **dict(zip(k, WITNESS["k"], strict=True)), v[0, 0]: WITNESS["v"], y: WITNESS["y"]}
     point = {s: sympy.Integer(val) for s, val in point.items()}
-    steps = []
+    facts = []
     for gate in BROKEN_GATES:
-        act = ACTIVATIONS[gate]
-        sig = sympy.Lambda(z, act.expr)
+        sig = sympy.Lambda(z, ACTIVATIONS[gate].expr)
         objective = (layers.gated(x, q, k, v, sig)[0, 0] - y) ** 2 / 2
         rate = -2 * (_along(objective, {s: s for s in q}) - _along(objective, {s: s for s in k}))
-        steps.append(Step(check_nonzero(_euler_form(1, sig)(sympy.Integer(1))),
-                          "certified (exact or interval)",
-                          note=f"σ = {gate}: zσ'(z) − σ(z) ≠ 0 at z = 1 (p = 1 fails; no "
+        facts.append((gate, None, _euler_form(1, sig)(sympy.Integer(1)), rate, point,
+                      tuple(sorted(point, key=str))))
+    return tuple(facts)
+
+
+def _not_conserved(rate: sympy.Expr, variables: tuple) -> sympy.Basic:
+    """¬∀ θ, x, y: d/dt(‖q‖² − ‖k‖²) = 0."""
+    return sympy.Not(ForAll(variables, _eq(rate, 0), domain=domain_of(variables)),
+                     evaluate=False)
+
+
+BROKEN = Claim(
+    "conservation.gated_qk_broken", "gated SiLU and GELU: ‖q_j‖² − ‖k_j‖² is not conserved",
+    "for σ = SiLU and σ = GELU, Euler's relation zσ'(z) = σ(z) fails at z = 1, and "
+    "d/dt(‖q_j‖² − ‖k_j‖²) = −2(⟨q_j, ∇_q L⟩ − ⟨k_j, ∇_k L⟩) is not 0 for every x, θ, y: it is "
+    "nonzero for the squared error L = ½(F(x; θ) − y)² at x = (1, 0), q = k = (1, 0), v = 1, "
+    "y = 0 (certified).", "D",
+    kind="corollary", uses=("conservation.gated_qk",),
+    assumptions=("d = 2, one unit, one output",),
+    statement=_statement(*(f for _, _, value, rate, _, variables in _broken_facts()
+                           for f in (sympy.Ne(value, 0, evaluate=False),
+                                     _not_conserved(rate, variables)))))
+
+
+def broken() -> Derivation:
+    steps = []
+    for gate, _, value, rate, point, variables in _broken_facts():
+        steps.append(Step(check_nonzero(value), "certified (exact or interval)",
+                          note=f"σ = {gate}: E(1) = 1·σ'(1) − σ(1) ≠ 0 (p = 1 fails; no "
                           "degree p fits: scaling)"))
-        fact = negate(counterexample(rate, 0, point, tuple(sorted(point, key=str))))
+        fact = negate(counterexample(rate, 0, point, variables))
         steps.append(Step(fact, f"certified at the witness ({fact.verdict.method})",
                           note=f"σ = {gate}: d/dt(‖q‖² − ‖k‖²) = −2(⟨q, ∇_q L⟩ − ⟨k, ∇_k L⟩) "
                           "≠ 0 at the witness: not conserved"))
-    return Derivation(tuple(steps))
+    return Derivation((*steps, _conjunction(steps)))
 
 
 # --- discrete steps and weight decay ---------------------------------------------------------
 
-DISCRETE = Claim(
-    "conservation.discrete_step", "one gradient step changes θᵀAθ by exactly η²·∇LᵀA∇L",
-    "For θ' = θ − η∇L: θ'ᵀAθ' − θᵀAθ = η²∇LᵀA∇L − η(∇LᵀAθ + θᵀA∇L); with A symmetric and "
-    "⟨∇L, Aθ⟩ = 0 (a symmetry) the change is exactly η²·∇LᵀA∇L.", "D",
-    uses=("conservation.noether",),
-    assumptions=("general dimension k (MatrixSymbol); A symmetric at explicit "
-                 f"k = {K_EXPLICIT}",))
-
-
-def discrete_step() -> Derivation:
+@cache
+def _discrete_facts() -> tuple[tuple[sympy.Basic, sympy.Basic, Callable, str, str], ...]:
     k = sympy.Symbol("k", integer=True, positive=True)
     th, g, A = MatrixSymbol("theta", k, 1), MatrixSymbol("g", k, 1), MatrixSymbol("A", k, k)
     theta, gv, As = _coordinates("theta"), _coordinates("g"), _symmetric("a")
-    return Derivation((
-        matrix_step((th - eta * g).T * A * (th - eta * g) - th.T * A * th,
-                    eta**2 * g.T * A * g - eta * (g.T * A * th + th.T * A * g),
-                    "MatrixExpr algebra at general k",
-                    note="(θ − ηg)ᵀA(θ − ηg) − θᵀAθ = η²gᵀAg − η(gᵀAθ + θᵀAg), any A"),
-        equal_step(_quad(theta - eta * gv, As) - _quad(theta, As),
-                   eta**2 * _quad(gv, As) - 2 * eta * _quad(gv, As, theta),
-                   f"expand, k = {K_EXPLICIT}, A = Aᵀ",
-                   note="with A symmetric: η²gᵀAg − 2η⟨g, Aθ⟩; g = ∇L with ⟨∇L, Aθ⟩ = 0 "
-                   "(conservation.noether) leaves exactly η²·∇LᵀA∇L"),
-    ))
+    return (
+        ((th - eta * g).T * A * (th - eta * g) - th.T * A * th,
+         eta**2 * g.T * A * g - eta * (g.T * A * th + th.T * A * g), check_matrix_expr_equal,
+         "MatrixExpr algebra at general k",
+         "(θ − ηg)ᵀA(θ − ηg) − θᵀAθ = η²gᵀAg − η(gᵀAθ + θᵀAg), any A"),
+        (_quad(theta - eta * gv, As) - _quad(theta, As),
+         eta**2 * _quad(gv, As) - 2 * eta * _quad(gv, As, theta), check_equal,
+         f"expand, k = {K_EXPLICIT}, A = Aᵀ",
+         "with A symmetric: η²gᵀAg − 2η⟨g, Aθ⟩; g = ∇L with ⟨∇L, Aθ⟩ = 0 "
+         "(conservation.noether) leaves exactly η²·∇LᵀA∇L"),
+    )
 
 
-DECAY = Claim(
-    "conservation.weight_decay", "with weight decay θᵀAθ decays as e^{−2λt}",
-    "Along θ̇ = −∇L − λθ with ⟨∇L, Aθ⟩ = 0: Q(t) = θᵀAθ satisfies Q' = −2λQ, so "
-    "Q(t) = Q(0)·e^{−2λt}; one step θ' = (1 − ηλ)θ − η∇L gives "
-    "Q' = (1 − ηλ)²Q + η²∇LᵀA∇L.", "D", uses=("conservation.noether",),
-    assumptions=(f"θ ∈ R^{K_EXPLICIT}, A symmetric with symbolic entries",))
+DISCRETE = Claim(
+    "conservation.discrete_step", "one gradient step changes θᵀAθ by exactly η²·∇LᵀA∇L",
+    "For θ' = θ − η∇L: θ'ᵀAθ' − θᵀAθ = η²∇LᵀA∇L − η(∇LᵀAθ + θᵀA∇L) (any A, general "
+    "dimension) = η²∇LᵀA∇L − 2η⟨∇L, Aθ⟩ (A symmetric); with ⟨∇L, Aθ⟩ = 0 (a symmetry) the "
+    "change is exactly η²·∇LᵀA∇L.", "D",
+    uses=("conservation.noether",),
+    assumptions=("general dimension k (MatrixSymbol); A symmetric at explicit "
+                 f"k = {K_EXPLICIT}",),
+    statement=_statement(*(_eq(lhs, rhs) for lhs, rhs, *_ in _discrete_facts())))
 
 
-def weight_decay() -> Derivation:
+def _steps_of(facts) -> list[Step]:
+    return [Step(check(lhs, rhs), rule, note=note) for lhs, rhs, check, rule, note in facts]
+
+
+def discrete_step() -> Derivation:
+    steps = _steps_of(_discrete_facts())
+    return Derivation((*steps, _conjunction(steps, "conjunction of steps 1, 2")))
+
+
+@cache
+def _decay_facts() -> tuple[tuple[sympy.Basic, sympy.Basic, Callable, str, str], ...]:
     theta, g, A = _coordinates("theta"), _coordinates("g"), _symmetric("a")
     flow = sympy.Matrix([sympy.Function(f"theta_{i}", real=True)(t) for i in range(K_EXPLICIT)])
     rate = sympy.diff(_quad(flow, A), t).subs({sympy.Derivative(c, t): -gi - lam * c
@@ -394,24 +514,38 @@ def weight_decay() -> Derivation:
     q0 = sympy.Symbol("Q_0", real=True)
     Qf = sympy.Function("Q", real=True)
     solution = q0 * sympy.exp(-2 * lam * t)
-    return Derivation((
-        equal_step(rate, -2 * _quad(g, A, flow) - 2 * lam * _quad(flow, A),
-                   "product rule; A = Aᵀ; θ̇ = −g − λθ",
-                   note="d/dt θᵀAθ = −2⟨∇L, Aθ⟩ − 2λθᵀAθ = −2λQ when ⟨∇L, Aθ⟩ = 0"),
-        equal_matrices_step(sympy.Matrix([sympy.diff(solution, t), solution.subs(t, 0)]),
-                            sympy.Matrix([-2 * lam * solution, q0]), "differentiate; t = 0",
-                            note="Q(t) = Q_0·e^{−2λt} solves Q' = −2λQ with Q(0) = Q_0"),
-        equal_step(sympy.diff(Qf(t) * sympy.exp(2 * lam * t), t),
-                   (sympy.diff(Qf(t), t) + 2 * lam * Qf(t)) * sympy.exp(2 * lam * t),
-                   "product rule, Q uninterpreted",
-                   note="uniqueness: any solution of Q' = −2λQ has (Q·e^{2λt})' = 0, so "
-                   "Q(t)e^{2λt} = Q(0)"),
-        equal_step(_quad((1 - eta * lam) * theta - eta * g, A),
-                   (1 - eta * lam) ** 2 * _quad(theta, A)
-                   - 2 * eta * (1 - eta * lam) * _quad(g, A, theta) + eta**2 * _quad(g, A),
-                   f"expand, k = {K_EXPLICIT}, A = Aᵀ",
-                   note="one step with decay: (1 − ηλ)²Q − 2η(1 − ηλ)⟨g, Aθ⟩ + η²gᵀAg"),
-    ))
+    return (
+        (rate, -2 * _quad(g, A, flow) - 2 * lam * _quad(flow, A), check_equal,
+         "product rule; A = Aᵀ; θ̇ = −g − λθ",
+         "d/dt θᵀAθ = −2⟨∇L, Aθ⟩ − 2λθᵀAθ = −2λQ when ⟨∇L, Aθ⟩ = 0"),
+        (sympy.ImmutableMatrix([sympy.Derivative(solution, t), sympy.Subs(solution, t, 0)]),
+         sympy.ImmutableMatrix([-2 * lam * solution, q0]), check_matrix_expr_equal,
+         "differentiate; t = 0", "Q(t) = Q_0·e^{−2λt} solves Q' = −2λQ with Q(0) = Q_0"),
+        (sympy.Derivative(Qf(t) * sympy.exp(2 * lam * t), t),
+         (sympy.Derivative(Qf(t), t) + 2 * lam * Qf(t)) * sympy.exp(2 * lam * t), check_equal,
+         "product rule, Q uninterpreted",
+         "uniqueness: any solution of Q' = −2λQ has (Q·e^{2λt})' = 0, so Q(t)e^{2λt} = Q(0)"),
+        (_quad((1 - eta * lam) * theta - eta * g, A),
+         (1 - eta * lam) ** 2 * _quad(theta, A)
+         - 2 * eta * (1 - eta * lam) * _quad(g, A, theta) + eta**2 * _quad(g, A), check_equal,
+         f"expand, k = {K_EXPLICIT}, A = Aᵀ",
+         "one step with decay: (1 − ηλ)²Q − 2η(1 − ηλ)⟨g, Aθ⟩ + η²gᵀAg"),
+    )
+
+
+DECAY = Claim(
+    "conservation.weight_decay", "with weight decay θᵀAθ decays as e^{−2λt}",
+    "the four facts of the argument: along θ̇ = −∇L − λθ with ⟨∇L, Aθ⟩ = 0, Q(t) = θᵀAθ "
+    "satisfies Q' = −2λQ; Q(t) = Q(0)·e^{−2λt} solves it, and is the only solution "
+    "((Q·e^{2λt})' = (Q' + 2λQ)e^{2λt} = 0); one step θ' = (1 − ηλ)θ − η∇L gives "
+    "Q' = (1 − ηλ)²Q + η²∇LᵀA∇L.", "D", uses=("conservation.noether",),
+    assumptions=(f"θ ∈ R^{K_EXPLICIT}, A symmetric with symbolic entries",),
+    statement=_statement(*(_eq(lhs, rhs) for lhs, rhs, *_ in _decay_facts())))
+
+
+def weight_decay() -> Derivation:
+    steps = _steps_of(_decay_facts())
+    return Derivation((*steps, _conjunction(steps, "conjunction of steps 1–4")))
 
 
 # --- the report ------------------------------------------------------------------------------

@@ -36,16 +36,17 @@ CHECKED_METHODS = ("z3", "sympy", "exact", "interval")  # verdict methods with a
 def _z3_obligations(result: Any) -> set[tuple] | None:
     """The keys (claim, step, part path) of every Z3 check the claim rests on; None when one
     of them has no SMT-LIB 2 benchmark (it cannot have been re-checked)."""
-    from symbolic.export import fact_tree
+    from symbolic.export import claim_facts
 
     keys = set()
-    for j, step in enumerate(result.derivation.steps, 1):
-        fact = getattr(step, "fact", None)  # renderer tests use plain steps without a fact
-        for path, node in fact_tree(fact) if fact is not None else (((), step),):
-            if node.verdict.method == "z3":
-                if fact is not None and not node.smt2:
-                    return None
-                keys.add((result.claim.name, j, path))
+    for j, step in enumerate(result.derivation.steps, 1):  # renderer tests: plain steps
+        if getattr(step, "fact", None) is None and step.verdict.method == "z3":
+            keys.add((result.claim.name, j, ()))
+    for j, path, node in claim_facts(result):  # each fact once, as export writes them
+        if node.verdict.method == "z3":
+            if not node.smt2:
+                return None
+            keys.add((result.claim.name, j, path))
     return keys
 
 

@@ -55,16 +55,27 @@ def fact_tree(fact: Fact, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[in
 
 
 def steps(runs: Sequence[Any]) -> Iterator[tuple[str, str, int, tuple[int, ...], Fact]]:
-    """(module, claim, step index from 1, part path, fact) for every fact of every step."""
+    """(module, claim, step index from 1, part path, fact) for every fact of every step, each
+    fact once per claim (a step's fact is often a premise of a later rule step, e.g. ``trans``
+    or ``conj``: it is exported where it first appears)."""
     for run in runs:
         if run.report is None:
             continue
         for res in run.report.results:
-            for j, step in enumerate(res.derivation.steps, 1):
-                if step.fact is None:
-                    continue
-                for path, fact in fact_tree(step.fact):
-                    yield run.name, res.claim.name, j, path, fact
+            for j, path, fact in claim_facts(res):
+                yield run.name, res.claim.name, j, path, fact
+
+
+def claim_facts(result: Any) -> Iterator[tuple[int, tuple[int, ...], Fact]]:
+    """(step index from 1, part path, fact) of a claim's derivation, each fact once."""
+    seen: set[int] = set()
+    for j, step in enumerate(result.derivation.steps, 1):
+        if getattr(step, "fact", None) is None:
+            continue
+        for path, fact in fact_tree(step.fact):
+            if id(fact) not in seen:
+                seen.add(id(fact))
+                yield j, path, fact
 
 
 def _sign_obligation(fact: Fact) -> tuple[sympy.Expr, str, dict] | None:

@@ -285,3 +285,30 @@ def parameter_count(form: str, **sizes: int) -> sympy.Expr:
 def symbolic_matrix(name: str, rows: int, cols: int) -> sympy.Matrix:
     """A matrix of real symbols ``name_i_j`` (explicit sizes, for SymPy derivations)."""
     return sympy.Matrix(rows, cols, lambda i, j: sympy.Symbol(f"{name}_{i}_{j}", real=True))
+
+
+# --- Unevaluated forms, for derivations -----------------------------------------------------
+# SymPy rewrites as it builds: (KQᵀ)ᵀ becomes QKᵀ, products flatten, and σ(·) elementwise gets a
+# fresh bound variable each time. A step between two forms built by the functions above can so
+# come out as X = X. Derivations write the forms they relate with these builders, which keep
+# every product, sum, transpose and σ as written; the kernel's checkers and rules relate them.
+
+ELEMENT = sympy.Symbol("u", real=True)  # the bound variable of every σ applied elementwise
+
+
+def held_product(*factors: sympy.Basic) -> sympy.MatrixExpr:
+    """``A B …`` as written (no flattening, no transposes pushed inward)."""
+    return sympy.MatMul(*factors, evaluate=False)
+
+
+def held_sum(*terms: sympy.Basic) -> sympy.MatrixExpr:
+    """``A + B + …`` as written."""
+    return sympy.MatAdd(*terms, evaluate=False)
+
+
+def held_apply(sigma: Callable, a: sympy.MatrixExpr) -> sympy.MatrixExpr:
+    """σ applied elementwise to ``a``, always with the bound variable ``ELEMENT`` (so two
+    forms that apply σ to the same matrix are structurally equal)."""
+    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+
+    return ElementwiseApplyFunction(sympy.Lambda(ELEMENT, sigma(ELEMENT)), a)

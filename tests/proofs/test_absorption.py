@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
+from dataclasses import replace
 
 import numpy as np
 import pytest
+import sympy
 from commands import in_process
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from proofs import absorption
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
+from symbolic.engine import Result
 
 ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
 
@@ -40,17 +43,46 @@ def test_every_claim_is_proved_with_numeric_checks(report):
 
 
 def test_steps_say_at_which_sizes_they_hold(report):
-    steps = [s for r in report.results for s in r.derivation.steps]
+    steps = [s for r in report.results for s in r.derivation.steps if s.note]
     general = [s for s in steps if s.note.startswith("[general B, d, n, d_out]")]
     explicit = [s for s in steps if s.note.startswith("[B=2, d=3, n=2, d_out=2")]
     assert len(general) + len(explicit) == len(steps) and len(explicit) == 1
-    assert all(s.verdict.method == "sympy" for s in steps)
+    assert {s.verdict.method for s in steps} == {"sympy", "rule"}
+
+
+def test_each_derivation_ends_in_its_statement_by_the_kernels_rules(report):
+    for result in report.results:
+        last = result.derivation.steps[-1]
+        assert last.formula == result.claim.statement
+        assert last.fact.rule in ("cong", "conj") and not result.derivation.empty_steps
+
+
+def test_the_layers_are_equal_because_their_scores_are(report):
+    """The last step puts step 1's scores into σ(·)V: the layer identity is a congruence."""
+    steps = report.results[0].derivation.steps
+    assert steps[-1].fact.parts == (steps[0].fact,)
+    assert steps[-1].formula.lhs == absorption.layer(steps[0].formula.lhs)
+
+
+def _one_sign_changed(statement: sympy.Basic) -> sympy.Basic:
+    if isinstance(statement, sympy.And):
+        first, *rest = statement.args
+        return sympy.And(_one_sign_changed(first), *rest, evaluate=False)
+    return sympy.Eq(statement.lhs, -statement.rhs, evaluate=False)
+
+
+def test_a_statement_changed_by_one_sign_is_failed(report):
+    for result in report.results:
+        wrong = Result(replace(result.claim, statement=_one_sign_changed(result.claim.statement)),
+                       result.derivation, result.numeric)
+        assert wrong.status == "failed" and "not the claim's statement" in wrong.reason
 
 
 def test_the_bias_derivation_goes_through_the_augmented_token(report):
     steps = report.results[2].derivation.steps
-    assert "x̃Q̃ = [xQ + 1b_q, 1]" in steps[0].note
-    assert "absorption.static_query at width d + 1" == steps[3].rule
+    assert "K̃Q̃ᵀ = [KQᵀ, (b_qKᵀ + b_k)ᵀ]" in steps[0].note
+    assert steps[2].rule.startswith("absorption.static_query's first step at width d + 1")
+    assert steps[3].fact.rule == "cong" and steps[5].fact.rule == "trans"
 
 
 @pytest.mark.xdist_group("shared-reports")  # torch is imported on one worker only

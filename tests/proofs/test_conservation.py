@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -14,6 +15,7 @@ from numeric_checks import conservation as numeric
 from proofs import conservation
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, z
+from symbolic.engine import Result
 from symbolic.kernel import check_identity, counterexample
 
 
@@ -32,6 +34,43 @@ def test_every_claim_is_proved(report):
     assert {f"conservation.{i.key}" for i in conservation.INSTANCES} <= names
     assert not any(r.rests_on for r in report.results)  # nothing admitted
     assert all(n.agrees for r in report.results for n in r.numeric)
+
+
+def test_each_derivation_ends_in_its_statement(report):
+    for result in report.results:
+        last = result.derivation.steps[-1]
+        assert last.formula == result.claim.statement, result.claim.name
+        assert last.fact.rule == "conj" and not result.derivation.empty_steps
+
+
+def _one_sign_changed(statement: sympy.Basic) -> sympy.Basic:
+    first, *rest = statement.args  # every statement here is a conjunction
+    if isinstance(first, sympy.Implies):
+        changed = sympy.Implies(first.args[0], sympy.Not(first.args[1]))
+    elif isinstance(first, sympy.Not) or hasattr(first, "body"):
+        changed = sympy.Not(first, evaluate=False)
+    elif isinstance(first, sympy.Ne):
+        changed = sympy.Ne(-first.lhs, 0, evaluate=False)
+    elif first.rhs == 0 or getattr(first.rhs, "is_ZeroMatrix", False):
+        changed = sympy.Eq(-first.lhs, 0, evaluate=False)
+    else:
+        changed = sympy.Eq(first.lhs, -first.rhs, evaluate=False)
+    return sympy.And(changed, *rest, evaluate=False)
+
+
+def test_a_changed_statement_is_failed(report):
+    for result in report.results:
+        wrong = Result(replace(result.claim, statement=_one_sign_changed(result.claim.statement)),
+                       result.derivation, result.numeric)
+        assert wrong.status == "failed", result.claim.name
+        assert "not the claim's statement" in wrong.reason
+
+
+def test_the_velocity_step_differentiates_the_group(report):
+    """The generator Aθ is d/da of the rescaled rows at a = 1, shown as such (it read X = X)."""
+    gated = next(r for r in report.results if r.claim.name == "conservation.gated_qk")
+    velocity = gated.derivation.steps[0].formula
+    assert velocity.lhs.has(sympy.Subs) and not velocity.rhs.has(sympy.Subs)
 
 
 def test_the_broken_claim_rests_on_certified_witnesses(report):

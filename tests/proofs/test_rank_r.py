@@ -3,8 +3,11 @@ their breaking by the gated variant."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
+import sympy
 from commands import in_process
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +15,8 @@ from hypothesis import strategies as st
 from proofs import rank_r
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
+from symbolic.engine import Result
+from symbolic.layer_witness import sympy_sigma
 
 ROUND_OFF = 1e-11  # float64, width ≤ 6, condition number of A ≤ e²: errors are ~1e-14
 NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")
@@ -38,10 +43,46 @@ def test_every_claim_is_proved(report):
         assert result.numeric and all(n.agrees for n in result.numeric)
 
 
+def test_each_derivation_ends_in_its_statement(report):
+    for result in report.results:
+        assert result.derivation.steps[-1].formula == result.claim.statement, result.claim.name
+        assert result.derivation.steps[-1].fact.rule in ("conj", "cong")
+        assert not result.derivation.empty_steps, result.claim.name
+
+
+def _one_sign_changed(statement: sympy.Basic) -> sympy.Basic:
+    if isinstance(statement, sympy.And):
+        first, *rest = statement.args
+        return sympy.And(_one_sign_changed(first), *rest, evaluate=False)
+    if isinstance(statement, sympy.Not):
+        return sympy.Not(_one_sign_changed(statement.args[0]), evaluate=False)
+    if hasattr(statement, "body"):  # ForAll
+        return type(statement)(statement.variables, _one_sign_changed(statement.body))
+    if statement.rhs == 0:
+        return sympy.Eq(-statement.lhs, 0, evaluate=False)
+    return sympy.Eq(statement.lhs, -statement.rhs, evaluate=False)
+
+
+def test_a_statement_changed_by_one_sign_is_failed(report):
+    for result in report.results:
+        wrong = Result(replace(result.claim, statement=_one_sign_changed(result.claim.statement)),
+                       result.derivation, result.numeric)
+        assert wrong.status == "failed" and "not the claim's statement" in wrong.reason
+
+
+def test_the_layer_identities_are_congruences(by_name):
+    """Unit j's output is unchanged because its score is: cong of the score step."""
+    gl = by_name["rank_r.gl"].derivation.steps
+    moved = next(s for s in gl if s.note == "[general d, r] (Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ")
+    unit = gl[gl.index(moved) + 1]
+    assert unit.fact.rule == "cong" and unit.fact.parts == (moved.fact,)
+    exchange = by_name["rank_r.exchange"].derivation.steps
+    assert exchange[1].formula.lhs == rank_r.SWAPPED_SUM != exchange[1].formula.rhs
+    assert exchange[2].fact.rule == "cong" and exchange[2].fact.parts == (exchange[1].fact,)
+
+
 def test_gl_symmetry_at_general_d_r_and_at_r_2_and_3(by_name):
     steps = by_name["rank_r.gl"].derivation.steps
-    assert steps[0].note == "[general d, r] (Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ"
-    assert steps[0].formula is not None  # printed as a formula in LaTeX
     explicit = [s.note for s in steps if s.note.startswith("[")
                 and "general" not in s.note]
     assert any(s.startswith("[d = 3, r = 2;") for s in explicit)
@@ -57,16 +98,20 @@ def test_every_nonlinear_activation_breaks_both_symmetries(report, by_name):
     assert rows["relu"][1] == "broken at q = 1, k = -1 (exact)"
     assert rows["silu"][2].endswith("(interval)")
     steps = by_name["rank_r.gated_breaks"].derivation.steps
-    assert len(steps) == 1 + 2 * len(ACTIVATIONS)
+    assert len(steps) == 2 + 2 * len(ACTIVATIONS)
     witnessed = [s for s in steps if " broken — " in s.note]
     assert all(" at " in s.rule and s.fact.proved for s in witnessed)
     assert len(witnessed) == 2 * len(NONLINEAR)
+    # a break is the negated identity, with the layer difference written as a formula
+    assert all(isinstance(s.formula, sympy.Not) for s in witnessed)
+    identity = [s for s in steps if s.note.startswith("identity:")]
+    assert len(identity) == 2 and all(s.formula.lhs != 0 for s in identity)
 
 
 def test_witness_differences_are_what_the_layers_compute():
     """At the relu witnesses, the gated rank-r layer changes by exactly −1 and −2."""
     relu = ACTIVATIONS["relu"]
-    sig = rank_r.sympy_sigma(relu)
+    sig = sympy_sigma(relu)
     assert rank_r.exchange_difference(sig, rank_r._exchange_values(1, -1)) == -1
     assert rank_r.gl_difference(sig, rank_r._gl_values(-1, 2)) == -2
 

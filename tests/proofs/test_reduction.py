@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import sympy
@@ -12,6 +14,8 @@ from hypothesis import strategies as st
 from proofs import reduction
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
+from symbolic.engine import Result
+from symbolic.layer_witness import sympy_sigma
 
 ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
 NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")
@@ -38,18 +42,61 @@ def test_every_claim_is_proved(report):
         assert result.numeric and all(n.agrees for n in result.numeric)
 
 
-def test_symmetric_part_is_proved_at_general_d_and_checked_at_explicit_sizes(by_name):
-    steps = by_name["reduction.symmetric_part"].derivation.steps
-    assert [s.note.split("]")[0] + "]" for s in steps[:5]] == ["[general d]"] * 5
-    assert "Fubini" in steps[2].rule
-    assert steps[5].note.startswith("[d = 4; symbolic entries]")
+def test_each_derivation_ends_in_its_statement(report):
+    for result in report.results:
+        assert result.derivation.steps[-1].formula == result.claim.statement, result.claim.name
+        assert not result.derivation.empty_steps, result.claim.name
+
+
+def _one_sign_changed(statement: sympy.Basic) -> sympy.Basic:
+    if isinstance(statement, sympy.And):
+        first, *rest = statement.args
+        return sympy.And(_one_sign_changed(first), *rest, evaluate=False)
+    if isinstance(statement, sympy.Not):
+        return sympy.Not(_one_sign_changed(statement.args[0]), evaluate=False)
+    if isinstance(statement, sympy.Implies):
+        return sympy.Implies(statement.args[0], _one_sign_changed(statement.args[1]))
+    if hasattr(statement, "body"):  # ForAll
+        return type(statement)(statement.variables, _one_sign_changed(statement.body))
+    if statement.rhs == 0:
+        return sympy.Eq(-statement.lhs, 0, evaluate=False)
+    return sympy.Eq(statement.lhs, -statement.rhs, evaluate=False)
+
+
+def test_a_statement_changed_by_one_sign_is_failed(report):
+    for result in report.results:
+        wrong = Result(replace(result.claim, statement=_one_sign_changed(result.claim.statement)),
+                       result.derivation, result.numeric)
+        assert wrong.status == "failed", result.claim.name
+        assert "not the claim's statement" in wrong.reason
+
+
+def test_symmetric_part_is_proved_at_general_d_without_admitted_facts(by_name):
+    result = by_name["reduction.symmetric_part"]
+    steps = result.derivation.steps
+    assert steps[0].note.startswith("[d = 4; symbolic entries]")
+    assert [s.note.split("]")[0] + "]" for s in steps[2:6]] == ["[general d]"] * 4
+    assert steps[4].fact.rule == "trans" and steps[6].fact.rule == "conj"
+    assert steps[4].formula.rhs == reduction.AVERAGE  # ½ x M xᵀ + ½ (x M xᵀ)ᵀ
+    assert steps[5].formula.lhs == reduction.AVERAGE_ENTRY != steps[5].formula.rhs
+    assert not result.rests_on and result.strict_status() == "proved"
 
 
 def test_iff_linear_is_proved_by_sympy_and_by_z3(by_name):
     result = by_name["reduction.gated_iff_linear"]
-    assert result.methods == ("sympy", "z3")
+    assert result.methods == ("rule", "sympy", "z3")
     z3_steps = [s for s in result.derivation.steps if s.verdict.method == "z3"]
     assert len(z3_steps) == 2 and all("uninterpreted" in s.rule for s in z3_steps)
+    assert {s.formula for s in z3_steps} == {reduction.FORWARD, reduction.BACKWARD}
+
+
+def test_the_layer_steps_relate_different_forms(by_name):
+    """The LLaMA step and the d = n = 1 step compare forms as written, not two evaluations of
+    the same SymPy expression (they read X = X before)."""
+    llama = by_name["reduction.gated_form"].derivation.steps[1]
+    assert llama.formula.lhs.has(reduction.W2[reduction.c, reduction.j])
+    unit = by_name["reduction.gated_iff_linear"].derivation.steps[1]
+    assert unit.formula.lhs.has(sympy.HadamardProduct) and unit.formula.lhs != unit.formula.rhs
 
 
 def test_the_activation_table(report, by_name):
@@ -62,9 +109,19 @@ def test_the_activation_table(report, by_name):
     for name in NONLINEAR:  # every nonlinear activation has a certified witness
         assert rows[name][2] is False and rows[name][5] in ("exact", "interval"), rows[name]
     steps = by_name["reduction.activations"].derivation.steps
-    assert len(steps) == len(ACTIVATIONS)
+    assert len(steps) == len(ACTIVATIONS) + 1 and steps[-1].fact.rule == "conj"
+    identity = steps[0].formula  # the difference written out, not evaluated to 0 = 0
+    assert len(identity.lhs.args) == 2 and identity.rhs == 0 and identity.lhs != 0
     replay = by_name["reduction.activations"].numeric[0]
     assert replay.samples == len(NONLINEAR) and replay.agrees
+
+
+def test_parameter_counts_are_counts_not_their_values(by_name):
+    steps = by_name["reduction.parameters"].derivation.steps
+    n, d = (sympy.Symbol(s, integer=True, positive=True) for s in "nd")
+    assert steps[0].formula.lhs == reduction.FULL and steps[0].formula.rhs == n * d**2 + n * d
+    assert "n*(d*d)" in str(reduction.FULL)  # the count as written, not its value
+    assert [s.fact.rule for s in steps[3:7]] == ["inst", "", "symm", "trans"]
 
 
 def test_parameter_table_and_counts(report):
@@ -120,7 +177,7 @@ def test_gated_minus_symmetric_at_one_unit(q, k, act):
     got = reduction.gated_minus_symmetric(a.numpy, values)
     want = a.numpy(np.array(float(q)))[()] * float(k) - a.numpy(np.array(float(q * k)))[()]
     assert abs(got - want) <= ROUND_OFF * max(1.0, abs(want))
-    exact = reduction.gated_minus_symmetric(reduction.sympy_sigma(a), reduction._unit_values(
+    exact = reduction.gated_minus_symmetric(sympy_sigma(a), reduction._unit_values(
         sympy.Rational(q), sympy.Rational(k)))
     assert sympy.simplify(exact - (a.sympy_at(sympy.Rational(q)) * sympy.Rational(k)
                                    - a.sympy_at(sympy.Rational(q * k)))) == 0
@@ -141,3 +198,19 @@ def test_rank1_bilinear_is_symmetric_rank1(batch, dim, units, seed, act):
     assert np.abs(layers.bilinear(x, ms, v, s) - sym).max() <= ROUND_OFF * scale
     halves = [(m + m.T) / 2 for m in ms]
     assert np.abs(layers.bilinear(x, halves, v, s) - sym).max() <= ROUND_OFF * scale
+
+
+@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1),
+       st.sampled_from(sorted(ACTIVATIONS)))
+def test_linear_in_index_form_is_the_gated_layer(batch, dim, units, seed, act):
+    """reduction.gated_form's second fact on random layers: with torch.nn.Linear's
+    y[b, o] = Σ_i h[b, i]·W[o, i], w2(σ(w1 x) ⊙ w3 x) = gated(x, W1, W3, W2ᵀ, σ)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((batch, dim))
+    w1, w3 = (rng.standard_normal((units, dim)) / np.sqrt(dim) for _ in range(2))
+    w2 = rng.standard_normal((dim, units))
+    s = ACTIVATIONS[act].numpy
+    linear = lambda h, w: np.einsum("bi,oi->bo", h, w)  # noqa: E731
+    llama = linear(s(linear(x, w1)) * linear(x, w3), w2)
+    gated = layers.gated(x, w1, w3, w2.T, s)
+    assert np.abs(llama - gated).max() <= ROUND_OFF * max(1.0, np.abs(gated).max())
