@@ -43,10 +43,12 @@ from symbolic.kernel import (
     check_equal,
     check_matrix_expr_equal,
     check_valid_formula,
+    cong,
     conj,
     counterexample,
     inst,
     negate,
+    scalar_transpose,
     symm,
 )
 from symbolic.layer_witness import LayerWitness, certified_layer_witness
@@ -136,16 +138,16 @@ AVERAGE = layers.held_sum(sympy.MatMul(sympy.S.Half, SCORE, evaluate=False),
 AVERAGE_ENTRY, SCORE_ENTRY = AVERAGE[0, 0], SCORE[0, 0]
 SYMMETRIC_PART = Claim(
     "reduction.symmetric_part", "The bilinear score sees only the symmetric part",
-    "x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ (x M xᵀ)ᵀ, a 1×1 matrix whose entry is that of x M xᵀ, "
-    "for every x ∈ R^{1×d}, M ∈ R^{d×d}: the score x M xᵀ = x ((M + Mᵀ)/2) xᵀ; hence the "
-    "bilinear-attention layer Σ_j σ(x M_j xᵀ) v_j depends on each M_j only through "
-    "(M_j + M_jᵀ)/2 (checked entry by entry at B = 2, d = 3, n = 2). Stated as its two kernel "
-    "facts at general d: the kernel has no rule from equal matrices to equal entries, nor "
-    "Fubini's exchange of two finite sums that would compare the entries of x ((M + Mᵀ)/2) xᵀ "
-    "and x M xᵀ directly; at d = 4 the score identity is proved outright.", "A3",
+    "x ((M + Mᵀ)/2) xᵀ = x M xᵀ for every x ∈ R^{1×d}, M ∈ R^{d×d}: distribute, then x Mᵀ xᵀ "
+    "= (x M xᵀ)ᵀ, and a 1×1 matrix is its own transpose; hence the bilinear-attention layer "
+    "Σ_j σ(x M_j xᵀ) v_j depends on each M_j only through (M_j + M_jᵀ)/2 (checked entry by entry "
+    "at B = 2, d = 3, n = 2).", "A3",
     assumptions=("d ≥ 1 symbolic (general dimension)",),
-    statement=sympy.And(_eq(P(x1, HALF_M, Transpose(x1)), AVERAGE),
-                        _eq(AVERAGE_ENTRY, SCORE_ENTRY), evaluate=False))
+    statement=_eq(P(x1, HALF_M, Transpose(x1)), SCORE))
+
+
+def _half(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
+    return sympy.MatMul(sympy.S.Half, m, evaluate=False)
 
 
 def symmetric_part() -> Derivation:
@@ -154,19 +156,20 @@ def symmetric_part() -> Derivation:
     sz = dict(B=2, d=3, n=2, d_out=2)  # explicit sizes of the layer cross-check
     xs, vs = symbolic_matrix("x", sz["B"], sz["d"]), symbolic_matrix("V", sz["n"], sz["d_out"])
     ms = [symbolic_matrix(f"M{u}", sz["d"], sz["d"]) for u in range(sz["n"])]
+    hole = sympy.MatrixSymbol("H", 1, 1)
+    own = Step(symm(scalar_transpose(SCORE)), "a 1×1 matrix is its own transpose",
+               note="[general d] (x M xᵀ)ᵀ = x M xᵀ")
+    both = rule_step(cong(own.fact, sympy.Lambda(hole, layers.held_sum(_half(SCORE), _half(hole)))),
+                     "step 3 in the context ½ x M xᵀ + ½ (·)")
     chain = (Calc(P(x1, HALF_M, Transpose(x1)))
-             .eq(layers.held_sum(sympy.MatMul(sympy.S.Half, SCORE, evaluate=False),
-                                 sympy.MatMul(sympy.S.Half, P(x1, Transpose(M), Transpose(x1)),
-                                              evaluate=False)),
+             .eq(layers.held_sum(_half(SCORE), _half(P(x1, Transpose(M), Transpose(x1)))),
                  "distribute the product over the sum", check=check_matrix_expr_equal,
                  note="[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ")
              .eq(AVERAGE, "transpose of a product: x Mᵀ xᵀ = (x M xᵀ)ᵀ",
                  check=check_matrix_expr_equal, note="[general d] = ½ x M xᵀ + ½ (x M xᵀ)ᵀ")
-             .steps(note="[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ (x M xᵀ)ᵀ"))
-    entry = entry_step(AVERAGE_ENTRY, SCORE_ENTRY,
-                       "entry (0, 0): a 1×1 matrix and its transpose share it (rename the two "
-                       "summation indices); ½s + ½s = s",
-                       note="[general d] [½ x M xᵀ + ½ (x M xᵀ)ᵀ]₀₀ = [x M xᵀ]₀₀")
+             .eq(both.formula.rhs, "a 1×1 matrix is its own transpose (step 4)", by=both.fact)
+             .eq(SCORE, "½ A + ½ A = A", check=check_matrix_expr_equal)
+             .steps(note="[general d] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"))
     return Derivation((
         equal_step((xe * ((me + me.T) / 2) * xe.T)[0, 0],
                    (xe * me * xe.T)[0, 0],
@@ -177,8 +180,7 @@ def symmetric_part() -> Derivation:
                             "expand every entry",
                             note="[B=2, d=3, n=2, d_out=2; symbolic entries] bilinear(x, {M_j}, "
                             "V, σ) = bilinear(x, {(M_j + M_jᵀ)/2}, V, σ)"),
-        *chain, entry,
-        rule_step(conj(chain[-1].fact, entry.fact), "conjunction of steps 5 and 6"),
+        own, both, *chain,
     ))
 
 

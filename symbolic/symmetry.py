@@ -4,8 +4,10 @@
 undecided, with the kernel facts that decide it. The search here only proposes; the kernel
 decides on the formula that is shown:
 
-1. **General n, d** (whole-matrix transforms): entry ``(0, o)`` of ``F(x; Tθ)`` and of
-   ``F(x; θ)``, written as finite sums with symbolic bounds, with σ an *uninterpreted* function,
+1. **General n, d** (whole-matrix transforms, per-unit scalings; fixed rows ``Q[0] … Q[m−1]``
+   at general d and every n ≥ m, the first m units of every sum written apart and n = m + N):
+   entry ``(0, o)`` of ``F(x; Tθ)`` and of ``F(x; θ)``, written as finite sums with symbolic
+   bounds and real entries, with σ an *uninterpreted* function,
    are compared in sum normal form (``check_sum_equal``). When a σ argument carries a scalar
    ``c`` of the transform, the facts about the activation propose how to move it out —
    ``σ(cw) = c^p σ(w)`` for ``c > 0`` when σ is positively homogeneous of degree p, and for
@@ -14,15 +16,22 @@ decides on the formula that is shown:
    is used only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
    (shown as a step); the rewritten entries are then compared again.
 2. **A certified witness** (``F(x; Tθ) ≠ F(x; θ)``): exact rational ``x``, parameters and ``a``
-   at small explicit sizes, with the real σ; the kernel's ``counterexample`` certifies one entry
-   of the difference nonzero (exactly or by outward-rounded intervals).
+   at small explicit sizes (for fixed rows also beyond the rows named), with the real σ; the
+   kernel's ``counterexample`` certifies one entry of the difference nonzero (exactly or by
+   outward-rounded intervals).
    Per-unit scalings (``Q[j] -> a*Q[j], …``) are decided there too, with a parameter ``a[k]``
    of its own for every unit (``unit_parameters``).
-3. **Explicit sizes** (fixed-row and other per-unit transforms, or when 1 is undecided): explicit
-   symbolic matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit
-   j, uninterpreted σ and the same instance facts (``check_matrix_equal``).
+3. **Explicit sizes** (other per-unit transforms, or when 1 is undecided): explicit symbolic
+   matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit j,
+   uninterpreted σ and the same instance facts (``check_matrix_equal``). A proof here holds at
+   those sizes only: the decision is ``unknown``, with the proved steps and the sizes stated,
+   never the general answer.
 
-Otherwise ``unknown``. Every kernel call runs under the kernel's limits; the witness search is
+Otherwise ``unknown``. ``Q[j]`` means each unit j alone (with its own ``a[k]`` for a scaling);
+a transform mixing per-unit and whole targets is refused by the parser. The rewrite of σ(c·w)
+by a kernel-proved instance ``∀t: σ(c·t) = R(t)`` inside the sums is the one inference made
+here, outside the kernel (it has no instantiation rule); the claim then states the equation
+between the rewritten entries, the last kernel fact. Every kernel call runs under the kernel's limits; the witness search is
 bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
 
 For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
