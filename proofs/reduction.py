@@ -167,7 +167,7 @@ def symmetric_part() -> Derivation:
                  note="[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ")
              .eq(AVERAGE, "transpose of a product: x Mᵀ xᵀ = (x M xᵀ)ᵀ",
                  check=check_matrix_expr_equal, note="[general d] = ½ x M xᵀ + ½ (x M xᵀ)ᵀ")
-             .eq(both.formula.rhs, "a 1×1 matrix is its own transpose (step 4)", by=both.fact)
+             .eq(both.formula.rhs, "step 3 in the context ½ x M xᵀ + ½ (·)", by=both.fact)
              .eq(SCORE, "½ A + ½ A = A", check=check_matrix_expr_equal)
              .steps(note="[general d] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"))
     return Derivation((
@@ -180,7 +180,7 @@ def symmetric_part() -> Derivation:
                             "expand every entry",
                             note="[B=2, d=3, n=2, d_out=2; symbolic entries] bilinear(x, {M_j}, "
                             "V, σ) = bilinear(x, {(M_j + M_jᵀ)/2}, V, σ)"),
-        own, both, *chain,
+        own, *chain,
     ))
 
 
