@@ -61,11 +61,37 @@ def undecided(formula: sympy.Basic, reason: str, method: str = "none") -> Fact:
 
 def negate(fact: Fact) -> Fact:
     """``¬F`` from a checked fact ``F``: proved when F is refuted (a certified counterexample),
-    refuted when F is proved, unknown otherwise."""
+    refuted when F is proved, unknown otherwise.
+
+    A fact with free symbols means "for all values" (where its denominators are nonzero), so
+    its negation is formed on that quantified formula — ``¬∀ a ∈ ℝ: 2a = a + 1`` — never on the
+    open one (``¬(2a = a + 1)`` would read "for all a", false at a = 1). A refuted fact over an
+    uninterpreted function (its refutation picks one function) has no negation that a formula
+    with a free function symbol could state: that negation is unknown."""
     from symbolic.kernel.verdict import REFUTED, UNKNOWN, _revise
 
     if fact.admitted:
         raise ValueError("only a checked fact can be negated")
     flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}[fact.status]
-    return _fact(sympy.Not(fact.formula, evaluate=False), _revise(fact.verdict, status=flip),
-                 domain=fact.domain, parts=(fact,))
+    closed = _closed_formula(fact.formula)
+    verdict = _revise(fact.verdict, status=flip)
+    if flip == PROVED and closed.has(sympy.core.function.AppliedUndef):
+        verdict = _revise(fact.verdict, status=UNKNOWN, reason="the refutation chose a function; "
+                          "¬∀ over a free function symbol is not what it showed")
+    return _fact(sympy.Not(closed, evaluate=False), verdict, parts=(fact,))
+
+
+def _closed_formula(formula: sympy.Basic) -> sympy.Basic:
+    """``formula`` with its free symbols bound by ``∀`` over their domains (the assumptions),
+    where its denominators are nonzero: the statement a fact with free symbols makes."""
+    from symbolic.kernel.inputs import denominators
+    from symbolic.kernel.logic import ForAll
+
+    free = sorted((s for s in formula.free_symbols if isinstance(s, sympy.Symbol)), key=str)
+    if not free:
+        return formula
+    dens = [d for d in denominators(formula) if d.free_symbols & set(free)]
+    body = formula if not dens else sympy.Implies(
+        sympy.And(*[sympy.Ne(d, 0, evaluate=False) for d in dens], evaluate=False), formula,
+        evaluate=False)
+    return ForAll(free, body)
