@@ -69,10 +69,13 @@ def check_valid(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) ->
     formula = build(z3)
     if not z3.is_bool(formula):
         raise Untranslatable("build(z3) must return a Z3 Boolean formula")
-    return check_valid_formula(to_sympy(formula), timeout_ms)
+    patterns: dict = {}
+    shown = to_sympy(formula, patterns=patterns)
+    return check_valid_formula(shown, timeout_ms, _patterns=patterns)
 
 
-def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS) -> Fact:
+def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS, *,
+                        _patterns: dict | None = None) -> Fact:
     """The fact ``formula`` (a SymPy Boolean: relations, ∧ ∨ ¬ ⇒ ⇔, ``logic.ForAll``/``Exists``,
     undefined functions ℝ → ℝ as uninterpreted Z3 functions), valid for all values of its free
     symbols in their domains wherever its denominators are nonzero, decided by Z3."""
@@ -80,7 +83,7 @@ def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS) -
     if not isinstance(formula, sympy.logic.boolalg.Boolean):
         raise Untranslatable(f"formula={sympy.sstr(formula)[:60]}: expected a statement "
                              "(a relation, a connective or a quantifier), not a value")
-    tr = _Translator()
+    tr = _Translator(_patterns or {})
     core = tr.formula(formula)
     back = tr.back(core)
     if not _same(back, formula):
@@ -184,7 +187,8 @@ class _Translator:
     """SymPy → Z3 for one formula, remembering what each Z3 name stands for (for the witness
     and for the translation back)."""
 
-    def __init__(self) -> None:
+    def __init__(self, patterns: dict | None = None) -> None:
+        self.patterns = patterns or {}  # ForAll → its trigger terms (from a Z3-built formula)
         self.used: set[str] = set()
         self.consts: dict[sympy.Symbol, tuple[str, Any, Any]] = {}  # free symbol → kind, term
         self.functions: dict[tuple, Any] = {}
@@ -271,11 +275,24 @@ class _Translator:
         body = self._bool(e.body, inner, dens, [])
         guards += [d != 0 for d in dens]
         if isinstance(e, ForAll):
-            q = z3.ForAll(consts, z3.Implies(z3.And(*guards), body) if guards else body)
+            q = z3.ForAll(consts, z3.Implies(z3.And(*guards), body) if guards else body,
+                          patterns=self._triggers(e, inner))
         else:
             q = z3.Exists(consts, z3.And(*guards, body) if guards else body)
         self.quantifiers[q.get_id()] = (e.variables, e.domain, bool(guards))
         return q
+
+    def _triggers(self, e, inner) -> list:
+        """The quantifier's trigger terms, as the Z3 formula it came from gave them (a hint to
+        Z3's instantiation; they do not change what the formula means)."""
+        out = []
+        for terms in self.patterns.get(e, ()):
+            try:
+                made = [self._real(t, inner, [], []) for t in terms]
+                out.append(z3.MultiPattern(*made) if len(made) > 1 else made[0])
+            except (Untranslatable, z3.Z3Exception):
+                return []
+        return out
 
     # -- real-valued positions
     def _real(self, e, env, dens, den_exprs) -> Any:
@@ -295,6 +312,15 @@ class _Translator:
             return z3.RealVal(f"{e.p}/{e.q}")
         if isinstance(e, sympy.core.function.AppliedUndef):
             return self._apply(e, env, dens, den_exprs)
+        if isinstance(e, sympy.Piecewise):
+            if e.args[-1].cond is not sympy.true:
+                raise Untranslatable(f"{sympy.sstr(e)[:60]}: a Piecewise needs a last branch "
+                                     "for every other case (cond True)")
+            out = self._real(e.args[-1].expr, env, dens, den_exprs)
+            for value, cond in reversed(e.args[:-1]):
+                out = z3.If(self._bool(cond, env, dens, den_exprs),
+                            self._real(value, env, dens, den_exprs), out)
+            return out
         if isinstance(e, sympy.floor):
             return z3.ToReal(z3.ToInt(self._real(e.args[0], env, dens, den_exprs)))
         if isinstance(e, sympy.Add):
@@ -427,7 +453,8 @@ def _sort_symbol(name: str, sort: Any) -> sympy.Symbol:
                          "(Real, Int and Bool have)")
 
 
-def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None) -> sympy.Basic:
+def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None,
+             patterns: dict | None = None) -> sympy.Basic:
     """The Z3 expression ``e`` as a SymPy formula with the same meaning: ``Int`` constants are
     integer symbols, ``Bool`` constants Boolean symbols, ``ToReal`` is dropped (it keeps the
     value), ``ToInt`` is ``floor``; anything else without a faithful counterpart (integer
@@ -446,7 +473,7 @@ def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None) -> sympy.
             raise Untranslatable("lambda terms have no SymPy translation")
         names = [_sort_symbol(e.var_name(i), e.var_sort(i)) for i in range(e.num_vars())]
         inner = tuple(reversed(names)) + bound  # de Bruijn index 0 is the innermost variable
-        body = to_sympy(e.body(), inner, tr)
+        body = to_sympy(e.body(), inner, tr, patterns)
         clash = {str(s) for s in body.free_symbols} & {str(n) for n in names}
         taken = {str(s) for s in body.free_symbols if s not in names}
         if clash & taken:
@@ -455,7 +482,14 @@ def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None) -> sympy.
         domain = sympy.Tuple(*[sympy.S.Integers if n.is_integer else sympy.S.Reals
                                for n in names]) if len(names) > 1 else \
             (sympy.S.Integers if names[0].is_integer else sympy.S.Reals)
-        return cls(names, body, domain=domain)
+        made = cls(names, body, domain=domain)
+        if patterns is not None and e.num_patterns():
+            try:
+                patterns[made] = [[to_sympy(t, inner, tr) for t in e.pattern(i).children()]
+                                  for i in range(e.num_patterns())]
+            except Untranslatable:
+                pass
+        return made
     if z3.is_var(e):
         return bound[z3.get_var_index(e)]
     if z3.is_true(e):
@@ -484,7 +518,15 @@ def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None) -> sympy.
         f = tr.names[name] if tr is not None and name in tr.names else \
             sympy.Function(name, real=True)
         return f(*args)
-    args = [to_sympy(a, bound, tr) for a in e.children()]
+    if kind == z3.Z3_OP_ITE and not z3.is_bool(e):
+        pieces = []
+        while z3.is_app_of(e, z3.Z3_OP_ITE):  # If(c1, a, If(c2, b, d)): one Piecewise
+            pieces.append((to_sympy(e.arg(1), bound, tr, patterns),
+                           to_sympy(e.arg(0), bound, tr, patterns)))
+            e = e.arg(2)
+        pieces.append((to_sympy(e, bound, tr, patterns), sympy.true))
+        return sympy.Piecewise(*pieces, evaluate=False)
+    args = [to_sympy(a, bound, tr, patterns) for a in e.children()]
     if kind == z3.Z3_OP_TO_REAL:
         return args[0]
     if kind == z3.Z3_OP_TO_INT:
