@@ -158,6 +158,8 @@ def assume(statement: str, formula: Any = None, note: str = "") -> Step:
 
 
 def _short(value: Any) -> str:
+    if callable(value) and not isinstance(value, sympy.Basic):
+        return "build(z3)"
     try:
         text = sympy.sstr(value) if isinstance(value, sympy.Basic) else repr(value)
     except Exception:  # noqa: BLE001 - a value that cannot print is named by its type

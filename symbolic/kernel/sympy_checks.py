@@ -208,7 +208,7 @@ def _domain(expr: sympy.Basic) -> tuple[str, ...]:
             dom = symbol_set(s)
             if dom != sympy.S.Reals:
                 out.append(f"{s} ∈ {set_text(dom)}")
-    out += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(expr)]
+    out += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(expr) if d.is_zero is not False]
     return tuple(out)
 
 
@@ -303,22 +303,27 @@ def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
 SINGULAR_TIMEOUT_S = 1.0  # solving a denominator for its real zeros
 
 
-def _singular(exprs: tuple, var: sympy.Symbol) -> sympy.FiniteSet | None:
-    """The real zeros of the denominators of ``exprs`` (in ``var``), or None when they are not a
-    finite set SymPy can list (then no identity with them is decided)."""
+NOT_LISTED = "the zeros of a denominator are not a finite set SymPy can list"
+
+
+def _singular(exprs: tuple, var: sympy.Symbol) -> tuple[sympy.FiniteSet | None, str]:
+    """The real zeros of the denominators of ``exprs`` (in ``var``), or None and the reason when
+    they are not a finite set SymPy can list (then no identity with them is decided)."""
     points: set = set()
     for d in denominators(*exprs):
         if d.free_symbols - {var}:
-            return None
+            return None, f"{NOT_LISTED}: {d} depends on other symbols"
         try:
             with deadline(current_limits().sympy_seconds(SINGULAR_TIMEOUT_S)):
                 zeros = sympy.solveset(d, var, domain=sympy.S.Reals)
-        except (BudgetExceeded, NotImplementedError, TypeError, ValueError):
-            return None
+        except BudgetExceeded as exc:
+            return None, f"{NOT_LISTED}: {exc}"
+        except (NotImplementedError, TypeError, ValueError) as exc:
+            return None, f"{NOT_LISTED}: {type(exc).__name__}"
         if not isinstance(zeros, sympy.FiniteSet):
-            return None
+            return None, NOT_LISTED
         points |= set(zeros)
-    return sympy.FiniteSet(*points)
+    return sympy.FiniteSet(*points), ""
 
 
 def _without(domain: sympy.Set, points: sympy.FiniteSet) -> sympy.Set:
@@ -335,11 +340,9 @@ def check_zero_on(expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set,
     (first match wins), each branch decided on the part of ``domain`` it owns. The zeros of
     ``expr``'s denominators are taken out of the domain (``∀ t ∈ (0, ∞) ∖ {1}: …``)."""
     expr = as_input(expr, "expr")
-    singular = _singular((expr,), var)
+    singular, why = _singular((expr,), var)
     if singular is None:
-        return _fact(ForAll((var,), _eq(expr, 0), domain=domain),
-                     _verdict(UNKNOWN, "sympy", "the zeros of a denominator are not a finite "
-                              "set SymPy can list"))
+        return _fact(ForAll((var,), _eq(expr, 0), domain=domain), _verdict(UNKNOWN, "sympy", why))
     domain = _without(domain, singular)
     formula = ForAll((var,), _eq(expr, 0), domain=domain)
     verdict = zero_verdict(expr, timeout_s)
@@ -425,11 +428,10 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
     """
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     hint = None if hint is None else as_input(hint, "hint")
-    singular = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
+    singular, why = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
     if singular is None:
         return _fact(ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals),
-                     _verdict(UNKNOWN, "sympy", "the zeros of a denominator are not a finite "
-                              "set SymPy can list"))
+                     _verdict(UNKNOWN, "sympy", why))
     domain = _without(sympy.S.Reals, singular)
     parts: tuple[Fact, ...] = ()
     middle = lhs

@@ -132,7 +132,7 @@ def _shown_domain(formula: sympy.Basic, tr: _Translator) -> tuple[str, ...]:
         dom = symbol_set(s) if s.is_real else sympy.S.Reals
         if dom != sympy.S.Reals:
             out.append(f"{s} ∈ {set_text(dom)}")
-    out += [f"{sympy.sstr(d)} ≠ 0" for d in tr.top_denominator_exprs]
+    out += [f"{sympy.sstr(d)} ≠ 0" for d in tr.top_denominator_exprs if d.is_zero is not False]
     return tuple(out)
 
 
