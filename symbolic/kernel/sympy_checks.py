@@ -311,6 +311,8 @@ def _singular(exprs: tuple, var: sympy.Symbol) -> tuple[sympy.FiniteSet | None, 
     they are not a finite set SymPy can list (then no identity with them is decided)."""
     points: set = set()
     for d in denominators(*exprs):
+        if assumed_sign(d, "nonzero")[0] is True:  # never 0 (SymPy's assumptions, as check_sign)
+            continue
         if d.free_symbols - {var}:
             return None, f"{NOT_LISTED}: {d} depends on other symbols"
         try:

@@ -66,11 +66,14 @@ MAX_Z3_POWER = 64  # x**n is handed to Z3 as a product of |n| factors
 def check_valid(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) -> Fact:
     """The fact ``build(z3)`` (valid for all values of its free constants and functions),
     decided as its SymPy translation (one translation, both ways; see the module docstring)."""
-    formula = build(z3)
-    if not z3.is_bool(formula):
-        raise Untranslatable("build(z3) must return a Z3 Boolean formula")
-    patterns: dict = {}
-    shown = to_sympy(formula, patterns=patterns)
+    try:
+        formula = build(z3)
+        if not z3.is_bool(formula):
+            raise Untranslatable("build(z3) must return a Z3 Boolean formula")
+        patterns: dict = {}
+        shown = to_sympy(formula, patterns=patterns)
+    except z3.Z3Exception as exc:
+        raise Untranslatable(f"Z3 refused the formula: {exc}") from None
     return check_valid_formula(shown, timeout_ms, _patterns=patterns)
 
 
@@ -84,7 +87,10 @@ def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS, *
         raise Untranslatable(f"formula={sympy.sstr(formula)[:60]}: expected a statement "
                              "(a relation, a connective or a quantifier), not a value")
     tr = _Translator(_patterns or {})
-    core = tr.formula(formula)
+    try:
+        core = tr.formula(formula)
+    except z3.Z3Exception as exc:
+        raise Untranslatable(f"Z3 refused the translation: {exc}") from None
     back = tr.back(core)
     if not _same(back, formula):
         raise Untranslatable(f"the Z3 translation of {sympy.sstr(formula)[:60]} does not translate "
