@@ -162,6 +162,7 @@ def _short(value: Any) -> str:
         text = sympy.sstr(value) if isinstance(value, sympy.Basic) else repr(value)
     except Exception:  # noqa: BLE001 - a value that cannot print is named by its type
         text = type(value).__name__
+    text = " ".join(text.split())  # one line: a matrix prints on several
     return text if len(text) <= 60 else text[:57] + "..."
 
 

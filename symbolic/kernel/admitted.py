@@ -19,7 +19,9 @@ from symbolic.kernel.verdict import PROVED, _verdict
 
 def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
     """The definition ``name := value``; ``name`` must be a symbol that ``value`` does not use."""
-    value = sympy.sympify(value)
+    from symbolic.kernel.inputs import as_input
+
+    value = as_input(value, "value")
     if not isinstance(name, sympy.Symbol):
         raise TypeError(f"name={name!r}: a definition names a SymPy Symbol")
     if name in value.free_symbols:
@@ -34,9 +36,12 @@ ASSUMED = sympy.Function("assumed")  # the formula of an assumption stated only 
 
 def assume(statement: str, formula: sympy.Basic | None = None) -> Fact:
     """The named assumption ``statement`` (with its formula when it has one)."""
+    from symbolic.kernel.inputs import as_input
+
     if not statement.strip():
         raise ValueError("an assumption needs a statement saying what is assumed")
-    shown = formula if formula is not None else ASSUMED(sympy.Symbol(statement))
+    shown = as_input(formula, "formula") if formula is not None else \
+        ASSUMED(sympy.Symbol(statement))
     return _fact(shown, _verdict(PROVED, "assumption", "a hypothesis admitted by name, not "
                                  "derived", certificate=statement), kind=ASSUMPTION)
 

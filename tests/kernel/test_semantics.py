@@ -117,7 +117,7 @@ def test_property_cancelled_factors_agree(r, c0, c1, true_identity):
     assert by_z3.status == wanted
 
 
-# --- Z3: what the symbols mean ----------------------------------------------------------------------
+# --- Z3: what the symbols mean ------------------------------------------------------------------
 
 def test_assumptions_are_hypotheses():
     p = sympy.Symbol("p", positive=True)
