@@ -109,16 +109,22 @@ def _probe_point(expr: sympy.Expr) -> dict | None:
     return point or None
 
 
-def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
+def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None:
     """``expr = 0`` for every value of its free symbols, refuted by ``counterexample`` at the
     point ``_probe_point`` chooses (in the kernel, inside each symbol's domain); None when
-    there is no such point or the value there is not certified nonzero."""
+    there is no such point or the value there is not certified nonzero. ``defined``: the
+    denominators of the formula ``expr`` came from (which building it may have cancelled);
+    each must be certified nonzero at the point, where alone the formula claims anything."""
     if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative,
                 sympy.core.function.AppliedUndef):
         return None
     point = _probe_point(expr)
     if point is None:
         return None
+    for d in defined:
+        if not d.free_symbols <= set(point) or _sign_verdict(
+                at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status != PROVED:
+            return None
     found = counterexample(expr, 0, point, timeout_s=PROBE_TIMEOUT_S, max_bits=PROBE_BITS).verdict
     if found.status != REFUTED:
         return None
@@ -127,7 +133,7 @@ def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
 
 
 def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
-                 universal: bool = False) -> Verdict:
+                 universal: bool = False, defined: tuple = ()) -> Verdict:
     """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``).
 
     ``universal``: the claim is ``expr = 0`` for *every* value of its free symbols in their
@@ -154,7 +160,8 @@ def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
                         seconds=time.perf_counter() - start)
     try:
         with deadline(seconds) as dl:
-            reduced, refuted = _zero_form(expr, _refuted_at_a_point if universal else None)
+            probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
+            reduced, refuted = _zero_form(expr, probe)
             if refuted is not None:
                 return _revise(refuted, seconds=time.perf_counter() - start)
             closed = reduced.is_number and not reduced.free_symbols
@@ -228,7 +235,8 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
         return _fact(formula, _verdict(UNKNOWN, "sympy", f"lhs − rhs not built: {exc}",
                                        timeout_s=seconds, seconds=time.perf_counter() - start),
                      domain=_domain(formula))
-    return _fact(formula, zero_verdict(diff, timeout_s, universal=True),
+    return _fact(formula, zero_verdict(diff, timeout_s, universal=True,
+                                       defined=denominators(lhs, rhs)),
                  domain=_domain(formula))
 
 
