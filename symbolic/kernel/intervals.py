@@ -510,17 +510,23 @@ def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
     return _read_off(value, facts, skip=frozenset(_SIGN_RELATIONS) | {"zero"})
 
 
+FILL_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "1/2", "-1", "0", "7/5"))
+
+
 def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol, sympy.Expr],
                    variables: tuple[sympy.Symbol, ...] | None = None,
                    timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS) -> Fact:
     """The identity ``∀ variables: lhs = rhs`` (where its denominators are nonzero), refuted when
     ``lhs − rhs`` at ``point`` is certified nonzero; else unknown.
 
-    A witness is a point of the formula's variables: ``point`` must give a value to exactly the
-    free symbols of ``lhs`` and ``rhs`` (genuine symbols: an ``Indexed`` entry is a function of
-    its base, not a variable, and an uninterpreted function no number) — a missing, extra or
-    non-symbol key is a ``ValueError`` — each value in its symbol's domain and every denominator
-    certified nonzero there (else unknown)."""
+    A witness is a point of the formula's variables: ``point`` may give values only to free
+    symbols of ``lhs`` and ``rhs`` (genuine symbols: an ``Indexed`` entry is a function of its
+    base, not a variable, and an uninterpreted function no number) — an extra or non-symbol key
+    is a ``ValueError``. A variable it leaves out is given the first value of ``FILL_VALUES`` in
+    its domain (it can only be one that cancels from ``lhs − rhs``: otherwise the difference is
+    not a number there), so that the witness assigns every variable of the formula. Each value
+    must lie in its symbol's domain and every denominator be certified nonzero there (else
+    unknown)."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     point = {k: as_input(v, str(k)) for k, v in dict(point).items()}
     free = lhs.free_symbols | rhs.free_symbols
@@ -531,13 +537,18 @@ def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol
     if lhs.has(sympy.core.function.AppliedUndef) or rhs.has(sympy.core.function.AppliedUndef):
         raise ValueError("a point cannot refute an identity of uninterpreted functions")
     variables = tuple(variables or sorted(point, key=str))
-    if set(variables) != set(point) or set(point) != free:
-        missing, extra = free - set(point), set(point) - free
-        raise ValueError(f"the point must assign exactly the formula's variables "
-                         f"{sorted(map(str, free))}" +
-                         (f"; no value for {sorted(map(str, missing))}" if missing else "") +
+    extra = set(point) - free
+    if extra or set(variables) != set(point):
+        raise ValueError(f"the point must assign the formula's variables "
+                         f"{sorted(map(str, free))} and nothing else" +
                          (f"; {sorted(map(str, extra))} are not its variables" if extra else "") +
                          ("; variables and point differ" if set(variables) != set(point) else ""))
+    for v in sorted(free - set(point), key=str):  # cancelled from lhs − rhs: any value will do
+        value = next((c for c in FILL_VALUES if _in_domain(v, c) is True), None)
+        if value is None:
+            raise ValueError(f"the point gives no value for {v}")
+        point[v] = value
+    variables = tuple(sorted(point, key=str))
     formula = ForAll(variables, sympy.Eq(lhs, rhs, evaluate=False),
                      domain=domain_of(variables))
     witness = tuple((str(v), sympy.sstr(point[v])) for v in variables)
