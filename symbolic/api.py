@@ -18,6 +18,11 @@ certified rational point), ``valid`` (Z3, with uninterpreted functions), ``nonze
 ``positive`` (exact or interval certificates), ``assume`` (an admitted hypothesis, counted) —
 and calling it returns a ``Result``. ``python -m proofs --path DIR`` collects every module-level
 ``@claim`` of the modules in ``DIR``. Errors are ``InvalidArgument`` (a ``ValueError``).
+
+Numbers are exact: a Python float is its binary value (``0.1`` is 3602879701896397/2⁵⁵), never
+a nearby decimal, so ``equal(0.1 + 0.2, 0.3)`` is refuted. A symbol ranges over ℝ unless its
+assumptions say less; an identity with a denominator is claimed where the denominator is
+nonzero, by ``equal`` and ``valid`` alike (``docs/api.md``).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from symbolic.kernel import (
     Fact,
     check_compare,
     check_equal,
+    check_matrix_equal,
     check_nonzero,
     check_sign,
     check_valid,
@@ -43,6 +49,7 @@ from symbolic.kernel import (
     counterexample,
 )
 from symbolic.kernel import assume as kernel_assume
+from symbolic.kernel.inputs import as_input
 
 TRIAL_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "-1", "1/2", "3", "-2", "0", "1/3"))
 MAX_TRIALS = 64  # points tried for a counterexample to a false identity
@@ -75,17 +82,30 @@ COUNTEREXAMPLE_RULE = "certified counterexample at a rational point"
 
 def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
           note: str = "") -> Step:
-    """The step ``lhs = rhs`` for all values of the symbols (SymPy). When SymPy's rewrites do
-    not prove it, rational points of the symbols' domains are tried (by the kernel first, then
-    more here) and a certified difference refutes it (the witness is shown)."""
+    """The step ``lhs = rhs`` for all values of the symbols where its denominators are nonzero
+    (SymPy), or between two explicit matrices, entry by entry. When SymPy's rewrites do not
+    prove it, rational points of the symbols' domains are tried (by the kernel first, then more
+    here) and a certified difference refutes it (the witness is shown)."""
     lhs, rhs = _sympify(lhs, "lhs"), _sympify(rhs, "rhs")
+    matrices = isinstance(lhs, sympy.MatrixBase), isinstance(rhs, sympy.MatrixBase)
+    if any(matrices):
+        if not all(matrices):
+            raise InvalidArgument(f"equal(lhs={_short(lhs)}, rhs={_short(rhs)}): a matrix and a "
+                                  "scalar; compare two matrices or two numbers")
+        try:
+            return Step(check_matrix_equal(lhs, rhs), rule, note)
+        except ValueError as exc:
+            raise InvalidArgument(f"equal(lhs, rhs): {exc}") from None
+    lhs, rhs = _scalar(lhs, "lhs"), _scalar(rhs, "rhs")
     fact = check_equal(lhs, rhs)
     if fact.refuted and fact.verdict.witness:
         return Step(fact, COUNTEREXAMPLE_RULE, note)
     if fact.proved or fact.refuted:
         return Step(fact, rule, note)
-    variables = sorted((lhs - rhs).free_symbols, key=str)
-    if variables and not (lhs - rhs).atoms(sympy.core.function.AppliedUndef):
+    free = lhs.free_symbols | rhs.free_symbols
+    if free and all(isinstance(s, sympy.Symbol) for s in free) and not (
+            lhs.has(sympy.core.function.AppliedUndef) or rhs.has(sympy.core.function.AppliedUndef)):
+        variables = sorted(free, key=str)
         for point in _points(variables):
             found = counterexample(lhs, rhs, point, tuple(variables))
             if found.refuted:
@@ -95,18 +115,23 @@ def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
 
 def valid(formula: Any, rule: str = "Z3: is the negation unsat?", note: str = "") -> Step:
     """The step ``formula`` (a SymPy Boolean, or a function ``build(z3)`` returning a Z3
-    formula), valid for all values of its symbols and uninterpreted functions (Z3)."""
-    if callable(formula) and not isinstance(formula, sympy.Basic):
-        return Step(check_valid(formula), rule, note)
+    formula), valid for all values of its symbols (in the domains their assumptions give, where
+    its denominators are nonzero) and of its uninterpreted functions (Z3). A formula without a
+    faithful Z3 translation is refused (``InvalidArgument``)."""
     try:
+        if callable(formula) and not isinstance(formula, sympy.Basic):
+            return Step(check_valid(formula), rule, note)
         return Step(check_valid_formula(_sympify(formula, "formula")), rule, note)
+    except InvalidArgument as exc:
+        raise InvalidArgument(f"valid(formula={_short(formula)}): {exc}") from None
     except TypeError as exc:
-        raise InvalidArgument(f"valid(formula={formula!s:.60}): {exc}") from None
+        raise InvalidArgument(f"valid(formula={_short(formula)}): {exc}") from None
 
 
 def nonzero(expr: Any, note: str = "") -> Step:
-    """The step ``expr ≠ 0`` for a closed expression (exact, or outward-rounded intervals)."""
-    expr = _sympify(expr, "expr")
+    """The step ``expr ≠ 0``: certified for a closed expression (exact, or outward-rounded
+    intervals), else by SymPy's assumptions."""
+    expr = _scalar(_sympify(expr, "expr"), "expr")
     if expr.free_symbols:
         return Step(check_sign(expr, "nonzero"), "SymPy assumptions", note)
     return Step(check_nonzero(expr), "certified (exact or interval)", note)
@@ -114,7 +139,7 @@ def nonzero(expr: Any, note: str = "") -> Step:
 
 def positive(expr: Any, note: str = "") -> Step:
     """The step ``expr > 0``: certified for a closed expression, else by SymPy's assumptions."""
-    expr = _sympify(expr, "expr")
+    expr = _scalar(_sympify(expr, "expr"), "expr")
     if expr.free_symbols:
         return Step(check_sign(expr, "positive"), "SymPy assumptions", note)
     return Step(check_compare(expr, ">", sympy.Integer(0)), "certified (exact or interval)",
@@ -130,30 +155,55 @@ def assume(statement: str, formula: Any = None, note: str = "") -> Step:
     return Step(kernel_assume(statement, shown), "assumption", note)
 
 
+def _short(value: Any) -> str:
+    if callable(value) and not isinstance(value, sympy.Basic):
+        return "build(z3)"
+    try:
+        text = sympy.sstr(value) if isinstance(value, sympy.Basic) else repr(value)
+    except Exception:  # noqa: BLE001 - a value that cannot print is named by its type
+        text = type(value).__name__
+    text = " ".join(text.split())  # one line: a matrix prints on several
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _sympify(value: Any, name: str) -> sympy.Basic:
-    if isinstance(value, sympy.Basic):
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return sympy.nsimplify(value) if isinstance(value, float) else sympy.Integer(value)
-    raise InvalidArgument(f"{name}={value!r:.60}: expected a SymPy expression or a number "
-                          "(build formulas from sympy.symbols and uninterpreted functions)")
+    """A SymPy object the kernel may read (``symbolic.kernel.inputs``): SymPy's own classes,
+    a Python int, a float as its exact binary value; nothing else, and no text."""
+    return as_input(value, name)
+
+
+def _scalar(value: sympy.Basic, name: str) -> sympy.Expr:
+    if isinstance(value, (sympy.MatrixBase, sympy.MatrixExpr)):
+        raise InvalidArgument(f"{name}={_short(value)}: a matrix, where a number is expected")
+    if not isinstance(value, sympy.Expr):
+        raise InvalidArgument(f"{name}={_short(value)}: a {type(value).__name__}, where a "
+                              "number is expected (a statement goes to valid())")
+    return value
 
 
 def claim(name: str, source: str = "", title: str | None = None, kind: str = "proposition",
-          uses: Iterable[str] = ()) -> Callable[[Callable[[], Iterable]], Callable[[], Result]]:
+          uses: Iterable[str] = (), statement: Any = None
+          ) -> Callable[[Callable[[], Iterable]], Callable[[], Result]]:
     """Decorator: a generator of steps becomes a function returning the checked ``Result``.
 
-    The docstring's first line is the claim's statement; ``source`` says where it comes from.
+    ``statement`` is the theorem, a SymPy formula (read like any other argument); without it,
+    the claim states the formula of its last step. The docstring's first paragraph is the
+    note (prose shown beside the statement, never instead of it); ``source`` says where it
+    comes from.
     """
     if not isinstance(name, str) or not name.strip():
         raise InvalidArgument(f"claim(name={name!r}): a claim needs a name, e.g. 'mine.lemma'")
+    stated = None if statement is None else _sympify(statement, "statement")
+    if stated is not None and not isinstance(stated, sympy.logic.boolalg.Boolean):
+        raise InvalidArgument(f"claim({name!r}, statement={_short(stated)}): a statement is a "
+                              "formula (Eq, a relation, Implies, ForAll, ...)")
 
     def decorate(build: Callable[[], Iterable]) -> Callable[[], Result]:
         if not inspect.isgeneratorfunction(build):
             raise InvalidArgument(f"@claim({name!r}) on {build.__name__}: the function must "
                                   "yield its steps (equal, valid, nonzero, positive, assume)")
         doc = inspect.getdoc(build) or ""
-        statement = doc.split("\n\n")[0].replace("\n", " ").strip() or name
+        note = doc.split("\n\n")[0].replace("\n", " ").strip()
 
         @functools.wraps(build)
         def run() -> Result:
@@ -165,8 +215,9 @@ def claim(name: str, source: str = "", title: str | None = None, kind: str = "pr
                     raise InvalidArgument(f"claim {name!r} yielded {type(item).__name__}: "
                                           "yield steps (equal, valid, nonzero, positive, assume)")
                 steps.append(item)
-            return Result(Claim(name, title or statement, statement, source or "user", kind,
-                                uses=tuple(uses)), Derivation(tuple(steps)))
+            formula = stated if stated is not None else steps[-1].formula if steps else None
+            return Result(Claim(name, title or note or name, note, source or "user", kind,
+                                uses=tuple(uses), statement=formula), Derivation(tuple(steps)))
 
         setattr(run, CLAIM_MARK, name)
         return run

@@ -19,7 +19,9 @@ from symbolic.kernel.verdict import PROVED, _verdict
 
 def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
     """The definition ``name := value``; ``name`` must be a symbol that ``value`` does not use."""
-    value = sympy.sympify(value)
+    from symbolic.kernel.inputs import as_input
+
+    value = as_input(value, "value")
     if not isinstance(name, sympy.Symbol):
         raise TypeError(f"name={name!r}: a definition names a SymPy Symbol")
     if name in value.free_symbols:
@@ -34,9 +36,12 @@ ASSUMED = sympy.Function("assumed")  # the formula of an assumption stated only 
 
 def assume(statement: str, formula: sympy.Basic | None = None) -> Fact:
     """The named assumption ``statement`` (with its formula when it has one)."""
+    from symbolic.kernel.inputs import as_input
+
     if not statement.strip():
         raise ValueError("an assumption needs a statement saying what is assumed")
-    shown = formula if formula is not None else ASSUMED(sympy.Symbol(statement))
+    shown = as_input(formula, "formula") if formula is not None else \
+        ASSUMED(sympy.Symbol(statement))
     return _fact(shown, _verdict(PROVED, "assumption", "a hypothesis admitted by name, not "
                                  "derived", certificate=statement), kind=ASSUMPTION)
 
@@ -61,11 +66,37 @@ def undecided(formula: sympy.Basic, reason: str, method: str = "none") -> Fact:
 
 def negate(fact: Fact) -> Fact:
     """``¬F`` from a checked fact ``F``: proved when F is refuted (a certified counterexample),
-    refuted when F is proved, unknown otherwise."""
+    refuted when F is proved, unknown otherwise.
+
+    A fact with free symbols means "for all values" (where its denominators are nonzero), so
+    its negation is formed on that quantified formula — ``¬∀ a ∈ ℝ: 2a = a + 1`` — never on the
+    open one (``¬(2a = a + 1)`` would read "for all a", false at a = 1). A refuted fact over an
+    uninterpreted function (its refutation picks one function) has no negation that a formula
+    with a free function symbol could state: that negation is unknown."""
     from symbolic.kernel.verdict import REFUTED, UNKNOWN, _revise
 
     if fact.admitted:
         raise ValueError("only a checked fact can be negated")
     flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}[fact.status]
-    return _fact(sympy.Not(fact.formula, evaluate=False), _revise(fact.verdict, status=flip),
-                 domain=fact.domain, parts=(fact,))
+    closed = _closed_formula(fact.formula)
+    verdict = _revise(fact.verdict, status=flip)
+    if flip == PROVED and closed.has(sympy.core.function.AppliedUndef):
+        verdict = _revise(fact.verdict, status=UNKNOWN, reason="the refutation chose a function; "
+                          "¬∀ over a free function symbol is not what it showed")
+    return _fact(sympy.Not(closed, evaluate=False), verdict, parts=(fact,))
+
+
+def _closed_formula(formula: sympy.Basic) -> sympy.Basic:
+    """``formula`` with its free symbols bound by ``∀`` over their domains (the assumptions),
+    where its denominators are nonzero: the statement a fact with free symbols makes."""
+    from symbolic.kernel.inputs import denominators
+    from symbolic.kernel.logic import ForAll
+
+    free = sorted((s for s in formula.free_symbols if isinstance(s, sympy.Symbol)), key=str)
+    if not free:
+        return formula
+    dens = [d for d in denominators(formula) if d.free_symbols & set(free)]
+    body = formula if not dens else sympy.Implies(
+        sympy.And(*[sympy.Ne(d, 0, evaluate=False) for d in dens], evaluate=False), formula,
+        evaluate=False)
+    return ForAll(free, body)

@@ -129,6 +129,34 @@ def _too_large_to_compute(base: sympy.Basic, exponent: sympy.Basic) -> bool:
     return abs(exponent) * bits > MAX_EXACT_POWER_BITS
 
 
+def has_huge_power(*exprs: sympy.Basic) -> bool:
+    """Does an expression hold an exact power too large to compute (``Pow(3, 10**8)``)? SymPy
+    would compute it while merely building a sum or product with it (``Mul`` collects numeric
+    powers), in one C call that no time limit interrupts."""
+    for e in exprs:
+        if isinstance(e, sympy.Basic):
+            for node in sympy.preorder_traversal(e):
+                if isinstance(node, sympy.Pow) and (_too_large_to_compute(node.base, node.exp)
+                                                    or _tower(node)):
+                    return True
+    return False
+
+
+def _tower(node: sympy.Pow) -> bool:
+    """``2**(2**32)`` written unevaluated: a numeric base raised to an unevaluated integer power
+    (whose value SymPy would compute, then raise the base to)."""
+    return node.base.is_Rational and node.base not in (0, 1, -1) and any(
+        isinstance(p, sympy.Pow) and p.base.is_Integer and p.exp.is_Integer and p.exp > 1
+        for p in sympy.preorder_traversal(node.exp))
+
+
+def difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:
+    """``lhs − rhs``, built unevaluated when either side holds a power too large to compute."""
+    if has_huge_power(lhs, rhs):
+        return sympy.Add(lhs, sympy.Mul(-1, rhs, evaluate=False), evaluate=False)
+    return lhs - rhs
+
+
 def at(expr: sympy.Basic, point) -> sympy.Basic:
     """``expr`` at ``point``: substituted unevaluated, closed branches decided by enclosures,
     then evaluated (a branch the enclosures cannot separate is left to SymPy)."""

@@ -19,6 +19,7 @@ import sympy
 
 from symbolic.kernel.branches import at
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.inputs import as_input
 from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
 from symbolic.kernel.logic import Exists, ForAll
 from symbolic.kernel.sympy_checks import (
@@ -48,7 +49,7 @@ def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
                       hint: sympy.Expr | None = None, given: Fact | None = None) -> Fact:
     """The fact ``∀α > 0, z: σ(αz) = α^p σ(z)`` (``hint``: a form of σ, checked equal first —
     or taken from ``given``, a proved fact whose formula is exactly ``∀z ∈ ℝ: σ(z) = hint``)."""
-    expr, p = sympy.sympify(expr), sympy.sympify(p)
+    expr, p = as_input(expr, "expr"), as_input(p, "p")
     formula = homogeneity_formula(expr, var, p)
     parts: tuple[Fact, ...] = ()
     form = expr
@@ -104,9 +105,9 @@ def _characterization(form, var, p) -> tuple[Fact, ...]:
 def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
                        z0: sympy.Rational) -> Fact:
     """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
-    expr = sympy.sympify(expr)
+    expr = as_input(expr, "expr")
     formula = Exists((P,), homogeneity_formula(expr, var, P))
-    z0 = sympy.sympify(z0)
+    z0 = as_input(z0, "z0")
     if u not in (1, -1) or z0.free_symbols:
         raise ValueError("u must be ±1 and z0 a closed real number")
     witness = (("u", str(u)), ("z0", sympy.sstr(z0)))

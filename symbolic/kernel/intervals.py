@@ -29,7 +29,9 @@ import sympy
 from mpmath import iv
 from mpmath.libmp import to_rational
 
+from symbolic.kernel.branches import difference
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, domain_of
 from symbolic.kernel.special import SPECIAL
@@ -114,12 +116,21 @@ def _log(x):
     return iv.log(x)
 
 
+MAX_EXP_ARGUMENT = 2**40  # exp beyond this has an exponent too long to hold: not enclosed
+
+
+def _exp(x):
+    if max(abs(x.a), abs(x.b)) > MAX_EXP_ARGUMENT:
+        raise CannotEnclose("exp of a number too large to enclose")
+    return iv.exp(x)
+
+
 def _pow(base, exponent: sympy.Expr, env, bits: int):
     if exponent.is_Integer:
         e = int(exponent)
         if abs(e) > 10**6:
             if base.a > 0:
-                return iv.exp(iv.mpf(e) * iv.log(base))
+                return _exp(iv.mpf(e) * iv.log(base))
             raise CannotEnclose("huge integer power of a possibly non-positive number")
         b = base if e >= 0 else 1 / base
         result = b ** abs(e) if abs(e) else iv.mpf(1)
@@ -134,7 +145,7 @@ def _pow(base, exponent: sympy.Expr, env, bits: int):
         if base.a == 0 and base.b == 0 and _enclose(exponent, env, bits).a > 0:
             return iv.mpf(0)
         raise CannotEnclose("non-integer power of a possibly non-positive number")
-    return iv.exp(_enclose(exponent, env, bits) * iv.log(base))
+    return _exp(_enclose(exponent, env, bits) * iv.log(base))
 
 
 def _asinh(x):
@@ -157,11 +168,11 @@ _FUNCS = {
     sympy.asinh: _asinh,
     sympy.acosh: _acosh,
     sympy.atanh: _atanh,
-    sympy.exp: iv.exp,
+    sympy.exp: _exp,
     sympy.log: _log,
-    sympy.tanh: lambda x: 1 - 2 / (iv.exp(2 * x) + 1),
-    sympy.sinh: lambda x: (iv.exp(x) - iv.exp(-x)) / 2,
-    sympy.cosh: lambda x: (iv.exp(x) + iv.exp(-x)) / 2,
+    sympy.tanh: lambda x: 1 - 2 / (_exp(2 * x) + 1),
+    sympy.sinh: lambda x: (_exp(x) - _exp(-x)) / 2,
+    sympy.cosh: lambda x: (_exp(x) + _exp(-x)) / 2,
     sympy.erf: _erf,
     sympy.erfc: _erfc,
     sympy.Abs: _abs,
@@ -391,7 +402,7 @@ def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: in
 def check_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
                   max_bits: int = MAX_BITS) -> Fact:
     """The fact ``expr ≠ 0`` for a closed expression: exact, or by interval arithmetic."""
-    expr = sympy.sympify(expr)
+    expr = as_input(expr, "expr")
     return _fact(sympy.Ne(expr, 0, evaluate=False), _sign_verdict(expr, "≠", timeout_s, max_bits))
 
 
@@ -404,9 +415,9 @@ def check_compare(lhs: sympy.Expr, rel: str, rhs: sympy.Expr,
     arithmetic or outward-rounded enclosures of ``lhs − rhs`` — never by floats."""
     if rel not in _RELATIONS:
         raise ValueError(f"rel={rel!r}: expected '>' or '<'")
-    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     cls, _ = _RELATIONS[rel]
-    verdict = _sign_verdict(lhs - rhs, rel, timeout_s, max_bits)
+    verdict = _sign_verdict(difference(lhs, rhs), rel, timeout_s, max_bits)
     return _fact(cls(lhs, rhs, evaluate=False), verdict)
 
 
@@ -418,8 +429,8 @@ def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: symp
     if rel not in _RELATIONS:
         raise ValueError(f"rel={rel!r}: expected '>' or '<'")
     cls, sign = _RELATIONS[rel]
-    expr, bound = sympy.sympify(expr), sympy.sympify(bound)
-    lo, hi = sympy.sympify(lo), sympy.sympify(hi)
+    expr, bound = as_input(expr, "expr"), as_input(bound, "bound")
+    lo, hi = as_input(lo, "lo"), as_input(hi, "hi")
     formula = ForAll((var,), cls(expr, bound, evaluate=False),
                      domain=sympy.Interval(lo, hi))
     start = time.perf_counter()
@@ -499,18 +510,47 @@ def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
     return _read_off(value, facts, skip=frozenset(_SIGN_RELATIONS) | {"zero"})
 
 
+FILL_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "1/2", "-1", "0", "7/5"))
+
+
 def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol, sympy.Expr],
                    variables: tuple[sympy.Symbol, ...] | None = None,
                    timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS) -> Fact:
-    """The identity ``∀ variables: lhs = rhs``, refuted when ``lhs − rhs`` at ``point`` is
-    certified nonzero and ``point`` lies in the variables' domain; else unknown."""
-    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    """The identity ``∀ variables: lhs = rhs`` (where its denominators are nonzero), refuted when
+    ``lhs − rhs`` at ``point`` is certified nonzero; else unknown.
+
+    A witness is a point of the formula's variables: ``point`` may give values only to free
+    symbols of ``lhs`` and ``rhs`` (genuine symbols: an ``Indexed`` entry is a function of its
+    base, not a variable, and an uninterpreted function no number) — an extra or non-symbol key
+    is a ``ValueError``. A variable it leaves out is given the first value of ``FILL_VALUES`` in
+    its domain (it can only be one that cancels from ``lhs − rhs``: otherwise the difference is
+    not a number there), so that the witness assigns every variable of the formula. Each value
+    must lie in its symbol's domain and every denominator be certified nonzero there (else
+    unknown)."""
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
+    point = {k: as_input(v, str(k)) for k, v in dict(point).items()}
+    free = lhs.free_symbols | rhs.free_symbols
+    not_symbols = sorted(str(k) for k in set(point) | free if not isinstance(k, sympy.Symbol))
+    if not_symbols:
+        raise ValueError(f"a witness assigns genuine symbols only, not {not_symbols} (an Indexed "
+                         "entry is a function of its base)")
+    if lhs.has(sympy.core.function.AppliedUndef) or rhs.has(sympy.core.function.AppliedUndef):
+        raise ValueError("a point cannot refute an identity of uninterpreted functions")
     variables = tuple(variables or sorted(point, key=str))
+    extra = set(point) - free
+    if extra or set(variables) != set(point):
+        raise ValueError(f"the point must assign the formula's variables "
+                         f"{sorted(map(str, free))} and nothing else" +
+                         (f"; {sorted(map(str, extra))} are not its variables" if extra else "") +
+                         ("; variables and point differ" if set(variables) != set(point) else ""))
+    for v in sorted(free - set(point), key=str):  # cancelled from lhs − rhs: any value will do
+        value = next((c for c in FILL_VALUES if _in_domain(v, c) is True), None)
+        if value is None:
+            raise ValueError(f"the point gives no value for {v}")
+        point[v] = value
+    variables = tuple(sorted(point, key=str))
     formula = ForAll(variables, sympy.Eq(lhs, rhs, evaluate=False),
                      domain=domain_of(variables))
-    missing = set(variables) - set(point)
-    if missing:
-        raise ValueError(f"the point gives no value for {sorted(map(str, missing))}")
     witness = tuple((str(v), sympy.sstr(point[v])) for v in variables)
     for v in variables:
         inside = _in_domain(v, point[v])
@@ -522,12 +562,18 @@ def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol
     try:
         from symbolic.kernel.branches import at
 
-        instance = at(lhs - rhs, point)
+        instance = at(difference(lhs, rhs), point)
+        singular = [at(d, point) for d in denominators(lhs, rhs)]
     except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError,
             NotImplementedError, RecursionError) as exc:
         return _fact(formula, _verdict(UNKNOWN, "interval",
                                        f"cannot evaluate at the point ({type(exc).__name__})",
                                        witness=witness))
+    for d in singular:  # the identity is claimed only where its denominators are nonzero
+        defined = _sign_verdict(d, "≠", timeout_s, max_bits)
+        if defined.status != PROVED:
+            return _fact(formula, _verdict(UNKNOWN, "interval", "a denominator is not certified "
+                                           "nonzero at the point", witness=witness))
     nonzero = _sign_verdict(instance, "≠", timeout_s, max_bits)
     if nonzero.status == PROVED:
         verdict = _verdict(REFUTED, nonzero.method, "lhs − rhs is certified nonzero at the "

@@ -109,5 +109,9 @@ def set_text(s: sympy.Set) -> str:
                 + (")" if s.right_open else "]"))
     if s == sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo)):
         return "ℝ∖{0}"
+    if isinstance(s, sympy.Complement):  # a domain with points taken out: ℝ ∖ {1}
+        return f"{set_text(s.args[0])} ∖ {set_text(s.args[1])}"
+    if isinstance(s, sympy.FiniteSet):
+        return "{" + ", ".join(sympy.sstr(v) for v in s) + "}"
     return sympy.sstr(s)
 

@@ -15,6 +15,7 @@ from functools import cache
 import sympy
 
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.inputs import as_input
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
@@ -30,6 +31,7 @@ from symbolic.versions import backend
 def check_matrix_expr_equal(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
                             timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
     """The fact ``lhs = rhs`` for all values of the matrix symbols, at their symbolic shapes."""
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(lhs, rhs)
     start = time.perf_counter()
     label, limit = backend("sympy"), current_limits().sympy_seconds(timeout_s)
@@ -135,6 +137,7 @@ def _level(depth: int) -> sympy.Dummy:
 def check_sum_equal(lhs: sympy.Expr, rhs: sympy.Expr,
                     timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
     """The fact ``lhs = rhs`` between entries (finite sums), compared in ``sum_normal_form``."""
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(lhs, rhs)
     verdict = zero_verdict(sum_normal_form(lhs) - sum_normal_form(rhs), timeout_s)
     if verdict.status == PROVED:

@@ -25,8 +25,9 @@ import time
 
 import sympy
 
-from symbolic.kernel.branches import at, resolve_closed_branches
+from symbolic.kernel.branches import at, difference, has_huge_power, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.intervals import MAX_BITS, _in_domain, _sign_verdict, counterexample
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, symbol_set
@@ -108,16 +109,22 @@ def _probe_point(expr: sympy.Expr) -> dict | None:
     return point or None
 
 
-def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
+def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None:
     """``expr = 0`` for every value of its free symbols, refuted by ``counterexample`` at the
     point ``_probe_point`` chooses (in the kernel, inside each symbol's domain); None when
-    there is no such point or the value there is not certified nonzero."""
+    there is no such point or the value there is not certified nonzero. ``defined``: the
+    denominators of the formula ``expr`` came from (which building it may have cancelled);
+    each must be certified nonzero at the point, where alone the formula claims anything."""
     if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative,
                 sympy.core.function.AppliedUndef):
         return None
     point = _probe_point(expr)
     if point is None:
         return None
+    for d in defined:
+        if not d.free_symbols <= set(point) or _sign_verdict(
+                at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status != PROVED:
+            return None
     found = counterexample(expr, 0, point, timeout_s=PROBE_TIMEOUT_S, max_bits=PROBE_BITS).verdict
     if found.status != REFUTED:
         return None
@@ -126,7 +133,7 @@ def _refuted_at_a_point(expr: sympy.Expr) -> Verdict | None:
 
 
 def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
-                 universal: bool = False) -> Verdict:
+                 universal: bool = False, defined: tuple = ()) -> Verdict:
     """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``).
 
     ``universal``: the claim is ``expr = 0`` for *every* value of its free symbols in their
@@ -137,15 +144,24 @@ def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
     seconds = current_limits().sympy_seconds(timeout_s)
     start = time.perf_counter()
     label = backend("sympy")
-    expr = sympy.sympify(expr)
-    if not expr.free_symbols and expr != 0:  # a number: an enclosure excluding 0 is quick
-        nonzero = _sign_verdict(expr, "≠", timeout_s, CLOSED_BITS)
+    try:
+        expr = as_input(expr)
+    except ValueError as exc:  # nan, zoo: an undefined value is no identity
+        return _verdict(UNKNOWN, "sympy", f"not a defined value: {exc}", backend=label)
+    huge = has_huge_power(expr)
+    if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
+        nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
         if nonzero.status == PROVED:
             return _revise(nonzero, status=REFUTED, reason="difference is a nonzero number",
                            certificate=f"lhs − rhs: {nonzero.certificate}")
+    if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
+        return _verdict(UNKNOWN, "sympy", "a power too large to compute exactly; its enclosure "
+                        "does not decide", backend=label, timeout_s=seconds,
+                        seconds=time.perf_counter() - start)
     try:
         with deadline(seconds) as dl:
-            reduced, refuted = _zero_form(expr, _refuted_at_a_point if universal else None)
+            probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
+            reduced, refuted = _zero_form(expr, probe)
             if refuted is not None:
                 return _revise(refuted, seconds=time.perf_counter() - start)
             closed = reduced.is_number and not reduced.free_symbols
@@ -188,7 +204,9 @@ def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
 
 
 def _domain(expr: sympy.Basic) -> tuple[str, ...]:
-    """The assumptions of the free real symbols, as shown beside a fact (``t ∈ (0, ∞)``)."""
+    """The assumptions of the free real symbols, as shown beside a fact (``t ∈ (0, ∞)``), and
+    the denominators that must be nonzero (``x − 1 ≠ 0``): an identity with a denominator is
+    claimed only where it is defined."""
     from symbolic.kernel.logic import set_text
 
     out = []
@@ -197,14 +215,28 @@ def _domain(expr: sympy.Basic) -> tuple[str, ...]:
             dom = symbol_set(s)
             if dom != sympy.S.Reals:
                 out.append(f"{s} ∈ {set_text(dom)}")
+    out += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(expr) if d.is_zero is not False]
     return tuple(out)
 
 
 def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
-    """The fact ``lhs = rhs`` for every value of the free symbols (in their assumed domains)."""
-    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    """The fact ``lhs = rhs`` for every value of the free symbols (in their assumed domains)
+    where its denominators are nonzero (shown in the domain: ``x − 1 ≠ 0``)."""
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
+    if isinstance(lhs, sympy.MatrixBase) and isinstance(rhs, sympy.MatrixBase):
+        return check_matrix_equal(lhs, rhs, timeout_s)
     formula = _eq(lhs, rhs)
-    return _fact(formula, zero_verdict(lhs - rhs, timeout_s, universal=True),
+    start = time.perf_counter()
+    seconds = current_limits().sympy_seconds(timeout_s)
+    try:
+        with deadline(seconds):  # building lhs − rhs is evaluation too
+            diff = difference(lhs, rhs)
+    except BudgetExceeded as exc:
+        return _fact(formula, _verdict(UNKNOWN, "sympy", f"lhs − rhs not built: {exc}",
+                                       timeout_s=seconds, seconds=time.perf_counter() - start),
+                     domain=_domain(formula))
+    return _fact(formula, zero_verdict(diff, timeout_s, universal=True,
+                                       defined=denominators(lhs, rhs)),
                  domain=_domain(formula))
 
 
@@ -264,20 +296,64 @@ def _dimension_points(symbols: list) -> list[dict]:
 def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
                        timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
     """The fact ``lhs = rhs`` between explicit matrices, decided entry by entry."""
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
+    if len(lhs.shape) != len(rhs.shape):
+        raise ValueError(f"shapes {lhs.shape} and {rhs.shape} have different ranks")
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
         return _fact(formula, shapes)
-    verdict = combine((zero_verdict(a - b, timeout_s, universal=True)
+    verdict = combine((zero_verdict(difference(a, b), timeout_s, universal=True)
                        for a, b in zip(lhs, rhs, strict=True)), "entry")
     return _fact(formula, verdict, domain=_domain(formula))
+
+
+SINGULAR_TIMEOUT_S = 1.0  # solving a denominator for its real zeros
+
+
+NOT_LISTED = "the zeros of a denominator are not a finite set SymPy can list"
+
+
+def _singular(exprs: tuple, var: sympy.Symbol) -> tuple[sympy.FiniteSet | None, str]:
+    """The real zeros of the denominators of ``exprs`` (in ``var``), or None and the reason when
+    they are not a finite set SymPy can list (then no identity with them is decided)."""
+    points: set = set()
+    for d in denominators(*exprs):
+        if assumed_sign(d, "nonzero")[0] is True:  # never 0 (SymPy's assumptions, as check_sign)
+            continue
+        if d.free_symbols - {var}:
+            return None, f"{NOT_LISTED}: {d} depends on other symbols"
+        try:
+            with deadline(current_limits().sympy_seconds(SINGULAR_TIMEOUT_S)):
+                zeros = sympy.solveset(d, var, domain=sympy.S.Reals)
+        except BudgetExceeded as exc:
+            return None, f"{NOT_LISTED}: {exc}"
+        except (NotImplementedError, TypeError, ValueError) as exc:
+            return None, f"{NOT_LISTED}: {type(exc).__name__}"
+        if not isinstance(zeros, sympy.FiniteSet):
+            return None, NOT_LISTED
+        points |= set(zeros)
+    return sympy.FiniteSet(*points), ""
+
+
+def _without(domain: sympy.Set, points: sympy.FiniteSet) -> sympy.Set:
+    """``domain ∖ points``, kept as a complement so that it prints ``ℝ ∖ {1}``."""
+    inside = [q for q in points if domain.contains(q) is not sympy.false]
+    if not inside:
+        return domain
+    return sympy.Complement(domain, sympy.FiniteSet(*inside), evaluate=False)
 
 
 def check_zero_on(expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set,
                   timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
     """The fact ``∀ var ∈ domain: expr = 0``; a piecewise ``expr`` is split into its branches
-    (first match wins), each branch decided on the part of ``domain`` it owns."""
-    expr = sympy.sympify(expr)
+    (first match wins), each branch decided on the part of ``domain`` it owns. The zeros of
+    ``expr``'s denominators are taken out of the domain (``∀ t ∈ (0, ∞) ∖ {1}: …``)."""
+    expr = as_input(expr, "expr")
+    singular, why = _singular((expr,), var)
+    if singular is None:
+        return _fact(ForAll((var,), _eq(expr, 0), domain=domain), _verdict(UNKNOWN, "sympy", why))
+    domain = _without(domain, singular)
     formula = ForAll((var,), _eq(expr, 0), domain=domain)
     verdict = zero_verdict(expr, timeout_s)
     if verdict.status != UNKNOWN or not expr.has(*_PIECEWISE_HEADS):
@@ -335,14 +411,16 @@ HALF_LINE = sympy.Interval.open(0, sympy.oo)
 T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases below
 
 
-def sign_cases(diff: sympy.Expr, var: sympy.Symbol, timeout_s: float = SIMPLIFY_TIMEOUT_S
-               ) -> tuple[Fact, Fact, Fact]:
+def sign_cases(diff: sympy.Expr, var: sympy.Symbol, timeout_s: float = SIMPLIFY_TIMEOUT_S,
+               skip_zero: bool = False) -> tuple[Fact, ...]:
     """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
-    ``∀ var ∈ ℝ: diff = 0``."""
+    ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
+    cases = (check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
+             check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s))
+    if skip_zero:
+        return cases
     at0 = at(diff, {var: 0})
-    return (check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
-            check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
-            _fact(_eq(at0, 0), zero_verdict(at0, timeout_s)))
+    return cases + (_fact(_eq(at0, 0), zero_verdict(at0, timeout_s)),)
 
 
 def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
@@ -350,26 +428,36 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
                    timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
     """The fact ``∀ var ∈ ℝ: lhs = rhs``, by cases: ``var = t > 0``, ``var = −t``, ``var = 0``.
 
+    Where a denominator of ``lhs``, ``rhs`` (or ``hint``) vanishes the identity is not claimed:
+    those points leave the domain, and it is shown (``∀ x ∈ ℝ ∖ {1}: (x² − x)/(x − 1) = x``);
+    when SymPy cannot list them the identity is unknown.
+
     ``hint`` (proposed by untrusted code, e.g. SymPy's ``simplify`` of ``lhs``) is a form of
     ``lhs`` that is easier to decide: the kernel checks ``lhs = hint`` first, then the cases on
     ``hint − rhs``.
     """
-    lhs, rhs = sympy.sympify(lhs), sympy.sympify(rhs)
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
+    hint = None if hint is None else as_input(hint, "hint")
+    singular, why = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
+    if singular is None:
+        return _fact(ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals),
+                     _verdict(UNKNOWN, "sympy", why))
+    domain = _without(sympy.S.Reals, singular)
     parts: tuple[Fact, ...] = ()
     middle = lhs
     if hint is not None:
         parts = (check_equal(lhs, hint, timeout_s),)
-        middle = sympy.sympify(hint)
+        middle = hint
     whole = zero_verdict(middle - rhs, timeout_s)  # for all var at once, when SymPy sees it
     if whole.status == PROVED:
         parts += (_fact(_eq(middle - rhs, 0), whole),)
     else:
-        parts += sign_cases(middle - rhs, var, timeout_s)
+        parts += sign_cases(middle - rhs, var, timeout_s, skip_zero=0 in singular)
     verdict = combine((p.verdict for p in parts), "case")
     if verdict.status == REFUTED:  # a refuted case is a refutation only with a witness point
         verdict = _revise(verdict, status=UNKNOWN, reason="a case was refuted without a point; "
                           "use counterexample()")
-    return _fact(ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals), verdict, parts=parts)
+    return _fact(ForAll((var,), _eq(lhs, rhs), domain=domain), verdict, parts=parts)
 
 
 SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
@@ -384,7 +472,7 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
     ``nonzero``) for every value of its symbols, decided by SymPy's assumptions system."""
     if sign not in SIGNS:
         raise ValueError(f"sign={sign!r}: expected one of {', '.join(SIGNS)}")
-    expr = sympy.sympify(expr)
+    expr = as_input(expr, "expr")
     rel, zero = _SIGN_RELATION[sign]
     formula = rel(expr, zero, evaluate=False)
     label = backend("sympy")
