@@ -286,7 +286,9 @@ def _verdict_formula(act: Activation, family: str) -> sympy.Basic:
     not (¬∀)."""
     variables = FAMILIES[family][2]
     zero = _eq(_written_out(family, act), 0)
-    return zero if act.linear else sympy.Not(ForAll(variables, zero), evaluate=False)
+    if act.linear:
+        return zero
+    return sympy.Not(ForAll(sorted(variables, key=str), zero), evaluate=False)  # as negate writes it
 
 
 GATED_BREAKS = Claim(

@@ -58,7 +58,7 @@ from symbolic.smt import uninterpreted_sigma, z3_step
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)
 b, c, j, i, k, l = sympy.symbols("b c j i k l", integer=True, nonnegative=True)
 ORDER = 4  # place in `python -m proofs` (A1, A3–A5)
-sigma = sympy.Function("sigma")  # uninterpreted: nothing is assumed about σ
+sigma = sympy.Function("sigma", real=True)  # uninterpreted σ: ℝ → ℝ, nothing else assumed
 GENERAL = "[general B, d, n, d_out]"
 
 x = MatrixSymbol("x", B, d)
@@ -364,7 +364,7 @@ def _verdict_formula(act: Activation) -> sympy.Basic:
     """What the table says of σ: σ(q)k − σ(qk) = 0 for all q, k when it is linear, otherwise
     not (¬∀ q, k)."""
     zero = _eq(_unit_difference(act), 0)
-    return zero if act.linear else sympy.Not(ForAll((q, kk), zero), evaluate=False)
+    return zero if act.linear else sympy.Not(ForAll(sorted((q, kk), key=str), zero), evaluate=False)
 
 
 ACTIVATION_WITNESSES = Claim(

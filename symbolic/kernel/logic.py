@@ -23,6 +23,8 @@ class _Quantifier(Boolean):
                 domain: sympy.Set | sympy.Tuple | None = None):
         variables = sympy.Tuple(*variables)
         domain = domain_of(variables) if domain is None else domain
+        if isinstance(domain, sympy.Tuple) and len(set(domain)) == 1:
+            domain = domain[0]  # one canonical form: the same set for every variable is one set
         return sympy.Basic.__new__(cls, variables, sympy.sympify(body), domain)
 
     @property
