@@ -49,6 +49,7 @@ from symbolic.engine import (
     overall_status,
 )
 from symbolic.errors import InvalidArgument
+from symbolic.latex_printer import breakable as breakable_code
 from symbolic.latex_printer import latex as printer_latex
 from symbolic.latex_printer import sympy_spans
 from symbolic.render import MARK, cell_text, summary_line
@@ -284,10 +285,13 @@ _BREAKS = re.compile(r"(?:[*/]|\\_|(?<=[A-Za-z])\.(?=[A-Za-z]))(?!$|\})")
 RELATIONS = {"==": "=", "!=": r"\neq", "<": "<", "<=": r"\leq", ">": ">", ">=": r"\geq"}
 
 
-def math(expr: object) -> str:
-    """Math-mode LaTeX of a SymPy object (the project printer); non-ASCII output made safe."""
+def math(expr: object, breakable: bool = False) -> str:
+    """Math-mode LaTeX of a SymPy object (the project printer); non-ASCII output made safe.
+    ``breakable``: TeX may break it across lines (``latex_printer.breakable``)."""
     try:
-        code = printer_latex(expr)
+        code = printer_latex(expr, breakable=True) if breakable else printer_latex(expr)
+        if breakable:
+            code = breakable_code(code)
     except Exception:  # a printer bug must not lose the document: print the plain form
         return rf"\text{{{escape(sympy.sstr(expr))}}}"
     return re.sub(r"[^\x00-\x7f]", lambda m: rf"\text{{{escape(m[0])}}}", code)
@@ -336,7 +340,9 @@ def _escape_operators(text: str) -> str:
 # --- Claims, steps, derivations -------------------------------------------------------------
 
 ENVIRONMENTS = ("theorem", "lemma", "proposition", "corollary", "claim")
-DISPLAY_CHARS = 60  # a claim formula wider than this is set inline (it may break), not displayed
+DISPLAY_CHARS = 30  # a claim formula wider than this is set inline (it may break), not displayed:
+# a display cannot break, and a two-column line holds about 40 characters of mathematics
+BREAK_CHARS = 30  # a wider formula is printed so that TeX can break it (latex_printer.breakable)
 SECTION_LEVELS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
 
 
@@ -399,12 +405,15 @@ def step_note(step: Step) -> str:
 
 
 def formula_latex(f: sympy.Basic) -> str:
-    """A formula in math mode (``$...$``, so that a long one may break at its relations)."""
-    if isinstance(f, Relational) and f.rel_op in RELATIONS:
-        code = f"{math(f.lhs)} {RELATIONS[f.rel_op]} {math(f.rhs)}"
-    else:
-        code = math(f)
-    return rf"$\displaystyle {code}$"
+    """A formula in math mode (``$...$``, so that a long one breaks at its relations and, when
+    wider than ``BREAK_CHARS``, at the operators inside its parentheses)."""
+    def code(breakable: bool) -> str:
+        if isinstance(f, Relational) and f.rel_op in RELATIONS:
+            return f"{math(f.lhs, breakable)} {RELATIONS[f.rel_op]} {math(f.rhs, breakable)}"
+        return math(f, breakable)
+
+    short = code(False)
+    return rf"$\displaystyle {short if visible_width(short) <= BREAK_CHARS else code(True)}$"
 
 
 def step_formula(step: Step) -> sympy.Basic | None:
@@ -571,7 +580,9 @@ def claim_latex(result: Result, key: str, labels: _Labels) -> str:
     its name, its source item and the claims it uses."""
     c = result.claim
     env = environment(c.kind)
-    lines = [rf"\begin{{{env}}}[{escape(c.title)}]\label{{{key}}}"]
+    # ragged right: a statement's formulas break at their operators, and a justified line
+    # could not stretch around them in a narrow column
+    lines = [rf"\begin{{{env}}}[{escape(c.title)}]\label{{{key}}}\raggedright"]
     f = c.statement
     if f is not None:
         code = formula_latex(f)
@@ -677,29 +688,94 @@ def _tabular(align: str, head: str, rows: Sequence[str]) -> str:
 
 
 TABLE_ROWS = 30  # a longer table is set as several tabulars of this many rows (pages break)
+CHAR_PT = 5.0  # width of a character of \footnotesize text or mathematics, generously (pt)
+COLUMN_CHARS = 28  # a column's share of the line is at most this many characters' worth
+TABCOLSEP_PT = 6.0  # LaTeX's default \tabcolsep
 
 
 def _notes(table: Table) -> str:
     return r"\\ ".join(prose(f"Note: {n}") for n in table.notes)
 
 
+_TOKEN_BREAKS = re.compile(r"[\s_/*]+")
+
+
+def _cell_widths(cell: object, code: str) -> tuple[int, int]:
+    """``(unbreakable, natural)`` width of a cell in characters: a formula cannot break, text
+    breaks at spaces, underscores and slashes."""
+    if "$" in code:
+        math_parts = re.findall(r"\$([^$]*)\$", code)
+        longest = max(visible_width(m) for m in math_parts)
+        text = re.sub(r"\$[^$]*\$", "", code)
+        words = [len(w) for w in _TOKEN_BREAKS.split(cell_text(cell) if not math_parts else text)]
+        return max([longest, *words]), visible_width(code.replace("$", ""))
+    text = cell_text(cell)
+    return max(len(w) for w in _TOKEN_BREAKS.split(text)), len(text)
+
+
+def column_shares(table: Table) -> tuple[tuple[float, ...], float]:
+    """Each column's share of the line (they add up to 1) and the narrowest line (pt) on which
+    every column is as wide as its widest unbreakable cell (header words included)."""
+    columns = []
+    for j, name in enumerate(table.columns):
+        head = COLUMN_NAMES.get(name, name)
+        unbreakable = max(len(w) for w in _TOKEN_BREAKS.split(head))
+        natural = unbreakable
+        for row in table.rows:
+            u, n = _cell_widths(row[j], cell_latex(row[j]))
+            unbreakable, natural = max(unbreakable, u), max(natural, n)
+        columns.append((unbreakable, max(unbreakable, min(natural, COLUMN_CHARS), 1)))
+    total = sum(w for _, w in columns)
+    shares = tuple(w / total for _, w in columns)
+    need = max(u * CHAR_PT / f for (u, _), f in zip(columns, shares, strict=True))
+    return shares, need + 2 * TABCOLSEP_PT * (len(columns) - 1)
+
+
+def _wrapped(table: Table, shares: Sequence[float], rows: Sequence[Sequence[object]]) -> str:
+    """A tabular exactly as wide as the line: each column a paragraph of its share."""
+    n = len(table.columns)
+    numeric = [all(_is_number(r[j]) or r[j] is None for r in table.rows)
+               and any(_is_number(r[j]) for r in table.rows) for j in range(n)]
+    permille = [int(f * 1000) for f in shares]  # rounded down: never wider than the line
+    spec = "".join(rf"p{{\dimexpr(\linewidth-{2 * (n - 1)}\tabcolsep)*{p}/1000\relax}}"
+                   for p in permille)
+    def line(cells: Sequence[str]) -> str:
+        return " & ".join((r"\raggedleft " if numeric[j] else r"\raggedright ") + c
+                          for j, c in enumerate(cells)) + r" \tabularnewline"
+    head = line([rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}" for c in table.columns])
+    body = [line([cell_latex(c) for c in row]) for row in rows]
+    return "\n".join([rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}", r"\toprule", head, r"\midrule",
+                      *body, r"\bottomrule", r"\end{tabular}"])
+
+
+def _records(table: Table) -> str:
+    """The rows as paragraphs of ``column: value`` (a line too narrow for the columns)."""
+    heads = [rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}:}}" for c in table.columns]
+    rows = [r"\noindent " + "; ".join(f"{h} {cell_latex(c)}"
+                                      for h, c in zip(heads, row, strict=True)) + r"\par"
+            for row in table.rows]
+    return "{\\footnotesize\\raggedright\n" + "\n".join(rows) + "\n}"
+
+
 def table_latex(table: Table, key: str) -> str:
     """A numbered, captioned table in the text (not a float: it stays where it is, in one or two
-    columns), fitted to the line width, in chunks of ``TABLE_ROWS`` rows so that a long table
-    breaks across pages and columns."""
+    columns). Its columns wrap and share the line, so that every chunk of ``TABLE_ROWS`` rows (a
+    long table breaks across pages) is exactly the line's width; on a line too narrow for its
+    widest unbreakable cells (``column_shares``), each row is a paragraph instead."""
     caption = (r"{\centering\refstepcounter{table}" rf"\label{{{key}}}"
                rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}")
     if not table.columns:
         return f"{caption}\n\\noindent\\textit{{(empty table)}}\\par"
-    align, head, rows = _tabular_parts(table)
-    chunks = [rows[i:i + TABLE_ROWS] for i in range(0, len(rows), TABLE_ROWS)] or [[]]
-    parts = [r"\par\medskip", caption]
+    shares, need = column_shares(table)
+    chunks = [table.rows[i:i + TABLE_ROWS] for i in range(0, len(table.rows), TABLE_ROWS)] or [()]
+    parts = [r"\par\medskip", caption, rf"\ifdim\linewidth<{need:.0f}pt", _records(table),
+             r"\else"]
     for n, chunk in enumerate(chunks):
         if n:
             parts.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, continued}"
                          r"\par\nopagebreak}")
-        parts.append(rf"{{\centering\footnotesize\proofsfit{{{_tabular(align, head, chunk)}}}"
-                     r"\par}")
+        parts.append(rf"{{\footnotesize\noindent{_wrapped(table, shares, chunk)}\par}}")
+    parts.append(r"\fi")
     if table.notes:
         parts.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
     parts.append(r"\medskip")
@@ -730,12 +806,12 @@ def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bo
 
     statuses = [r.status for r in report.results]
     key = labels.unique("sec", report.module)
-    intro = (rf"\noindent Module \texttt{{{escape(report.module)}}} "
+    intro = (rf"{{\raggedright\noindent Module \texttt{{{escape(report.module)}}} "
              rf"(\texttt{{python -m {escape(report.module)}}}); source "
              f"{labels.source(report.source)}: {escape(summary_line(statuses))}")
     if timings:
         intro += f" in {report.seconds:.2f} s"
-    intro += f", overall \\textbf{{{escape(report.status)}}}."
+    intro += f", overall \\textbf{{{escape(report.status)}}}.\\par}}"
     parts = [rf"\{section_level}{{{escape(report.title)}}}\label{{{key}}}", intro]
     parts += [result_latex(r, labels.defined[(index, i)], labels, timings,
                            claim_backing(report, r))
@@ -748,15 +824,14 @@ def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bo
 
 TITLE = "Machine-checked results: gated MLPs, bilinear attention and memory capacity"
 PACKAGES = ("amsmath", "amssymb", "amsthm")  # required
-OPTIONAL_PACKAGES = ("booktabs", "graphicx")  # nicer rules; wide tables shrunk to the line
+OPTIONAL_PACKAGES = ("booktabs",)  # nicer rules
 THEOREMS = (("theorem", r"\newtheorem{theorem}{Theorem}[section]"),
             ("lemma", r"\newtheorem{lemma}[theorem]{Lemma}"),
             ("proposition", r"\newtheorem{proposition}[theorem]{Proposition}"),
             ("corollary", r"\newtheorem{corollary}[theorem]{Corollary}"),
             ("claim", r"\newtheorem{claim}[theorem]{Claim}"))
 # Everything the body needs beyond PACKAGES, each defined only when the paper has not:
-# theorem environments, the step list, booktabs rules, \proofsfit (a tabular shrunk to
-# \linewidth when it is wider and graphicx is loaded).
+# theorem environments, the step list, booktabs rules.
 MACROS = (
     *(rf"\ifx\{env}\undefined{code}\fi" for env, code in THEOREMS),
     r"\ifx\proofsteps\undefined\newenvironment{proofsteps}{\begin{list}{}{%",
@@ -765,10 +840,6 @@ MACROS = (
     r"  \raggedright}{\end{list}}\fi",
     r"\providecommand{\toprule}{\hline}\providecommand{\midrule}{\hline}",
     r"\providecommand{\bottomrule}{\hline}",
-    r"\ifx\proofsbox\undefined\newsavebox{\proofsbox}\fi",
-    r"\providecommand{\proofsfit}[1]{\sbox{\proofsbox}{#1}%",
-    r"  \ifdim\wd\proofsbox>\linewidth\ifx\resizebox\undefined\usebox{\proofsbox}%",
-    r"  \else\resizebox{\linewidth}{!}{\usebox{\proofsbox}}\fi\else\usebox{\proofsbox}\fi}",
 )
 
 
@@ -805,7 +876,7 @@ def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = 
     parts = []
     if not appendix:
         tools = ", ".join(f"{k} {v}" for k, v in versions().items() if v)
-        intro = (rf"\noindent {_count(len(statuses), 'claim')} from "
+        intro = (rf"{{\raggedright\noindent {_count(len(statuses), 'claim')} from "
                  rf"{_count(len(reports), 'theorem module')}: "
                  rf"{escape(summary_line(statuses))}; overall "
                  rf"\textbf{{{overall_status(statuses)}}}. "
@@ -814,7 +885,7 @@ def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = 
                  "its methods, witnesses and numeric cross-checks. Each claim names its source, "
                  rf"an item of \texttt{{{sources.THEORY_NAME}}}. "
                  rf"Checked with {escape(tools)}. Regenerate with "
-                 r"\texttt{python -m proofs -{}-latex FILE.tex}.")
+                 r"\texttt{python -m proofs -{}-latex FILE.tex}.\par}")
         if not reports:
             intro = r"\noindent No theorem modules found: nothing was checked."
         parts.append(intro)
@@ -845,8 +916,8 @@ def document(reports: Sequence[Report], fragment: bool = False, *, timings: bool
             ["% LaTeX fragment generated by transformer-proofs (python -m proofs --latex).",
              "% Safe to \\input into an article, one or two columns. The preamble needs:",
              f"%   \\usepackage{{{','.join(PACKAGES)}}}",
-             f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules;",
-             "% wide tables shrunk to the line). Theorem environments (theorem, lemma,",
+             f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules).",
+             "% Tables wrap to the line. Theorem environments (theorem, lemma,",
              "% proposition, corollary, claim) are defined below unless the paper has them.",
              "% \\cite keys are those of docs/references.bib (\\bibliography{references})."])
         return f"{needs}\n{macros}\n\n{body}"

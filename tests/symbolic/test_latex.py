@@ -284,7 +284,8 @@ def test_verification_line_says_how_the_claim_is_backed(steps, checks, expected)
     line = verification_line(result, backing=backing.claim_backing(report, result))
     assert re.search(re.escape(f"; {expected}") + "[;.]", line)
     tex = document([report])
-    assert expected in tex and "& " + expected.removeprefix("backed by ") + r" \\" in tex
+    cell = r"& \raggedright " + expected.removeprefix("backed by ") + r" \tabularnewline"
+    assert expected in tex and cell in tex
 
 
 def test_many_numeric_checks_are_summarized_and_disagreements_named():
