@@ -34,6 +34,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import ceil as math_ceil
 
 import sympy
 from sympy.core.relational import Relational
@@ -687,61 +688,74 @@ def _tabular(align: str, head: str, rows: Sequence[str]) -> str:
                       r"\bottomrule", r"\end{tabular}"])
 
 
-TABLE_ROWS = 30  # a longer table is set as several tabulars of this many rows (pages break)
-CHAR_PT = 5.0  # width of a character of \footnotesize text or mathematics, generously (pt)
+TABLE_ROWS = 24  # a longer table is set as several tabulars of this many lines (pages break)
+NARROW_EM = 28  # a two-column article's column in \footnotesize ems
+CHAR_EM = 0.55  # width of an ASCII character of text or mathematics, generously (em)
+WIDE_CHAR = 2  # a non-ASCII character (an arrow, ≡, ✓) counts as this many
+TABCOLSEP_EM = 0.75  # LaTeX's \tabcolsep (6 pt) in \footnotesize ems (8 pt), rounded up
+HEADER_FACTOR = 1.2  # a bold header character is this much wider
 COLUMN_CHARS = 28  # a column's share of the line is at most this many characters' worth
-TABCOLSEP_PT = 6.0  # LaTeX's default \tabcolsep
 
 
 def _notes(table: Table) -> str:
     return r"\\ ".join(prose(f"Note: {n}") for n in table.notes)
 
 
-_TOKEN_BREAKS = re.compile(r"[\s_/*]+")
+_TOKEN_BREAKS = re.compile(r"[\s_/*-]+|(?<=[A-Za-z])\.(?=[A-Za-z])")
 
 
-def _cell_widths(cell: object, code: str) -> tuple[int, int]:
+def _text_width(text: str) -> float:
+    """Width of text in characters: capitals and digits a little wider, non-ASCII wide."""
+    return sum(1 if c.islower() or c in " .,;:()" else 1.3 if c.isascii() else WIDE_CHAR
+               for c in text)
+
+
+def _cell_widths(cell: object, code: str) -> tuple[float, float]:
     """``(unbreakable, natural)`` width of a cell in characters: a formula cannot break, text
-    breaks at spaces, underscores and slashes."""
-    if "$" in code:
-        math_parts = re.findall(r"\$([^$]*)\$", code)
-        longest = max(visible_width(m) for m in math_parts)
-        text = re.sub(r"\$[^$]*\$", "", code)
-        words = [len(w) for w in _TOKEN_BREAKS.split(cell_text(cell) if not math_parts else text)]
-        return max([longest, *words]), visible_width(code.replace("$", ""))
-    text = cell_text(cell)
-    return max(len(w) for w in _TOKEN_BREAKS.split(text)), len(text)
+    breaks at spaces, hyphens, underscores, slashes and dots between words."""
+    formulas = re.findall(r"\$([^$]*)\$", code)
+    text = re.sub(r"\$[^$]*\$", " ", code) if formulas else cell_text(cell)
+    words = [_text_width(w) for w in _TOKEN_BREAKS.split(text)]
+    unbreakable = max([*(visible_width(f) for f in formulas), *words])
+    natural = sum(visible_width(f) for f in formulas) + _text_width(text)
+    return unbreakable, natural
 
 
-def column_shares(table: Table) -> tuple[tuple[float, ...], float]:
-    """Each column's share of the line (they add up to 1) and the narrowest line (pt) on which
-    every column is as wide as its widest unbreakable cell (header words included)."""
+def column_shares(table: Table) -> tuple[tuple[tuple[float, float], ...], float]:
+    """Each column's width as ``(em, share)``: its widest unbreakable cell (header words
+    included), plus its share of the rest of the line (the shares add up to 1, by how much
+    wider the column's text is); and the narrowest line (em) that holds them."""
     columns = []
     for j, name in enumerate(table.columns):
-        head = COLUMN_NAMES.get(name, name)
-        unbreakable = max(len(w) for w in _TOKEN_BREAKS.split(head))
+        unbreakable = HEADER_FACTOR * max(_text_width(w) for w in _TOKEN_BREAKS.split(
+            COLUMN_NAMES.get(name, name)))
         natural = unbreakable
         for row in table.rows:
             u, n = _cell_widths(row[j], cell_latex(row[j]))
             unbreakable, natural = max(unbreakable, u), max(natural, n)
-        columns.append((unbreakable, max(unbreakable, min(natural, COLUMN_CHARS), 1)))
-    total = sum(w for _, w in columns)
-    shares = tuple(w / total for _, w in columns)
-    need = max(u * CHAR_PT / f for (u, _), f in zip(columns, shares, strict=True))
-    return shares, need + 2 * TABCOLSEP_PT * (len(columns) - 1)
+        columns.append((unbreakable, max(unbreakable, min(natural, COLUMN_CHARS))))
+    slack = [w - u for u, w in columns]
+    total = sum(slack)
+    shares = [x / total if total else 1 / len(columns) for x in slack]
+    widths = tuple((round(u * CHAR_EM, 1), f) for (u, _), f in zip(columns, shares, strict=True))
+    return widths, sum(w for w, _ in widths) + TABCOLSEP_EM * 2 * (len(columns) - 1)
 
 
-def _wrapped(table: Table, shares: Sequence[float], rows: Sequence[Sequence[object]]) -> str:
-    """A tabular exactly as wide as the line: each column a paragraph of its share."""
+def _wrapped(table: Table, widths: Sequence[tuple[float, float]],
+             rows: Sequence[Sequence[object]]) -> str:
+    """A tabular exactly as wide as the line: each column a paragraph of its width."""
     n = len(table.columns)
     numeric = [all(_is_number(r[j]) or r[j] is None for r in table.rows)
                and any(_is_number(r[j]) for r in table.rows) for j in range(n)]
-    permille = [int(f * 1000) for f in shares]  # rounded down: never wider than the line
-    spec = "".join(rf"p{{\dimexpr(\linewidth-{2 * (n - 1)}\tabcolsep)*{p}/1000\relax}}"
-                   for p in permille)
+    fixed = sum(w for w, _ in widths)
+    slack = rf"(\linewidth-{2 * (n - 1)}\tabcolsep-{fixed:.1f}em)"
+    spec = "".join(rf"p{{\dimexpr{w:.1f}em+{slack}*{int(f * 1000)}/1000\relax}}"
+                   for w, f in widths)  # shares rounded down: never wider than the line
+
     def line(cells: Sequence[str]) -> str:
         return " & ".join((r"\raggedleft " if numeric[j] else r"\raggedright ") + c
                           for j, c in enumerate(cells)) + r" \tabularnewline"
+
     head = line([rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}" for c in table.columns])
     body = [line([cell_latex(c) for c in row]) for row in rows]
     return "\n".join([rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}", r"\toprule", head, r"\midrule",
@@ -754,7 +768,24 @@ def _records(table: Table) -> str:
     rows = [r"\noindent " + "; ".join(f"{h} {cell_latex(c)}"
                                       for h, c in zip(heads, row, strict=True)) + r"\par"
             for row in table.rows]
-    return "{\\footnotesize\\raggedright\n" + "\n".join(rows) + "\n}"
+    return "{\\raggedright\n" + "\n".join(rows) + "\\par}"
+
+
+def _chunks(table: Table, widths: Sequence[tuple[float, float]], need: float) -> list[tuple]:
+    """The rows in chunks of at most ``TABLE_ROWS`` lines (a tabular cannot break across pages
+    or columns): a row whose cell is wider than its column takes several lines (columns as on
+    a line of ``NARROW_EM``, or of the table's narrowest line when that is wider)."""
+    spare = max(need, NARROW_EM) - need
+    chunks, chunk, lines = [], [], 0
+    for row in table.rows:
+        height = max((math_ceil(_cell_widths(c, cell_latex(c))[1] * CHAR_EM / (w + spare * f))
+                      for c, (w, f) in zip(row, widths, strict=True)), default=1)
+        if chunk and lines + height > TABLE_ROWS:
+            chunks.append(tuple(chunk))
+            chunk, lines = [], 0
+        chunk.append(row)
+        lines += max(height, 1)
+    return [*chunks, tuple(chunk)] if chunk or not chunks else chunks
 
 
 def table_latex(table: Table, key: str) -> str:
@@ -766,16 +797,16 @@ def table_latex(table: Table, key: str) -> str:
                rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}")
     if not table.columns:
         return f"{caption}\n\\noindent\\textit{{(empty table)}}\\par"
-    shares, need = column_shares(table)
-    chunks = [table.rows[i:i + TABLE_ROWS] for i in range(0, len(table.rows), TABLE_ROWS)] or [()]
-    parts = [r"\par\medskip", caption, rf"\ifdim\linewidth<{need:.0f}pt", _records(table),
-             r"\else"]
+    widths, need = column_shares(table)
+    chunks = _chunks(table, widths, need)
+    parts = [r"\par\medskip", caption, r"{\footnotesize",
+             rf"\ifdim\linewidth<{need:.1f}em", _records(table), r"\else"]
     for n, chunk in enumerate(chunks):
         if n:
             parts.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, continued}"
                          r"\par\nopagebreak}")
-        parts.append(rf"{{\footnotesize\noindent{_wrapped(table, shares, chunk)}\par}}")
-    parts.append(r"\fi")
+        parts.append(rf"\noindent{_wrapped(table, widths, chunk)}\par")
+    parts.append(r"\fi}")
     if table.notes:
         parts.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
     parts.append(r"\medskip")

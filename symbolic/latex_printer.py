@@ -364,7 +364,8 @@ def breakable(code: str) -> str:
         out.append(swap.get(i, m[0]))
         pos = m.end()
     out.append(code[pos:])
-    code = "".join(out).replace(", ", r",\allowbreak ").replace(r"\colon ", r"\colon\allowbreak ")
+    code = re.sub(r"(?<!\\), ", r",\\allowbreak ", "".join(out))  # not after a thin space \,
+    code = code.replace(r"\colon ", r"\colon\allowbreak ")
     return _FACTOR_BREAK.sub(r"\g<0>\\allowbreak ", code)
 
 
