@@ -53,7 +53,7 @@ from symbolic.errors import InvalidArgument
 from symbolic.latex_printer import breakable as breakable_code
 from symbolic.latex_printer import latex as printer_latex
 from symbolic.latex_printer import sympy_spans
-from symbolic.render import MARK, cell_text, summary_line
+from symbolic.render import MARK, admitted_text, cell_text, summary_line
 
 # --- Characters: rules as data -------------------------------------------------------------
 
@@ -142,6 +142,10 @@ GREEK_VARIANTS = {"ϵ": r"\epsilon", "ϕ": r"\phi", "ϑ": r"\vartheta", "ϱ": r"
 ACCENTS = {0x300: r"\`", 0x301: r"\'", 0x302: r"\^", 0x303: r"\~", 0x304: r"\=", 0x306: r"\u",
            0x307: r"\.", 0x308: r'\"', 0x30A: r"\r", 0x30B: r"\H", 0x30C: r"\v", 0x327: r"\c"}
 
+# Combining accents on a letter of mathematics (θ̇ is \dot{\theta}).
+MATH_ACCENTS = {0x307: r"\dot", 0x308: r"\ddot", 0x302: r"\hat", 0x303: r"\tilde", 0x304: r"\bar",
+                0x20D7: r"\vec"}
+
 # Characters that get their own superscript rendering (THEORY.md writes transposes as xᵀ).
 SUPERSCRIPT_SYMBOLS = {"ᵀ": r"\top"}
 
@@ -216,17 +220,39 @@ _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
 # M_ik where the base is a one-letter word, or a letter after a coefficient (1b_q: the ones
 # column times b_q), so that names like exchange_lemma keep their underscores.
 _MARKUP = re.compile(
-    r"\^\{(?P<sup>[^{}]*)\}"
-    r"|\^\((?P<sup2>[^()]*)\)"
+    r"(?<![\w\\])(?:R|ℝ)(?:\^\{(?P<rsup>[^{}]*)\}|\^(?P<rsup1>\w+))"  # ℝ^{n×d}, R^d
+    r"|(?P<reals>(?<![\w\\])R(?=\s*→)|(?<=→ )R(?![\w^]))"  # σ: R → R
+    r"|(?<=\s)~(?=\s)"  # s ~ Beta(a, b): "distributed as"
+    r"|\^\{(?P<sup>[^{}]*)\}"
+    r"|\^\((?P<sup2>(?:[^()]|\([^()]*\))*)\)"
     r"|\^(?P<sup1>[−-]?\w+(?:\.\d+)?)"
     r"|_\{(?P<sub>[^{}]*)\}"
     r"|(?<!\w)(?P<starbase>[A-Za-z])\*(?:_(?P<starsub>[A-Za-z]{1,6}))?(?![\w(])"
-    rf"|(?<![^\W\d])(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
+    rf"|(?<![^\W\d])(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z]){{0,2}})"
     rf"(?:(?![^\W_A-Z])|(?=[{_SCRIPTS}]))"
 )
 _SCRIPT = {"super": r"\textsuperscript{%s}", "sub": r"\textsubscript{%s}"}
 
 
+_ENSUREMATH = "\\ensuremath{"
+
+
+def _math_text(text: str) -> str | None:
+    """Plain mathematics (``d×d``, ``n+1``, ``2k``) as math-mode code; None when it has a
+    character that is not a letter, digit, operator or Unicode mathematics."""
+    out = []
+    for char in text:
+        if char.isascii() and (char.isalnum() or char in "+-=()/,. "):
+            out.append(char)
+        elif char == "−":
+            out.append("-")
+        elif char in MATH_SYMBOLS:
+            out.append(MATH_SYMBOLS[char] + " ")
+        elif (greek := _greek(char)) is not None:
+            out.append(greek + " ")
+        else:
+            return None
+    return "".join(out).strip()
 _BEFORE_MINUS = " ([{,;:=·*/\u2212+"  # a hyphen after one of these, before a digit, is a minus
 
 
@@ -239,6 +265,11 @@ def _chars(text: str) -> str:
         accent = ACCENTS.get(ord(char))
         if accent and i and text[i - 1].isascii() and text[i - 1].isalpha() and run:
             run[-1] = f"{accent}{{{run[-1]}}}"
+            continue
+        math_accent = MATH_ACCENTS.get(ord(char))
+        if math_accent and run and run[-1].startswith(_ENSUREMATH):
+            letter = run[-1][len(_ENSUREMATH):-1]
+            run[-1] = f"{_ENSUREMATH}{math_accent}{{{letter}}}}}"
             continue
         kind, latex = _char(char)
         if char == "-" and text[i + 1:i + 2].isdigit() and (i == 0 or text[i - 1] in _BEFORE_MINUS):
@@ -264,7 +295,16 @@ def escape(text: str) -> str:
     text, out, pos = unicodedata.normalize("NFC", text), [], 0
     for m in _MARKUP.finditer(text):
         out.append(_chars(text[pos:m.start()]))
-        if m["starbase"]:
+        if m[0] == "~":
+            out.append(r"\ensuremath{\sim}")
+        elif m["reals"]:
+            out.append(r"\ensuremath{\mathbb{R}}")
+        elif m["rsup"] is not None or m["rsup1"] is not None:
+            power = m["rsup"] if m["rsup"] is not None else m["rsup1"]
+            code = _math_text(power)
+            out.append(rf"\ensuremath{{\mathbb{{R}}^{{{code}}}}}" if code is not None
+                       else r"\ensuremath{\mathbb{R}}" + _SCRIPT["super"] % escape(power))
+        elif m["starbase"]:
             out.append(_chars(m["starbase"]) + _SCRIPT["super"] % "*"
                        + (_SCRIPT["sub"] % escape(m["starsub"]) if m["starsub"] else ""))
         elif m["base"]:
@@ -370,10 +410,12 @@ def label(*parts: str) -> str:
     return re.sub(r"[^A-Za-z0-9.:-]", lambda m: f"+{ord(m[0]):x}+", key)
 
 
-def verdict_mark(v: Verdict) -> str:
-    """``✓ sympy`` / ``✗ refuted (z3)`` / ``? unknown (sympy)``: the verdict of one step."""
-    text = f"{MARK[v.status]} {v.method}" if v.status == "proved" else (
-        f"{MARK[v.status]} {v.status} ({v.method})")
+def verdict_mark(v: Verdict, rule: str | None = None) -> str:
+    """``✓ sympy`` / ``✗ refuted (z3)`` / ``? unknown (sympy)``: the verdict of one step; a fact
+    made by a kernel inference rule (``method == "rule"``) is ``✓ by trans`` (its rule)."""
+    method = f"by {rule}" if v.method == "rule" and rule else v.method
+    text = f"{MARK[v.status]} {method}" if v.status == "proved" else (
+        f"{MARK[v.status]} {v.status} ({method})")
     return escape(text)
 
 
@@ -426,17 +468,39 @@ def step_formula(step: Step) -> sympy.Basic | None:
     return None if isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom)) else f
 
 
+def _bare_truth(step: Step) -> bool:
+    """A step whose formula SymPy evaluated to True or False, and whose text says no more: its
+    note (else its rule) is shown as its statement."""
+    f = getattr(step, "formula", None)
+    return (isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom))
+            and step.statement.startswith(str(f)))
+
+
 def step_body(step: Step) -> str:
-    """The statement of a step: its formula in math mode, or (no formula) its text."""
+    """The statement of a step: its formula in math mode, or (no formula) its text; a formula
+    that SymPy evaluated to a truth value while building it says nothing, so its note is the
+    statement (never a bare "True")."""
     f = step_formula(step)
-    return formula_latex(f) if f is not None else prose(step.statement)
+    if f is not None:
+        return formula_latex(f)
+    if _bare_truth(step):
+        domain = step.statement[len(str(step.formula)):]
+        said = step_note(step) or step.rule
+        if not said:
+            return rf"\textit{{(checked; SymPy evaluated it to {str(step.formula).lower()})}}"
+        return prose(said) + prose(domain)
+    return prose(step.statement)
 
 
 def justification(step: Step) -> str:
     """Rule, note, witness and verdict of a step, in small type under its statement."""
     kind = step_kind(step)
-    parts = [prose(step.rule)] if step.rule else []
     note = step_note(step)
+    if _bare_truth(step):  # the note, else the rule, is the statement
+        note, rule = "", (step.rule if note else "")
+    else:
+        rule = step.rule
+    parts = [prose(rule)] if rule else []
     if note:
         parts.append(prose(note))
     if step.verdict.witness:
@@ -444,7 +508,7 @@ def justification(step: Step) -> str:
     mark = {"definition": r"\textit{definition}",
             "assumption": r"\textit{assumption (admitted, not checked)}",
             "oracle": r"\textit{oracle result (certified outside the kernel)}"}.get(
-        kind, verdict_mark(step.verdict))
+        kind, verdict_mark(step.verdict, getattr(getattr(step, "fact", None), "rule", None)))
     return "; ".join(parts) + (r" \hfill " if parts else "") + mark
 
 
@@ -494,11 +558,23 @@ def admitted(result: Result) -> tuple[Step, ...]:
 
 
 def status_text(result: Result) -> str:
-    """``proved``, ``proved (1 assumption)``, ``refuted``, ..."""
-    n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
-    if result.status == "proved" and n:
-        return f"proved ({_count(n, 'assumption')})"
-    return result.status
+    """``proved``, ``proved (1 assumption, 1 oracle result)``, ``refuted``, ...: an oracle
+    result is never called an assumption; admitted facts inherited through ``uses`` are
+    counted too."""
+    return result.status + (admitted_text(result) if result.status == "proved" else "")
+
+
+def inherited_latex(result: Result) -> str | None:
+    """The admitted facts a result rests on through the claims it uses (``Result.inherited``:
+    ``(claim name, admitted statement)`` pairs), or None when there are none."""
+    found = tuple(getattr(result, "inherited", ()) or ())
+    if not found:
+        return None
+    items = [rf"\texttt{{{escape(str(name))}}}: " + (
+        formula_latex(fact) if isinstance(fact, sympy.Basic) else prose(str(fact)))
+        for name, fact in found]
+    return r"rests, through the claims it uses, on the admitted " + (
+        "fact " if len(items) == 1 else "facts ") + "; ".join(items)
 
 
 def verification_line(result: Result, timings: bool = False, backing: str | None = None) -> str:
@@ -525,9 +601,14 @@ def verification_line(result: Result, timings: bool = False, backing: str | None
             text += f" certified by {w.method}: {w.certificate}"
         parts.append(prose(text))
     parts += [prose(t) for t in numeric_text(result.numeric)]
+    if (inherited := inherited_latex(result)) is not None:
+        parts.append(inherited)
     if result.status != "proved":
         parts.append(prose(f"reason: {v.reason}"))
     return r"{\raggedright\noindent\textit{Verification.} " + "; ".join(parts) + ".\\par}"
+
+
+CITE_KEYS = 2  # keys in one \cite (its list cannot break across lines)
 
 
 class _Labels:
@@ -572,7 +653,9 @@ class _Labels:
         keys = list(dict.fromkeys(k for item in found for k in item.references))
         self.cited.update(dict.fromkeys(keys))
         items = ", ".join(f"{escape(i.id)} ({escape(i.title)})" for i in found)
-        cite = rf"~\cite{{{','.join(keys)}}}" if keys else ""
+        # LaTeX never breaks a line inside one \cite: at most CITE_KEYS keys in each
+        cite = "~" + ", ".join(rf"\cite{{{','.join(keys[i:i + CITE_KEYS])}}}"
+                               for i in range(0, len(keys), CITE_KEYS)) if keys else ""
         return rf"\texttt{{{sources.THEORY_NAME}}} {items}{cite}"
 
 
@@ -610,9 +693,9 @@ def result_latex(result: Result, key: str, labels: _Labels, timings: bool = Fals
             f"{verification_line(result, timings, backing)}")
     if result.status == "proved":
         title = "Checked derivation"
-        n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
-        if n:
-            title += f", resting on {_count(n, 'assumption')}"
+        rests = admitted_text(result)
+        if rests:
+            title += f", resting on {rests.strip(' ()')}"
         proof = f"\\begin{{proof}}[{title}]\n{body}\n\\end{{proof}}"
     else:
         proof = (rf"\paragraph{{Derivation \textbf{{not verified}}: {escape(result.status)}.}}"
@@ -878,6 +961,13 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
 
 
+def _authors(field: str) -> str:
+    """``Mor Geva, Roei Schuster and Jonathan Berant`` from BibTeX's ``Last, First and ...``."""
+    names = [" ".join(reversed([p.strip() for p in n.split(",", 1)])) if "," in n else n.strip()
+             for n in re.split(r"\s+and\s+", field) if n.strip()]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def bibliography_latex(keys: Sequence[str]) -> str:
     """A ``thebibliography`` of the cited keys, from docs/references.bib (standalone document:
     no BibTeX run needed)."""
@@ -889,9 +979,9 @@ def bibliography_latex(keys: Sequence[str]) -> str:
             continue
         venue = e.get("booktitle") or e.get("journal") or (
             f"arXiv:{e['eprint']}" if "eprint" in e else "")
-        fields = [e.get("author", ""), rf"\emph{{{e['title']}}}" if "title" in e else "",
-                  venue, e.get("year", ""), e.get("note", "") if "title" not in e else ""]
-        items.append(rf"\bibitem{{{k}}} " + ". ".join(f for f in fields if f) + ".")
+        fields = [_authors(e.get("author", "")),
+                  rf"\emph{{{e['title']}}}" if "title" in e else "", venue, e.get("year", "")]
+        items.append(rf"\bibitem{{{k}}} " + ". ".join(f.rstrip(".") for f in fields if f) + ".")
     if not items:
         return ""
     return "\n".join([r"\begin{thebibliography}{99}", *items, r"\end{thebibliography}"])

@@ -69,10 +69,18 @@ def step_text(i: int, step: Step, verbose: bool) -> str:
     return "\n".join(lines)
 
 
+def _plural(n: int, noun: str) -> str:
+    """``1 assumption``, ``2 admitted facts inherited through uses``."""
+    head, _, tail = noun.partition(" inherited")
+    return f"{n} {head}{'s' * (n != 1)}" + (f" inherited{tail}" if _ else "")
+
+
 def admitted_text(result: Result) -> str:
     """``(1 assumption, 2 oracle results)``: what a proved claim rests on; "" when nothing."""
-    counts = [(len(result.assumptions), "assumption"), (len(result.oracles), "oracle result")]
-    parts = [f"{n} {noun}{'s' * (n != 1)}" for n, noun in counts if n]
+    inherited = len(getattr(result, "inherited", ()) or ())
+    counts = [(len(result.assumptions), "assumption"), (len(result.oracles), "oracle result"),
+              (inherited, "admitted fact inherited through uses")]
+    parts = [_plural(n, noun) for n, noun in counts if n]
     return f" ({', '.join(parts)})" if parts else ""
 
 

@@ -87,7 +87,7 @@ ESCAPES = [
     ("M_ik", r"M\textsubscript{ik}"),
     ("q_jᵀ", r"q\textsubscript{j}\textsuperscript{\ensuremath{\top}}"),
     ("exchange_lemma", r"exchange\_\allowbreak{}lemma"),
-    ("d_out", r"d\_\allowbreak{}out"),
+    ("d_out", r"d\textsubscript{out}"),
     ("2*n/d", r"2*\allowbreak{}n/\allowbreak{}d"),
     ("proofs.exchange", r"proofs.\allowbreak{}exchange"),
     ("1.5", "1.5"),
