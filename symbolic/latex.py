@@ -692,11 +692,9 @@ def result_latex(result: Result, key: str, labels: _Labels, timings: bool = Fals
     body = (f"{derivation_latex(result.derivation.steps)}\n"
             f"{verification_line(result, timings, backing)}")
     if result.status == "proved":
-        title = "Checked derivation"
-        rests = admitted_text(result)
-        if rests:
-            title += f", resting on {rests.strip(' ()')}"
-        proof = f"\\begin{{proof}}[{title}]\n{body}\n\\end{{proof}}"
+        rests = admitted_text(result)  # in the text: the title is a box that cannot break
+        rests = f"It rests on {escape(rests.strip(' ()'))}.\n" if rests else ""
+        proof = f"\\begin{{proof}}[Checked derivation]\n{rests}{body}\n\\end{{proof}}"
     else:
         proof = (rf"\paragraph{{Derivation \textbf{{not verified}}: {escape(result.status)}.}}"
                  f"\n{body}")
