@@ -212,6 +212,14 @@ class ProofsLatexPrinter(LatexPrinter):
             return code
         return super()._print_Pow(expr)
 
+    def _print_Subs(self, subs) -> str:
+        code = super()._print_Subs(subs)
+        if not self._breakable:
+            return code
+        # \left. ... \right| is one box: brackets that TeX may break between
+        body, _, at = code.removeprefix(r"\left. ").rpartition(r" \right|")
+        return rf"\Bigl[{body}\Bigr]{at}"
+
     # names
     _function_name = False  # set while SymPy names a function (sin stays \sin)
 
@@ -337,6 +345,8 @@ def _latex_of(expr: object, settings: tuple) -> str:
 
 
 _DELIMITER = re.compile(r"\\(left|right)(\(|\)|\[|\]|\\\{|\\\}|\.|\||\\\||\\lbrace|\\rbrace)")
+_LONG_DIGITS = re.compile(r"\d{16,}")  # an exact number this long may break ...
+DIGIT_GROUP = 10  # ... after every this many digits
 _TALL = re.compile(r"\\(frac|sum|prod|int|begin|sqrt|binom)\b")
 _PAIRS = {"(": ")", "[": "]", r"\{": r"\}", r"\lbrace": r"\rbrace"}
 
@@ -365,6 +375,8 @@ def breakable(code: str) -> str:
         pos = m.end()
     out.append(code[pos:])
     code = re.sub(r"(?<!\\), ", r",\\allowbreak ", "".join(out))  # not after a thin space \,
+    code = _LONG_DIGITS.sub(lambda m: r"\allowbreak ".join(
+        m[0][i:i + DIGIT_GROUP] for i in range(0, len(m[0]), DIGIT_GROUP)), code)
     code = code.replace(r"\colon ", r"\colon\allowbreak ")
     return _FACTOR_BREAK.sub(r"\g<0>\\allowbreak ", code)
 
