@@ -45,7 +45,7 @@ class Step:
 
     @property
     def kind(self):
-        return {"definition": "definition", "assumption": "assumption"}.get(
+        return {"definition": "definition", "assumption": "assumption", "oracle": "oracle"}.get(
             self.verdict.method, "checked")
 
     def to_json(self):
