@@ -219,7 +219,7 @@ _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
 # Plain-text notation turned into super/subscripts: x^{n×d}, α^(−1), t^p, q_{js}, and Q_j or
 # M_ik where the base is a one-letter word, or a letter after a coefficient (1b_q: the ones
 # column times b_q), so that names like exchange_lemma keep their underscores.
-_MARKUP = re.compile(
+MARKUP = re.compile(
     r"(?<![\w\\])(?:R|ℝ)(?:\^\{(?P<rsup>[^{}]*)\}|\^(?P<rsup1>\w+))"  # ℝ^{n×d}, R^d
     r"|(?P<reals>(?<![\w\\])R(?=\s*→)|(?<=→ )R(?![\w^]))"  # σ: R → R
     r"|(?<=\s)~(?=\s)"  # s ~ Beta(a, b): "distributed as"
@@ -293,7 +293,7 @@ def escape(text: str) -> str:
     a ``.`` between letters (SymPy strings and claim names have no spaces).
     """
     text, out, pos = unicodedata.normalize("NFC", text), [], 0
-    for m in _MARKUP.finditer(text):
+    for m in MARKUP.finditer(text):
         out.append(_chars(text[pos:m.start()]))
         if m[0] == "~":
             out.append(r"\ensuremath{\sim}")
@@ -468,7 +468,7 @@ def step_formula(step: Step) -> sympy.Basic | None:
     return None if isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom)) else f
 
 
-def _bare_truth(step: Step) -> bool:
+def bare_truth(step: Step) -> bool:
     """A step whose formula SymPy evaluated to True or False, and whose text says no more: its
     note (else its rule) is shown as its statement."""
     f = getattr(step, "formula", None)
@@ -483,7 +483,7 @@ def step_body(step: Step) -> str:
     f = step_formula(step)
     if f is not None:
         return formula_latex(f)
-    if _bare_truth(step):
+    if bare_truth(step):
         domain = step.statement[len(str(step.formula)):]
         said = step_note(step) or step.rule
         if not said:
@@ -496,7 +496,7 @@ def justification(step: Step) -> str:
     """Rule, note, witness and verdict of a step, in small type under its statement."""
     kind = step_kind(step)
     note = step_note(step)
-    if _bare_truth(step):  # the note, else the rule, is the statement
+    if bare_truth(step):  # the note, else the rule, is the statement
         note, rule = "", (step.rule if note else "")
     else:
         rule = step.rule
