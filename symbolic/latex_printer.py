@@ -139,6 +139,7 @@ def _word(name: str, font: str) -> str:
     return rf"{font}{{{name}}}" if _LATIN_WORD.fullmatch(name) and not name.isdigit() else name
 
 
+TEX_OPERATORS = {"exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh"}  # \\exp, ...
 LONG_FRAC_RATIO = 2  # breakable: a numerator twice as wide as its denominator is pulled out
 FRACTION_CHARS = 30  # breakable: a wider denominator is written after a slash
 EXPONENT_CHARS = 12  # breakable: a wider exponent of e is written exp(...)
@@ -286,6 +287,21 @@ class ProofsLatexPrinter(LatexPrinter):
         return super()._print_Max(expr, exp)
 
     # matrices
+    def _print_ElementwiseApplyFunction(self, expr) -> str:
+        """``σ(xQKᵀ)``: a function applied entry by entry is written as applied (the
+        convention of the paper), not as SymPy's ``(d ↦ σ(d))_∘(…)``."""
+        f = expr.function
+        body = getattr(f, "expr", None)
+        variables = getattr(f, "variables", ())
+        if (len(variables) == 1 and isinstance(body, sympy.Function)
+                and body.args == tuple(variables)):
+            name = type(body).__name__
+            head = (rf"\{name}" if name in TEX_OPERATORS else self._function_head(name)
+                    if isinstance(body, sympy.core.function.AppliedUndef)
+                    else self._hprint_Function(name))
+            return rf"{head}\left({self._print(expr.expr)}\right)"
+        return super()._print_ElementwiseApplyFunction(expr)
+
     def _explicit_matrix(self, expr) -> str | None:
         """A symbolic explicit matrix wider than ``MATRIX_CHARS``: its shape and its first
         entry, never every entry (None: print it in full)."""
