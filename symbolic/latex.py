@@ -670,7 +670,9 @@ def claim_latex(result: Result, key: str, labels: _Labels) -> str:
     f = c.statement
     if f is not None:
         code = formula_latex(f)
-        lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS else code)
+        # a short formula is displayed; a longer one is centred lines that TeX may break
+        lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS
+                     else rf"\par{{\centering {code}\par}}")
         lines.append(prose(c.note))
     else:
         lines.append(prose(c.note))

@@ -377,6 +377,19 @@ def test_tabular_is_booktabs_with_numeric_columns_right_aligned():
         r"relu & 128 \\", r"softmax & \textemdash{} \\", r"\bottomrule", r"\end{tabular}"])
 
 
+def test_the_statement_formula_is_the_theorem_and_the_note_is_beside_it():
+    labels = latex._Labels([])
+    short = Claim("c", "Short", "commutativity", "A6",
+                  statement=sympy.Eq(a * b, b * a, evaluate=False))
+    code = latex.claim_latex(Result(short, Derivation(())), "claim:c", labels)
+    assert code.startswith("\\begin{theorem}[Short]\\label{claim:c}\\raggedright\n"
+                           "\\[ \\displaystyle a b = a b \\]\ncommutativity\n")
+    long_f = sympy.Eq(sum(sympy.Symbol(f"c_{k}") * a**k for k in range(12)), b)
+    code = latex.claim_latex(Result(Claim("c", "Long", "", "A6", statement=long_f),
+                                    Derivation(())), "claim:c", labels)
+    assert "\\par{\\centering $\\displaystyle a^{11} c_{11} + " in code  # breakable, centred
+
+
 def test_a_table_wraps_to_exactly_the_line_width_or_becomes_paragraphs():
     table = Table("cap", "Capacity", ("store", "M*", "kind"),
                   (("relu", 128.0, "exact interval quadrature"), ("softmax", None, "bound")))

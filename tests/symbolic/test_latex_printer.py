@@ -79,6 +79,9 @@ RULES = [
     (sympy.Symbol("thetadot"), r"\dot{\theta}"),
     (sympy.Function("rank_r_scores")(x), r"\operatorname{rank\_r\_scores}\left(x\right)"),
     (sympy.sin(x), r"\sin{\left(x \right)}"),  # SymPy's own function names stay
+    # an elementwise function is written as applied (issue 28: no (d ↦ σ(d))_∘)
+    (Q.applyfunc(sympy.Lambda(z, sigma(z))), r"\sigma\left(Q\right)"),
+    (Q.applyfunc(sympy.Lambda(z, sympy.exp(z))), r"\exp\left(Q\right)"),
     # logic: "true ⇒ P" is P; a truth value is a word in math, not \text{True}
     (sympy.Implies(sympy.true, sympy.Eq(a, b), evaluate=False), "a = b"),
     (sympy.true, r"\mathrm{true}"),
