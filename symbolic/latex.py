@@ -875,21 +875,26 @@ def table_latex(table: Table, key: str) -> str:
     """A numbered, captioned table in the text (not a float: it stays where it is, in one or two
     columns). Its columns wrap and share the line, so that every chunk of ``TABLE_ROWS`` rows (a
     long table breaks across pages) is exactly the line's width; on a line too narrow for its
-    widest unbreakable cells (``column_shares``), each row is a paragraph instead."""
+    widest unbreakable cells (``column_shares``) the table is set smaller, and on a line too
+    narrow even for that, each row is a paragraph instead."""
     caption = (r"{\centering\refstepcounter{table}" rf"\label{{{key}}}"
                rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}")
     if not table.columns:
         return f"{caption}\n\\noindent\\textit{{(empty table)}}\\par"
     widths, need = column_shares(table)
     chunks = _chunks(table, widths, need)
-    parts = [r"\par\medskip", caption, r"{\footnotesize",
-             rf"\ifdim\linewidth<{need:.1f}em", _records(table), r"\else"]
+    tabulars = []
     for n, chunk in enumerate(chunks):
         if n:
-            parts.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, continued}"
-                         r"\par\nopagebreak}")
-        parts.append(rf"\noindent{_wrapped(table, widths, chunk)}\par")
-    parts.append(r"\fi}")
+            tabulars.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, "
+                            r"continued}\par\nopagebreak}")
+        tabulars.append(rf"\noindent{_wrapped(table, widths, chunk)}\par")
+    # \footnotesize; on a narrower line \scriptsize (the widths are in ems of the font in
+    # force); on a line narrower still, a paragraph per row
+    parts = [r"\par\medskip", caption, r"{\footnotesize",
+             rf"\ifdim\linewidth<{need:.1f}em{{\scriptsize",
+             rf"\ifdim\linewidth<{need:.1f}em\footnotesize", _records(table), r"\else",
+             *tabulars, r"\fi}\else", *tabulars, r"\fi}"]
     if table.notes:
         parts.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
     parts.append(r"\medskip")
