@@ -193,7 +193,18 @@ def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = No
                             m.import_seconds))
             continue
         runs.append(Run(m.name, report, seconds=report.seconds, import_seconds=m.import_seconds))
-    return runs
+    return _resolve_across(runs)
+
+
+def _resolve_across(runs: list[Run]) -> list[Run]:
+    """A claim that uses a claim of another module inherits what that one rests on."""
+    from dataclasses import replace
+
+    from symbolic.engine import resolve_reports
+
+    checked = [r for r in runs if r.report is not None]
+    resolved = iter(resolve_reports(r.report for r in checked))
+    return [replace(r, report=next(resolved)) if r.report is not None else r for r in runs]
 
 
 def _one_line(exc: BaseException) -> str:
@@ -246,7 +257,9 @@ def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
                 for rep in reports for res in rep.results if res.status != "proved"]
     if strict:
         problems += [f"  {rep.module} {res.claim.name}: not proved under --strict — rests on"
-                     f"{admitted_text(res)}: " + "; ".join(s.statement for s in res.rests_on)
+                     f"{admitted_text(res)}: " + "; ".join(
+                         s.statement + (f" (through {s.via})" if s.via else "")
+                         for s in res.rests_on)
                      for rep in reports for res in rep.results
                      if res.status == "proved" and res.rests_on]
     problems += [f"  {r.name}: {r.error}" for r in runs if r.report is None]
@@ -284,7 +297,8 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
             c = res.claim
             key = c.name if c.name not in index else f"{run.name}:{c.name}"
             index[key] = {"module": run.name, "title": c.title, "kind": c.kind,
-                          "source": c.source, "status": res.status,
+                          "source": c.source, "statement": res.claim.to_json()["statement"],
+                          "status": res.status,
                           "strict_status": res.strict_status(),
                           "assumptions": [s.statement for s in res.assumptions],
                           "oracles": [s.statement for s in res.oracles],

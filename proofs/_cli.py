@@ -278,10 +278,11 @@ def timed_build(build: Callable[..., Report], args: argparse.Namespace | None = 
     from dataclasses import replace
 
     from symbolic.budget import limits
+    from symbolic.engine import resolve_reports
 
     start = time.perf_counter()
     with limits(getattr(args, "z3_timeout", None), getattr(args, "sympy_timeout", None)):
-        report = build(**options)
+        report = resolve_reports([build(**options)])[0]
     return replace(report, seconds=time.perf_counter() - start)
 
 

@@ -24,7 +24,8 @@ from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
-from symbolic.kernel import check_homogeneous, counterexample, negate, undecided
+from symbolic.formula_text import source_text
+from symbolic.kernel import Fact, check_homogeneous, conj, counterexample, negate, undecided
 from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
 from symbolic.properties import (
     EVERY_DEGREE,
@@ -71,8 +72,15 @@ class ActivationAnalysis:
         return self.linear, self.homogeneity, self.inverse_scaling
 
     @property
+    def statement(self) -> sympy.Basic:
+        """What the analysis states of σ: each property or, where it is refuted, its negation."""
+        return decided_statement(self.decisions)
+
+    @property
     def status(self) -> str:
-        return PROVED if all(d.holds.status != UNKNOWN for d in self.decisions) else UNKNOWN
+        """The status of ``statement``: proved when every property is proved or its negation is
+        (a refuted property is never itself reported proved); unknown when one is undecided."""
+        return conclusion(self.decisions).status
 
     @property
     def exchange_witness(self) -> tuple[sympy.Expr, sympy.Expr] | None:
@@ -84,6 +92,7 @@ class ActivationAnalysis:
         return {
             "activation": self.label,
             "expression": shown_text(self.expr),
+            "statement": source_text(self.statement),
             "linear": self.is_linear,
             "exchange_symmetric": self.exchange_symmetric,
             "homogeneity_degree": degree_json(self.degree),
@@ -158,8 +167,7 @@ def _scaling_candidates(expr: sympy.Expr, homogeneity: Decision):
     sign = certified_sign(w) if w is not None and w != 0 else None
     if sign is not None:
         first.append((sign * sympy.sympify(w), sympy.Integer(sign)))
-    for pair in first:
-        yield pair
+    yield from first
     for alpha in SCALING_FACTORS:
         for a in candidate_points(expr):
             tried += 1
@@ -222,11 +230,31 @@ def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
     return f"symmetries of the gated form with σ = {a.label}", "; ".join(parts) + "."
 
 
+def decided(d: Decision) -> Fact:
+    """The decision as a fact: the property when proved (or undecided), its negation when
+    refuted — then proved, by the certified witness (``¬∀…``, ``¬∃…``)."""
+    return negate(d.holds) if d.holds.refuted else d.holds
+
+
+def decided_statement(decisions: tuple[Decision, ...]) -> sympy.Basic:
+    """The conjunction of what ``decisions`` state: each property's formula, negated where it is
+    refuted (written out here, so a fact that concludes anything else does not prove it)."""
+    return sympy.And(*(sympy.Not(d.holds.formula, evaluate=False) if d.holds.refuted
+                       else d.holds.formula for d in decisions), evaluate=False)
+
+
+def conclusion(decisions: tuple[Decision, ...]) -> Fact:
+    """The kernel's conjunction of the decided facts: proved only when each one is."""
+    return conj(*(decided(d) for d in decisions))
+
+
 def decision_steps(d: Decision, rule: str) -> tuple[Step, ...]:
     """The steps shown for a decision: what led to it, then its fact — negated when refuted,
     so that a decided property is a proved step (¬∀…, certified at the witness)."""
-    fact = negate(d.holds) if d.holds.refuted else d.holds
-    return (*d.steps, Step(fact, rule))
+    return (*d.steps, Step(decided(d), rule))
+
+
+CONCLUSION_RULE = "the decisions together (conjunction)"
 
 
 RULES = ("linearity: counterexample or cases z > 0, z < 0, z = 0 (kernel)",
@@ -236,14 +264,17 @@ RULES = ("linearity: counterexample or cases z > 0, z < 0, z = 0 (kernel)",
 
 def as_result(a: ActivationAnalysis, name: str, source: str = "A6, A7",
               numeric: tuple = ()) -> Result:
-    """A Result whose claim states the decided properties; undecided parts make it unknown."""
-    title, statement = _phrase(a)
-    claim = Claim(name, title, statement, source, kind="proposition",
+    """A Result whose statement is the decided properties (``ActivationAnalysis.statement``);
+    undecided parts make it unknown."""
+    title, note = _phrase(a)
+    claim = Claim(name, title, note, source, kind="proposition",
                   assumptions=(f"σ(z) = {shown_text(a.expr)}",),
-                  uses=("exchange.lemma", "exchange.gated_iff", "scaling.degree_p"))
+                  uses=("exchange.lemma", "exchange.gated_iff", "scaling.degree_p"),
+                  statement=a.statement)
     steps = tuple(s for d, rule in zip(a.decisions, RULES, strict=True)
                   for s in decision_steps(d, rule))
-    return Result(claim, Derivation(steps), numeric)
+    return Result(claim, Derivation((*steps, Step(conclusion(a.decisions), CONCLUSION_RULE))),
+                  numeric)
 
 
 def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:
@@ -273,5 +304,6 @@ def parsed_item(text: str) -> tuple[str, sympy.Expr, Any]:
     return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
 
 
-__all__ = ["ActivationAnalysis", "analyze_item", "parsed_item", "table_items", "analyze", "as_result", "decision_steps", "degree_json",
-           "value_at"]
+__all__ = ["CONCLUSION_RULE", "ActivationAnalysis", "analyze", "analyze_item", "as_result",
+           "conclusion", "decided", "decided_statement", "decision_steps", "degree_json",
+           "parsed_item", "table_items", "value_at"]

@@ -51,12 +51,15 @@ def _z3_obligations(result: Any) -> set[tuple] | None:
 
 def _words(result: Any, checks: Mapping[tuple, dict] | None) -> set[str]:
     steps = result.derivation.steps
-    found = {m for s in result.derivation.checked for m in s.verdict.method.split("+")} - {"none"}
+    # a kernel rule adds no backend: its premises carry theirs
+    found = ({m for s in result.derivation.checked for m in s.verdict.method.split("+")}
+             - {"none", "rule"})
     if "z3" in found and checks:
         keys = _z3_obligations(result)
         if keys and all(checks.get(k, {}).get("cvc5") == "unsat" for k in keys):
             found = (found - {"z3"}) | {"z3+cvc5"}
-    return found | {s.kind for s in steps if s.kind in ("assumption", "oracle")}
+    inherited = {a.kind for a in getattr(result, "rests_on", ())}  # also through rules and uses
+    return found | {s.kind for s in steps if s.kind in ("assumption", "oracle")} | inherited
 
 
 def ordered(words: Iterable[str]) -> str:

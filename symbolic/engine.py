@@ -21,7 +21,7 @@ its derivation and the numeric cross-checks; a **Report** is what one theorem mo
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import sympy
@@ -135,6 +135,12 @@ class Derivation:
         return tuple(s for s in self.steps if s.kind == CHECKED)
 
     @property
+    def empty_steps(self) -> tuple[int, ...]:
+        """The steps (1-based) that relate a formula to itself, or state a bare truth value:
+        ``X = X`` is no evidence of anything, whoever checked it."""
+        return tuple(i for i, s in enumerate(self.steps, 1) if says_nothing(s.formula))
+
+    @property
     def admitted(self) -> tuple[Step, ...]:
         """Definitions and assumptions: shown and counted, never proved."""
         return tuple(s for s in self.steps if s.kind != CHECKED)
@@ -149,7 +155,8 @@ class Derivation:
     @property
     def methods(self) -> tuple[str, ...]:
         """The backends used, each once (a combined method ``exact+sympy`` counts as two)."""
-        return tuple(sorted({m for s in self.checked for m in s.verdict.method.split("+")}))
+        found = {m for s in self.checked for m in s.verdict.method.split("+")}
+        return tuple(sorted(found - {"rule"}))  # a kernel rule adds no backend
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]
@@ -188,6 +195,43 @@ class NumericCheck:
 
 
 @dataclass(frozen=True)
+class Admitted:
+    """An admitted fact a claim rests on: ``kind`` assumption or oracle, its statement, its
+    certificate (for an oracle), and ``via``: the used claim it comes through ("" for its own)."""
+
+    kind: str
+    statement: str
+    certificate: str = ""
+    via: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "statement": self.statement,
+                "certificate": self.certificate or None, "via": self.via or None}
+
+
+def same_statement(formula: sympy.Basic, statement: sympy.Basic) -> bool:
+    """Is ``formula`` the claim's ``statement``? The canonical form is SymPy's own tree: the two
+    are structurally equal (same node classes, same arguments, same symbols with the same
+    assumptions); nothing is simplified, so a derivation must end in the statement as written."""
+    return formula == statement
+
+
+def says_nothing(formula: sympy.Basic) -> bool:
+    """A bare truth value, or a relation (or ``⇔``) between two identical sides, also under
+    quantifiers (``∀ z: z = z``)."""
+    from symbolic.kernel import Exists, ForAll
+
+    while isinstance(formula, (ForAll, Exists)):
+        formula = formula.body
+    if formula in (sympy.true, sympy.false):
+        return True
+    if isinstance(formula, (sympy.core.relational.Relational, sympy.Equivalent)):
+        args = formula.args
+        return len(args) == 2 and args[0] == args[1]
+    return False
+
+
+@dataclass(frozen=True)
 class Result:
     """A claim with its derivation and numeric cross-checks.
 
@@ -198,6 +242,10 @@ class Result:
     claim: Claim
     derivation: Derivation
     numeric: tuple[NumericCheck, ...] = ()
+    # set by ``resolve_uses``: admitted facts reached through the claims it uses, and the used
+    # claims that are not proved (name, status)
+    inherited: tuple[Admitted, ...] = ()
+    blocked_by: tuple[tuple[str, str], ...] = ()
 
     @property
     def verdict(self) -> Verdict:
@@ -205,28 +253,77 @@ class Result:
 
     @property
     def status(self) -> ResultStatus:
-        if any(not n.agrees for n in self.numeric):
-            return FAILED
-        if self.verdict.status == PROVED and not self.establishes_formula:
-            return FAILED
-        return self.verdict.status
+        return self._judgement()[0]
+
+    @property
+    def reason(self) -> str:
+        return self._judgement()[1]
+
+    def _judgement(self) -> tuple[ResultStatus, str]:
+        """The claim's status and why. Proved only when the derivation's conclusion (its last
+        step) is a proved kernel fact whose formula *is* the statement (``same_statement``) and
+        every step says something; refuted only by a kernel fact of its negation (the statement
+        refuted, or its negation proved); a numeric disagreement, a claim without a statement, a
+        step with identical sides or a chain that ends elsewhere is ``failed``; undecided is
+        ``unknown``, also when a claim it uses is not proved."""
+        bad = [n for n in self.numeric if not n.agrees]
+        if bad:
+            return FAILED, f"numeric check disagrees: {bad[0].name}"
+        if self.claim.statement is None:
+            return FAILED, "the claim has no statement formula: nothing to prove"
+        empty = self.derivation.empty_steps
+        if empty:
+            return FAILED, (f"step {empty[0]} relates a formula to itself "
+                            f"({self.derivation.steps[empty[0] - 1].statement[:60]}): no evidence")
+        verdict = self.verdict
+        if not self.derivation.steps:
+            return UNKNOWN, "no steps"
+        last = self.derivation.steps[-1].fact
+        statement = self.claim.statement
+        if verdict.status == PROVED and isinstance(last.formula, sympy.Not) \
+                and same_statement(last.formula.args[0], statement):
+            return REFUTED, "its negation is proved: " + formula_text(last)[:80]
+        if verdict.status == PROVED:
+            if same_statement(last.formula, statement):
+                if self.blocked_by:
+                    name, status = self.blocked_by[0]
+                    return UNKNOWN, f"uses {name}, which is {status}"
+                return PROVED, verdict.reason
+            return FAILED, ("the derivation concludes " + formula_text(last)[:80]
+                            + ", not the claim's statement")
+        if verdict.status == REFUTED:
+            if last.verdict.status == REFUTED and same_statement(last.formula, statement):
+                return REFUTED, last.verdict.reason
+            return FAILED, verdict.reason
+        return UNKNOWN, verdict.reason
 
     @property
     def establishes_formula(self) -> bool:
-        """A claim with a formula is established only by a proved step with that formula."""
-        f = self.claim.statement
-        return f is None or any(s.formula == f and s.fact.proved for s in self.derivation.steps)
+        """The derivation's last step is a fact whose formula is the claim's statement."""
+        steps = self.derivation.steps
+        return (self.claim.statement is not None and bool(steps)
+                and same_statement(steps[-1].formula, self.claim.statement))
 
     @property
-    def assumptions(self) -> tuple[Step, ...]:
-        return tuple(s for s in self.derivation.admitted if s.kind == ASSUMPTION)
+    def _own_admitted(self) -> tuple[Admitted, ...]:
+        seen: dict[int, Admitted] = {}
+        for step in self.derivation.steps:
+            for f in step.fact.rests_on:
+                seen.setdefault(id(f), Admitted(f.kind, formula_text(f), f.verdict.certificate))
+        return tuple(seen.values())
 
     @property
-    def oracles(self) -> tuple[Step, ...]:
-        return tuple(s for s in self.derivation.admitted if s.kind == ORACLE)
+    def assumptions(self) -> tuple[Admitted, ...]:
+        """The assumptions it rests on: its own, those its rules' premises rest on, and those
+        of the claims it uses (``inherited``, named by the claim they come through)."""
+        return tuple(a for a in self._own_admitted + self.inherited if a.kind == ASSUMPTION)
 
     @property
-    def rests_on(self) -> tuple[Step, ...]:
+    def oracles(self) -> tuple[Admitted, ...]:
+        return tuple(a for a in self._own_admitted + self.inherited if a.kind == ORACLE)
+
+    @property
+    def rests_on(self) -> tuple[Admitted, ...]:
         """What ``--strict`` refuses: assumptions and oracle results (definitions are fine)."""
         return self.assumptions + self.oracles
 
@@ -238,15 +335,6 @@ class Result:
         """``--strict``: a claim that rests on an assumption or an oracle is not proved."""
         status = self.status
         return UNKNOWN if status == PROVED and self.rests_on else status
-
-    @property
-    def reason(self) -> str:
-        bad = [n for n in self.numeric if not n.agrees]
-        if bad:
-            return f"numeric check disagrees: {bad[0].name}"
-        if self.status == FAILED:
-            return "no proved step has the claim's formula"
-        return self.verdict.reason
 
     @property
     def methods(self) -> tuple[str, ...]:
@@ -263,8 +351,10 @@ class Result:
             "status": self.status,
             "strict_status": self.strict_status(),
             "verdict": self.verdict.to_json(),
-            "assumptions": [s.to_json() for s in self.assumptions],
-            "oracles": [s.to_json() for s in self.oracles],
+            "reason": self.reason,
+            "assumptions": [a.to_json() for a in self.assumptions],
+            "oracles": [a.to_json() for a in self.oracles],
+            "blocked_by": [list(b) for b in self.blocked_by],
             "definitions": len(self.definitions),
             "methods": list(self.methods),
             "steps": self.derivation.to_json(),
@@ -347,6 +437,55 @@ class Report:
         }
 
 
+def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
+    """Each result with what it inherits through ``uses``, transitively: the admitted facts the
+    used claims rest on (``inherited``, named by the claim they come through) and the used
+    claims that are not proved (``blocked_by``). A name not among ``results`` is left alone
+    (its claim was not checked in this run)."""
+    results = tuple(results)
+    by_name = {r.claim.name: r for r in results}
+    memo: dict[str, tuple[tuple[Admitted, ...], tuple[tuple[str, str], ...]]] = {}
+
+    def upstream(name: str, path: tuple[str, ...]) -> tuple[tuple[Admitted, ...],
+                                                            tuple[tuple[str, str], ...]]:
+        if name in memo:
+            return memo[name]
+        admitted: dict[tuple[str, str, str], Admitted] = {}
+        blocked: dict[str, str] = {}
+        for used in by_name[name].claim.uses:
+            if used not in by_name:
+                continue
+            if used in path:
+                blocked[used] = "circular"
+                continue
+            r = by_name[used]
+            for a in r._own_admitted:
+                admitted.setdefault((a.kind, a.statement, used), replace(a, via=used))
+            if r._judgement()[0] != PROVED:
+                blocked[used] = r._judgement()[0]
+            more, more_blocked = upstream(used, path + (used,))
+            for a in more:
+                admitted.setdefault((a.kind, a.statement, a.via), a)
+            for n, st in more_blocked:
+                blocked.setdefault(n, st)
+        memo[name] = (tuple(admitted.values()), tuple(blocked.items()))
+        return memo[name]
+
+    out = []
+    for r in results:
+        inherited, blocked = upstream(r.claim.name, (r.claim.name,))
+        out.append(replace(r, inherited=inherited, blocked_by=blocked)
+                   if inherited or blocked else r)
+    return tuple(out)
+
+
+def resolve_reports(reports: Iterable[Report]) -> list[Report]:
+    """The reports with every result's ``uses`` resolved against the results of all of them."""
+    reports = list(reports)
+    resolved = iter(resolve_uses(r for rep in reports for r in rep.results))
+    return [replace(rep, results=tuple(next(resolved) for _ in rep.results)) for rep in reports]
+
+
 def overall_status(statuses: Iterable[str]) -> ResultStatus:
     """failed/refuted beat unknown, which beats proved. An empty set is unknown, never a pass."""
     statuses = set(statuses)
@@ -359,8 +498,9 @@ def overall_status(statuses: Iterable[str]) -> ResultStatus:
 
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNKNOWN", "EXIT_USAGE", "FAILED", "PROVED",
-           "REFUTED", "UNKNOWN", "Claim", "Derivation", "NumericCheck", "Report", "Result",
-           "Step", "Table", "Verdict", "combine", "exit_code_for", "overall_status"]
+           "REFUTED", "UNKNOWN", "Admitted", "Claim", "Derivation", "NumericCheck", "Report",
+           "Result", "Step", "Table", "Verdict", "combine", "exit_code_for", "overall_status",
+           "resolve_reports", "resolve_uses", "same_statement", "says_nothing"]
 
 
 def exit_code_for(status: str) -> int:

@@ -255,8 +255,13 @@ def simplified(expr: sympy.Expr) -> sympy.Expr | None:
     return best if shorter else None
 
 
+def slope_form(c: sympy.Expr) -> sympy.Expr:
+    """``c·z`` as written (``1·z`` stays a product: σ(z) = z reads ``z = 1·z``, not ``z = z``)."""
+    return sympy.Mul(c, z, evaluate=False)
+
+
 def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
-    return undecided(sympy.Eq(expr, c * z, evaluate=False), "analysis stopped")
+    return undecided(sympy.Eq(expr, slope_form(c), evaluate=False), "analysis stopped")
 
 
 def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
@@ -288,18 +293,18 @@ def _decide_linear(expr: sympy.Expr) -> Decision:
     found = find_witness(expr - c * z, candidate_points(expr))
     if found:
         point, _ = found
-        fact = counterexample(expr, c * z, {z: point}, (z,))
+        fact = counterexample(expr, slope_form(c), {z: point}, (z,))
         if fact.refuted:
             return Decision(fact, tuple(steps), witness=point, value=c)
     # A rational slope σ(1) is checked on σ itself first; a transcendental one suggests σ in
     # disguise (σ(1) = 1 − tanh(1) − 1 + 2/(1 + e⁻²)): a simpler form of σ first.
-    fact = check_identity(expr, c * z, z) if c.is_Rational else None
+    fact = check_identity(expr, slope_form(c), z) if c.is_Rational else None
     if fact is None or not fact.proved:
         form = simplified(expr)
         if form is not None:
-            fact = check_identity(expr, c * z, z, hint=form)
+            fact = check_identity(expr, slope_form(c), z, hint=form)
         elif fact is None:
-            fact = check_identity(expr, c * z, z)
+            fact = check_identity(expr, slope_form(c), z)
     return Decision(fact, tuple(steps), value=c)
 
 
@@ -344,7 +349,7 @@ def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Deci
             fact = check_homogeneous(expr, z, P, hint=sympy.Integer(0))
             value = EVERY_DEGREE if fact.proved else None
         else:
-            fact = check_homogeneous(expr, z, 1, hint=c * z, given=linear.holds)
+            fact = check_homogeneous(expr, z, 1, hint=slope_form(c), given=linear.holds)
             value = sympy.Integer(1) if fact.proved else None
         return Decision(fact, (), value=value)
     return _bounded(_decide_homogeneity, expr, homogeneity_formula(expr, z, P))

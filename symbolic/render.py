@@ -56,12 +56,24 @@ ADMITTED_MARK = {"definition": "≔ definition", "assumption": "⊢ assumed",
                  "oracle": "⊢ oracle result"}
 
 
-def step_text(i: int, step: Step, verbose: bool) -> str:
+def premises_text(step: Step, index: dict[int, int]) -> str:
+    """``from steps 1, 3`` for a step made by a kernel rule (its premises that are steps)."""
+    found = [index[id(p)] for p in step.fact.parts if id(p) in index]
+    if not step.fact.rule:
+        return ""
+    where = f" from step{'s' * (len(found) != 1)} {', '.join(map(str, found))}" if found else ""
+    return f"kernel rule {step.fact.rule}{where}"
+
+
+def step_text(i: int, step: Step, verbose: bool, index: dict[int, int] | None = None) -> str:
     """The checked formula, the note beside it, and what decided it (or that it is admitted)."""
     lines = [f"  {i:>2}. {step.statement}"]
     if step.note:
         lines.append(f"      ({step.note})")
-    if step.kind == "checked":
+    if step.fact.rule:
+        lines.append(f"      by {step.rule} — {MARK[step.verdict.status]} {step.verdict.status}: "
+                     + premises_text(step, index or {}))
+    elif step.kind == "checked":
         lines.append(f"      by {step.rule} — {verdict_text(step.verdict, verbose)}")
     else:
         extra = f": {step.verdict.certificate}" if step.kind == "oracle" else ""
@@ -109,7 +121,8 @@ def result_text(result: Result, verbose: bool = False, backing: str | None = Non
     lines.append(f"  ({c.note})" if c.statement is not None else f"  {c.note}")
     lines += [f"  assuming {a}" for a in c.assumptions]
     lines.append(f"  backed by {backing or backing_of(result)}")
-    lines += [step_text(i, s, verbose) for i, s in enumerate(result.derivation.steps, 1)]
+    index = {id(s.fact): i for i, s in enumerate(result.derivation.steps, 1)}
+    lines += [step_text(i, s, verbose, index) for i, s in enumerate(result.derivation.steps, 1)]
     for n in result.numeric:
         mark = "✓" if n.agrees else "✗ DISAGREES"
         lines.append(

@@ -55,6 +55,12 @@ def violations(source: str, path: Path) -> list[str]:
             if isinstance(f, ast.Attribute) and f.attr == "__setattr__" and \
                     isinstance(f.value, ast.Name) and f.value.id == "object":
                 found.append(f"{where}: object.__setattr__ bypasses frozen kernel objects")
+            if isinstance(f, ast.Attribute) and f.attr == "__new__" and \
+                    isinstance(f.value, ast.Name) and f.value.id in MINTED | {"object"}:
+                found.append(f"{where}: {f.value.id}.__new__ bypasses the kernel's constructor")
+            if isinstance(f, ast.Attribute) and f.attr in ("__setstate__", "__reduce__",
+                                                            "__reduce_ex__"):
+                found.append(f"{where}: {f.attr} rebuilds objects outside their constructor")
         if isinstance(node, ast.Attribute) and node.attr in PRIVATE:
             found.append(f"{where}: uses kernel-private {node.attr}")
         if isinstance(node, ast.Name) and node.id in PRIVATE:
@@ -83,6 +89,10 @@ def test_the_scan_covers_the_packages():
     ("from symbolic.kernel.verdict import _mint\n", "kernel-private"),
     ("import symbolic.kernel.verdict as v\nwith v._mint():\n    pass\n", "kernel-private"),
     ("object.__setattr__(x, 'status', 'proved')\n", "object.__setattr__"),
+    ("from symbolic.kernel import Fact\nf = Fact.__new__(Fact)\n", "bypasses the kernel's"),
+    ("f = object.__new__(cls)\n", "bypasses the kernel's"),
+    ("f.__setstate__(state)\n", "rebuilds objects"),
+    ("f.__reduce_ex__(2)\n", "rebuilds objects"),
     ("import z3\n", "imports z3"),
 ])
 def test_the_scan_finds_planted_violations(planted, what):

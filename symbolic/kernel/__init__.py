@@ -22,6 +22,9 @@ outside and can only propose; definitions and assumptions are admitted facts, co
 ``define`` / ``assume`` / ``oracle``  admitted facts; ``undecided``: ``unknown`` when a search stops
 ``negate``          ¬F from a refuted (or proved) checked fact
 ``combine``         conjunction of verdicts (empty: unknown)
+``trans`` / ``symm`` / ``cong`` / ``unfold`` / ``inst`` / ``mp`` / ``conj`` / ``iff`` / ``gen``
+                    inference rules:
+                    new facts from facts (``symbolic.kernel.rules``)
 ``limits``          the backends' time limits, a context
 ==================  ===========================================================================
 """
@@ -41,6 +44,20 @@ from symbolic.kernel.intervals import (
 )
 from symbolic.kernel.limits import BudgetExceeded, Limits, current_limits, deadline, limits
 from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel.rules import (
+    RuleError,
+    conj,
+    cong,
+    gen,
+    iff,
+    inst,
+    member,
+    mp,
+    scalar_transpose,
+    symm,
+    trans,
+    unfold,
+)
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.sympy_checks import (
     check_equal,
@@ -69,4 +86,5 @@ __all__ = [
     "check_homogeneous", "check_sum_equal", "check_valid", "check_valid_formula", "check_zero_on", "combine", "counterexample",
     "current_limits", "deadline", "define", "enclose", "limits", "negate", "oracle", "refute_homogeneous", "sum_normal_form",
     "tight_enclosure", "uninterpreted", "undecided",
+    "RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp", "scalar_transpose", "symm", "trans", "unfold",
 ]

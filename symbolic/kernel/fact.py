@@ -16,7 +16,16 @@ from typing import Any, Literal
 
 import sympy
 
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _guard, _mint
+from symbolic.kernel.verdict import (
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    KernelViolation,
+    Sealed,
+    Verdict,
+    _guard,
+    _mint,
+)
 
 FactKind = Literal["checked", "definition", "assumption", "oracle"]
 CHECKED: FactKind = "checked"
@@ -25,9 +34,13 @@ ASSUMPTION: FactKind = "assumption"
 ORACLE: FactKind = "oracle"  # certified by a procedure outside the kernel: admitted, counted
 
 
-@dataclass(frozen=True)
-class Fact:
-    """The formula that was checked, and what was decided about it."""
+@dataclass(frozen=True, slots=True)
+class Fact(Sealed):
+    """The formula that was checked, and what was decided about it.
+
+    A fact made by an inference rule (``symbolic.kernel.rules``) has ``rule`` set, its premises
+    in ``parts`` and the rule's argument (a context ``Lambda``, a substitution) in ``detail``.
+    """
 
     formula: sympy.Basic
     verdict: Verdict
@@ -35,6 +48,11 @@ class Fact:
     domain: tuple[str, ...] = ()  # e.g. ("t > 0",): the symbols' assumptions, shown
     parts: tuple[Fact, ...] = ()  # the cases that established it (a split by sign, ...)
     smt2: str = ""  # Z3 facts: the SMT-LIB 2 benchmark (negated goal) that was decided
+    rule: str = ""  # the inference rule that made it (trans, symm, cong, inst, mp, conj, unfold)
+    detail: sympy.Basic | None = None  # the rule's argument
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        raise KernelViolation("Fact is final: it cannot be subclassed")
 
     def __post_init__(self) -> None:
         _guard("fact")
@@ -67,10 +85,24 @@ class Fact:
     def admitted(self) -> bool:
         return self.kind != CHECKED
 
+    @property
+    def rests_on(self) -> tuple[Fact, ...]:
+        """The assumptions and oracle results this fact depends on, itself included,
+        through the premises of every rule that made it (each once, in order)."""
+        seen: dict[int, Fact] = {}
+        stack = [self]
+        while stack:
+            f = stack.pop()
+            if f.kind in (ASSUMPTION, ORACLE):
+                seen.setdefault(id(f), f)
+            stack.extend(reversed(f.parts))
+        return tuple(seen.values())
+
     def to_json(self) -> dict[str, Any]:
         return {"formula": sympy.sstr(self.formula), "kind": self.kind,
                 "domain": list(self.domain), "verdict": self.verdict.to_json(),
-                "parts": [p.to_json() for p in self.parts], "smt2": bool(self.smt2)}
+                "parts": [p.to_json() for p in self.parts], "smt2": bool(self.smt2),
+                "rule": self.rule or None}
 
 
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:

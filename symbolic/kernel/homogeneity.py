@@ -36,7 +36,11 @@ P = sympy.Symbol("p", real=True)
 
 
 def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> sympy.Basic:
-    body = _eq(expr.xreplace({var: ALPHA * var}), ALPHA**p * expr)
+    """``∀α > 0, z: σ(αz) = α^p·σ(z)`` as written: nothing evaluated, so the two sides stay
+    the two sides of the definition (for σ(z) = z it reads ``α·z = α¹·z``, not ``αz = αz``)."""
+    with sympy.evaluate(False):
+        scaled = expr.xreplace({var: ALPHA * var})
+        body = _eq(scaled, sympy.Mul(sympy.Pow(ALPHA, p), expr))
     return ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals))
 
 

@@ -55,8 +55,31 @@ def _guard(kind: str) -> None:
                               "define or assume); build steps from kernel facts")
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Sealed:
+    """Kernel objects are final and stay in their process: no subclass (a subclass could lie
+    about ``status``), no pickling (a pickle is code to whoever loads it; evidence leaves the
+    process as exported files, re-checked by ``--recheck``), copies are the object itself."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        if not cls.__module__.startswith("symbolic.kernel."):
+            raise KernelViolation(f"{cls.__name__}: kernel objects cannot be subclassed")
+        super().__init_subclass__(**kw)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        raise KernelViolation(f"a {type(self).__name__} cannot be pickled: export the evidence "
+                              "(python -m proofs --smt2 DIR) and re-check it (--recheck DIR)")
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict(Sealed):
     """What a backend decided about one formula. Never a bare bool.
 
     ``witness`` maps names to exact values (strings) for a refutation; ``certificate`` says how
@@ -76,6 +99,9 @@ class Verdict:
         _guard("verdict")
         if self.status not in (PROVED, REFUTED, UNKNOWN):
             raise KernelViolation(f"status={self.status!r}: expected proved, refuted or unknown")
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        raise KernelViolation("Verdict is final: it cannot be subclassed")
 
     @property
     def decided(self) -> bool:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import sympy
 from commands import in_process
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proofs import exchange
-from symbolic.activations import ACTIVATIONS
+from symbolic.activations import ACTIVATIONS, z
+from symbolic.kernel import ForAll
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +53,87 @@ def test_lemma_uses_both_backends(report):
     by_name = {r.claim.name: r for r in report.results}
     assert by_name["exchange.lemma"].methods == ("sympy",)
     assert by_name["exchange.lemma_z3"].methods == ("z3",)
+
+
+# --- proofs, not prose (issue 23) ----------------------------------------------------------------
+
+def test_every_derivation_ends_in_its_statement_and_no_step_is_empty(report):
+    for r in report.results:
+        assert r.claim.statement is not None, r.claim.name
+        assert r.derivation.steps[-1].formula == r.claim.statement, r.claim.name
+        assert r.derivation.empty_steps == (), (r.claim.name, r.derivation.empty_steps)
+        assert r.status == "proved", (r.claim.name, r.reason)
+
+
+def _flip_sign(formula: sympy.Basic) -> sympy.Basic:
+    """The formula with its first equation's right side negated (a statement one sign off)."""
+    eq = next(e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq)
+              and e.rhs != 0)
+    return formula.xreplace({eq: sympy.Eq(eq.lhs, -eq.rhs, evaluate=False)})
+
+
+@pytest.mark.parametrize("name", ["exchange.lemma", "exchange.lemma_z3",
+                                  "exchange.symmetric_invariant", "exchange.gated_iff",
+                                  "activation.relu", "activation.silu"])
+def test_a_statement_one_sign_off_is_failed(report, name):
+    r = next(r for r in report.results if r.claim.name == name)
+    wrong = _flip_sign(r.claim.statement)
+    assert wrong != r.claim.statement
+    changed = dataclasses.replace(r, claim=dataclasses.replace(r.claim, statement=wrong))
+    assert changed.status == "failed" and "not the claim's statement" in changed.reason
+
+
+def test_lemma_z3_statement_is_what_z3_reads_back():
+    """Each part of the Z3 lemma, translated to Z3 and back, is the part as written: the
+    statement is the formula Z3 decided, not a look-alike."""
+    from symbolic.kernel import check_valid_formula
+
+    for part in exchange.LEMMA_PARTS:
+        fact = check_valid_formula(part)
+        assert fact.proved and fact.formula == part
+
+
+def test_a_refuted_property_is_stated_negated_never_proved(report):
+    """relu is not linear: the linearity fact is refuted, the claim states ¬(∀z: σ(z) = σ(1)z)
+    and proves that; the claim with the property itself as its statement is not proved."""
+    relu = next(r for r in report.results if r.claim.name == "activation.relu")
+    negated, homogeneous = relu.claim.statement.args[0], relu.claim.statement.args[1]
+    linear = next(a for a in (negated, homogeneous) if isinstance(a, sympy.Not)).args[0]
+    assert isinstance(linear, ForAll)
+    positive = relu.claim.statement.xreplace({sympy.Not(linear, evaluate=False): linear})
+    claim = dataclasses.replace(relu.claim, statement=positive)
+    assert dataclasses.replace(relu, claim=claim).status == "failed"
+
+
+def test_user_activations_get_statements(capsys):
+    report = exchange.build_report(activations=["x*sigmoid(x)", "relu(x)**1.5"])
+    assert [r.status for r in report.results] == ["proved", "proved"]
+    for r in report.results:
+        assert r.derivation.steps[-1].formula == r.claim.statement
+        assert isinstance(r.claim.statement, sympy.And)
+    silu, power = report.results
+    assert all(isinstance(part, sympy.Not) for part in silu.claim.statement.args)
+    assert sum(isinstance(part, sympy.Not) for part in power.claim.statement.args) == 2
+
+
+# --- the identities, by Hypothesis on a concrete σ -----------------------------------------------
+
+reals = st.floats(-4, 4, allow_nan=False, allow_infinity=False)
+nonzero = reals.filter(lambda v: abs(v) > 1e-3)
+
+
+@given(nonzero, nonzero, reals, st.sampled_from(["tanh", "silu", "relu", "gelu"]))
+def test_the_lemma_identities_hold_numerically(av, bv, cv, name):
+    """Each substitution identity of exchange.lemma, with σ a table activation and random
+    a, b, c, evaluated in floats: lhs = rhs up to round-off."""
+    act = ACTIVATIONS[name].expr
+    concrete = sympy.Lambda(z, act)
+    for eq in exchange.SUBSTITUTIONS:
+        values = {exchange.a: av, exchange.b: bv, exchange.c: cv,
+                  exchange.a_nz: av, exchange.b_nz: bv}
+        lhs, rhs = (side.doit().replace(exchange.sigma, concrete).subs(values)
+                    for side in (eq.lhs, eq.rhs))
+        assert abs(complex(lhs) - complex(rhs)) <= 1e-9 * max(1.0, abs(complex(rhs)))
 
 
 def test_table_rows_match_theory(report):

@@ -254,7 +254,7 @@ def degree_one_run():
 
 
 @needs_cvc5
-def test_cvc5_decides_degree_one_step_6_by_its_coverings_solver(tmp_path, monkeypatch):
+def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkeypatch):
     """The obligation cvc5 left unknown (nonlinear after instantiation): --nl-cov decides it,
     the exported header records the strategy, and the re-check from the file agrees. (cvc5's
     defaults spend their resource limit on it — the real portfolio tries them first, see the
@@ -266,9 +266,9 @@ def test_cvc5_decides_degree_one_step_6_by_its_coverings_solver(tmp_path, monkey
     monkeypatch.setattr(rk, "_STRATEGY", {"--nl-cov": (("nl-cov", "true"),)})
     monkeypatch.setattr(rk, "cvc5_proof", lambda *a, **k: None)
     answers = export([degree_one_run()], tmp_path).answers
-    step6 = answers[("scaling", "scaling.degree_one", 6, ())]
-    assert (step6["z3"], step6["cvc5"], step6["cvc5_options"]) == ("unsat", "unsat", "--nl-cov")
-    target = tmp_path / "scaling" / "scaling.degree_one.s06.smt2"
+    step4 = answers[("scaling", "scaling.degree_one", 4, ())]
+    assert (step4["z3"], step4["cvc5"], step4["cvc5_options"]) == ("unsat", "unsat", "--nl-cov")
+    target = tmp_path / "scaling" / "scaling.degree_one.s04.smt2"
     text = target.read_text(encoding="utf-8")
     assert "; cvc5 options: --nl-cov\n(set-logic ALL)" in text
     row = rc.recheck_smt2(target, target.name, use_cvc5=True)

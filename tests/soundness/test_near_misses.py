@@ -250,3 +250,49 @@ def test_a_degree_other_than_one_never_proves_the_inverse_scaling(expr):
     assert an.inverse_scaling.holds.status != "proved", an.inverse_scaling.holds.reason
     assert an.inverse_scaling_symmetric is not True
     assert "keeps the inverse scaling" not in as_result(an, "relu_p").claim.note
+
+
+# --- what the claim states: a refuted property is stated negated, never reported proved ----------
+
+def assert_statement_says_what_was_decided(an: ActivationAnalysis) -> None:
+    """The claim of ``as_result`` states each decided property, negated where it is refuted; it
+    is proved as that statement, and the same claim stating a refuted property un-negated is
+    not proved (issue 23: "proved" is not "decided")."""
+    import dataclasses
+
+    from symbolic.analysis import as_result
+
+    result = as_result(an, "near_miss")
+    assert result.claim.statement == an.statement
+    assert result.derivation.steps[-1].formula == result.claim.statement
+    assert result.status == an.status == "proved", result.reason
+    refuted = [d.holds.formula for d in an.decisions if d.holds.status == "refuted"]
+    assert refuted, "a near miss refutes at least one property"
+    for formula in refuted:
+        assert sympy.Not(formula, evaluate=False) in result.claim.statement.args
+        assert formula not in result.claim.statement.args
+        positive = result.claim.statement.xreplace({sympy.Not(formula, evaluate=False): formula})
+        claim = dataclasses.replace(result.claim, statement=positive)
+        assert dataclasses.replace(result, claim=claim).status == "failed"
+
+
+@pytest.mark.parametrize("text", NOT_LINEAR[:4] + NOT_HOMOGENEOUS[:3])
+def test_a_near_miss_claim_states_the_negation_it_proves(text):
+    assert_statement_says_what_was_decided(analysed(text))
+
+
+@pytest.mark.parametrize("text", ["x + relu(1e-9 - abs(x))", "relu(x)**2 + 1e-40*relu(x)**3"])
+def test_an_undecided_part_leaves_the_claim_unknown_not_proved(text, monkeypatch):
+    """With the witness search for the inverse scaling switched off, that property is
+    undecided: the claim states it un-negated and is unknown, never proved."""
+    import symbolic.analysis as analysis
+    from symbolic.analysis import as_result
+
+    monkeypatch.setattr(analysis, "_scaling_candidates", lambda expr, hom: iter(()))
+    monkeypatch.setattr(analysis, "_CACHE", {})
+    an = analysis._analyze(parse_activation(text).expr, text)
+    if an.inverse_scaling.holds.status != "unknown":
+        pytest.skip("decided without the search (degree 1)")
+    result = as_result(an, "near_miss")
+    assert an.status == "unknown" and result.status == "unknown"
+    assert an.inverse_scaling.holds.formula in result.claim.statement.args

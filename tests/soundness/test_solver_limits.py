@@ -82,7 +82,8 @@ def test_a_one_millisecond_z3_budget_leaves_the_lemma_unknown():
     assert derivation.verdict.status == "unknown"
     for step in derivation.steps:
         assert step.verdict.status in ("proved", "unknown"), step.statement
-        assert step.verdict.timeout_s == 0.001
+        if step.verdict.method == "z3":  # the closing conjunction is a rule, no solver run
+            assert step.verdict.timeout_s == 0.001
     undecided = [s.verdict for s in derivation.steps if s.verdict.status == "unknown"]
     assert undecided and all("unknown" in v.reason for v in undecided)
 

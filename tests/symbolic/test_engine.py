@@ -73,10 +73,12 @@ def test_overall_status_and_exit_code(statuses, status, code):
 
 def test_report_json_is_serialisable():
     x = sympy.Symbol("x")
-    step = Step(check_equal(x, x), "refl")
-    report = Report("m", "title", "A0", (Result(CLAIM, Derivation((step,))),),
+    step = Step(check_equal(sympy.Mul(x, 1, evaluate=False), x), "unit")
+    claim = Claim("t.claim", "a claim", "x·1 = x", "A0", statement=step.formula)
+    report = Report("m", "title", "A0", (Result(claim, Derivation((step,))),),
                     (Table("t", "T", ("a", "b"), ((1, x),)),))
     doc = json.loads(json.dumps(report.to_json()))
     assert doc["status"] == "proved"
-    assert doc["results"][0]["steps"][0]["formula"] == "Eq(x, x)"
+    assert doc["results"][0]["steps"][0]["formula"] == "Eq(x*1, x)"
+    assert doc["results"][0]["claim"]["statement"] == "Eq(x*1, x)"
     assert doc["tables"][0]["rows"] == [[1, "x"]]

@@ -1,0 +1,289 @@
+"""Inference rules: new facts from facts, so that a derivation's chain ends in its claim.
+
+Each rule takes kernel facts (checked, admitted or made by a rule) and returns the fact the rule
+concludes, with ``rule`` naming it, the premises in ``parts`` and its argument in ``detail``
+(what ``--recheck`` re-derives the conclusion from). The conclusion holds when every premise
+holds: it is *proved* when every premise is proved (admitted premises count, and the conclusion
+rests on them: ``Fact.rests_on``), *unknown* otherwise — a rule never proves from an undecided or
+refuted premise, and never refutes. A premise of the wrong shape raises ``RuleError``.
+
+Substitution is literal: the nodes it rebuilds are not evaluated (``sympy.evaluate(False)``),
+so a conclusion is exactly the premise with the terms put in place.
+
+A fact with free symbols holds for every value of them in their assumed sets (``logic.symbol_set``);
+the rules keep that reading:
+
+============  ======================================================================================
+``trans``     ``a₀ = a₁, a₁ = a₂, …, aₙ₋₁ = aₙ``  ⊢  ``a₀ = aₙ`` (the links must match exactly)
+``symm``      ``a = b``  ⊢  ``b = a``
+``cong``      ``a = b`` and a context ``Lambda(h, C)``  ⊢  ``C[h:=a] = C[h:=b]`` (no binder of C
+              that encloses h may bind a symbol of a or b)
+``unfold``    a definition ``c := v`` and an expression E  ⊢  ``E = E[c:=v]``
+``inst``      ``∀ v ∈ D: B`` (or an open fact in v) and terms ``t`` with ``t ∈ D`` decided from
+              their assumptions  ⊢  ``B[v:=t]``
+``mp``        ``A ⇒ B`` and ``A``  ⊢  ``B``
+``conj``      ``A``, ``B``, …  ⊢  ``A ∧ B ∧ …``
+``iff``       ``A ⇒ B`` and ``B ⇒ A``  ⊢  ``A ⇔ B``
+``gen``       an open fact F in v (v over its assumed set D)  ⊢  ``∀ v ∈ D: F``
+``scalar_transpose``  (no premise) a matrix expression E of shape 1×1  ⊢  ``E = Eᵀ``
+============  ======================================================================================
+
+>>> import sympy
+>>> from symbolic.kernel import check_equal
+>>> a = sympy.Symbol("a", real=True)
+>>> f1 = check_equal((a + 1)**2, sympy.expand((a + 1)**2))
+>>> f2 = check_equal(sympy.expand((a + 1)**2), (a + 2)*a + 1)
+>>> trans(f1, f2).formula
+Eq((a + 1)**2, a*(a + 2) + 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import sympy
+from sympy.core.relational import Equality
+
+from symbolic.errors import ToolkitError
+from symbolic.kernel.fact import DEFINITION, Fact, _fact
+from symbolic.kernel.logic import ForAll, _Quantifier, symbol_set
+from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
+
+
+class RuleError(ToolkitError, ValueError):
+    """A rule was applied to premises of the wrong shape."""
+
+
+def _holds(f: Fact) -> bool:
+    return f.verdict.status == PROVED
+
+
+def _conclude(rule: str, formula: sympy.Basic, premises: tuple[Fact, ...],
+              detail: sympy.Basic | None = None, domain: tuple[str, ...] | None = None) -> Fact:
+    seconds = sum(p.verdict.seconds for p in premises)
+    if all(_holds(p) for p in premises):
+        verdict = _verdict(PROVED, "rule", f"{rule} from {len(premises)} premise(s)",
+                           seconds=seconds)
+    else:
+        bad = next(i for i, p in enumerate(premises, 1) if not _holds(p))
+        verdict = _verdict(UNKNOWN, "rule", f"{rule}: premise {bad} is "
+                           f"{premises[bad - 1].verdict.status}, so nothing follows",
+                           seconds=seconds)
+    if domain is None:
+        domain = tuple(dict.fromkeys(d for p in premises for d in p.domain))
+    return _fact(formula, verdict, domain=domain, parts=premises, rule=rule, detail=detail)
+
+
+def _equation(f: Fact, what: str) -> Equality:
+    if not isinstance(f, Fact):
+        raise RuleError(f"{what}: expected a kernel Fact, got {type(f).__name__}")
+    if not isinstance(f.formula, Equality):
+        raise RuleError(f"{what}: expected an equation, got {sympy.sstr(f.formula)[:80]}")
+    return f.formula
+
+
+def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> Equality:
+    return sympy.Eq(lhs, rhs, evaluate=False)
+
+
+def trans(*facts: Fact) -> Fact:
+    """``a₀ = aₙ`` from the chain ``a₀ = a₁, …, aₙ₋₁ = aₙ`` (each link structurally equal)."""
+    if len(facts) < 2:
+        raise RuleError("trans: a chain needs at least two equations")
+    eqs = [_equation(f, f"trans premise {i}") for i, f in enumerate(facts, 1)]
+    for i, (left, right) in enumerate(zip(eqs, eqs[1:]), 1):
+        if left.rhs != right.lhs:
+            raise RuleError(f"trans: premise {i} ends in {sympy.sstr(left.rhs)[:60]} but premise "
+                            f"{i + 1} starts at {sympy.sstr(right.lhs)[:60]}")
+    return _conclude("trans", _eq(eqs[0].lhs, eqs[-1].rhs), tuple(facts))
+
+
+def symm(fact: Fact) -> Fact:
+    """``b = a`` from ``a = b``."""
+    eq = _equation(fact, "symm")
+    return _conclude("symm", _eq(eq.rhs, eq.lhs), (fact,))
+
+
+_BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda, _Quantifier)
+
+
+def _bound(node: sympy.Basic) -> set:
+    if isinstance(node, _Quantifier):
+        return set(node.variables)
+    if isinstance(node, sympy.Lambda):
+        return set(node.variables)
+    return set(getattr(node, "bound_symbols", ()) or ())
+
+
+def _replace(context: sympy.Lambda, value: sympy.Basic, what: str) -> sympy.Basic:
+    """``C[h:=value]``, refusing a binder of C around h that would capture a symbol of value."""
+    if not isinstance(context, sympy.Lambda) or len(context.variables) != 1:
+        raise RuleError(f"{what}: the context is a Lambda of one hole, e.g. Lambda(h, f(h))")
+    hole, body = context.variables[0], context.expr
+    if not body.has(hole):
+        raise RuleError(f"{what}: the hole {hole} does not occur in the context")
+    free = value.free_symbols
+    for node in sympy.preorder_traversal(body):
+        if isinstance(node, _BINDERS) and node.has(hole) and _bound(node) & free:
+            raise RuleError(f"{what}: a binder of the context would capture "
+                            f"{sorted(map(str, _bound(node) & free))}")
+    return _substitute(body, {hole: value})
+
+
+def _substitute(expr: sympy.Basic, mapping: Mapping) -> sympy.Basic:
+    """Replacement and nothing else: the rebuilt nodes are not evaluated, so the conclusion is
+    the premise with the terms put in place (``Eq(…)`` does not collapse to ``True``)."""
+    with sympy.evaluate(False):
+        return expr.xreplace(dict(mapping))
+
+
+def cong(fact: Fact, context: sympy.Lambda) -> Fact:
+    """``C[a] = C[b]`` from ``a = b``: equals put in the same context are equal."""
+    eq = _equation(fact, "cong")
+    lhs, rhs = _replace(context, eq.lhs, "cong"), _replace(context, eq.rhs, "cong")
+    return _conclude("cong", _eq(lhs, rhs), (fact,), detail=context)
+
+
+def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
+    """``E = E[c:=v]`` from the definition ``c := v``."""
+    eq = _equation(definition, "unfold")
+    if definition.kind != DEFINITION:
+        raise RuleError("unfold: the premise must be a definition (symbolic.kernel.define)")
+    if not expr.has(eq.lhs):
+        raise RuleError(f"unfold: {eq.lhs} does not occur in {sympy.sstr(expr)[:60]}")
+    return _conclude("unfold", _eq(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,),
+                     detail=expr)
+
+
+def member(term: sympy.Basic, s: sympy.Set) -> bool:
+    """Is ``term`` in ``s`` for every value of its symbols? Decided from SymPy's assumptions;
+    False when they do not say (the instantiation is then refused)."""
+    term = sympy.sympify(term)
+    if not (term.is_extended_real and term.is_finite):
+        return False
+    if s == sympy.S.Reals:
+        return True
+    if s in (sympy.S.Integers, sympy.S.Naturals, sympy.S.Naturals0):
+        low = {sympy.S.Integers: None, sympy.S.Naturals: 1, sympy.S.Naturals0: 0}[s]
+        return bool(term.is_integer) and (low is None or bool((term - low).is_nonnegative))
+    if isinstance(s, sympy.Interval):
+        def above(x, bound, strict):
+            if bound in (-sympy.oo, sympy.oo):
+                return bound == -sympy.oo
+            d = x - bound
+            return bool(d.is_positive) if strict else bool(d.is_nonnegative)
+
+        def below(x, bound, strict):
+            if bound in (-sympy.oo, sympy.oo):
+                return bound == sympy.oo
+            d = bound - x
+            return bool(d.is_positive) if strict else bool(d.is_nonnegative)
+
+        return above(term, s.start, s.left_open) and below(term, s.end, s.right_open)
+    if isinstance(s, sympy.Union):
+        if s == symbol_set(sympy.Symbol("_", nonzero=True, real=True)):
+            return bool(term.is_nonzero)
+        return any(member(term, part) for part in s.args)
+    return False
+
+
+def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
+    """``B[v:=t]`` from ``∀ v ∈ D: B`` (or from an open fact, whose free symbols range over their
+    assumed sets), each ``t`` decided to lie in ``v``'s set. Variables not substituted stay
+    quantified."""
+    if not isinstance(fact, Fact):
+        raise RuleError(f"inst: expected a kernel Fact, got {type(fact).__name__}")
+    if not substitution:
+        raise RuleError("inst: nothing to substitute")
+    f = fact.formula
+    if isinstance(f, ForAll):
+        ranges = dict(f.ranges())
+        body = f.body
+    else:
+        ranges = {s: symbol_set(s) for s in f.free_symbols if isinstance(s, sympy.Symbol)}
+        body = f
+    for v, t in substitution.items():
+        if v not in ranges:
+            raise RuleError(f"inst: {v} is not a variable of {sympy.sstr(f)[:60]}")
+        if not member(t, ranges[v]):
+            raise RuleError(f"inst: cannot decide that {sympy.sstr(t)[:40]} lies in the set of "
+                            f"{v}; declare its symbols' assumptions (e.g. positive=True)")
+    bodies_binders = [n for n in sympy.preorder_traversal(body) if isinstance(n, _BINDERS)]
+    captured = {s for t in substitution.values() for s in sympy.sympify(t).free_symbols}
+    for node in bodies_binders:
+        if any(node.has(v) for v in substitution) and _bound(node) & captured:
+            raise RuleError("inst: a binder of the formula would capture a symbol of the terms")
+    new_body = _substitute(body, substitution)
+    if isinstance(f, ForAll):
+        rest = [(v, s) for v, s in f.ranges() if v not in substitution]
+        if rest:
+            new_body = ForAll([v for v, _ in rest], new_body, sympy.Tuple(*[s for _, s in rest]))
+    detail = sympy.Tuple(*[sympy.Tuple(v, t) for v, t in substitution.items()])
+    return _conclude("inst", new_body, (fact,), detail=detail)
+
+
+def mp(implication: Fact, antecedent: Fact) -> Fact:
+    """``B`` from ``A ⇒ B`` and ``A`` (A structurally equal)."""
+    f = implication.formula
+    if not isinstance(f, sympy.Implies):
+        raise RuleError(f"mp: expected an implication, got {sympy.sstr(f)[:80]}")
+    if f.args[0] != antecedent.formula:
+        raise RuleError(f"mp: the antecedent {sympy.sstr(antecedent.formula)[:60]} is not "
+                        f"{sympy.sstr(f.args[0])[:60]}")
+    return _conclude("mp", f.args[1], (implication, antecedent))
+
+
+def conj(*facts: Fact) -> Fact:
+    """``A ∧ B ∧ …`` from ``A``, ``B``, …"""
+    if len(facts) < 2:
+        raise RuleError("conj: a conjunction needs at least two facts")
+    return _conclude("conj", sympy.And(*(f.formula for f in facts), evaluate=False), tuple(facts))
+
+
+def iff(forward: Fact, backward: Fact) -> Fact:
+    """``A ⇔ B`` from ``A ⇒ B`` and ``B ⇒ A``."""
+    f, b = forward.formula, backward.formula
+    if not (isinstance(f, sympy.Implies) and isinstance(b, sympy.Implies)):
+        raise RuleError("iff: expected two implications")
+    if f.args[0] != b.args[1] or f.args[1] != b.args[0]:
+        raise RuleError("iff: the second implication is not the converse of the first")
+    return _conclude("iff", sympy.Equivalent(f.args[0], f.args[1], evaluate=False),
+                     (forward, backward))
+
+
+def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
+    """``∀ v ∈ D: F`` from an open fact F: a free symbol already ranges over every value of its
+    assumed set D, so this only writes the quantifier. Refused for a fact whose shown domain
+    says more than its symbols' assumptions (a condition it was proved under)."""
+    from symbolic.kernel.logic import domain_of, set_text
+
+    if not isinstance(fact, Fact):
+        raise RuleError(f"gen: expected a kernel Fact, got {type(fact).__name__}")
+    variables = tuple(variables)
+    if not variables:
+        raise RuleError("gen: name the variables to quantify")
+    free = fact.formula.free_symbols
+    for v in variables:
+        if not isinstance(v, sympy.Symbol) or v not in free:
+            raise RuleError(f"gen: {v} is not a free symbol of {sympy.sstr(fact.formula)[:60]}")
+    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in free if isinstance(s, sympy.Symbol)}
+    extra = [d for d in fact.domain if d not in plain]
+    if extra:
+        raise RuleError(f"gen: the fact holds under {extra[0]!r}, more than its symbols' "
+                        "assumptions: state that condition in the formula first")
+    return _conclude("gen", ForAll(variables, fact.formula, domain_of(variables)), (fact,),
+                     detail=sympy.Tuple(*variables))
+
+
+def scalar_transpose(expr: sympy.MatrixExpr) -> Fact:
+    """``E = Eᵀ`` for a matrix expression of shape exactly 1×1 (a scalar is its own
+    transpose): decided from the shape alone, which SymPy computes from the operands."""
+    if not isinstance(expr, sympy.MatrixExpr) or expr.shape != (1, 1):
+        raise RuleError(f"scalar_transpose: expected a 1×1 matrix expression, got shape "
+                        f"{getattr(expr, 'shape', None)}")
+    return _conclude("scalar_transpose", _eq(expr, sympy.Transpose(expr)), (),
+                     detail=None, domain=())
+
+
+__all__ = ["RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp",
+           "scalar_transpose", "symm", "trans", "unfold"]

@@ -1,0 +1,173 @@
+"""The kernel's inference rules: each concludes exactly its conclusion, refuses premises of the
+wrong shape, never proves from an undecided or refuted premise, and keeps what the premises rest
+on. Hypothesis: a conclusion the rules prove holds at random rational points."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from symbolic.kernel import (
+    ForAll,
+    RuleError,
+    assume,
+    check_equal,
+    check_identity,
+    conj,
+    cong,
+    define,
+    gen,
+    iff,
+    inst,
+    mp,
+    scalar_transpose,
+    symm,
+    trans,
+    undecided,
+    unfold,
+)
+from symbolic.kernel.fact import Fact
+
+a, b = sympy.symbols("a b", real=True)
+t = sympy.Symbol("t", positive=True)
+h = sympy.Symbol("h")
+
+
+def test_trans_concludes_the_ends_of_the_chain():
+    f1 = check_equal((a + 1) ** 2, a**2 + 2 * a + 1)
+    f2 = check_equal(a**2 + 2 * a + 1, a * (a + 2) + 1)
+    fact = trans(f1, f2)
+    assert fact.formula == sympy.Eq((a + 1) ** 2, a * (a + 2) + 1, evaluate=False)
+    assert fact.proved and fact.rule == "trans" and fact.parts == (f1, f2)
+
+
+def test_trans_refuses_a_broken_chain():
+    f1 = check_equal((a + 1) ** 2, a**2 + 2 * a + 1)
+    f2 = check_equal(a * (a + 2) + 1, a**2 + 2 * a + 1)
+    with pytest.raises(RuleError, match="ends in"):
+        trans(f1, f2)
+
+
+def test_a_false_premise_proves_nothing():
+    wrong = check_equal(2 * a, a + 1)
+    assert wrong.refuted
+    right = check_equal(a + 1, 1 + a)
+    assert trans(wrong, right).status == "unknown"
+    assert symm(undecided(sympy.Eq(a, b), "stopped")).status == "unknown"
+
+
+def test_cong_puts_both_sides_in_the_context_literally():
+    f = check_equal(a * (a + 1), a**2 + a)
+    fact = cong(f, sympy.Lambda(h, sympy.exp(h) + h))
+    assert fact.formula.lhs == sympy.exp(a * (a + 1)) + a * (a + 1)
+    assert fact.proved and isinstance(fact.detail, sympy.Lambda)
+
+
+def test_cong_refuses_a_capturing_binder():
+    i = sympy.Symbol("i", integer=True)
+    n = sympy.Symbol("n", integer=True, positive=True)
+    f = check_equal(i * (i + 1), i**2 + i)
+    with pytest.raises(RuleError, match="capture"):
+        cong(f, sympy.Lambda(h, sympy.Sum(h, (i, 1, n))))
+
+
+def test_inst_checks_the_domain_and_does_not_evaluate():
+    fa = check_identity(sympy.Max(a, 0) + sympy.Min(a, 0), a, a)
+    assert isinstance(fa.formula, ForAll)
+    fact = inst(fa, {a: t**2})
+    assert fact.proved and fact.formula != sympy.true
+    with pytest.raises(RuleError, match="cannot decide"):
+        inst(fa, {a: sympy.I})
+    with pytest.raises(RuleError, match="not a variable"):
+        inst(fa, {b: 1})
+
+
+def test_inst_of_an_open_fact_respects_the_symbols_assumptions():
+    f = check_equal(sympy.sqrt(t**2), t)  # holds for t > 0 only
+    assert f.proved
+    with pytest.raises(RuleError):
+        inst(f, {t: a})  # a real a may be negative: sqrt(a²) = a is false at a = −1
+    assert inst(f, {t: t + 1}).proved
+
+
+def test_mp_and_conj():
+    imp = assume("A implies B", sympy.Implies(sympy.Eq(a, 0), sympy.Eq(a**2, 0)))
+    ante = assume("a is 0", sympy.Eq(a, 0))
+    fact = mp(imp, ante)
+    assert fact.formula == sympy.Eq(a**2, 0) and fact.proved
+    assert {f.verdict.certificate for f in fact.rests_on} == {"A implies B", "a is 0"}
+    with pytest.raises(RuleError, match="antecedent"):
+        mp(imp, assume("other", sympy.Eq(a, 1)))
+    both = conj(check_equal(sympy.Add(a, a, evaluate=False), 2 * a), check_equal(a * a, a**2))
+    assert isinstance(both.formula, sympy.And) and both.proved and not both.rests_on
+
+
+def test_iff_and_gen():
+    fwd = assume("A ⇒ B", sympy.Implies(sympy.Eq(a, 0), sympy.Eq(a**3, 0)))
+    back = assume("B ⇒ A", sympy.Implies(sympy.Eq(a**3, 0), sympy.Eq(a, 0)))
+    assert iff(fwd, back).formula == sympy.Equivalent(sympy.Eq(a, 0), sympy.Eq(a**3, 0))
+    with pytest.raises(RuleError, match="converse"):
+        iff(fwd, fwd)
+    f = check_equal(sympy.sqrt(t**2), t)
+    g = gen(f, (t,))
+    assert isinstance(g.formula, ForAll) and g.formula.domain == sympy.Interval.open(0, sympy.oo)
+    assert inst(g, {t: t + 1}).proved
+    with pytest.raises(RuleError, match="not a free symbol"):
+        gen(f, (a,))
+
+
+def test_unfold_a_definition():
+    c = sympy.Symbol("c", real=True)
+    definition = define(c, a**2 + 1)
+    fact = unfold(definition, c * b)
+    assert fact.formula == sympy.Eq(c * b, (a**2 + 1) * b, evaluate=False)
+    with pytest.raises(RuleError, match="definition"):
+        unfold(check_equal(sympy.Add(a, a, evaluate=False), 2 * a), a * b)
+
+
+def test_rules_take_only_kernel_facts():
+    with pytest.raises(RuleError):
+        symm(sympy.Eq(a, b))  # a formula is not a fact
+
+
+def test_facts_are_sealed():
+    import copy
+    import pickle
+
+    f = check_equal(sympy.Add(a, a, evaluate=False), 2 * a)
+    with pytest.raises(TypeError):
+        pickle.dumps(f)
+    assert copy.deepcopy(f) is f and not hasattr(f, "__dict__")
+    with pytest.raises(TypeError):
+        type("Forged", (Fact,), {})
+
+
+RATIONALS = st.fractions(min_value=-50, max_value=50, max_denominator=20)
+
+
+@given(RATIONALS, RATIONALS, st.integers(min_value=1, max_value=4))
+def test_a_proved_chain_holds_at_random_points(p, q, k):
+    """trans/cong conclusions are true: evaluate both sides exactly at a rational point."""
+    e0 = (a + b) ** k
+    e1 = sympy.expand(e0)
+    e2 = sympy.factor(e1)
+    chain = trans(check_equal(e0, e1), check_equal(e1, e2))
+    lifted = cong(chain, sympy.Lambda(h, h**2 - 3 * h))
+    point = {a: sympy.Rational(p.numerator, p.denominator),
+             b: sympy.Rational(q.numerator, q.denominator)}
+    for fact in (chain, lifted):
+        assert fact.proved
+        assert fact.formula.lhs.subs(point) == fact.formula.rhs.subs(point)
+
+
+def test_a_scalar_is_its_own_transpose_and_only_a_scalar():
+    d = sympy.Symbol("d", integer=True, positive=True)
+    x, M = sympy.MatrixSymbol("x", 1, d), sympy.MatrixSymbol("M", d, d)
+    fact = scalar_transpose(x * M * x.T)
+    assert fact.proved and fact.formula.rhs == sympy.Transpose(x * M * x.T)
+    with pytest.raises(RuleError, match="1×1"):
+        scalar_transpose(M)
+    with pytest.raises(RuleError):
+        scalar_transpose(x)  # 1×d: not a scalar unless d = 1
