@@ -355,9 +355,8 @@ def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
     inherited = getattr(result, "inherited", ()) or ()
     if inherited:
         meta.append("rests, through the claims it uses, on " + "; ".join(
-            f"{link(str(name))}: " + (mathml(fact) if isinstance(fact, sympy.Basic)
-                                      else prose_html(str(fact)))
-            for name, fact in inherited))
+            f"{html.escape(a.kind)} {prose_html(a.statement)}"
+            + (f" (via {link(a.via)})" if a.via else "") for a in inherited))
     badge = status_text(result) + (", with every ancestor" if cls == "complete" else "")
     steps = "\n".join(step_html(s) for s in result.derivation.steps)
     numeric = "".join(

@@ -566,15 +566,13 @@ def status_text(result: Result) -> str:
 
 def inherited_latex(result: Result) -> str | None:
     """The admitted facts a result rests on through the claims it uses (``Result.inherited``:
-    ``(claim name, admitted statement)`` pairs), or None when there are none."""
+    ``Admitted`` facts, each with the used claim it comes ``via``), or None when none."""
     found = tuple(getattr(result, "inherited", ()) or ())
     if not found:
         return None
-    items = [rf"\texttt{{{escape(str(name))}}}: " + (
-        formula_latex(fact) if isinstance(fact, sympy.Basic) else prose(str(fact)))
-        for name, fact in found]
-    return r"rests, through the claims it uses, on the admitted " + (
-        "fact " if len(items) == 1 else "facts ") + "; ".join(items)
+    items = [f"{escape(a.kind)} {prose(a.statement)}"
+             + (rf" (via \texttt{{{escape(a.via)}}})" if a.via else "") for a in found]
+    return "rests, through the claims it uses, on " + "; ".join(items)
 
 
 def verification_line(result: Result, timings: bool = False, backing: str | None = None) -> str:

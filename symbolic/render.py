@@ -82,18 +82,19 @@ def step_text(i: int, step: Step, verbose: bool, index: dict[int, int] | None = 
 
 
 def _plural(n: int, noun: str) -> str:
-    """``1 assumption``, ``2 admitted facts inherited through uses``."""
-    head, _, tail = noun.partition(" inherited")
-    return f"{n} {head}{'s' * (n != 1)}" + (f" inherited{tail}" if _ else "")
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def admitted_text(result: Result) -> str:
-    """``(1 assumption, 2 oracle results)``: what a proved claim rests on; "" when nothing."""
-    inherited = len(getattr(result, "inherited", ()) or ())
-    counts = [(len(result.assumptions), "assumption"), (len(result.oracles), "oracle result"),
-              (inherited, "admitted fact inherited through uses")]
-    parts = [_plural(n, noun) for n, noun in counts if n]
-    return f" ({', '.join(parts)})" if parts else ""
+    """``(1 assumption, 2 oracle results)``: what a proved claim rests on, its own and through
+    the claims it uses (``Admitted.via``); "" when nothing."""
+    rests = (*result.assumptions, *result.oracles)
+    counts = [(len(result.assumptions), "assumption"), (len(result.oracles), "oracle result")]
+    text = ", ".join(_plural(n, noun) for n, noun in counts if n)
+    via = sum(1 for a in rests if getattr(a, "via", ""))
+    if via:
+        text += " through uses" if via == len(rests) else f", {via} of them through uses"
+    return f" ({text})" if text else ""
 
 
 def status_text(result: Result, strict: bool = False) -> str:

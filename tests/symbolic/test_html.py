@@ -8,10 +8,10 @@ import tempfile
 
 import pytest
 import sympy
-from render_doubles import Step, Verdict  # noqa: E402
+from render_doubles import Result, Step, Verdict  # noqa: E402
 
 from symbolic import html as site
-from symbolic.engine import Claim, Derivation, Report, Result
+from symbolic.engine import Claim, Derivation, Report
 
 NO_DOT = "Graphviz dot not installed (Debian: graphviz)"
 NO_CHROMIUM = "chromium not installed (Debian: chromium)"

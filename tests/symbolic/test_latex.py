@@ -3,7 +3,6 @@ renderers of claims, steps, derivations and tables, and pdflatex compiles (skipp
 
 from __future__ import annotations
 
-import dataclasses
 import doctest
 import re
 import shutil
@@ -14,15 +13,15 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdf_tools import compile_pdf
-from render_doubles import Step, Verdict  # noqa: E402
+from render_doubles import Result, Step, Verdict, kernel_result  # noqa: E402
 
 from symbolic import backing, latex, sources
 from symbolic.engine import (
+    Admitted,
     Claim,
     Derivation,
     NumericCheck,
     Report,
-    Result,
     Table,
 )
 from symbolic.latex import (
@@ -263,33 +262,27 @@ def test_a_kernel_rule_is_the_justification():
     assert step_latex(1, step).endswith(r"\hfill \ensuremath{\checkmark} by trans\par}")
 
 
-ORACLE_STEP = Step("∫ f = 1.5", "certified quadrature", Verdict.proved("oracle"))
-
-
 def test_an_oracle_result_is_never_called_an_assumption():
-    result = Result(Claim("c", "t", "s", "A6"), Derivation((TEXT_STEP, ORACLE_STEP)))
+    result = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),))
     assert latex.status_text(result) == "proved (1 oracle result)"
     tex = document([report(result)])
     assert "It rests on 1 oracle result." in tex and "assumption" not in tex.lower().replace(
         "assumption (admitted", "")
     assert r"\ensuremath{\checkmark} proved (1 oracle result)" in tex  # the claims table
-    both = Result(Claim("c", "t", "s", "A6"), Derivation((ORACLE_STEP, Step(
-        "σ measurable", "assumed", Verdict.proved("assumption")))))
+    both = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"), ("assumption", "σ measurable")))
     assert latex.status_text(both) == "proved (1 assumption, 1 oracle result)"
 
 
-@dataclasses.dataclass(frozen=True)
-class InheritingResult(Result):
-    inherited: tuple = ()
-
-
 def test_admitted_facts_inherited_through_uses_are_shown():
-    result = InheritingResult(Claim("c", "t", "s", "A6", uses=("lemma",)),
-                              Derivation((TEXT_STEP,)), inherited=(("lemma", sympy.Eq(a, b)),))
-    assert latex.status_text(result) == "proved (1 admitted fact inherited through uses)"
-    assert (r"rests, through the claims it uses, on the admitted fact \texttt{lemma}: "
-            r"$\displaystyle a = b$") in verification_line(result)
-    assert latex.inherited_latex(Result(Claim("c", "t", "s", "A6"), Derivation(()))) is None
+    inherited = (Admitted("assumption", "σ measurable", "", "lemma"),)
+    result = kernel_result("c", uses=("lemma",), inherited=inherited)
+    assert latex.status_text(result) == "proved (1 assumption through uses)"
+    assert (r"rests, through the claims it uses, on assumption \ensuremath{\sigma} measurable "
+            r"(via \texttt{lemma})") in verification_line(result)
+    assert latex.inherited_latex(kernel_result("c")) is None
+    mixed = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),), inherited=inherited)
+    assert latex.status_text(mixed) == (
+        "proved (1 assumption, 1 oracle result, 1 of them through uses)")
 
 
 def test_a_formula_sympy_evaluated_to_true_is_shown_as_its_text():

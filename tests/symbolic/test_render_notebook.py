@@ -4,28 +4,17 @@ of results, derivations and reports, from the same printers as the paper and the
 from __future__ import annotations
 
 import sympy
-from render_doubles import Step, Verdict  # noqa: E402
+from render_doubles import Result, Step, Verdict  # noqa: E402
 
 from symbolic import render
-from symbolic.engine import Claim, Derivation, Report, Result
+from symbolic.engine import Claim, Derivation, Report
 
 a, b = sympy.symbols("a b", real=True)
 
 
-class Proved:
-    proved = True
-
-
-class FactStep(Step):
-    """A step double with the one thing ``Result`` reads of a kernel fact: that it is proved
-    (the claim's statement is established by a proved step with that formula)."""
-
-    fact = Proved()
-
-
 PROVED = Verdict.proved("sympy", "ok")
-FORMULA = FactStep("ab = ba", "commutativity", PROVED,
-                   formula=sympy.Eq(a * b, b * a, evaluate=False))
+FORMULA = Step("ab = ba", "commutativity", PROVED,
+               formula=sympy.Eq(a * b, b * a, evaluate=False))
 ORACLE = Step("∫ f = 1.5", "quadrature", Verdict.proved("oracle"))
 CLAIM = Claim("comm", "Products commute", "ab = ba for x ∈ R^d", "A6", kind="lemma",
               statement=sympy.Eq(a * b, b * a, evaluate=False))
