@@ -78,11 +78,10 @@ ADMITTED_FILL = "#fff3cc"
 def status_class(result: Result) -> str:
     """The legend class of a result: proved, assumptions (resting on an assumption or an
     oracle result, its own or one inherited through its uses), refuted, unknown or failed."""
-    if result.status == "proved" and (
-            any(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
-            or getattr(result, "inherited", ())):
-        return "assumptions"
-    return result.status
+    rests = getattr(result, "rests_on", None)  # its own (rule premises too) and inherited
+    if rests is None:
+        rests = [s for s in admitted(result) if step_kind(s) in ("assumption", "oracle")]
+    return "assumptions" if result.status == "proved" and rests else result.status
 
 
 def complete_claims(index: Mapping[str, tuple[Report, Result]]) -> set[str]:
@@ -260,7 +259,7 @@ def step_html(step: Step) -> str:
     if v.witness:
         why.append("witness " + html.escape(", ".join(f"{k} = {val}" for k, val in v.witness)))
     if v.certificate:
-        why.append("certificate: " + html.escape(v.certificate))
+        why.append("certificate: " + prose_html(v.certificate))
     return f'<li>{body}<div class="why">{" · ".join(why)}</div></li>'
 
 
@@ -598,7 +597,7 @@ def graph_page(svg: str) -> str:
 
 def theory_page() -> str:
     items = "\n".join(f'<section id="{i.id}"><h3>{html.escape(i.id)}. {html.escape(i.title)}'
-                      f"</h3><pre>{html.escape(i.text)}</pre></section>"
+                      f"</h3><pre>{_scripts_html(i.text)}</pre></section>"
                       for i in sources.items().values())
     return _page("Theory items", f'<p><a href="index.html">← index</a></p>\n<h1>The '
                  f"mathematics checked ({sources.THEORY_NAME})</h1>\n{items}")

@@ -242,8 +242,6 @@ def test_the_real_blueprint_fits_a_screen_and_shows_no_raw_names(tmp_path):
     assert bottom.getextrema() == (255, 255)  # blank: the page ended above it
     assert len(set(image.getdata())) > 20  # and it is not blank itself
     for page in sorted((tmp_path / "site").glob("*.html")):
-        if page.name == "theory.html":  # docs/theory.md as written, in <pre>
-            continue
         dom = _chromium("--dump-dom", page.as_uri()).stdout
         assert "</html>" in dom
         found = [raw for raw in RAW_NAMES if raw.lower() in dom.lower()]
