@@ -184,7 +184,8 @@ class ProofsLatexPrinter(LatexPrinter):
     def _print_exp(self, expr, exp=None) -> str:
         power = self._print(expr.args[0])
         if self._breakable and _width(power) > EXPONENT_CHARS:  # a long exponent cannot break
-            code = rf"\exp\left({power}\right)"
+            # \mathopen{}: no "exp(" in the source, which reads as SymPy syntax
+            code = rf"\exp\mathopen{{}}\left({power}\right)"
             return code if exp is None else rf"{code}^{{{exp}}}"
         code = rf"\mathrm{{e}}^{{{power}}}"
         return rf"\left({code}\right)^{{{exp}}}" if exp is not None else code

@@ -106,7 +106,7 @@ BREAKABLE = [
     (sigma(a + b) * sigma(a / b), r"\sigma\Bigl(\frac{a}{b}\Bigr) \allowbreak \sigma(a + b)"),
     (sympy.Function("f")(a, b), r"f(a,\allowbreak b)"),
     # a long exponent of e is exp(...); a wide denominator comes after a slash
-    (sympy.exp(a**2 + b**2 + x * a + x * b + 1), r"\exp(a^{2} + a x + b^{2} + b x + 1)"),
+    (sympy.exp(a**2 + b**2 + x * a + x * b + 1), r"\exp\mathopen{}(a^{2} + a x + b^{2} + b x + 1)"),
     ((a + b) / LONG_DENOMINATOR, r"(a + b) \allowbreak \Big/ (c_{0} + c_{1} x + c_{2} x^{2} + "
                                  r"c_{3} x^{3} + c_{4} x^{4} + c_{5} x^{5} + c_{6} x^{6} + "
                                  r"c_{7} x^{7})"),
