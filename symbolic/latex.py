@@ -34,6 +34,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import ceil as math_ceil
 
 import sympy
 from sympy.core.relational import Relational
@@ -49,9 +50,10 @@ from symbolic.engine import (
     overall_status,
 )
 from symbolic.errors import InvalidArgument
+from symbolic.latex_printer import breakable as breakable_code
 from symbolic.latex_printer import latex as printer_latex
 from symbolic.latex_printer import sympy_spans
-from symbolic.render import MARK, cell_text, summary_line
+from symbolic.render import MARK, admitted_text, cell_text, summary_line
 
 # --- Characters: rules as data -------------------------------------------------------------
 
@@ -140,6 +142,10 @@ GREEK_VARIANTS = {"ϵ": r"\epsilon", "ϕ": r"\phi", "ϑ": r"\vartheta", "ϱ": r"
 ACCENTS = {0x300: r"\`", 0x301: r"\'", 0x302: r"\^", 0x303: r"\~", 0x304: r"\=", 0x306: r"\u",
            0x307: r"\.", 0x308: r'\"', 0x30A: r"\r", 0x30B: r"\H", 0x30C: r"\v", 0x327: r"\c"}
 
+# Combining accents on a letter of mathematics (θ̇ is \dot{\theta}).
+MATH_ACCENTS = {0x307: r"\dot", 0x308: r"\ddot", 0x302: r"\hat", 0x303: r"\tilde", 0x304: r"\bar",
+                0x20D7: r"\vec"}
+
 # Characters that get their own superscript rendering (THEORY.md writes transposes as xᵀ).
 SUPERSCRIPT_SYMBOLS = {"ᵀ": r"\top"}
 
@@ -213,18 +219,40 @@ _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
 # Plain-text notation turned into super/subscripts: x^{n×d}, α^(−1), t^p, q_{js}, and Q_j or
 # M_ik where the base is a one-letter word, or a letter after a coefficient (1b_q: the ones
 # column times b_q), so that names like exchange_lemma keep their underscores.
-_MARKUP = re.compile(
-    r"\^\{(?P<sup>[^{}]*)\}"
-    r"|\^\((?P<sup2>[^()]*)\)"
+MARKUP = re.compile(
+    r"(?<![\w\\])(?:R|ℝ)(?:\^\{(?P<rsup>[^{}]*)\}|\^(?P<rsup1>\w+))"  # ℝ^{n×d}, R^d
+    r"|(?P<reals>(?<![\w\\])R(?=\s*→)|(?<=→ )R(?![\w^]))"  # σ: R → R
+    r"|(?<=\s)~(?=\s)"  # s ~ Beta(a, b): "distributed as"
+    r"|\^\{(?P<sup>[^{}]*)\}"
+    r"|\^\((?P<sup2>(?:[^()]|\([^()]*\))*)\)"
     r"|\^(?P<sup1>[−-]?\w+(?:\.\d+)?)"
     r"|_\{(?P<sub>[^{}]*)\}"
     r"|(?<!\w)(?P<starbase>[A-Za-z])\*(?:_(?P<starsub>[A-Za-z]{1,6}))?(?![\w(])"
-    rf"|(?<![^\W\d])(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z])?)"
+    rf"|(?<![^\W\d])(?P<base>[^\W\d_])_(?P<sub1>(?![{_SCRIPTS}])[^\W_](?:(?![{_SCRIPTS}])[^\W_A-Z]){{0,2}})"
     rf"(?:(?![^\W_A-Z])|(?=[{_SCRIPTS}]))"
 )
 _SCRIPT = {"super": r"\textsuperscript{%s}", "sub": r"\textsubscript{%s}"}
 
 
+_ENSUREMATH = "\\ensuremath{"
+
+
+def _math_text(text: str) -> str | None:
+    """Plain mathematics (``d×d``, ``n+1``, ``2k``) as math-mode code; None when it has a
+    character that is not a letter, digit, operator or Unicode mathematics."""
+    out = []
+    for char in text:
+        if char.isascii() and (char.isalnum() or char in "+-=()/,. "):
+            out.append(char)
+        elif char == "−":
+            out.append("-")
+        elif char in MATH_SYMBOLS:
+            out.append(MATH_SYMBOLS[char] + " ")
+        elif (greek := _greek(char)) is not None:
+            out.append(greek + " ")
+        else:
+            return None
+    return "".join(out).strip()
 _BEFORE_MINUS = " ([{,;:=·*/\u2212+"  # a hyphen after one of these, before a digit, is a minus
 
 
@@ -237,6 +265,11 @@ def _chars(text: str) -> str:
         accent = ACCENTS.get(ord(char))
         if accent and i and text[i - 1].isascii() and text[i - 1].isalpha() and run:
             run[-1] = f"{accent}{{{run[-1]}}}"
+            continue
+        math_accent = MATH_ACCENTS.get(ord(char))
+        if math_accent and run and run[-1].startswith(_ENSUREMATH):
+            letter = run[-1][len(_ENSUREMATH):-1]
+            run[-1] = f"{_ENSUREMATH}{math_accent}{{{letter}}}}}"
             continue
         kind, latex = _char(char)
         if char == "-" and text[i + 1:i + 2].isdigit() and (i == 0 or text[i - 1] in _BEFORE_MINUS):
@@ -260,9 +293,18 @@ def escape(text: str) -> str:
     a ``.`` between letters (SymPy strings and claim names have no spaces).
     """
     text, out, pos = unicodedata.normalize("NFC", text), [], 0
-    for m in _MARKUP.finditer(text):
+    for m in MARKUP.finditer(text):
         out.append(_chars(text[pos:m.start()]))
-        if m["starbase"]:
+        if m[0] == "~":
+            out.append(r"\ensuremath{\sim}")
+        elif m["reals"]:
+            out.append(r"\ensuremath{\mathbb{R}}")
+        elif m["rsup"] is not None or m["rsup1"] is not None:
+            power = m["rsup"] if m["rsup"] is not None else m["rsup1"]
+            code = _math_text(power)
+            out.append(rf"\ensuremath{{\mathbb{{R}}^{{{code}}}}}" if code is not None
+                       else r"\ensuremath{\mathbb{R}}" + _SCRIPT["super"] % escape(power))
+        elif m["starbase"]:
             out.append(_chars(m["starbase"]) + _SCRIPT["super"] % "*"
                        + (_SCRIPT["sub"] % escape(m["starsub"]) if m["starsub"] else ""))
         elif m["base"]:
@@ -284,10 +326,13 @@ _BREAKS = re.compile(r"(?:[*/]|\\_|(?<=[A-Za-z])\.(?=[A-Za-z]))(?!$|\})")
 RELATIONS = {"==": "=", "!=": r"\neq", "<": "<", "<=": r"\leq", ">": ">", ">=": r"\geq"}
 
 
-def math(expr: object) -> str:
-    """Math-mode LaTeX of a SymPy object (the project printer); non-ASCII output made safe."""
+def math(expr: object, breakable: bool = False) -> str:
+    """Math-mode LaTeX of a SymPy object (the project printer); non-ASCII output made safe.
+    ``breakable``: TeX may break it across lines (``latex_printer.breakable``)."""
     try:
-        code = printer_latex(expr)
+        code = printer_latex(expr, breakable=True) if breakable else printer_latex(expr)
+        if breakable:
+            code = breakable_code(code)
     except Exception:  # a printer bug must not lose the document: print the plain form
         return rf"\text{{{escape(sympy.sstr(expr))}}}"
     return re.sub(r"[^\x00-\x7f]", lambda m: rf"\text{{{escape(m[0])}}}", code)
@@ -336,7 +381,9 @@ def _escape_operators(text: str) -> str:
 # --- Claims, steps, derivations -------------------------------------------------------------
 
 ENVIRONMENTS = ("theorem", "lemma", "proposition", "corollary", "claim")
-DISPLAY_CHARS = 60  # a claim formula wider than this is set inline (it may break), not displayed
+DISPLAY_CHARS = 30  # a claim formula wider than this is set inline (it may break), not displayed:
+# a display cannot break, and a two-column line holds about 40 characters of mathematics
+BREAK_CHARS = 30  # a wider formula is printed so that TeX can break it (latex_printer.breakable)
 SECTION_LEVELS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
 
 
@@ -363,10 +410,12 @@ def label(*parts: str) -> str:
     return re.sub(r"[^A-Za-z0-9.:-]", lambda m: f"+{ord(m[0]):x}+", key)
 
 
-def verdict_mark(v: Verdict) -> str:
-    """``✓ sympy`` / ``✗ refuted (z3)`` / ``? unknown (sympy)``: the verdict of one step."""
-    text = f"{MARK[v.status]} {v.method}" if v.status == "proved" else (
-        f"{MARK[v.status]} {v.status} ({v.method})")
+def verdict_mark(v: Verdict, rule: str | None = None) -> str:
+    """``✓ sympy`` / ``✗ refuted (z3)`` / ``? unknown (sympy)``: the verdict of one step; a fact
+    made by a kernel inference rule (``method == "rule"``) is ``✓ by trans`` (its rule)."""
+    method = f"by {rule}" if v.method == "rule" and rule else v.method
+    text = f"{MARK[v.status]} {method}" if v.status == "proved" else (
+        f"{MARK[v.status]} {v.status} ({method})")
     return escape(text)
 
 
@@ -399,12 +448,15 @@ def step_note(step: Step) -> str:
 
 
 def formula_latex(f: sympy.Basic) -> str:
-    """A formula in math mode (``$...$``, so that a long one may break at its relations)."""
-    if isinstance(f, Relational) and f.rel_op in RELATIONS:
-        code = f"{math(f.lhs)} {RELATIONS[f.rel_op]} {math(f.rhs)}"
-    else:
-        code = math(f)
-    return rf"$\displaystyle {code}$"
+    """A formula in math mode (``$...$``, so that a long one breaks at its relations and, when
+    wider than ``BREAK_CHARS``, at the operators inside its parentheses)."""
+    def code(breakable: bool) -> str:
+        if isinstance(f, Relational) and f.rel_op in RELATIONS:
+            return f"{math(f.lhs, breakable)} {RELATIONS[f.rel_op]} {math(f.rhs, breakable)}"
+        return math(f, breakable)
+
+    short = code(False)
+    return rf"$\displaystyle {short if visible_width(short) <= BREAK_CHARS else code(True)}$"
 
 
 def step_formula(step: Step) -> sympy.Basic | None:
@@ -416,17 +468,39 @@ def step_formula(step: Step) -> sympy.Basic | None:
     return None if isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom)) else f
 
 
+def bare_truth(step: Step) -> bool:
+    """A step whose formula SymPy evaluated to True or False, and whose text says no more: its
+    note (else its rule) is shown as its statement."""
+    f = getattr(step, "formula", None)
+    return (isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom))
+            and step.statement.startswith(str(f)))
+
+
 def step_body(step: Step) -> str:
-    """The statement of a step: its formula in math mode, or (no formula) its text."""
+    """The statement of a step: its formula in math mode, or (no formula) its text; a formula
+    that SymPy evaluated to a truth value while building it says nothing, so its note is the
+    statement (never a bare "True")."""
     f = step_formula(step)
-    return formula_latex(f) if f is not None else prose(step.statement)
+    if f is not None:
+        return formula_latex(f)
+    if bare_truth(step):
+        domain = step.statement[len(str(step.formula)):]
+        said = step_note(step) or step.rule
+        if not said:
+            return rf"\textit{{(checked; SymPy evaluated it to {str(step.formula).lower()})}}"
+        return prose(said) + prose(domain)
+    return prose(step.statement)
 
 
 def justification(step: Step) -> str:
     """Rule, note, witness and verdict of a step, in small type under its statement."""
     kind = step_kind(step)
-    parts = [prose(step.rule)] if step.rule else []
     note = step_note(step)
+    if bare_truth(step):  # the note, else the rule, is the statement
+        note, rule = "", (step.rule if note else "")
+    else:
+        rule = step.rule
+    parts = [prose(rule)] if rule else []
     if note:
         parts.append(prose(note))
     if step.verdict.witness:
@@ -434,7 +508,7 @@ def justification(step: Step) -> str:
     mark = {"definition": r"\textit{definition}",
             "assumption": r"\textit{assumption (admitted, not checked)}",
             "oracle": r"\textit{oracle result (certified outside the kernel)}"}.get(
-        kind, verdict_mark(step.verdict))
+        kind, verdict_mark(step.verdict, getattr(getattr(step, "fact", None), "rule", None)))
     return "; ".join(parts) + (r" \hfill " if parts else "") + mark
 
 
@@ -484,11 +558,21 @@ def admitted(result: Result) -> tuple[Step, ...]:
 
 
 def status_text(result: Result) -> str:
-    """``proved``, ``proved (1 assumption)``, ``refuted``, ..."""
-    n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
-    if result.status == "proved" and n:
-        return f"proved ({_count(n, 'assumption')})"
-    return result.status
+    """``proved``, ``proved (1 assumption, 1 oracle result)``, ``refuted``, ...: an oracle
+    result is never called an assumption; admitted facts inherited through ``uses`` are
+    counted too."""
+    return result.status + (admitted_text(result) if result.status == "proved" else "")
+
+
+def inherited_latex(result: Result) -> str | None:
+    """The admitted facts a result rests on through the claims it uses (``Result.inherited``:
+    ``Admitted`` facts, each with the used claim it comes ``via``), or None when none."""
+    found = tuple(getattr(result, "inherited", ()) or ())
+    if not found:
+        return None
+    items = [f"{escape(a.kind)} {prose(a.statement)}"
+             + (rf" (via \texttt{{{escape(a.via)}}})" if a.via else "") for a in found]
+    return "rests, through the claims it uses, on " + "; ".join(items)
 
 
 def verification_line(result: Result, timings: bool = False, backing: str | None = None) -> str:
@@ -515,9 +599,14 @@ def verification_line(result: Result, timings: bool = False, backing: str | None
             text += f" certified by {w.method}: {w.certificate}"
         parts.append(prose(text))
     parts += [prose(t) for t in numeric_text(result.numeric)]
+    if (inherited := inherited_latex(result)) is not None:
+        parts.append(inherited)
     if result.status != "proved":
         parts.append(prose(f"reason: {v.reason}"))
     return r"{\raggedright\noindent\textit{Verification.} " + "; ".join(parts) + ".\\par}"
+
+
+CITE_KEYS = 2  # keys in one \cite (its list cannot break across lines)
 
 
 class _Labels:
@@ -562,7 +651,9 @@ class _Labels:
         keys = list(dict.fromkeys(k for item in found for k in item.references))
         self.cited.update(dict.fromkeys(keys))
         items = ", ".join(f"{escape(i.id)} ({escape(i.title)})" for i in found)
-        cite = rf"~\cite{{{','.join(keys)}}}" if keys else ""
+        # LaTeX never breaks a line inside one \cite: at most CITE_KEYS keys in each
+        cite = "~" + ", ".join(rf"\cite{{{','.join(keys[i:i + CITE_KEYS])}}}"
+                               for i in range(0, len(keys), CITE_KEYS)) if keys else ""
         return rf"\texttt{{{sources.THEORY_NAME}}} {items}{cite}"
 
 
@@ -571,11 +662,15 @@ def claim_latex(result: Result, key: str, labels: _Labels) -> str:
     its name, its source item and the claims it uses."""
     c = result.claim
     env = environment(c.kind)
-    lines = [rf"\begin{{{env}}}[{escape(c.title)}]\label{{{key}}}"]
+    # ragged right: a statement's formulas break at their operators, and a justified line
+    # could not stretch around them in a narrow column
+    lines = [rf"\begin{{{env}}}[{escape(c.title)}]\label{{{key}}}\raggedright"]
     f = c.statement
     if f is not None:
         code = formula_latex(f)
-        lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS else code)
+        # a short formula is displayed; a longer one is centred lines that TeX may break
+        lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS
+                     else rf"\par{{\centering {code}\par}}")
         lines.append(prose(c.note))
     else:
         lines.append(prose(c.note))
@@ -597,11 +692,9 @@ def result_latex(result: Result, key: str, labels: _Labels, timings: bool = Fals
     body = (f"{derivation_latex(result.derivation.steps)}\n"
             f"{verification_line(result, timings, backing)}")
     if result.status == "proved":
-        title = "Checked derivation"
-        n = sum(step_kind(s) in ("assumption", "oracle") for s in admitted(result))
-        if n:
-            title += f", resting on {_count(n, 'assumption')}"
-        proof = f"\\begin{{proof}}[{title}]\n{body}\n\\end{{proof}}"
+        rests = admitted_text(result)  # in the text: the title is a box that cannot break
+        rests = f"It rests on {escape(rests.strip(' ()'))}.\n" if rests else ""
+        proof = f"\\begin{{proof}}[Checked derivation]\n{rests}{body}\n\\end{{proof}}"
     else:
         proof = (rf"\paragraph{{Derivation \textbf{{not verified}}: {escape(result.status)}.}}"
                  f"\n{body}")
@@ -676,30 +769,130 @@ def _tabular(align: str, head: str, rows: Sequence[str]) -> str:
                       r"\bottomrule", r"\end{tabular}"])
 
 
-TABLE_ROWS = 30  # a longer table is set as several tabulars of this many rows (pages break)
+TABLE_ROWS = 24  # a longer table is set as several tabulars of this many lines (pages break)
+NARROW_EM = 28  # a two-column article's column in \footnotesize ems
+CHAR_EM = 0.55  # width of an ASCII character of text or mathematics, generously (em)
+WIDE_CHAR = 2  # a non-ASCII character (an arrow, ≡, ✓) counts as this many
+TABCOLSEP_EM = 0.75  # LaTeX's \tabcolsep (6 pt) in \footnotesize ems (8 pt), rounded up
+HEADER_FACTOR = 1.2  # a bold header character is this much wider
+COLUMN_CHARS = 28  # a column's share of the line is at most this many characters' worth
 
 
 def _notes(table: Table) -> str:
     return r"\\ ".join(prose(f"Note: {n}") for n in table.notes)
 
 
+_TOKEN_BREAKS = re.compile(r"[\s_/*-]+|(?<=[A-Za-z])\.(?=[A-Za-z])")
+
+
+def _text_width(text: str) -> float:
+    """Width of text in characters: capitals and digits a little wider, non-ASCII wide."""
+    return sum(1 if c.islower() or c in " .,;:()" else 1.3 if c.isascii() else WIDE_CHAR
+               for c in text)
+
+
+def _cell_widths(cell: object, code: str) -> tuple[float, float]:
+    """``(unbreakable, natural)`` width of a cell in characters: a formula cannot break, text
+    breaks at spaces, hyphens, underscores, slashes and dots between words."""
+    formulas = re.findall(r"\$([^$]*)\$", code)
+    text = re.sub(r"\$[^$]*\$", " ", code) if formulas else cell_text(cell)
+    words = [_text_width(w) for w in _TOKEN_BREAKS.split(text)]
+    unbreakable = max([*(visible_width(f) for f in formulas), *words])
+    natural = sum(visible_width(f) for f in formulas) + _text_width(text)
+    return unbreakable, natural
+
+
+def column_shares(table: Table) -> tuple[tuple[tuple[float, float], ...], float]:
+    """Each column's width as ``(em, share)``: its widest unbreakable cell (header words
+    included), plus its share of the rest of the line (the shares add up to 1, by how much
+    wider the column's text is); and the narrowest line (em) that holds them."""
+    columns = []
+    for j, name in enumerate(table.columns):
+        unbreakable = HEADER_FACTOR * max(_text_width(w) for w in _TOKEN_BREAKS.split(
+            COLUMN_NAMES.get(name, name)))
+        natural = unbreakable
+        for row in table.rows:
+            u, n = _cell_widths(row[j], cell_latex(row[j]))
+            unbreakable, natural = max(unbreakable, u), max(natural, n)
+        columns.append((unbreakable, max(unbreakable, min(natural, COLUMN_CHARS))))
+    slack = [w - u for u, w in columns]
+    total = sum(slack)
+    shares = [x / total if total else 1 / len(columns) for x in slack]
+    widths = tuple((round(u * CHAR_EM, 1), f) for (u, _), f in zip(columns, shares, strict=True))
+    return widths, sum(w for w, _ in widths) + TABCOLSEP_EM * 2 * (len(columns) - 1)
+
+
+def _wrapped(table: Table, widths: Sequence[tuple[float, float]],
+             rows: Sequence[Sequence[object]]) -> str:
+    """A tabular exactly as wide as the line: each column a paragraph of its width."""
+    n = len(table.columns)
+    numeric = [all(_is_number(r[j]) or r[j] is None for r in table.rows)
+               and any(_is_number(r[j]) for r in table.rows) for j in range(n)]
+    fixed = sum(w for w, _ in widths)
+    slack = rf"(\linewidth-{2 * (n - 1)}\tabcolsep-{fixed:.1f}em)"
+    spec = "".join(rf"p{{\dimexpr{w:.1f}em+{slack}*{int(f * 1000)}/1000\relax}}"
+                   for w, f in widths)  # shares rounded down: never wider than the line
+
+    def line(cells: Sequence[str]) -> str:
+        return " & ".join((r"\raggedleft " if numeric[j] else r"\raggedright ") + c
+                          for j, c in enumerate(cells)) + r" \tabularnewline"
+
+    head = line([rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}" for c in table.columns])
+    body = [line([cell_latex(c) for c in row]) for row in rows]
+    return "\n".join([rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}", r"\toprule", head, r"\midrule",
+                      *body, r"\bottomrule", r"\end{tabular}"])
+
+
+def _records(table: Table) -> str:
+    """The rows as paragraphs of ``column: value`` (a line too narrow for the columns)."""
+    heads = [rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}:}}" for c in table.columns]
+    rows = [r"\noindent " + "; ".join(f"{h} {cell_latex(c)}"
+                                      for h, c in zip(heads, row, strict=True)) + r"\par"
+            for row in table.rows]
+    return "{\\raggedright\n" + "\n".join(rows) + "\\par}"
+
+
+def _chunks(table: Table, widths: Sequence[tuple[float, float]], need: float) -> list[tuple]:
+    """The rows in chunks of at most ``TABLE_ROWS`` lines (a tabular cannot break across pages
+    or columns): a row whose cell is wider than its column takes several lines (columns as on
+    a line of ``NARROW_EM``, or of the table's narrowest line when that is wider)."""
+    spare = max(need, NARROW_EM) - need
+    chunks, chunk, lines = [], [], 0
+    for row in table.rows:
+        height = max((math_ceil(_cell_widths(c, cell_latex(c))[1] * CHAR_EM / (w + spare * f))
+                      for c, (w, f) in zip(row, widths, strict=True)), default=1)
+        if chunk and lines + height > TABLE_ROWS:
+            chunks.append(tuple(chunk))
+            chunk, lines = [], 0
+        chunk.append(row)
+        lines += max(height, 1)
+    return [*chunks, tuple(chunk)] if chunk or not chunks else chunks
+
+
 def table_latex(table: Table, key: str) -> str:
     """A numbered, captioned table in the text (not a float: it stays where it is, in one or two
-    columns), fitted to the line width, in chunks of ``TABLE_ROWS`` rows so that a long table
-    breaks across pages and columns."""
+    columns). Its columns wrap and share the line, so that every chunk of ``TABLE_ROWS`` rows (a
+    long table breaks across pages) is exactly the line's width; on a line too narrow for its
+    widest unbreakable cells (``column_shares``) the table is set smaller, and on a line too
+    narrow even for that, each row is a paragraph instead."""
     caption = (r"{\centering\refstepcounter{table}" rf"\label{{{key}}}"
                rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}")
     if not table.columns:
         return f"{caption}\n\\noindent\\textit{{(empty table)}}\\par"
-    align, head, rows = _tabular_parts(table)
-    chunks = [rows[i:i + TABLE_ROWS] for i in range(0, len(rows), TABLE_ROWS)] or [[]]
-    parts = [r"\par\medskip", caption]
+    widths, need = column_shares(table)
+    chunks = _chunks(table, widths, need)
+    tabulars = []
     for n, chunk in enumerate(chunks):
         if n:
-            parts.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, continued}"
-                         r"\par\nopagebreak}")
-        parts.append(rf"{{\centering\footnotesize\proofsfit{{{_tabular(align, head, chunk)}}}"
-                     r"\par}")
+            tabulars.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, "
+                            r"continued}\par\nopagebreak}")
+        tabulars.append(rf"\noindent{_wrapped(table, widths, chunk)}\par")
+    # \footnotesize; on a narrower line \scriptsize (the widths are in ems of the font in
+    # force); on a line narrower still, a paragraph per row
+    parts = [r"\par\medskip", caption, r"{\footnotesize",
+             rf"\ifdim\linewidth<{need:.1f}em{{\scriptsize",
+             rf"\ifdim\linewidth<{need:.1f}em\footnotesize", _records(table), r"\else",
+             *tabulars, r"\fi}\else", *tabulars, r"\fi}"]
     if table.notes:
         parts.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
     parts.append(r"\medskip")
@@ -730,12 +923,12 @@ def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bo
 
     statuses = [r.status for r in report.results]
     key = labels.unique("sec", report.module)
-    intro = (rf"\noindent Module \texttt{{{escape(report.module)}}} "
+    intro = (rf"{{\raggedright\noindent Module \texttt{{{escape(report.module)}}} "
              rf"(\texttt{{python -m {escape(report.module)}}}); source "
              f"{labels.source(report.source)}: {escape(summary_line(statuses))}")
     if timings:
         intro += f" in {report.seconds:.2f} s"
-    intro += f", overall \\textbf{{{escape(report.status)}}}."
+    intro += f", overall \\textbf{{{escape(report.status)}}}.\\par}}"
     parts = [rf"\{section_level}{{{escape(report.title)}}}\label{{{key}}}", intro]
     parts += [result_latex(r, labels.defined[(index, i)], labels, timings,
                            claim_backing(report, r))
@@ -748,15 +941,14 @@ def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bo
 
 TITLE = "Machine-checked results: gated MLPs, bilinear attention and memory capacity"
 PACKAGES = ("amsmath", "amssymb", "amsthm")  # required
-OPTIONAL_PACKAGES = ("booktabs", "graphicx")  # nicer rules; wide tables shrunk to the line
+OPTIONAL_PACKAGES = ("booktabs",)  # nicer rules
 THEOREMS = (("theorem", r"\newtheorem{theorem}{Theorem}[section]"),
             ("lemma", r"\newtheorem{lemma}[theorem]{Lemma}"),
             ("proposition", r"\newtheorem{proposition}[theorem]{Proposition}"),
             ("corollary", r"\newtheorem{corollary}[theorem]{Corollary}"),
             ("claim", r"\newtheorem{claim}[theorem]{Claim}"))
 # Everything the body needs beyond PACKAGES, each defined only when the paper has not:
-# theorem environments, the step list, booktabs rules, \proofsfit (a tabular shrunk to
-# \linewidth when it is wider and graphicx is loaded).
+# theorem environments, the step list, booktabs rules.
 MACROS = (
     *(rf"\ifx\{env}\undefined{code}\fi" for env, code in THEOREMS),
     r"\ifx\proofsteps\undefined\newenvironment{proofsteps}{\begin{list}{}{%",
@@ -765,15 +957,18 @@ MACROS = (
     r"  \raggedright}{\end{list}}\fi",
     r"\providecommand{\toprule}{\hline}\providecommand{\midrule}{\hline}",
     r"\providecommand{\bottomrule}{\hline}",
-    r"\ifx\proofsbox\undefined\newsavebox{\proofsbox}\fi",
-    r"\providecommand{\proofsfit}[1]{\sbox{\proofsbox}{#1}%",
-    r"  \ifdim\wd\proofsbox>\linewidth\ifx\resizebox\undefined\usebox{\proofsbox}%",
-    r"  \else\resizebox{\linewidth}{!}{\usebox{\proofsbox}}\fi\else\usebox{\proofsbox}\fi}",
 )
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _authors(field: str) -> str:
+    """``Mor Geva, Roei Schuster and Jonathan Berant`` from BibTeX's ``Last, First and ...``."""
+    names = [" ".join(reversed([p.strip() for p in n.split(",", 1)])) if "," in n else n.strip()
+             for n in re.split(r"\s+and\s+", field) if n.strip()]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def bibliography_latex(keys: Sequence[str]) -> str:
@@ -787,9 +982,9 @@ def bibliography_latex(keys: Sequence[str]) -> str:
             continue
         venue = e.get("booktitle") or e.get("journal") or (
             f"arXiv:{e['eprint']}" if "eprint" in e else "")
-        fields = [e.get("author", ""), rf"\emph{{{e['title']}}}" if "title" in e else "",
-                  venue, e.get("year", ""), e.get("note", "") if "title" not in e else ""]
-        items.append(rf"\bibitem{{{k}}} " + ". ".join(f for f in fields if f) + ".")
+        fields = [_authors(e.get("author", "")),
+                  rf"\emph{{{e['title']}}}" if "title" in e else "", venue, e.get("year", "")]
+        items.append(rf"\bibitem{{{k}}} " + ". ".join(f.rstrip(".") for f in fields if f) + ".")
     if not items:
         return ""
     return "\n".join([r"\begin{thebibliography}{99}", *items, r"\end{thebibliography}"])
@@ -805,7 +1000,7 @@ def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = 
     parts = []
     if not appendix:
         tools = ", ".join(f"{k} {v}" for k, v in versions().items() if v)
-        intro = (rf"\noindent {_count(len(statuses), 'claim')} from "
+        intro = (rf"{{\raggedright\noindent {_count(len(statuses), 'claim')} from "
                  rf"{_count(len(reports), 'theorem module')}: "
                  rf"{escape(summary_line(statuses))}; overall "
                  rf"\textbf{{{overall_status(statuses)}}}. "
@@ -814,7 +1009,7 @@ def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = 
                  "its methods, witnesses and numeric cross-checks. Each claim names its source, "
                  rf"an item of \texttt{{{sources.THEORY_NAME}}}. "
                  rf"Checked with {escape(tools)}. Regenerate with "
-                 r"\texttt{python -m proofs -{}-latex FILE.tex}.")
+                 r"\texttt{python -m proofs -{}-latex FILE.tex}.\par}")
         if not reports:
             intro = r"\noindent No theorem modules found: nothing was checked."
         parts.append(intro)
@@ -845,8 +1040,8 @@ def document(reports: Sequence[Report], fragment: bool = False, *, timings: bool
             ["% LaTeX fragment generated by transformer-proofs (python -m proofs --latex).",
              "% Safe to \\input into an article, one or two columns. The preamble needs:",
              f"%   \\usepackage{{{','.join(PACKAGES)}}}",
-             f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules;",
-             "% wide tables shrunk to the line). Theorem environments (theorem, lemma,",
+             f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules).",
+             "% Tables wrap to the line. Theorem environments (theorem, lemma,",
              "% proposition, corollary, claim) are defined below unless the paper has them.",
              "% \\cite keys are those of docs/references.bib (\\bibliography{references})."])
         return f"{needs}\n{macros}\n\n{body}"

@@ -130,7 +130,30 @@ def _greek(name: str) -> str | None:
     return None
 
 
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+
+
+def _word(name: str, font: str) -> str:
+    """A multi-letter name in one font (``\\mathit{aa}``: not the product a·a); a Greek letter
+    (already ``\\alpha``), a single letter or a number as it is."""
+    return rf"{font}{{{name}}}" if _LATIN_WORD.fullmatch(name) and not name.isdigit() else name
+
+
+TEX_OPERATORS = {"exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh"}  # \\exp, ...
+LONG_FRAC_RATIO = 2  # breakable: a numerator twice as wide as its denominator is pulled out
+FRACTION_CHARS = 30  # breakable: a wider denominator is written after a slash
+EXPONENT_CHARS = 12  # breakable: a wider exponent of e is written exp(...)
+MATRIX_CHARS = 40  # a symbolic explicit matrix wider than this shows its shape and one entry
+
+
+def _width(code: str) -> int:
+    """Rough visible width of math-mode code (a command is one glyph)."""
+    code = re.sub(r"\\(left|right|[bB]igg?[lr]?|operatorname|mathrm|mathit)\b", "", code)
+    return len(re.sub(r"[{}^_\s&]", "", re.sub(r"\\[a-zA-Z]+", "x", code)))
+
+
 SETTINGS = {
+    "breakable": False,  # see ``breakable``: set by the document for a formula wider than a line
     "mul_symbol": None,  # juxtaposition
     "inv_trig_style": "abbreviated",
     "ln_notation": False,
@@ -145,7 +168,11 @@ class ProofsLatexPrinter(LatexPrinter):
     printmethod = "_latex"
 
     def __init__(self, settings: dict | None = None):
-        super().__init__({**SETTINGS, **(settings or {})})
+        settings = {**SETTINGS, **(settings or {})}
+        self._breakable = bool(settings.pop("breakable"))
+        if self._breakable:
+            settings.setdefault("long_frac_ratio", LONG_FRAC_RATIO)
+        super().__init__(settings)
 
     def doprint(self, expr) -> str:
         return super().doprint(_name_constants(expr))
@@ -155,26 +182,103 @@ class ProofsLatexPrinter(LatexPrinter):
         return r"\mathrm{e}" if exp is None else rf"\mathrm{{e}}^{{{exp}}}"
 
     def _print_exp(self, expr, exp=None) -> str:
-        code = rf"\mathrm{{e}}^{{{self._print(expr.args[0])}}}"
+        power = self._print(expr.args[0])
+        if self._breakable and _width(power) > EXPONENT_CHARS:  # a long exponent cannot break
+            # \mathopen{}: no "exp(" in the source, which reads as SymPy syntax
+            code = rf"\exp\mathopen{{}}\left({power}\right)"
+            return code if exp is None else rf"{code}^{{{exp}}}"
+        code = rf"\mathrm{{e}}^{{{power}}}"
         return rf"\left({code}\right)^{{{exp}}}" if exp is not None else code
 
+    # fractions
+    def _over(self, numerator: sympy.Basic, denominator: sympy.Basic) -> str | None:
+        """Breakable: ``(a) / (b)`` for a denominator too wide to stay unbroken (None: a
+        ``\\frac``)."""
+        den = self._print(denominator)
+        if not self._breakable or _width(den) <= FRACTION_CHARS:
+            return None
+        num = self._print(numerator)
+        if isinstance(numerator, sympy.Add):
+            num = rf"\left({num}\right)"
+        return rf"{num} \Big/ \left({den}\right)"
+
+    def _print_Mul(self, expr) -> str:
+        if self._breakable and expr.is_commutative:
+            num, den = sympy.fraction(expr, exact=True)
+            if den != 1 and (code := self._over(num, den)) is not None:
+                return code
+        return super()._print_Mul(expr)
+
+    def _print_Pow(self, expr) -> str:
+        if self._breakable and expr.exp == -1 and (code := self._over(sympy.S.One, expr.base)):
+            return code
+        return super()._print_Pow(expr)
+
+    def _print_Subs(self, subs) -> str:
+        code = super()._print_Subs(subs)
+        if not self._breakable:
+            return code
+        # \left. ... \right| is one box: brackets that TeX may break between
+        body, _, at = code.removeprefix(r"\left. ").rpartition(r" \right|")
+        return rf"\Bigl[{body}\Bigr]{at}"
+
     # names
+    _function_name = False  # set while SymPy names a function (sin stays \sin)
+
+    def _split_super_sub(self, name: str) -> tuple[str, list[str], list[str]]:
+        base, supers, subs = super()._split_super_sub(name)
+        if self._function_name:
+            return base, supers, subs
+        return (_word(base, r"\mathit"), [_word(s, r"\mathrm") for s in supers],
+                [_word(s, r"\mathrm") for s in subs])
+
+    def _hprint_Function(self, func: str) -> str:
+        self._function_name = True
+        try:
+            return super()._hprint_Function(func)
+        finally:
+            self._function_name = False
+
     def _print_Symbol(self, expr, style="plain") -> str:
         greek = _greek(expr.name)
         if greek is not None:
             return greek
         return super()._print_Symbol(expr, style=style)
 
+    def _function_head(self, name: str) -> str:
+        """``\\sigma``, ``\\theta_{0}``, ``\\ell``, ``f``; a word is an ``\\operatorname``."""
+        if name in FUNCTION_NAMES:
+            return FUNCTION_NAMES[name]
+        if (greek := _greek(name)) is not None:
+            return greek
+        base, supers, subs = super()._split_super_sub(name)
+        if not supers and (base.startswith("\\") or len(base) == 1) and all(
+                len(s) <= 2 or s.isdigit() for s in subs):
+            return base + (f"_{{{' '.join(subs)}}}" if subs else "")
+        escaped = name.replace("_", r"\_")
+        return rf"\operatorname{{{escaped}}}"
+
     def _print_Function(self, expr, exp=None) -> str:
         name = type(expr).__name__
         if isinstance(expr, sympy.core.function.AppliedUndef) or name in FUNCTION_NAMES:
-            head = FUNCTION_NAMES.get(name) or _greek(name) or (
-                rf"\operatorname{{{name}}}" if len(name) > 1 else name)
+            head = self._function_head(name)
             args = ", ".join(self._print(a) for a in expr.args)
             if exp is not None:
-                head = f"{head}^{{{exp}}}"
+                head = f"{{{head}}}^{{{exp}}}" if "_" in head else f"{head}^{{{exp}}}"
             return rf"{head}\left({args}\right)"
         return super()._print_Function(expr, exp)
+
+    # logic
+    def _print_BooleanTrue(self, expr) -> str:
+        return r"\mathrm{true}"
+
+    def _print_BooleanFalse(self, expr) -> str:
+        return r"\mathrm{false}"
+
+    def _print_Implies(self, expr, altchar=None) -> str:
+        if expr.args[0] is sympy.true:  # "true ⇒ P" is P (a case that SymPy decided)
+            return self._print(expr.args[1])
+        return super()._print_Implies(expr, altchar)
 
     def _print_Max(self, expr, exp=None) -> str:
         others = [a for a in expr.args if a != 0]
@@ -184,6 +288,33 @@ class ProofsLatexPrinter(LatexPrinter):
         return super()._print_Max(expr, exp)
 
     # matrices
+    def _print_ElementwiseApplyFunction(self, expr) -> str:
+        """``σ(xQKᵀ)``: a function applied entry by entry is written as applied (the
+        convention of the paper), not as SymPy's ``(d ↦ σ(d))_∘(…)``."""
+        f = expr.function
+        body = getattr(f, "expr", None)
+        variables = getattr(f, "variables", ())
+        if (len(variables) == 1 and isinstance(body, sympy.Function)
+                and body.args == tuple(variables)):
+            name = type(body).__name__
+            head = (rf"\{name}" if name in TEX_OPERATORS else self._function_head(name)
+                    if isinstance(body, sympy.core.function.AppliedUndef)
+                    else self._hprint_Function(name))
+            return rf"{head}\left({self._print(expr.expr)}\right)"
+        return super()._print_ElementwiseApplyFunction(expr)
+
+    def _explicit_matrix(self, expr) -> str | None:
+        """A symbolic explicit matrix wider than ``MATRIX_CHARS``: its shape and its first
+        entry, never every entry (None: print it in full)."""
+        if all(e.is_number for e in expr) or expr.rows * expr.cols == 0:
+            return None
+        full = super()._print_MatrixBase(expr)
+        if _width(full) <= MATRIX_CHARS:
+            return None
+        first = self._print(expr[0, 0])
+        return (rf"\left[\, {first} \;\cdots \,\right]_{{{expr.rows} \times {expr.cols}}}"
+                if expr.rows * expr.cols > 1 else rf"\left[\, {first} \,\right]")
+
     def _print_OneMatrix(self, expr) -> str:
         return r"\mathbf{1}"  # the all-ones column of x̃ = [x, 1]: 𝟏b_q, not the number 1 times b_q
 
@@ -209,6 +340,8 @@ class ProofsLatexPrinter(LatexPrinter):
         return self._quantifier(expr, r"\exists")
 
     def _print(self, expr, **kwargs) -> str:
+        if isinstance(expr, sympy.MatrixBase) and (short := self._explicit_matrix(expr)):
+            return short
         if expr is sympy.E:  # Exp1 prints itself as "e" (its own _latex) unless caught here
             return self._print_Exp1(expr)
         name = type(expr).__name__
@@ -226,6 +359,48 @@ def latex(expr: object, **settings) -> str:
 @memoised
 def _latex_of(expr: object, settings: tuple) -> str:
     return ProofsLatexPrinter(dict(settings)).doprint(expr)
+
+
+_DELIMITER = re.compile(r"\\(left|right)(\(|\)|\[|\]|\\\{|\\\}|\.|\||\\\||\\lbrace|\\rbrace)")
+_LONG_DIGITS = re.compile(r"\d{16,}")  # an exact number this long may break ...
+DIGIT_GROUP = 10  # ... after every this many digits
+_TALL = re.compile(r"\\(frac|sum|prod|int|begin|sqrt|binom)\b")
+_PAIRS = {"(": ")", "[": "]", r"\{": r"\}", r"\lbrace": r"\rbrace"}
+
+
+def breakable(code: str) -> str:
+    """``code`` with ``\\left( ... \\right)`` pairs made fixed-size delimiters (``(``, or
+    ``\\Bigl(`` around a fraction or a sum), so that TeX can break an inline formula inside
+    them, after a relation or a binary operator; a comma in them may break too. Other pairs
+    (``\\left.``, ``\\left|``) are kept."""
+    found = list(_DELIMITER.finditer(code))
+    stack, swap = [], {}
+    for i, m in enumerate(found):
+        if m[1] == "left":
+            stack.append(i)
+        elif stack:
+            j = stack.pop()
+            opening = found[j]
+            if _PAIRS.get(opening[2]) == m[2]:
+                tall = _TALL.search(code, opening.end(), m.start()) is not None
+                swap[j] = rf"\Bigl{opening[2]}" if tall else opening[2]
+                swap[i] = rf"\Bigr{m[2]}" if tall else m[2]
+    out, pos = [], 0
+    for i, m in enumerate(found):
+        out.append(code[pos:m.start()])
+        out.append(swap.get(i, m[0]))
+        pos = m.end()
+    out.append(code[pos:])
+    code = re.sub(r"(?<!\\), ", r",\\allowbreak ", "".join(out))  # not after a thin space \,
+    code = _LONG_DIGITS.sub(lambda m: r"\allowbreak ".join(
+        m[0][i:i + DIGIT_GROUP] for i in range(0, len(m[0]), DIGIT_GROUP)), code)
+    code = code.replace(r"\colon ", r"\colon\allowbreak ")
+    return _FACTOR_BREAK.sub(r"\g<0>\\allowbreak ", code)
+
+
+# Between two factors set side by side: after a closing parenthesis, before a letter, an
+# opening parenthesis or a command (not a script: ``)^{2}`` stays together).
+_FACTOR_BREAK = re.compile(r"(?:\\Bigr\)|(?<!\\right)\)) (?=[A-Za-z(\\])(?!\\right|\\end)")
 
 
 _SPACES = re.compile(r"\s+")

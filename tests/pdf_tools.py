@@ -28,6 +28,7 @@ class Compiled:
     errors: tuple[str, ...]  # TeX's "! ..." error lines, or pdflatex's exit status
     warnings: tuple[str, ...]  # "LaTeX Warning: ..." and "Package ... Warning: ..." lines
     overfull: int  # overfull boxes: text or tables wider than the line
+    overfull_pt: tuple[float, ...] = ()  # how far each overfull \hbox sticks out (points)
 
     @property
     def undefined_references(self) -> tuple[str, ...]:
@@ -64,4 +65,6 @@ def compile_pdf(tex: str, directory: Path | str, name: str = "document") -> Comp
         errors=tuple(errors),
         warnings=tuple(line for line in lines if re.match(r"(LaTeX|Package \w+) Warning", line)),
         overfull=sum(line.startswith("Overfull") for line in lines),
+        overfull_pt=tuple(float(w) for w in re.findall(
+            r"^Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)", log, re.M)),
     )

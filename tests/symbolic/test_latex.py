@@ -13,15 +13,15 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdf_tools import compile_pdf
-from render_doubles import Step, Verdict  # noqa: E402
+from render_doubles import Result, Step, Verdict, kernel_result  # noqa: E402
 
 from symbolic import backing, latex, sources
 from symbolic.engine import (
+    Admitted,
     Claim,
     Derivation,
     NumericCheck,
     Report,
-    Result,
     Table,
 )
 from symbolic.latex import (
@@ -87,7 +87,7 @@ ESCAPES = [
     ("M_ik", r"M\textsubscript{ik}"),
     ("q_jᵀ", r"q\textsubscript{j}\textsuperscript{\ensuremath{\top}}"),
     ("exchange_lemma", r"exchange\_\allowbreak{}lemma"),
-    ("d_out", r"d\_\allowbreak{}out"),
+    ("d_out", r"d\textsubscript{out}"),
     ("2*n/d", r"2*\allowbreak{}n/\allowbreak{}d"),
     ("proofs.exchange", r"proofs.\allowbreak{}exchange"),
     ("1.5", "1.5"),
@@ -242,6 +242,49 @@ def test_a_formula_sympy_made_trivial_keeps_its_statement_as_a_note():
     assert r"(\ensuremath{-}u)(\ensuremath{-}v) = uv" in code
 
 
+def test_a_step_sympy_evaluated_to_true_shows_its_rule_never_true():
+    step = Step("True", "σ(1) certified nonzero", PROVED, formula=sympy.true)
+    assert step_latex(1, step) == (r"\item[(1)] \ensuremath{\sigma}(1) certified nonzero\par"
+                                   "\n" r"{\footnotesize \ensuremath{\checkmark} sympy\par}")
+    noted = Step("True   [d ∈ ℕ]", "count", PROVED, formula=sympy.true, note="n·d entries")
+    assert step_latex(1, noted).startswith(r"\item[(1)] n\ensuremath{\cdot}d entries   [d "
+                                           r"\ensuremath{\in} \ensuremath{\mathbb{N}}]\par")
+    assert "True" not in step_latex(1, noted)
+
+
+class RuleFact:
+    rule = "trans"
+
+
+def test_a_kernel_rule_is_the_justification():
+    step = KernelStep(sympy.Eq(a, b), rule="a = c, c = b", verdict=Verdict.proved("rule"))
+    step.fact = RuleFact()
+    assert step_latex(1, step).endswith(r"\hfill \ensuremath{\checkmark} by trans\par}")
+
+
+def test_an_oracle_result_is_never_called_an_assumption():
+    result = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),))
+    assert latex.status_text(result) == "proved (1 oracle result)"
+    tex = document([report(result)])
+    assert "It rests on 1 oracle result." in tex and "assumption" not in tex.lower().replace(
+        "assumption (admitted", "")
+    assert r"\ensuremath{\checkmark} proved (1 oracle result)" in tex  # the claims table
+    both = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"), ("assumption", "σ measurable")))
+    assert latex.status_text(both) == "proved (1 assumption, 1 oracle result)"
+
+
+def test_admitted_facts_inherited_through_uses_are_shown():
+    inherited = (Admitted("assumption", "σ measurable", "", "lemma"),)
+    result = kernel_result("c", uses=("lemma",), inherited=inherited)
+    assert latex.status_text(result) == "proved (1 assumption through uses)"
+    assert (r"rests, through the claims it uses, on assumption \ensuremath{\sigma} measurable "
+            r"(via \texttt{lemma})") in verification_line(result)
+    assert latex.inherited_latex(kernel_result("c")) is None
+    mixed = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),), inherited=inherited)
+    assert latex.status_text(mixed) == (
+        "proved (1 assumption, 1 oracle result, 1 of them through uses)")
+
+
 def test_a_formula_sympy_evaluated_to_true_is_shown_as_its_text():
     step = Step("x = x for every x", "reflexivity", PROVED, formula=sympy.true)
     assert r"\item[(1)] x = x for every x\par" in step_latex(1, step)
@@ -284,7 +327,8 @@ def test_verification_line_says_how_the_claim_is_backed(steps, checks, expected)
     line = verification_line(result, backing=backing.claim_backing(report, result))
     assert re.search(re.escape(f"; {expected}") + "[;.]", line)
     tex = document([report])
-    assert expected in tex and "& " + expected.removeprefix("backed by ") + r" \\" in tex
+    cell = r"& \raggedright " + expected.removeprefix("backed by ") + r" \tabularnewline"
+    assert expected in tex and cell in tex
 
 
 def test_many_numeric_checks_are_summarized_and_disagreements_named():
@@ -324,6 +368,55 @@ def test_tabular_is_booktabs_with_numeric_columns_right_aligned():
         r"\begin{tabular}{lr}", r"\toprule",
         r"\textbf{store} & \textbf{M\textsuperscript{*}} \\", r"\midrule",
         r"relu & 128 \\", r"softmax & \textemdash{} \\", r"\bottomrule", r"\end{tabular}"])
+
+
+def test_the_statement_formula_is_the_theorem_and_the_note_is_beside_it():
+    labels = latex._Labels([])
+    short = Claim("c", "Short", "commutativity", "A6",
+                  statement=sympy.Eq(a * b, b * a, evaluate=False))
+    code = latex.claim_latex(Result(short, Derivation(())), "claim:c", labels)
+    assert code.startswith("\\begin{theorem}[Short]\\label{claim:c}\\raggedright\n"
+                           "\\[ \\displaystyle a b = a b \\]\ncommutativity\n")
+    long_f = sympy.Eq(sum(sympy.Symbol(f"c_{k}") * a**k for k in range(12)), b)
+    code = latex.claim_latex(Result(Claim("c", "Long", "", "A6", statement=long_f),
+                                    Derivation(())), "claim:c", labels)
+    assert "\\par{\\centering $\\displaystyle a^{11} c_{11} + " in code  # breakable, centred
+
+
+def test_a_table_wraps_to_exactly_the_line_width_or_becomes_paragraphs():
+    table = Table("cap", "Capacity", ("store", "M*", "kind"),
+                  (("relu", 128.0, "exact interval quadrature"), ("softmax", None, "bound")))
+    code = latex.table_latex(table, "tab:cap")
+    need = latex.column_shares(table)[1]
+    assert rf"\ifdim\linewidth<{need:.1f}em" in code
+    spec = re.search(r"\\begin\{tabular\}\{@\{\}((?:p\{[^{}]*\})+)@\{\}\}", code)[1]
+    shares = [int(p) for p in re.findall(r"\*(\d+)/1000", spec)]
+    assert len(shares) == 3 and 997 <= sum(shares) <= 1000
+    assert r"\raggedleft 128 & \raggedright exact" in code  # numbers right-aligned
+    assert (r"\noindent \textbf{store:} relu; \textbf{M\textsuperscript{*}:} 128; "
+            r"\textbf{kind:} exact interval quadrature\par") in code  # the narrow-line form
+    assert r"\resizebox" not in code and "proofsfit" not in code  # never shrunk
+
+
+def test_a_column_is_at_least_its_widest_unbreakable_cell():
+    table = Table("t", "t", ("a", "b"), (("x" * 20, "one two three four five six"),))
+    (wide, _), (narrow, _) = latex.column_shares(table)[0]
+    assert wide == round(20 * latex.CHAR_EM, 1) and narrow == round(5 * latex.CHAR_EM, 1)
+
+
+def test_a_long_table_is_chunked_by_lines():
+    table = Table("t", "t", ("n",), tuple((i,) for i in range(60)))
+    code = latex.table_latex(table, "tab:t")
+    # (twice: at \\footnotesize, and at \\scriptsize for a narrower line)
+    assert code.count(r"\begin{tabular}") == 2 * 3 and code.count("continued") == 2 * 2
+
+
+def test_the_bibliography_has_no_double_period_and_no_private_note():
+    bib = latex.bibliography_latex(["breslow2026", "wang-associative-memory", "geva2021"])
+    assert (r"\bibitem{breslow2026} N. Breslow. \emph{Gated {MLPs} as Symmetry-Broken Rank-1 "
+            r"Bilinear Attention}. arXiv:2606.22172. 2026.") in bib
+    assert r"\bibitem{geva2021} Mor Geva, Roei Schuster, Jonathan Berant and Omer Levy." in bib
+    assert ".." not in bib and "not recorded" not in bib
 
 
 # -- documents -----------------------------------------------------------------------------------

@@ -11,9 +11,10 @@ import sympy
 from symbolic import latex_printer
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
 from symbolic.latex import prose
-from symbolic.latex_printer import latex, parse_span, sympy_spans
+from symbolic.latex_printer import breakable, latex, parse_span, sympy_spans
 
-x, a, b = sympy.symbols("x a b", real=True)
+x, a, b, t = sympy.symbols("x a b t", real=True)
+aa, al = sympy.symbols("aa al")
 z = sympy.Symbol("z")
 sigma = sympy.Function("sigma")
 Q = sympy.MatrixSymbol("Q", 3, 3)
@@ -68,12 +69,64 @@ RULES = [
      r"\forall a, b \in \mathbb{R}\colon b \sigma\left(a\right) = a \sigma\left(b\right)"),
     (Exists(sympy.Tuple(z), sympy.Eq(z, 1)), r"\exists z\colon z = 1"),
     (sympy.Implies(sympy.Eq(a, 1), sympy.Ne(b, 0)), r"a = 1 \Rightarrow b \neq 0"),
+    # names (issue 28): a multi-letter symbol is one italic word, not a product of letters
+    (sympy.Eq(sigma(aa * al), al * sigma(aa)),
+     r"\sigma\left(\mathit{aa} \mathit{al}\right) = \mathit{al} \sigma\left(\mathit{aa}\right)"),
+    (sympy.Function("theta_0")(t), r"\theta_{0}\left(t\right)"),
+    (sympy.Function("ell")(a, b), r"\ell\left(a, b\right)"),
+    (sympy.Symbol("theta_0"), r"\theta_{0}"),
+    (sympy.Symbol("d_out"), r"d_{\mathrm{out}}"),
+    (sympy.Symbol("thetadot"), r"\dot{\theta}"),
+    (sympy.Function("rank_r_scores")(x), r"\operatorname{rank\_r\_scores}\left(x\right)"),
+    (sympy.sin(x), r"\sin{\left(x \right)}"),  # SymPy's own function names stay
+    # an elementwise function is written as applied (issue 28: no (d ↦ σ(d))_∘)
+    (Q.applyfunc(sympy.Lambda(z, sigma(z))), r"\sigma\left(Q\right)"),
+    (Q.applyfunc(sympy.Lambda(z, sympy.exp(z))), r"\exp\left(Q\right)"),
+    # logic: "true ⇒ P" is P; a truth value is a word in math, not \text{True}
+    (sympy.Implies(sympy.true, sympy.Eq(a, b), evaluate=False), "a = b"),
+    (sympy.true, r"\mathrm{true}"),
+    # a symbolic matrix: its shape and one entry, never every entry
+    (sympy.Matrix(2, 2, lambda i, j: sigma(sum(sympy.Symbol(f"K_{i}{j}{k}") * x
+                                               for k in range(3)))),
+     r"\left[\, \sigma\left(K_{000} x + K_{001} x + K_{002} x\right) \;\cdots \,"
+     r"\right]_{2 \times 2}"),
+    (sympy.Matrix([[1, 2], [3, 4]]), r"\left(\begin{matrix}1 & 2\\3 & 4\end{matrix}\right)"),
+    (sympy.Matrix([[a, b]]), r"\left(\begin{matrix}a & b\end{matrix}\right)"),  # short: in full
 ]
 
 
 @pytest.mark.parametrize(("expr", "expected"), RULES)
 def test_rule(expr, expected):
     assert latex(expr) == expected
+
+
+LONG_DENOMINATOR = sum(sympy.Symbol(f"c_{k}") * x**k for k in range(8))
+BREAKABLE = [
+    # parentheses TeX can break inside: plain, or \Bigl( around a fraction
+    (sigma(a + b) * sigma(a / b), r"\sigma\Bigl(\frac{a}{b}\Bigr) \allowbreak \sigma(a + b)"),
+    (sympy.Function("f")(a, b), r"f(a,\allowbreak b)"),
+    # a long exponent of e is exp(...); a wide denominator comes after a slash
+    (sympy.exp(a**2 + b**2 + x * a + x * b + 1), r"\exp\mathopen{}(a^{2} + a x + b^{2} + b x + 1)"),
+    ((a + b) / LONG_DENOMINATOR, r"(a + b) \allowbreak \Big/ (c_{0} + c_{1} x + c_{2} x^{2} + "
+                                 r"c_{3} x^{3} + c_{4} x^{4} + c_{5} x^{5} + c_{6} x^{6} + "
+                                 r"c_{7} x^{7})"),
+    # a long exact number may break every ten digits
+    (sympy.Integer(10)**20 + 1, r"1000000000\allowbreak 0000000000\allowbreak 1"),
+    (sympy.Subs(sympy.Derivative(sigma(x), x), x, a),
+     r"\Bigl[\frac{d}{d x} \sigma(x)\Bigr]_{\substack{ x=a }}"),
+    (ForAll(sympy.Tuple(a, b), sympy.Eq(a, b)),
+     r"\forall a,\allowbreak b \in \mathbb{R}\colon\allowbreak a = b"),
+]
+
+
+@pytest.mark.parametrize(("expr", "expected"), BREAKABLE)
+def test_breakable_rule(expr, expected):
+    assert breakable(latex(expr, breakable=True)) == expected
+
+
+def test_breakable_keeps_scripts_and_one_sided_delimiters():
+    code = r"\left. f \right|_{x} \left(u\right)^{2} \left|v\right| \left[\, a \,\right]"
+    assert breakable(code) == r"\left. f \right|_{x} (u)^{2} \left|v\right| [\, a \,]"
 
 
 SPANS = [
@@ -109,6 +162,17 @@ PROSE = [
     ("10^456.3393", r"10\textsuperscript{456.3393}"),
     ("1.2e+06 memories", r"$1.2\times 10^{6}$ memories"),
     ("E[exp(2βs)]", r"E[\ensuremath{\exp}(2\ensuremath{\beta}s)]"),
+    # issue 28: ℝ, dotted Greek letters, "distributed as", nested exponents, d_out
+    ("Q ∈ R^{d×d}, x ∈ R^d", r"Q \ensuremath{\in} \ensuremath{\mathbb{R}^{d\times d}}, "
+     r"x \ensuremath{\in} \ensuremath{\mathbb{R}^{d}}"),
+    ("σ: R → R", r"\ensuremath{\sigma}: \ensuremath{\mathbb{R}} \ensuremath{\to} "
+     r"\ensuremath{\mathbb{R}}"),
+    ("θ̇ = −g", r"\ensuremath{\dot{\theta}} = \ensuremath{-}g"),
+    ("s² ~ Beta", r"s\textsuperscript{2} \ensuremath{\sim} Beta"),
+    ("(1 − s²)^((d−3)/2)", r"(1 \ensuremath{-} s\textsuperscript{2})\textsuperscript{(d"
+     r"\ensuremath{-}3)/\allowbreak{}\allowbreak{}2}"),
+    ("d_out ≥ 1", r"d\textsubscript{out} \ensuremath{\geq} 1"),
+    ("RELU → R2", r"RELU \ensuremath{\to} R2"),  # no ℝ inside a word
 ]
 
 
