@@ -6,9 +6,10 @@
 >>> a, b = sympy.symbols("a b", real=True)
 >>> @claim("mine.antisymmetric", source="my note, eq. 3")
 ... def antisymmetric():
-...     '''H(a, b) = σ(a)·b − σ(b)·a is antisymmetric.'''
+...     '''H(a, b) = σ(a)·b − σ(b)·a is antisymmetric, so H(a, b)·H(b, a) = −H(a, b)².'''
 ...     h = sigma(a) * b - sigma(b) * a
-...     yield equal(h.subs({a: b, b: a}, simultaneous=True), -h)
+...     swapped = h.subs({a: b, b: a}, simultaneous=True)
+...     yield equal(h * swapped, -h**2)
 >>> assert_proved(antisymmetric())
 >>> antisymmetric().status
 'proved'

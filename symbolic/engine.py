@@ -274,7 +274,9 @@ class Result:
         empty = self.derivation.empty_steps
         if empty:
             return FAILED, (f"step {empty[0]} relates a formula to itself "
-                            f"({self.derivation.steps[empty[0] - 1].statement[:60]}): no evidence")
+                            f"({self.derivation.steps[empty[0] - 1].statement[:60]}): no evidence "
+                            "(SymPy built both sides into one expression before any check; "
+                            "relate two different expressions, e.g. with evaluate=False)")
         verdict = self.verdict
         if not self.derivation.steps:
             return UNKNOWN, "no steps"

@@ -92,12 +92,24 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
             floats.add(node)
         if isinstance(node, sympy.Pow) and node.base == 0 and node.exp.is_negative:
             raise InvalidArgument(f"{name}: {sympy.sstr(node)} divides by 0")
+        if isinstance(node, sympy.Subs) and _sequential_trap(node):
+            raise InvalidArgument(
+                f"{name}: {sympy.sstr(node)[:60]} substitutes variables that occur in its own "
+                "points; SymPy evaluates a Subs one variable after the other (Subs(f(a, b), (a, b), "
+                "(b, a)) comes out f(a, a)): substitute into fresh symbols first")
     if not floats:
         return e
     exact = {f: exact_float(f) for f in floats}
     if isinstance(e, sympy.MatrixBase):
         return e.applyfunc(lambda entry: _replace(entry, exact))
     return _replace(e, exact)
+
+
+def _sequential_trap(node: sympy.Subs) -> bool:
+    """A ``Subs`` whose value SymPy gets wrong: ``doit`` substitutes the variables in turn, so a
+    point that mentions another of the variables is rewritten again (a swap becomes a copy)."""
+    variables = set(node.variables)
+    return len(variables) > 1 and any(p.free_symbols & variables for p in node.point)
 
 
 def _replace(e: sympy.Basic, exact: dict) -> sympy.Basic:

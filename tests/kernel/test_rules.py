@@ -171,3 +171,15 @@ def test_a_scalar_is_its_own_transpose_and_only_a_scalar():
         scalar_transpose(M)
     with pytest.raises(RuleError):
         scalar_transpose(x)  # 1×d: not a scalar unless d = 1
+
+
+def test_a_subs_that_sympy_would_evaluate_in_turn_is_refused():
+    """SymPy's Subs.doit substitutes one variable after the other: Subs(a²b − ab², (a, b),
+    (b, a)) came out 0 and the kernel proved it equal to 0 (false at a = 1, b = 2)."""
+    from symbolic.errors import InvalidArgument
+
+    swap = sympy.Subs(a**2 * b - a * b**2, (a, b), (b, a))
+    with pytest.raises(InvalidArgument, match="one variable after the other"):
+        check_equal(swap, 0)
+    single = sympy.Subs(a**2 * b - a * b**2, (a,), (b,))  # one variable: no trap
+    assert check_equal(single, 0).proved
