@@ -166,6 +166,21 @@ class Derivation:
 
         return derivation_markdown(self)
 
+    def _repr_latex_(self) -> str:
+        from symbolic.render import derivation_latex_repr
+
+        return derivation_latex_repr(self)
+
+    def _repr_html_(self) -> str:
+        from symbolic.render import derivation_html_repr
+
+        return derivation_html_repr(self)
+
+    def __repr__(self) -> str:
+        from symbolic.render import derivation_repr
+
+        return derivation_repr(self)
+
 
 @dataclass(frozen=True)
 class NumericCheck:
@@ -347,6 +362,21 @@ class Result:
 
         return result_markdown(self)
 
+    def _repr_latex_(self) -> str:
+        from symbolic.render import result_latex_repr
+
+        return result_latex_repr(self)
+
+    def _repr_html_(self) -> str:
+        from symbolic.render import result_html_repr
+
+        return result_html_repr(self)
+
+    def __repr__(self) -> str:
+        from symbolic.render import result_repr
+
+        return result_repr(self)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "claim": self.claim.to_json(),
@@ -421,6 +451,21 @@ class Report:
         from symbolic.render import report_markdown
 
         return report_markdown(self)
+
+    def _repr_latex_(self) -> str:
+        from symbolic.render import report_latex_repr
+
+        return report_latex_repr(self)
+
+    def _repr_html_(self) -> str:
+        from symbolic.render import report_html_repr
+
+        return report_html_repr(self)
+
+    def __repr__(self) -> str:
+        from symbolic.render import report_repr
+
+        return report_repr(self)
 
     @property
     def exit_code(self) -> int:
