@@ -171,14 +171,58 @@ def concluded(steps: Sequence[Step], parts: Sequence[Step]) -> tuple[Step, ...]:
 def identities(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
     """``(statement, steps)`` for rows ``(lhs, rhs, rule, note)``: each ``lhs = rhs`` checked
     by SymPy, the statement their conjunction."""
-    steps = tuple(Step(bessel_fact(), rule, note) if (lhs, rhs) == (mgf2("exact"), BESSEL_FORM)
+    steps = tuple(Step(known, rule, note) if (known := _known(lhs, rhs)) is not None
                   else equal_step(lhs, rhs, rule, note=note) for lhs, rhs, rule, note in rows)
     return conjunction(*(eq(r[0], r[1]) for r in rows)), concluded(steps, steps)
 
 
+def _known(lhs: sympy.Expr, rhs: sympy.Expr) -> Fact | None:
+    """A fact checked once and shared (a moment, the Bessel form), when ``lhs = rhs`` is one."""
+    if (lhs, rhs) == (mgf2("exact"), BESSEL_FORM):
+        return bessel_fact()
+    for law in LAW_NAMES:
+        for k in range(1, MAX_MOMENT + 1):
+            if (lhs, rhs) == (moment_form(law, k), moment_value(law, k)):
+                return moment_fact(law, k)
+    return None
+
+
+@cache
 def moment_form(law: str, k: int) -> sympy.Expr:
-    """``E[s^(2k)]`` under the law: lemma even-moments' formula written at ``k``."""
-    return put(moment(law, k_), {k_: k})
+    """``E[s^(2k)]`` under the law: lemma even-moments' formula at ``k``, its rising
+    factorials written out, ``(1/2)_k/(d/2)_k = Π_{j<k} (1/2 + j)/(d/2 + j)`` (exact law) or
+    ``(2/d)^k (1/2)_k`` (Gaussian), unevaluated."""
+    with sympy.evaluate(False):
+        top = sympy.Mul(HALF, *(HALF + j for j in range(1, k))) if k > 1 else HALF
+        if law == "gaussian":
+            return sympy.Mul(sympy.Pow(2 / d_, k), top)
+        bottom = sympy.Mul(d_ / 2, *(d_ / 2 + j for j in range(1, k))) if k > 1 else d_ / 2
+        return sympy.Mul(top, sympy.Pow(bottom, -1))
+
+
+def moment_value(law: str, k: int) -> sympy.Expr:
+    """``(2k−1)!!/(d(d+2)⋯(d+2k−2))`` (exact law) or ``(2k−1)!!/d^k`` (Gaussian)."""
+    below = (sympy.Mul(*(d_ + 2 * j for j in range(k))) if law == "exact" else d_**k)
+    return sympy.factorial2(2 * k - 1) / below
+
+
+@cache
+def moment_fact(law: str, k: int) -> Fact:
+    """``E[s^(2k)] = moment_value``: the lemma's formula at ``k``, expanded (checked once)."""
+    return check_equal(moment_form(law, k), moment_value(law, k))
+
+
+def by_facts(calc: Calc, facts: Sequence[tuple[Fact, str]]) -> Calc:
+    """``calc`` continued by putting each fact ``a = b`` in place of ``a`` in its end
+    (``cong``): equals for equals, no simplification."""
+    hole = sympy.Dummy("h")
+    for fact, rule in facts:
+        a = fact.formula.lhs
+        if not calc.end.has(a):
+            continue
+        step = cong(fact, sympy.Lambda(hole, put(calc.end, {a: hole})))
+        calc = calc.eq(step.formula.rhs, rule, by=step)
+    return calc
 
 
 def second_moment_form(store: MemoryStore, law: str) -> sympy.Expr:
@@ -214,20 +258,33 @@ def theory_form(name: str, law: str) -> sympy.Expr:
     return (THEORY_GAUSSIAN if law == "gaussian" else THEORY_EXACT)[name]
 
 
+def lemma_facts(law: str, degrees: Sequence[int] = (), mgf: bool = False
+                ) -> list[tuple[Fact, str]]:
+    """The lemmas' facts for ``E[s^n]``, ``n`` in ``degrees`` (even), or for ₀F₁ (``mgf``)."""
+    if mgf:
+        return [(bessel_fact(), "₀F₁ as a Bessel function (lemma mgf)")] if law == "exact" else []
+    return [(moment_fact(law, n // 2), f"E[s^{n}] (lemma even-moments)") for n in degrees]
+
+
+def square_degrees(store: MemoryStore) -> list[int]:
+    """The powers ``n`` of ``f(t)² + f(−t)² = Σ c_n tⁿ``."""
+    return [n for (n,), _ in sum(half_line_squares(store.weight)).terms()]
+
+
+MAX_MOMENT = 12  # E[s^24]: the highest even moment a store of this toolkit needs is E[s^12]
+
+
 def capacity_chain(name: str, law: str, top: sympy.Expr, second: sympy.Expr,
-                   closed: sympy.Expr, rule: str) -> tuple[Step, ...]:
+                   closed: sympy.Expr, rule: str, symbol: sympy.Symbol | None = None,
+                   facts: Sequence[tuple[Fact, str]] | None = None) -> tuple[Step, ...]:
     """``M*_law := 1 + top/second``, then ``M*_law = 1 + top/second = … = closed``: the
-    definition, its unfolding, (for ₀F₁: its Bessel form, by lemma mgf's fact in context), the
+    definition, its unfolding, the lemmas' moments (or ₀F₁'s Bessel form) put in place, the
     kernel's check of the algebra and the chain (its last step: ``M*_law = closed``)."""
-    value = capacity_form(top, second)
-    definition = Step(define(mstar(law), value), "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
+    value, symbol = capacity_form(top, second), symbol or mstar(law)
+    definition = Step(define(symbol, value), "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
                       note=f"{name}, {law} law")
-    calc = Calc(mstar(law)).eq(value, "unfold the definition",
-                               by=unfold(definition.fact, mstar(law)))
-    if second == mgf2("exact"):
-        hole = sympy.Dummy("h")
-        bessel = cong(bessel_fact(), sympy.Lambda(hole, capacity_form(top, hole)))
-        calc = calc.eq(bessel.formula.rhs, "₀F₁ as a Bessel function (lemma mgf)", by=bessel)
+    calc = Calc(symbol).eq(value, "unfold the definition", by=unfold(definition.fact, symbol))
+    calc = by_facts(calc, facts or ())
     calc = calc.eq(closed, rule)
     return (definition,) + calc.steps(note=f"{law}: M* = {sympy.sstr(closed)}")
 
@@ -350,11 +407,10 @@ def moments_rows() -> list[tuple]:
          "substitute s → −s (the density is even)",
          "s^(2p)ρ(s) is even, so E[relu(s)^(2p)] = ∫_0^1 s^(2p)ρ = E[s^(2p)]/2"),
     ]
-    for kk in (1, 2, 3):
-        product = sympy.Mul(*(d_ + 2 * j for j in range(kk)))
-        rows.append((moment_form("exact", kk), sympy.factorial2(2 * kk - 1) / product,
-                     "expand the rising factorials",
-                     f"E[s^{2 * kk}] = {sympy.factorial2(2 * kk - 1)}/{sympy.sstr(product)}"))
+    for law in LAW_NAMES:
+        for kk in (1, 2, 3):
+            rows.append((moment_form(law, kk), moment_value(law, kk),
+                         "expand the rising factorials", f"{law}: E[s^{2 * kk}]"))
     return rows
 
 
@@ -536,7 +592,9 @@ def store_result(cap: StoreCapacity) -> Result:
         closed = theory_form(store.name, law)
         chain = capacity_chain(
             store.name, law, signal_form(store), second_moment_form(store, law), closed,
-            "E[s^(2k)] (lemma even-moments) or E[exp(2βs)] (lemma mgf) of the law; simplify")
+            "cancel (and, for softmax, exp(β)² = exp(2β))", facts=lemma_facts(
+                law, square_degrees(store) if store.expectation == "moments" else (),
+                mgf=store.expectation == "mgf"))
         steps += chain
         chains.append(chain[-1])
         values_at.append(equal_step(put(closed, values), closed.subs(values),
