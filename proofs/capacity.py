@@ -8,6 +8,13 @@ under the exact finite-d law of ``s`` (density ``∝ (1 − s²)^((d−3)/2)``),
 store above ``d``, the softmax β that maximizes capacity, and where the logit-scaling
 schedules (constant, LogN, YaRN) first reach ``ISR = 1``.
 
+Each claim's statement is a formula. A store's is ``M*_gaussian = … ∧ M*_exact = …`` (THEORY's
+closed forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]`` written in the
+lemmas' moments (or ₀F₁); the derivation unfolds it, puts the lemmas' facts in place and checks
+the algebra. SwiGLU's capacities and the exact law's crossings are certified outside the
+kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_lo: ln ISR < 0 ∧
+∃ x in the bracket: ln ISR > 0``), refused by ``--strict`` like every claim that uses them.
+
     python -m proofs.capacity [--d 64] [--beta 8] [--training-length 2048] [--json] [--latex F]
 
 ``--json`` prints ``{"stores": {name: {"gaussian": M*, "exact": M*, ...}}, "d": ..,
@@ -21,7 +28,6 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from functools import cache
 
 import mpmath
 import numpy as np
@@ -51,6 +57,21 @@ from symbolic.capacity import (
     softmax_optimum,
     store_capacity,
 )
+from symbolic.capacity_formulas import (
+    BESSEL_FORM,
+    HALF,
+    capacity_chain,
+    capacity_form,
+    concluded,
+    conjunction,
+    eq,
+    identities,
+    lemma_facts,
+    moment_form,
+    moment_value,
+    put,
+    signed,
+)
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
@@ -63,8 +84,6 @@ from symbolic.kernel import (
     check_compare,
     check_equal,
     check_sign,
-    cong,
-    conj,
     define,
     oracle,
     symm,
@@ -91,7 +110,6 @@ MAX_D = 4096  # largest --d
 MAX_BETA = 1000.0  # largest --beta
 ORDER = 50  # place in `python -m proofs` (Part B, after Part A)
 SOURCE = "B"
-HALF = sympy.Rational(1, 2)
 MIN_D = 3  # the exact law's density (1 − s²)^((d−3)/2) is bounded only from d = 3 on
 NUMERIC_DPS = 20  # mpmath digits of the quadrature cross-checks
 QUAD_TOLERANCE = 1e-12  # relative: mpmath.quad at NUMERIC_DPS digits vs a closed form
@@ -133,98 +151,6 @@ THEORY_EXACT = {
 # number computed in Python to itself.
 
 
-def put(expr: sympy.Basic, mapping: dict) -> sympy.Basic:
-    """``expr`` with the terms of ``mapping`` put in and nothing evaluated."""
-    with sympy.evaluate(False):
-        return sympy.sympify(expr).xreplace(dict(mapping))
-
-
-def eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
-    return sympy.Eq(lhs, rhs, evaluate=False)
-
-
-_SIGN = {"positive": sympy.StrictGreaterThan, "negative": sympy.StrictLessThan,
-         "nonnegative": sympy.GreaterThan, "nonpositive": sympy.LessThan}
-
-
-def signed(expr: sympy.Expr, sign: str) -> sympy.Basic:
-    """The formula ``expr > 0`` (``positive``), ``expr ≤ 0`` (``nonpositive``), ..."""
-    return _SIGN[sign](expr, 0, evaluate=False)
-
-
-def conjunction(*formulas: sympy.Basic) -> sympy.Basic:
-    """A statement of several parts: what ``conj`` concludes from facts of these formulas."""
-    return formulas[0] if len(formulas) == 1 else sympy.And(*formulas, evaluate=False)
-
-
-def concluded(steps: Sequence[Step], parts: Sequence[Step]) -> tuple[Step, ...]:
-    """``steps`` closed by the conjunction of the facts of ``parts`` (the claim's statement)."""
-    steps = tuple(steps)
-    if len(parts) == 1 and steps and steps[-1] is parts[0]:
-        return steps
-    if len(parts) == 1:
-        return steps + (parts[0],)
-    where = ", ".join(str(next(i for i, s in enumerate(steps, 1) if s is p)) for p in parts)
-    return steps + (Step(conj(*(p.fact for p in parts)), f"conjunction of steps {where}"),)
-
-
-def identities(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
-    """``(statement, steps)`` for rows ``(lhs, rhs, rule, note)``: each ``lhs = rhs`` checked
-    by SymPy, the statement their conjunction."""
-    steps = tuple(Step(known, rule, note) if (known := _known(lhs, rhs)) is not None
-                  else equal_step(lhs, rhs, rule, note=note) for lhs, rhs, rule, note in rows)
-    return conjunction(*(eq(r[0], r[1]) for r in rows)), concluded(steps, steps)
-
-
-def _known(lhs: sympy.Expr, rhs: sympy.Expr) -> Fact | None:
-    """A fact checked once and shared (a moment, the Bessel form), when ``lhs = rhs`` is one."""
-    if (lhs, rhs) == (mgf2("exact"), BESSEL_FORM):
-        return bessel_fact()
-    for law in LAW_NAMES:
-        for k in range(1, MAX_MOMENT + 1):
-            if (lhs, rhs) == (moment_form(law, k), moment_value(law, k)):
-                return moment_fact(law, k)
-    return None
-
-
-@cache
-def moment_form(law: str, k: int) -> sympy.Expr:
-    """``E[s^(2k)]`` under the law: lemma even-moments' formula at ``k``, its rising
-    factorials written out, ``(1/2)_k/(d/2)_k = Π_{j<k} (1/2 + j)/(d/2 + j)`` (exact law) or
-    ``(2/d)^k (1/2)_k`` (Gaussian), unevaluated."""
-    with sympy.evaluate(False):
-        top = sympy.Mul(HALF, *(HALF + j for j in range(1, k))) if k > 1 else HALF
-        if law == "gaussian":
-            return sympy.Mul(sympy.Pow(2 / d_, k), top)
-        bottom = sympy.Mul(d_ / 2, *(d_ / 2 + j for j in range(1, k))) if k > 1 else d_ / 2
-        return sympy.Mul(top, sympy.Pow(bottom, -1))
-
-
-def moment_value(law: str, k: int) -> sympy.Expr:
-    """``(2k−1)!!/(d(d+2)⋯(d+2k−2))`` (exact law) or ``(2k−1)!!/d^k`` (Gaussian)."""
-    below = (sympy.Mul(*(d_ + 2 * j for j in range(k))) if law == "exact" else d_**k)
-    return sympy.factorial2(2 * k - 1) / below
-
-
-@cache
-def moment_fact(law: str, k: int) -> Fact:
-    """``E[s^(2k)] = moment_value``: the lemma's formula at ``k``, expanded (checked once)."""
-    return check_equal(moment_form(law, k), moment_value(law, k))
-
-
-def by_facts(calc: Calc, facts: Sequence[tuple[Fact, str]]) -> Calc:
-    """``calc`` continued by putting each fact ``a = b`` in place of ``a`` in its end
-    (``cong``): equals for equals, no simplification."""
-    hole = sympy.Dummy("h")
-    for fact, rule in facts:
-        a = fact.formula.lhs
-        if not calc.end.has(a):
-            continue
-        step = cong(fact, sympy.Lambda(hole, put(calc.end, {a: hole})))
-        calc = calc.eq(step.formula.rhs, rule, by=step)
-    return calc
-
-
 def second_moment_form(store: MemoryStore, law: str) -> sympy.Expr:
     """``E[f(s)²]`` as the lemmas give it: ``½ Σ_n (c⁺_n + c⁻_n) E[s^n]`` from the half-line
     polynomials ``f(±t)² = Σ c±_n tⁿ`` (the law is even), or the MGF ``E[exp(2βs)]``."""
@@ -243,12 +169,6 @@ def signal_form(store: MemoryStore) -> sympy.Expr:
     return sympy.Pow(put(store.weight, {s: 1}), 2, evaluate=False)
 
 
-def capacity_form(top: sympy.Expr, second: sympy.Expr) -> sympy.Expr:
-    """``M* = 1 + f(1)²/E[f(s)²]`` (lemma isr-weights), written out."""
-    return sympy.Add(1, sympy.Mul(top, sympy.Pow(second, -1, evaluate=False), evaluate=False),
-                     evaluate=False)
-
-
 def mstar(law: str) -> sympy.Symbol:
     """The name ``M*`` of a store's capacity under a law (defined in its derivation)."""
     return sympy.Symbol(f"M*_{law}", positive=True)
@@ -258,35 +178,9 @@ def theory_form(name: str, law: str) -> sympy.Expr:
     return (THEORY_GAUSSIAN if law == "gaussian" else THEORY_EXACT)[name]
 
 
-def lemma_facts(law: str, degrees: Sequence[int] = (), mgf: bool = False
-                ) -> list[tuple[Fact, str]]:
-    """The lemmas' facts for ``E[s^n]``, ``n`` in ``degrees`` (even), or for ₀F₁ (``mgf``)."""
-    if mgf:
-        return [(bessel_fact(), "₀F₁ as a Bessel function (lemma mgf)")] if law == "exact" else []
-    return [(moment_fact(law, n // 2), f"E[s^{n}] (lemma even-moments)") for n in degrees]
-
-
 def square_degrees(store: MemoryStore) -> list[int]:
     """The powers ``n`` of ``f(t)² + f(−t)² = Σ c_n tⁿ``."""
     return [n for (n,), _ in sum(half_line_squares(store.weight)).terms()]
-
-
-MAX_MOMENT = 12  # E[s^24]: the highest even moment a store of this toolkit needs is E[s^12]
-
-
-def capacity_chain(name: str, law: str, top: sympy.Expr, second: sympy.Expr,
-                   closed: sympy.Expr, rule: str, symbol: sympy.Symbol | None = None,
-                   facts: Sequence[tuple[Fact, str]] | None = None) -> tuple[Step, ...]:
-    """``M*_law := 1 + top/second``, then ``M*_law = 1 + top/second = … = closed``: the
-    definition, its unfolding, the lemmas' moments (or ₀F₁'s Bessel form) put in place, the
-    kernel's check of the algebra and the chain (its last step: ``M*_law = closed``)."""
-    value, symbol = capacity_form(top, second), symbol or mstar(law)
-    definition = Step(define(symbol, value), "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
-                      note=f"{name}, {law} law")
-    calc = Calc(symbol).eq(value, "unfold the definition", by=unfold(definition.fact, symbol))
-    calc = by_facts(calc, facts or ())
-    calc = calc.eq(closed, rule)
-    return (definition,) + calc.steps(note=f"{law}: M* = {sympy.sstr(closed)}")
 
 
 def outward(lo: float, hi: float, digits: int = 9) -> tuple[sympy.Rational, sympy.Rational]:
@@ -433,16 +327,6 @@ def moments_lemma(d: int) -> Result:
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
-BESSEL_FORM = sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2) * sympy.besseli(d_ / 2 - 1, 2 * beta_)
-
-
-@cache
-def bessel_fact() -> Fact:
-    """``₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)``, checked once (lemma mgf, and the
-    softmax store through it)."""
-    return check_equal(mgf2("exact"), BESSEL_FORM)
-
-
 def mgf_rows() -> list[tuple]:
     phi = sympy.sqrt(d_ / (2 * sympy.pi)) * sympy.exp(-d_ * s**2 / 2)
     return [
@@ -558,7 +442,7 @@ def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
     """``f(±t)² = P±(t)`` for every ``t > 0``, checked by the kernel."""
     steps = []
     for sign, poly in zip((1, -1), half_line_squares(store.weight), strict=True):
-        lhs = sympy.Pow(put(store.weight, {s: sign * T}), 2, evaluate=False)
+        lhs = sympy.Pow(store.weight.xreplace({s: sign * T}), 2, evaluate=False)
         if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
             lhs = sympy.Subs(store.weight**2, s, sign * T)
         side = "" if sign > 0 else "−"
@@ -592,7 +476,7 @@ def store_result(cap: StoreCapacity) -> Result:
         closed = theory_form(store.name, law)
         chain = capacity_chain(
             store.name, law, signal_form(store), second_moment_form(store, law), closed,
-            "cancel (and, for softmax, exp(β)² = exp(2β))", facts=lemma_facts(
+            "cancel (and, for softmax, exp(β)² = exp(2β))", mstar(law), lemma_facts(
                 law, square_degrees(store) if store.expectation == "moments" else (),
                 mgf=store.expectation == "mgf"))
         steps += chain

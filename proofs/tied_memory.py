@@ -16,6 +16,10 @@ weighs it by ``σ(s)·s``. As for every weight store (``capacity.isr-weights``),
   kernel (``∀ t ∈ (0, 1]``, and ``∀ t > 0`` where the Gaussian law needs it). The others are
   tabulated from a numeric quadrature and say so.
 
+Statements: ``σ((−s)²) = σ(s²) ∧ σ((−1)²) = σ(1)``; ``M*_sym,law = …`` and ``M*_gated,law = …``
+(``M*`` defined as ``1 + f(1)²/(½ Σ (c⁺ₙ + c⁻ₙ) E|s|ⁿ)``, checked against the closed form);
+``M*_gated − 1 = 2(M*_sym − 1)`` (ReLU) and ``M*_sym − M*_gated = …`` (ReLU²), both laws.
+
 Run ``python -m proofs.tied_memory [--d 64] [-v] [--json] [--latex FILE]``; Monte Carlo with
 real vectors: ``python -m numeric_checks.sweep --workers 0 --store sym_relu,gated_relu --d 64``.
 """
@@ -30,7 +34,9 @@ import numpy as np
 import sympy
 
 from proofs._cli import run
-from proofs.capacity import (
+from symbolic.activations import ACTIVATIONS
+from symbolic.calc import Calc
+from symbolic.capacity_formulas import (
     HALF,
     capacity_chain,
     concluded,
@@ -40,8 +46,6 @@ from proofs.capacity import (
     moment_form,
     put,
 )
-from symbolic.activations import ACTIVATIONS
-from symbolic.calc import Calc
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
@@ -121,7 +125,7 @@ def half_line_step(f: sympy.Expr, sign: int, poly: sympy.Expr, everywhere: bool,
     ``u ≥ 0``, which settles the branches of hardtanh, ReLU6 and hard-swish at once; otherwise
     the kernel splits the piecewise difference over ``(0, 1]``."""
     if everywhere:
-        return Step(check_equal(*_sides(put(f, {s: sign * T_POS}), f, sign * T_POS,
+        return Step(check_equal(*_sides(f.xreplace({s: sign * T_POS}), f, sign * T_POS,
                                         poly.xreplace({t: T_POS}))),
                     "substitute s = ±t, t > 0", note=note)
     fact = check_equal(*_sides(f.xreplace({s: sign * UNIT_POINT}), f, sign * UNIT_POINT,

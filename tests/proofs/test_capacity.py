@@ -247,3 +247,29 @@ def test_second_moment_form_agrees_with_quadrature(d, name):
     with mpmath.workdps(20):
         got = quad_expectation("exact", d, f2)
     assert float(got) == pytest.approx(float(sympy.sympify(form).doit()), rel=1e-10)
+
+
+def test_the_formula_builders_docstring_examples_run():
+    import doctest
+
+    import symbolic.capacity_formulas as formulas
+
+    failed, attempted = doctest.testmod(formulas, raise_on_error=False)
+    assert attempted >= 2 and failed == 0
+
+
+def test_put_keeps_the_formula_and_a_moment_is_its_value():
+    import sympy
+
+    from symbolic.capacity_formulas import moment_fact, moment_form, moment_value, put
+
+    d = sympy.Symbol("d", positive=True)
+    shown = put(1 + 2 * d, {d: 64})
+    assert shown != 129 and sympy.sympify(str(shown)) == 129
+    for law in ("exact", "gaussian"):
+        for k in (1, 2, 3, 6):
+            fact = moment_fact(law, k)
+            assert fact.formula == sympy.Eq(moment_form(law, k), moment_value(law, k),
+                                            evaluate=False)
+            assert fact.status == "proved" and fact.formula.lhs != fact.formula.rhs
+    assert moment_value("exact", 3) == 15 / (d * (d + 2) * (d + 4))
