@@ -476,7 +476,8 @@ def store_result(cap: StoreCapacity) -> Result:
         closed = theory_form(store.name, law)
         chain = capacity_chain(
             store.name, law, signal_form(store), second_moment_form(store, law), closed,
-            "cancel (and, for softmax, exp(β)² = exp(2β))", mstar(law), lemma_facts(
+            "exp(β)² = exp(2β); cancel" if store.expectation == "mgf" else "cancel",
+            mstar(law), lemma_facts(
                 law, square_degrees(store) if store.expectation == "moments" else (),
                 mgf=store.expectation == "mgf"))
         steps += chain
