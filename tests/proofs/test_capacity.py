@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from proofs.capacity import build_report, main
 from symbolic.errors import InvalidArgument
@@ -148,3 +150,126 @@ def test_infinite_crossing_gives_valid_json():
     doc = json.loads(json.dumps(data, allow_nan=False))
     yarn = doc["softmax"]["schedules"]["yarn"]["crossing"]["exact"]
     assert yarn["memories"] is None and yarn["log10_memories"] > 308
+
+
+# --- issue 23: proofs, not prose ------------------------------------------------------------
+
+ORACLE_CLAIMS = {"gaussian-underestimates", "capacity-swiglu", "source-table",
+                 "schedule-constant", "schedule-logn", "schedule-yarn"}
+
+
+def test_every_claim_ends_in_its_statement_and_no_step_is_empty(report):
+    for r in report.results:
+        assert r.claim.statement is not None, r.claim.name
+        assert r.derivation.steps[-1].formula == r.claim.statement, r.claim.name
+        assert r.derivation.empty_steps == (), (r.claim.name, r.derivation.empty_steps)
+
+
+def test_exactly_the_oracle_claims_rest_on_oracles_and_strict_refuses_them(report):
+    resting = {r.claim.name for r in report.results if r.oracles}
+    assert resting == ORACLE_CLAIMS
+    assert all(r.strict_status() == "unknown" for r in report.results
+               if r.claim.name in ORACLE_CLAIMS)
+    assert all(r.strict_status() == "proved" for r in report.results
+               if r.claim.name not in ORACLE_CLAIMS)
+    own = {r.claim.name for r in report.results if r._own_admitted}
+    assert own == {"capacity-swiglu", "schedule-constant", "schedule-logn", "schedule-yarn"}
+
+
+def _with_statement(result, statement):
+    from dataclasses import replace
+
+    return replace(result, claim=replace(result.claim, statement=statement))
+
+
+@pytest.mark.parametrize("name", ["capacity-relu2", "capacity-softmax", "ls-exact-recall",
+                                  "capacity-least_squares"])
+def test_a_statement_off_by_a_sign_or_a_term_is_failed(report, name):
+    import sympy
+
+    from proofs.capacity import mstar
+
+    result = next(r for r in report.results if r.claim.name == name)
+    d = sympy.Symbol("d", positive=True)
+    wrong = result.claim.statement.xreplace({mstar("exact"): -mstar("exact"),
+                                             sympy.Integer(1): sympy.Integer(-1), d: d + 1})
+    assert wrong != result.claim.statement
+    assert _with_statement(result, wrong).status == "failed"
+    assert _with_statement(result, result.claim.statement).status == "proved"
+
+
+def test_store_statements_are_the_theory_closed_forms():
+    import sympy
+
+    from proofs.capacity import THEORY_EXACT, THEORY_GAUSSIAN, mstar, store_statement
+
+    d = sympy.Symbol("d", positive=True)
+    statement = store_statement("relu2")
+    assert set(statement.args) == {sympy.Eq(mstar("gaussian"), THEORY_GAUSSIAN["relu2"]),
+                                   sympy.Eq(mstar("exact"), THEORY_EXACT["relu2"])}
+    assert THEORY_EXACT["relu2"] == 1 + 2 * d * (d + 2) / 3
+
+
+def test_a_value_step_shows_the_formula_before_its_value(report):
+    import sympy
+
+    relu = next(r for r in report.results if r.claim.name == "capacity-relu")
+    values = [s.formula for s in relu.derivation.steps if s.rule.startswith("evaluate at")]
+    assert values and all(v.rhs == 129 and v.lhs != v.rhs for v in values)
+    assert all(v.lhs.has(sympy.Integer(64)) for v in values)  # 1 + 2·64, unevaluated
+
+
+def test_the_exact_crossing_oracle_states_its_formula(report):
+    from symbolic.kernel import ORACLE, Exists, ForAll
+
+    yarn = next(r for r in report.results if r.claim.name == "schedule-yarn")
+    (oracle_step,) = [s for s in yarn.derivation.steps if s.kind == ORACLE]
+    quantified = {type(a) for a in oracle_step.formula.args}
+    assert quantified == {ForAll, Exists}
+    assert "ln M* ∈" in oracle_step.verdict.certificate
+
+
+@settings(max_examples=25)
+@given(st.integers(3, 300), st.sampled_from(["relu", "relu2", "relu3", "glu_relu",
+                                             "outer_product"]))
+def test_second_moment_form_agrees_with_quadrature(d, name):
+    """The moment form the derivations define M* with, at a random d, against mpmath.quad of
+    E[f(s)²] under the exact law (an independent computation)."""
+    import mpmath
+    import sympy
+
+    from proofs.capacity import second_moment_form
+    from symbolic.memory_stores import STORES as ALL
+    from symbolic.similarity_law import quad_expectation, s
+
+    form = second_moment_form(ALL[name], "exact").subs(sympy.Symbol("d", positive=True), d)
+    f2 = sympy.lambdify(s, ALL[name].weight ** 2, "mpmath")
+    with mpmath.workdps(20):
+        got = quad_expectation("exact", d, f2)
+    assert float(got) == pytest.approx(float(sympy.sympify(form).doit()), rel=1e-10)
+
+
+def test_the_formula_builders_docstring_examples_run():
+    import doctest
+
+    import symbolic.capacity_formulas as formulas
+
+    failed, attempted = doctest.testmod(formulas, raise_on_error=False)
+    assert attempted >= 2 and failed == 0
+
+
+def test_put_keeps_the_formula_and_a_moment_is_its_value():
+    import sympy
+
+    from symbolic.capacity_formulas import moment_fact, moment_form, moment_value, put
+
+    d = sympy.Symbol("d", positive=True)
+    shown = put(1 + 2 * d, {d: 64})
+    assert shown != 129 and sympy.sympify(str(shown)) == 129
+    for law in ("exact", "gaussian"):
+        for k in (1, 2, 3, 6):
+            fact = moment_fact(law, k)
+            assert fact.formula == sympy.Eq(moment_form(law, k), moment_value(law, k),
+                                            evaluate=False)
+            assert fact.status == "proved" and fact.formula.lhs != fact.formula.rhs
+    assert moment_value("exact", 3) == 15 / (d * (d + 2) * (d + 4))

@@ -81,3 +81,75 @@ def test_monte_carlo_with_real_vectors_sides_with_the_exact_law(name):
     e = estimate(name, 8, rel_se=1e-2)
     se = (e.ci95[1] - e.ci95[0]) / (2 * 1.959963984540054)
     assert abs(e.capacity - e.theory["exact"]) <= 4 * se, (e.capacity, e.ci95, e.theory)
+
+
+# --- issue 23: proofs, not prose ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report():
+    return shared_report("tied_memory")
+
+
+@pytest.mark.xdist_group("shared-reports")
+def test_every_claim_ends_in_its_statement_and_no_step_is_empty(report):
+    for r in report.results:
+        assert r.claim.statement is not None, r.claim.name
+        assert r.derivation.steps[-1].formula == r.claim.statement, r.claim.name
+        assert r.derivation.empty_steps == (), (r.claim.name, r.derivation.empty_steps)
+        assert not r.rests_on and r.strict_status() == "proved", r.claim.name
+
+
+def test_the_capacity_statement_is_the_closed_forms():
+    from proofs.tied_memory import capacity_statement, mstar
+
+    d = sympy.Symbol("d", positive=True)
+    parts = set(capacity_statement("relu").args)
+    assert sympy.Eq(mstar("gated", "exact"), 1 + 2 * d**2 / 3 + 4 * d / 3) in parts
+    assert sympy.Eq(mstar("sym", "exact"), 1 + d**2 / 3 + 2 * d / 3) in parts
+    assert len(parts) == 4
+
+
+def test_the_doubling_statement_is_written_as_in_the_theory():
+    from proofs.tied_memory import doubling_statement, mstar
+
+    statement = doubling_statement("exact")
+    gated, sym = mstar("gated", "exact"), mstar("sym", "exact")
+    assert statement.lhs == gated - 1
+    assert isinstance(statement.rhs, sympy.Mul) and statement.rhs.args[0] == 2  # 2(M* − 1)
+    assert sympy.expand(statement.rhs - 2 * (sym - 1)) == 0
+
+
+def test_evenness_is_stated_for_an_uninterpreted_sigma():
+    from proofs.tied_memory import evenness_statement, sigma
+
+    parts = evenness_statement().args
+    assert {p.rhs for p in parts} == {sigma(s**2), sigma(1)}
+    assert all(p.lhs != p.rhs for p in parts)
+
+
+@pytest.mark.xdist_group("shared-reports")
+@pytest.mark.parametrize("name", ["tied.symmetric-even", "tied.capacity-relu",
+                                  "tied.relu-gate-doubles", "tied.relu2-symmetric-wins"])
+def test_a_statement_off_by_a_sign_is_failed(report, name):
+    from dataclasses import replace
+
+    result = next(r for r in report.results if r.claim.name == name)
+    parts = list(result.claim.statement.args)
+    wrong = sympy.And(sympy.Eq(parts[0].lhs, -parts[0].rhs, evaluate=False), *parts[1:],
+                      evaluate=False)
+    assert replace(result, claim=replace(result.claim, statement=wrong)).status == "failed"
+
+
+@given(CLOSED, st.integers(3, 200))
+def test_the_moment_form_of_m_star_agrees_with_quadrature(name, d):
+    """E[f(s)²] as the derivation writes it (½ Σ (c⁺_n + c⁻_n) E|s|^n), at a random d, against
+    mpmath.quad under the exact law (independent of the closed forms)."""
+    from proofs.tied_memory import second_form
+
+    form = tied_form(name)
+    want = sympy.sympify(second_form(form, "exact").subs(sympy.Symbol("d", positive=True), d))
+    f2 = sympy.lambdify(s, form.store.weight**2, "mpmath")
+    with mpmath.workdps(20):
+        got = quad_expectation("exact", d, f2)
+    assert float(got) == pytest.approx(float(want), rel=1e-9)

@@ -1,0 +1,164 @@
+"""The formulas the capacity claims are stated in (``proofs.capacity``, ``proofs.tied_memory``).
+
+A claim's statement is a formula and its derivation ends in a kernel fact with exactly that
+formula. The builders here write formulas *without evaluating them* (``put``), so a step relates
+a formula (``1 + 2·64``, ``E[s⁴] = (1/2)(3/2)/((d/2)(d/2 + 1))``) to its value, never a number
+computed in Python to itself; ``capacity_chain`` is the derivation of a capacity: the definition
+``M* := 1 + f(1)²/E[f(s)²]``, its unfolding, the lemmas' facts put in place (``cong``) and the
+kernel's check of the remaining algebra, tied together by ``trans``. Nothing here decides
+anything: the kernel's checkers and rules do.
+
+>>> moment_fact("exact", 2).formula
+Eq(((1/2 + 1)/2)/(((d/2)*(d/2 + 1))), 3/(d*(d + 2)))
+>>> moment_fact("exact", 2).status
+'proved'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import sympy
+
+from symbolic.calc import Calc
+from symbolic.check import equal_step
+from symbolic.engine import Step
+from symbolic.kernel import Fact, check_equal, cong, conj, define, unfold
+from symbolic.similarity_law import LAW_NAMES, beta_, d_, mgf2
+
+HALF = sympy.Rational(1, 2)
+
+
+def put(expr: sympy.Basic, mapping: dict) -> sympy.Basic:
+    """``expr`` with the terms of ``mapping`` put in and nothing evaluated."""
+    with sympy.evaluate(False):
+        return sympy.sympify(expr).xreplace(dict(mapping))
+
+
+def eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
+    return sympy.Eq(lhs, rhs, evaluate=False)
+
+
+_SIGN = {"positive": sympy.StrictGreaterThan, "negative": sympy.StrictLessThan,
+         "nonnegative": sympy.GreaterThan, "nonpositive": sympy.LessThan}
+
+
+def signed(expr: sympy.Expr, sign: str) -> sympy.Basic:
+    """The formula ``expr > 0`` (``positive``), ``expr ≤ 0`` (``nonpositive``), ..."""
+    return _SIGN[sign](expr, 0, evaluate=False)
+
+
+def conjunction(*formulas: sympy.Basic) -> sympy.Basic:
+    """A statement of several parts: what ``conj`` concludes from facts of these formulas."""
+    return formulas[0] if len(formulas) == 1 else sympy.And(*formulas, evaluate=False)
+
+
+def concluded(steps: Sequence[Step], parts: Sequence[Step]) -> tuple[Step, ...]:
+    """``steps`` closed by the conjunction of the facts of ``parts`` (the claim's statement)."""
+    steps = tuple(steps)
+    if len(parts) == 1 and steps and steps[-1] is parts[0]:
+        return steps
+    if len(parts) == 1:
+        return steps + (parts[0],)
+    where = ", ".join(str(next(i for i, s in enumerate(steps, 1) if s is p)) for p in parts)
+    return steps + (Step(conj(*(p.fact for p in parts)), f"conjunction of steps {where}"),)
+
+
+def identities(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
+    """``(statement, steps)`` for rows ``(lhs, rhs, rule, note)``: each ``lhs = rhs`` checked
+    by SymPy, the statement their conjunction."""
+    steps = tuple(Step(known, rule, note) if (known := _known(lhs, rhs)) is not None
+                  else equal_step(lhs, rhs, rule, note=note) for lhs, rhs, rule, note in rows)
+    return conjunction(*(eq(r[0], r[1]) for r in rows)), concluded(steps, steps)
+
+
+def _known(lhs: sympy.Expr, rhs: sympy.Expr) -> Fact | None:
+    """A fact checked once and shared (a moment, the Bessel form), when ``lhs = rhs`` is one."""
+    if (lhs, rhs) == (mgf2("exact"), BESSEL_FORM):
+        return bessel_fact()
+    for law in LAW_NAMES:
+        for k in range(1, MAX_MOMENT + 1):
+            if (lhs, rhs) == (moment_form(law, k), moment_value(law, k)):
+                return moment_fact(law, k)
+    return None
+
+
+@cache
+def moment_form(law: str, k: int) -> sympy.Expr:
+    """``E[s^(2k)]`` under the law: lemma even-moments' formula at ``k``, its rising
+    factorials written out, ``(1/2)_k/(d/2)_k = Π_{j<k} (1/2 + j)/(d/2 + j)`` (exact law) or
+    ``(2/d)^k (1/2)_k`` (Gaussian), unevaluated."""
+    with sympy.evaluate(False):
+        top = sympy.Mul(HALF, *(HALF + j for j in range(1, k))) if k > 1 else HALF
+        if law == "gaussian":
+            return sympy.Mul(sympy.Pow(2 / d_, k), top)
+        bottom = sympy.Mul(d_ / 2, *(d_ / 2 + j for j in range(1, k))) if k > 1 else d_ / 2
+        return sympy.Mul(top, sympy.Pow(bottom, -1))
+
+
+def moment_value(law: str, k: int) -> sympy.Expr:
+    """``(2k−1)!!/(d(d+2)⋯(d+2k−2))`` (exact law) or ``(2k−1)!!/d^k`` (Gaussian)."""
+    below = (sympy.Mul(*(d_ + 2 * j for j in range(k))) if law == "exact" else d_**k)
+    return sympy.factorial2(2 * k - 1) / below
+
+
+@cache
+def moment_fact(law: str, k: int) -> Fact:
+    """``E[s^(2k)] = moment_value``: the lemma's formula at ``k``, expanded (checked once)."""
+    return check_equal(moment_form(law, k), moment_value(law, k))
+
+
+def by_facts(calc: Calc, facts: Sequence[tuple[Fact, str]]) -> Calc:
+    """``calc`` continued by putting each fact ``a = b`` in place of ``a`` in its end
+    (``cong``): equals for equals, no simplification."""
+    hole = sympy.Dummy("h")
+    for fact, rule in facts:
+        a = fact.formula.lhs
+        if not calc.end.has(a):
+            continue
+        step = cong(fact, sympy.Lambda(hole, put(calc.end, {a: hole})))
+        calc = calc.eq(step.formula.rhs, rule, by=step)
+    return calc
+
+
+def capacity_form(top: sympy.Expr, second: sympy.Expr) -> sympy.Expr:
+    """``M* = 1 + f(1)²/E[f(s)²]`` (lemma isr-weights), written out."""
+    return sympy.Add(1, sympy.Mul(top, sympy.Pow(second, -1, evaluate=False), evaluate=False),
+                     evaluate=False)
+
+
+def lemma_facts(law: str, degrees: Sequence[int] = (), mgf: bool = False
+                ) -> list[tuple[Fact, str]]:
+    """The lemmas' facts for ``E[s^n]``, ``n`` in ``degrees`` (even), or for ₀F₁ (``mgf``)."""
+    if mgf:
+        return [(bessel_fact(), "₀F₁ as a Bessel function (lemma mgf)")] if law == "exact" else []
+    return [(moment_fact(law, n // 2), f"E[s^{n}] (lemma even-moments)") for n in degrees]
+
+
+MAX_MOMENT = 12  # E[s^24]: the highest even moment a store of this toolkit needs is E[s^12]
+
+
+def capacity_chain(name: str, law: str, top: sympy.Expr, second: sympy.Expr,
+                   closed: sympy.Expr, rule: str, symbol: sympy.Symbol,
+                   facts: Sequence[tuple[Fact, str]] = ()) -> tuple[Step, ...]:
+    """``symbol := 1 + top/second``, then ``symbol = 1 + top/second = … = closed``: the
+    definition, its unfolding, the lemmas' ``facts`` put in place, the kernel's check of the
+    algebra (``rule``) and the chain (its last step: ``symbol = closed``)."""
+    value = capacity_form(top, second)
+    definition = Step(define(symbol, value), "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
+                      note=f"{name}, {law} law")
+    calc = Calc(symbol).eq(value, "unfold the definition", by=unfold(definition.fact, symbol))
+    calc = by_facts(calc, facts)
+    calc = calc.eq(closed, rule)
+    return (definition,) + calc.steps(note=f"{law}: M* = {sympy.sstr(closed)}")
+
+
+BESSEL_FORM = sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2) * sympy.besseli(d_ / 2 - 1, 2 * beta_)
+
+
+@cache
+def bessel_fact() -> Fact:
+    """``₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)``, checked once (lemma mgf, and the
+    softmax store through it)."""
+    return check_equal(mgf2("exact"), BESSEL_FORM)
