@@ -27,7 +27,14 @@ LEAKY_SLOPE = sympy.Rational(1, 100)  # torch's default negative_slope
 GELU_TANH_CUBIC = sympy.Rational("0.044715")  # Hendrycks & Gimpel's tanh approximation
 QUICK_GELU_SCALE = sympy.Rational("1.702")  # OpenAI CLIP's sigmoid approximation of GELU
 
-_erf = np.vectorize(math.erf, otypes=[float])
+_vector_erf = np.vectorize(math.erf, otypes=[float])
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """``erf`` elementwise. A module function (pickled by reference), not the ``np.vectorize``
+    object itself: once called, that holds a ufunc which pickle cannot serialize, so a closure
+    reaching it (a Dask task pickled by value) could not be sent to a worker."""
+    return _vector_erf(x)
 
 
 def np_sigmoid(x: np.ndarray) -> np.ndarray:
