@@ -221,7 +221,7 @@ def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
                    precise: Callable | None = None) -> tuple[NumericCheck, float]:
     """Replay σ(a)·b − σ(b)·a at the certified witness; compare with its certificate."""
     a, b = analysis.exchange_witness
-    exact = analysis.expr.subs(z, a) * b - analysis.expr.subs(z, b) * a
+    exact = at(analysis.expr, {z: a}) * b - at(analysis.expr, {z: b}) * a
     certified = certified_float(exact)
     with np.errstate(all="ignore"):
         fa, fb = (float(sigma(np.array([float(v)]))[0]) for v in (a, b))
@@ -306,6 +306,8 @@ def scaling_break(analysis: ActivationAnalysis) -> float | None:
         return None
     alpha, a = d.value, d.witness
     exact = at(analysis.expr, {z: alpha * a}) - alpha * at(analysis.expr, {z: a})
-    scale = abs(certified_float(alpha * analysis.expr.subs(z, a))) + 1e-300
+    # ``at`` resolves Min/Max branches at the point; ``subs`` asks SymPy to compare them and
+    # raised "not comparable" for min(x − tanh(200), 1 − x)
+    scale = abs(certified_float(alpha * at(analysis.expr, {z: a}))) + 1e-300
     return abs(certified_float(exact)) / scale if exact != 0 else 0.0
 

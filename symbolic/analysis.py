@@ -28,6 +28,7 @@ from symbolic.kernel import check_homogeneous, counterexample, negate, undecided
 from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
 from symbolic.properties import (
     EVERY_DEGREE,
+    SYMPY_GAVE_UP,
     Decision,
     candidate_points,
     decide_homogeneity,
@@ -158,8 +159,7 @@ def _scaling_candidates(expr: sympy.Expr, homogeneity: Decision):
     sign = certified_sign(w) if w is not None and w != 0 else None
     if sign is not None:
         first.append((sign * sympy.sympify(w), sympy.Integer(sign)))
-    for pair in first:
-        yield pair
+    yield from first
     for alpha in SCALING_FACTORS:
         for a in candidate_points(expr):
             tried += 1
@@ -194,7 +194,7 @@ def _analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     except BudgetExceeded as exc:
         inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
                                              f"witness search stopped: {exc}", "interval"))
-    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
+    except SYMPY_GAVE_UP as exc:
         inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
                                              f"witness search failed: {type(exc).__name__}",
                                              "interval"))
@@ -273,5 +273,5 @@ def parsed_item(text: str) -> tuple[str, sympy.Expr, Any]:
     return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
 
 
-__all__ = ["ActivationAnalysis", "analyze_item", "parsed_item", "table_items", "analyze", "as_result", "decision_steps", "degree_json",
-           "value_at"]
+__all__ = ["ActivationAnalysis", "analyze_item", "parsed_item", "table_items", "analyze",
+           "as_result", "decision_steps", "degree_json", "value_at"]

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import mpmath
 import sympy
+from sympy.polys.polyerrors import BasePolynomialError
 
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
@@ -259,6 +260,13 @@ def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
     return undecided(sympy.Eq(expr, c * z, evaluate=False), "analysis stopped")
 
 
+# What SymPy raises when it gives up on an expression (not a verdict: the property is undecided).
+# PolynomialError is no ValueError: a branch condition such as ``-(x-1)(x-1.0000001) > 0`` sent
+# to a polynomial routine raised it through every command.
+SYMPY_GAVE_UP = (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError,
+                 BasePolynomialError, NotImplementedError)
+
+
 def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
     start = time.process_time()  # the limits count CPU seconds
     try:
@@ -270,8 +278,9 @@ def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
         return Decision(fact, (Step(fact, "time limit"),))
     except InvalidExpression:
         raise  # the user's input: a one-line error, exit 2
-    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
-        # SymPy gave up inside the search ("not comparable", ...): the search proposes nothing
+    except SYMPY_GAVE_UP as exc:
+        # SymPy gave up inside the search ("not comparable", a polynomial routine handed a
+        # branch it cannot read, ...): the search proposes nothing
         fact = undecided(formula, f"analysis stopped: {type(exc).__name__}: "
                          f"{' '.join(str(exc).split())[:120]}", "sympy")
         return Decision(fact, (Step(fact, "search failed"),))

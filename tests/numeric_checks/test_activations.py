@@ -61,3 +61,17 @@ def test_float64_overflow_is_nothing_to_compare_not_a_disagreement():
         check = expected_check("gated form: Q ↔ K", "numpy", float("nan"), symmetric, None,
                         float("inf"))
         assert check.agrees and "beyond float64 range" in check.detail
+
+
+@pytest.mark.parametrize("text", [
+    "x + relu(-(x-1)*(x-1.0000001))",  # PolynomialError in the homogeneity search
+    pytest.param("x + relu(min(x - tanh(200), 1 - x))",  # "not comparable" (numeric check)
+                 marks=pytest.mark.slow),  # ~8 s of undecided searches
+])
+def test_valid_activations_that_crashed_get_a_report(text):
+    from tests.commands import in_process
+
+    done = in_process("proofs.exchange", ["--activation", text])
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode in (0, 3)  # decided or unknown; never a crash
+    assert text in done.stdout
