@@ -198,10 +198,11 @@ def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
     in a random layer, unless the certified break is below float64 resolution.
     """
     if symmetric is None:
-        return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, True, "verdict undecided")
+        return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, True, "verdict undecided",
+                            expect="none")
     if not np.isfinite(gap) or (witness_gap is not None and not np.isfinite(witness_gap)):
         return NumericCheck(name, backend, LAYER_TRIALS, float("nan"), REL_TOL, True,
-                            "values beyond float64 range: nothing to compare")
+                            "values beyond float64 range: nothing to compare", expect="none")
     if symmetric:
         how = (" (σ correctly rounded: float64 cancels inside σ itself)" if refined else "")
         return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, gap <= REL_TOL,
@@ -210,11 +211,13 @@ def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
     if shown > REL_TOL:
         where = ("random layers" if gap > REL_TOL else "the witness layer only")
         return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, True,
-                            f"symmetry broken: output change far above round-off ({where})")
+                            f"symmetry broken: output change far above round-off ({where})",
+                            expect="differ")
     tiny = certified_break is not None and abs(certified_break) < REL_TOL
     detail = ("certified break below float64 resolution" if tiny
               else "verdict says broken but neither the witness layer nor random layers show it")
-    return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, tiny, detail)
+    return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, tiny, detail,
+                        expect="agree" if tiny else "differ")
 
 
 def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
@@ -228,7 +231,8 @@ def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
         numeric = fa * float(b) - fb * float(a)
     if not (np.isfinite(numeric) and np.isfinite(certified)):
         return (NumericCheck("exchange witness replayed", "numpy", 1, float("nan"), REL_TOL, True,
-                             "σ at the witness is beyond float64 range: nothing to compare"),
+                             "σ at the witness is beyond float64 range: nothing to compare",
+                             expect="none"),
                 0.0)
     scale = abs(fa * float(b)) + abs(fb * float(a)) + 1e-300
     err = abs(numeric - certified) / scale

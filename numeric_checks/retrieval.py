@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric_checks.capacity import Z95, unit_rows
-from numeric_checks.sweep import integer_text, comma_list, OneLineErrorParser
+from numeric_checks.sweep import OneLineErrorParser, comma_list, integer_text
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import STORES
 from symbolic.retrieval import capacity_memories, default_beta, error_probability, validate
@@ -190,7 +190,8 @@ def text_table(rows: Sequence[RetrievalEstimate]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.retrieval"
     parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=comma_list(str, "store names"), default=list(DEFAULT_STORES),
+    parser.add_argument("--store", type=comma_list(str, "store names"),
+                        default=list(DEFAULT_STORES),
                         help="stores, comma-separated (default: " + ",".join(DEFAULT_STORES) + ")")
     parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=[DEFAULT_D],
                         help=f"dimensions, comma-separated (default {DEFAULT_D})")

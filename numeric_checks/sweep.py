@@ -655,8 +655,8 @@ def integer_text(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.sweep"
     parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=comma_list(str, "store names"), default=list(DEFAULT_STORES),
-                        help="stores (default: all)")
+    parser.add_argument("--store", type=comma_list(str, "store names"),
+                        default=list(DEFAULT_STORES), help="stores (default: all)")
     parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=list(DEFAULT_D),
                         help="dimensions (default 8,16,32,64,128,256)")
     parser.add_argument("--beta", type=comma_list(_beta, "numbers or 'sqrt'"), default=["sqrt"],

@@ -604,7 +604,7 @@ def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: fl
                                 x) for x in xs)
             numeric.append(NumericCheck(f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below "
                                         "the crossing", "mpmath", GRID + 1, float(worst), 0.0,
-                                        bool(worst < 0)))
+                                        bool(worst < 0), expect="below"))
     return Result(claim, Derivation(tuple(steps)), tuple(numeric))
 
 

@@ -459,9 +459,8 @@ NUMERIC_LISTED = 2  # more numeric checks than this are summarized in one senten
 def numeric_text(checks: Sequence[NumericCheck]) -> list[str]:
     """The numeric cross-checks, listed, or summarized with every disagreement named."""
     def one(n: NumericCheck) -> str:
-        agree = "agrees" if n.agrees else "DISAGREES"
-        return (f"numeric check {n.name} ({n.backend}, {n.samples} samples): max error "
-                f"{n.max_error:.3g} vs tolerance {n.tolerance:.3g}, {agree}")
+        return (f"numeric check {n.name} ({n.backend}, {n.samples} samples): "
+                f"{n.measured()}" + ("" if n.agrees else ", DISAGREES"))
 
     if len(checks) <= NUMERIC_LISTED:
         return [one(n) for n in checks]

@@ -158,3 +158,30 @@ def test_source_column_only_at_the_source_setting(capsys):
     e = estimate("relu", SMALL_D, draws=1)
     assert "source" in _text([replace(e, d=64)], 8.0).splitlines()[0]
     assert "source" not in _text([replace(e, d=64)], 4.0).splitlines()[0]
+
+
+def test_plot_draws_the_asked_stores_only_with_a_progress_count(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib", reason="the plot extra")
+    from numeric_checks import capacity
+
+    seen, counted = [], []
+
+    def fake_isr(store, d, m, beta, **kw):  # the Monte Carlo itself is tested above
+        seen.append(store)
+        return (m / 200.0, 0.001, 1, 64)
+
+    class Bar:
+        def update(self, n=1):
+            counted.append(n)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(capacity, "estimate_isr", fake_isr)
+    monkeypatch.setattr(capacity, "_progress", lambda total, wanted: (counted.append(-total),
+                                                                       Bar())[1])
+    out = str(tmp_path / "one.png")
+    written = capacity.plot(out, d=8, stores=["relu2"])
+    assert written == [out] and sorted(p.name for p in tmp_path.iterdir()) == ["one.png"]
+    assert set(seen) == {"relu2"}  # the other stores are neither estimated nor drawn
+    assert -counted[0] == sum(counted[1:]) == len(capacity.PLOT_FRACTIONS)

@@ -259,8 +259,8 @@ def test_verification_line_names_methods_witnesses_and_numeric_checks():
     line = verification_line(result)
     assert r"\ensuremath{\checkmark} proved by interval + sympy (2 steps)" in line
     assert "witness z0 = 2" in line
-    assert r"numeric check replay (numpy, 8 samples): max error $1\times 10^{-17}$ vs " \
-           r"tolerance $1\times 10^{-12}$" in line
+    assert r"numeric check replay (numpy, 8 samples): agrees to $1\times 10^{-17}$ " \
+           r"(tolerance $1\times 10^{-12}$)" in line
     assert " s;" not in line and " s)" not in line  # no time without timings
     assert "0.000 s" in verification_line(result, timings=True)
 
