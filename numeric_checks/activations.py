@@ -1,4 +1,4 @@
-"""Numeric cross-checks of the activation verdicts (THEORY A6, A7) on real layers.
+"""Numeric cross-checks of the activation verdicts (docs/theory.md A6, A7) on real layers.
 
 * the table's numpy callables, the SymPy expressions and torch's real functions agree;
 * each certified witness, replayed in float64, matches its certificate;

@@ -1,4 +1,4 @@
-"""Monte Carlo of associative-memory capacity with real random unit vectors (THEORY.md B).
+"""Monte Carlo of associative-memory capacity with real random unit vectors (docs/theory.md B).
 
 Store ``M`` pairs of random unit keys and values, query with stored keys, measure interference
 and signal, estimate ``ISR(M)`` with a 95 % confidence interval and the capacity where
@@ -15,7 +15,7 @@ Two estimators (every result names the one it used):
   (a factor ``1 + (Q−1)/(M−1)`` on the variance, applied). One memory draw suffices.
 * ``direct`` — real values too: the recall ``Σ_m w_m v_m`` is computed and
   ``‖recall − w_i v_i‖²`` measured. With positive weights every query of one memory shares the
-  component ``w̄·Σ_m v_m`` (THEORY.md's pitfall), so the confidence interval comes from
+  component ``w̄·Σ_m v_m`` (docs/theory.md's pitfall), so the confidence interval comes from
   independent memory draws (batch means), never from the queries of one memory.
 
 Softmax uses unnormalized weights ``exp(β s)``: the normalizer ``Z`` scales a query's signal

@@ -1,4 +1,4 @@
-"""Conservation laws under real training (THEORY.md D): the η² law, measured.
+"""Conservation laws under real training (docs/theory.md D): the η² law, measured.
 
 A LLaMA-style block ``w2(σ(w1(x)) * w3(x))`` (three bias-free linear maps; ``q_j, k_j`` are the
 rows ``j`` of ``W1, W3`` and ``v_j`` the column ``j`` of ``W2``) is trained by plain gradient

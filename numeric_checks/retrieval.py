@@ -5,7 +5,7 @@ recall ``r = Σ_m w_m v_m`` is decoded to ``argmax_m ⟨r, v_m⟩`` (= the neare
 values being unit vectors) and the trial errs when that is not ``v_0``. Trials are independent
 Bernoulli draws, so the error count is binomial and the 95 % interval is Wilson's score
 interval. (Several queries of one memory would not be independent: with positive weights every
-recall of a memory shares the component ``ū·Σ_m v_m``, THEORY.md's Monte Carlo pitfall, and
+recall of a memory shares the component ``ū·Σ_m v_m``, docs/theory.md's Monte Carlo pitfall, and
 the same competitor profits from it in every query.)
 
 Sufficient structure used: the keys enter only through ``s_m = ⟨k_m, q⟩``. By rotation

@@ -1,4 +1,4 @@
-"""Numeric cross-checks of the rescaling symmetries (THEORY A7) on random layers.
+"""Numeric cross-checks of the rescaling symmetries (docs/theory.md A7) on random layers.
 
 * the symmetric rank-1 form is unchanged by ``Q → αQ, K → K/α`` for every table activation
   and random ``α`` of both signs;

@@ -1,4 +1,4 @@
-"""Capacity sweeps: Monte Carlo over stores × d × β × schedules × M, on Dask (THEORY.md C3).
+"""Capacity sweeps: Monte Carlo over stores × d × β × schedules × M, on Dask (docs/theory.md C3).
 
 Each grid point is split into fixed chunks of real random vectors. Chunk ``i`` of a point draws
 from its own generator, ``SeedSequence(entropy=(seed, *point), spawn_key=(i,))`` — one child per

@@ -1,4 +1,4 @@
-"""Exchange symmetry of the gated MLP (THEORY A5–A7; Breslow 2026).
+"""Exchange symmetry of the gated MLP (docs/theory.md A5–A7; Breslow 2026).
 
 The symmetric rank-1 form ``σ(xQᵀ ⊙ xKᵀ)V`` is invariant under ``Q ↔ K`` for every σ. The gated
 form ``(σ(xQᵀ) ⊙ xKᵀ)V`` is invariant for all inputs and weights iff ``σ(a)b = σ(b)a`` for all

@@ -1,4 +1,4 @@
-"""Inverse-scaling symmetry and positive homogeneity (THEORY A7; Breslow 2026).
+"""Inverse-scaling symmetry and positive homogeneity (docs/theory.md A7; Breslow 2026).
 
 The symmetric rank-1 form is invariant under ``Q → αQ, K → K/α`` for every σ and ``α ≠ 0``.
 The gated form is invariant for a given α iff ``σ(αa) = α σ(a)`` for all a; for all ``α > 0``

@@ -1,4 +1,4 @@
-"""What symmetry breaking buys, measured as memory (THEORY.md C1).
+"""What symmetry breaking buys, measured as memory (docs/theory.md C1).
 
 Store ``M`` pairs with tied query/key vectors ``q_m = k_m`` and query with a stored key. The
 symmetric rank-1 form scores ``(x·q)(x·k) = s²`` and weighs a memory by ``σ(s²)``; the gated form

@@ -2,7 +2,7 @@
 
 Each entry gives the SymPy expression in ``z``, an independent numpy implementation (so that the
 two can be cross-checked), the real ``torch.nn.functional`` call (built lazily: torch is
-optional), and the properties THEORY.md states for it (used only as expectations in tests and
+optional), and the properties docs/theory.md states for it (used only as expectations in tests and
 in the theorem tables; the verdicts themselves are always computed).
 
 Adding an activation is one entry in ``ACTIVATIONS``; every theorem, check and test picks it up.
@@ -67,7 +67,7 @@ def sympy_relu(e: sympy.Expr) -> sympy.Expr:
 class Activation:
     """One activation function σ: R → R.
 
-    ``degree`` is THEORY.md's positive-homogeneity degree (None: not homogeneous of any degree)
+    ``degree`` is docs/theory.md's positive-homogeneity degree (None: not homogeneous of any degree)
     and ``linear`` whether σ(z) = σ(1)·z; both are *expectations* that tests compare against
     the computed verdicts.
     """

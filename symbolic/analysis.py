@@ -1,4 +1,4 @@
-"""What an activation does to the two symmetries of the gated form (THEORY A6, A7).
+"""What an activation does to the two symmetries of the gated form (docs/theory.md A6, A7).
 
 ``analyze(expr, label)`` runs the decision procedures of ``symbolic.properties`` (which propose)
 and records the kernel's facts (which decide):

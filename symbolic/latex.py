@@ -140,7 +140,7 @@ GREEK_VARIANTS = {"ϵ": r"\epsilon", "ϕ": r"\phi", "ϑ": r"\vartheta", "ϱ": r"
 ACCENTS = {0x300: r"\`", 0x301: r"\'", 0x302: r"\^", 0x303: r"\~", 0x304: r"\=", 0x306: r"\u",
            0x307: r"\.", 0x308: r'\"', 0x30A: r"\r", 0x30B: r"\H", 0x30C: r"\v", 0x327: r"\c"}
 
-# Characters that get their own superscript rendering (THEORY.md writes transposes as xᵀ).
+# Characters that get their own superscript rendering (docs/theory.md writes transposes as xᵀ).
 SUPERSCRIPT_SYMBOLS = {"ᵀ": r"\top"}
 
 

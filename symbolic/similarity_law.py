@@ -1,6 +1,6 @@
 """The law of the similarity ``s = k·q`` of two independent uniform unit vectors in ``R^d``.
 
-THEORY.md Part B uses two laws for ``s``:
+docs/theory.md Part B uses two laws for ``s``:
 
 * ``gaussian`` — the source's approximation ``s ~ N(0, 1/d)``;
 * ``exact`` — the finite-d law: density ``c_d (1 − s²)^((d−3)/2)`` on ``[−1, 1]``,

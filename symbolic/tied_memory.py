@@ -1,4 +1,4 @@
-"""What symmetry breaking buys, measured as memory (THEORY.md C1).
+"""What symmetry breaking buys, measured as memory (docs/theory.md C1).
 
 Two stores of ``M`` pairs with tied query/key vectors ``q_m = k_m``, queried with a stored key:
 

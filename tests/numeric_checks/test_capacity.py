@@ -73,7 +73,7 @@ def test_seeded_and_reproducible():
 
 
 def test_shared_component_of_one_memory():
-    """THEORY.md's pitfall: with positive weights the queries of one memory share w̄·Σ v_m,
+    """docs/theory.md's pitfall: with positive weights the queries of one memory share w̄·Σ v_m,
     so their direct interference estimates are positively correlated."""
     rng = np.random.default_rng(0)
     draws = [weight_draw("softmax", SMALL_D, 200, 50, 2.0, np.random.default_rng(i),

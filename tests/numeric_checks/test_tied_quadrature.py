@@ -62,3 +62,14 @@ def test_tied_memory_is_decided_at_small_d(d):
     done = in_process("proofs.tied_memory", ["--d", d])
     assert done.returncode == 0, done.stdout[-3000:]
     assert "12 proved, 0 refuted, 0 unknown, 0 failed" in done.stderr + done.stdout
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(3, 100), st.sampled_from(["exact", "gaussian"]),
+       st.sampled_from([("gated_relu", "sym_relu"), ("gated_relu3", "sym_relu2")]))
+def test_at_matched_degree_the_gate_doubles_capacity_minus_one(d, law, pair):
+    # gated relu^(2p−1) and symmetric relu^p both weigh s^(2p) on s > 0; the gate zeroes the
+    # anti-aligned half (docs/capacity.md, "What the comparison measures")
+    gated, sym = (mpmath_capacity(n, law, d) - 1 for n in pair)
+    assert gated == pytest.approx(2 * sym, rel=1e-9)
+    assert tied_law(pair[0], law, d).capacity - 1 == pytest.approx(gated, rel=1e-9)

@@ -1,4 +1,4 @@
-"""THEORY.md C1: tied-key memories, symmetric σ(s²) against gated σ(s)·s."""
+"""docs/theory.md C1: tied-key memories, symmetric σ(s²) against gated σ(s)·s."""
 
 from __future__ import annotations
 

@@ -438,7 +438,7 @@ def test_fragment_compiles_in_a_two_column_article_with_a_long_derivation(tmp_pa
         assert "(120)" in text
 
 
-# TeX's specials, the Unicode mathematics of THEORY.md, then anything at all.
+# TeX's specials, the Unicode mathematics of docs/theory.md, then anything at all.
 HOSTILE = st.text(st.one_of(st.sampled_from(list("\\{}$&#^_%~<>|\"`'-[]*\n\t")),
                             st.sampled_from(list("σ⊙∀∃⇔⇒αβ≠≤≥→∈ℝᵀ⁻¹√·×−…")),
                             st.characters()), max_size=60)
