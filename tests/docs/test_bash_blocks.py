@@ -1,7 +1,8 @@
 """Every ``bash`` block of README.md and docs/*.md runs as a user runs it: a real ``bash``
 subprocess (``set -e``: any failing command fails the block), in a fresh copy of the checkout
-(the commands use repository paths such as ``benchmarks/``), with this interpreter as ``python``
-and ``python3`` and the copy on ``PYTHONPATH``. No traceback may reach stderr.
+(the commands use repository paths such as ``benchmarks/``), with this interpreter's folder
+first on ``PATH`` (``python``, ``python3``) and the copy on ``PYTHONPATH``. No traceback may
+reach stderr.
 
 A block preceded by ``<!-- slow: why -->`` runs as a ``slow`` test (still run in CI). A block
 that cannot run on its own says why (``<!-- not run as a block: why -->``): those are pinned
@@ -104,20 +105,14 @@ def _params():
         yield pytest.param(b, id=b.id, marks=marks)
 
 
-@pytest.fixture(scope="module")
-def interpreter(tmp_path_factory) -> Path:
-    """A folder of ``python`` and ``python3``: this interpreter, as the user's shell finds it."""
-    bin_dir = tmp_path_factory.mktemp("bin")
-    for name in ("python", "python3"):
-        (bin_dir / name).symlink_to(sys.executable)
-    return bin_dir
-
-
 @pytest.mark.parametrize("block", list(_params()))
-def test_bash_block_runs(block: Block, tmp_path: Path, interpreter: Path):
+def test_bash_block_runs(block: Block, tmp_path: Path):
     work = tmp_path / "checkout"
     shutil.copytree(ROOT, work, ignore=IGNORE)
-    env = {**os.environ, "PATH": f"{interpreter}{os.pathsep}{os.environ.get('PATH', '')}",
+    # this interpreter's folder first: its python and python3 (a virtual environment's, so
+    # its packages), as the user's activated environment
+    bin_dir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
            "PYTHONPATH": str(work), "MPLBACKEND": "Agg", "OMP_NUM_THREADS": "1",
            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.code], cwd=work, env=env,
