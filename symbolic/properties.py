@@ -7,8 +7,9 @@ decides the property's formula itself:
   ``kernel.counterexample`` at a certified point, or proved by ``kernel.check_identity`` (cases
   z > 0, z < 0, z = 0).
 * ``decide_homogeneity``: docs/theory.md A7's complete procedure. ``σ(u) ≠ 0`` (u = ±1) and
-  α = 2 force ``2^p = σ(2u)/σ(u)``; ``kernel.check_homogeneous`` proves ``∀α > 0, z: σ(αz) = α^p σ(z)`` for
-  that p, or ``kernel.refute_homogeneous`` refutes every degree at a certified point. Undecided
+  α = 2 force ``2^p = σ(2u)/σ(u)``; ``kernel.check_homogeneous`` proves
+  ``∀α > 0, z: σ(αz) = α^p σ(z)`` for that p, or ``kernel.refute_homogeneous`` refutes every
+  degree at a certified point. Undecided
   premises give ``unknown``, never a refutation. σ ≡ 0 is homogeneous of every degree.
 
 Witnesses are found by trying points (simple rationals, scaled copies of σ's own constants, the

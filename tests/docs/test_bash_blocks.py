@@ -48,6 +48,9 @@ NOT_RUN = {
         "installs from PyPI; the default grid is hours of Monte Carlo",
     ("capacity.md", "dask scheduler                                   # prints tcp://HOST:8786"):
         "needs a Dask scheduler and workers on other machines",
+    ("capacity.md", "python -m numeric_checks.retrieval                                   "
+                    "# d = 16, 10,000 trials per store"):
+        "minutes of Monte Carlo (10⁴–10⁵ trials per store)",
     ("ci.md", "set -u"): "a CI step: installs the package, then one full run",
     ("ci.md", "python - <<'EOF'"): "compares the reports of two CI runs (main.json, pr.json)",
     ("cli.md", "python -m proofs                                  # everything; exit code for CI"):
