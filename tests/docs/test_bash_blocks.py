@@ -51,13 +51,16 @@ NOT_RUN = {
     ("capacity.md", "python -m numeric_checks.retrieval                                   "
                     "# d = 16, 10,000 trials per store"):
         "minutes of Monte Carlo (10⁴–10⁵ trials per store)",
+    ("capacity.md", "python -m numeric_checks.sweep --store softmax --d 64 --beta 8 --schedule "
+                    "constant,logn,yarn \\"):
+        "minutes of Monte Carlo (twelve points at a 0.3 % standard error)",
     ("ci.md", "set -u"): "a CI step: installs the package, then one full run",
     ("ci.md", "python - <<'EOF'"): "compares the reports of two CI runs (main.json, pr.json)",
     ("cli.md", "python -m proofs                                  # everything; exit code for CI"):
         "six full runs (minutes); tests/proofs/test_main.py runs each option",
     ("guide.md", 'pip install -e ".[test]"       # sympy, z3-solver, numpy; pytest and '
                  "hypothesis for the tests"):
-        "installs from PyPI",
+        "installs from PyPI; its full run is the one cli.md's LaTeX block makes",
     ("smt.md", 'pip install -e ".[smt]"                 # cvc5 from PyPI (the second solver)'):
         "installs from PyPI, then every theorem through two solvers (minutes)",
 }
