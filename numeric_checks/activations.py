@@ -1,4 +1,4 @@
-"""Numeric cross-checks of the activation verdicts (THEORY A6, A7) on real layers.
+"""Numeric cross-checks of the activation verdicts (docs/theory.md A6, A7) on real layers.
 
 * the table's numpy callables, the SymPy expressions and torch's real functions agree;
 * each certified witness, replayed in float64, matches its certificate;
@@ -198,10 +198,11 @@ def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
     in a random layer, unless the certified break is below float64 resolution.
     """
     if symmetric is None:
-        return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, True, "verdict undecided")
+        return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, True, "verdict undecided",
+                            expect="none")
     if not np.isfinite(gap) or (witness_gap is not None and not np.isfinite(witness_gap)):
         return NumericCheck(name, backend, LAYER_TRIALS, float("nan"), REL_TOL, True,
-                            "values beyond float64 range: nothing to compare")
+                            "values beyond float64 range: nothing to compare", expect="none")
     if symmetric:
         how = (" (σ correctly rounded: float64 cancels inside σ itself)" if refined else "")
         return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, gap <= REL_TOL,
@@ -210,25 +211,28 @@ def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
     if shown > REL_TOL:
         where = ("random layers" if gap > REL_TOL else "the witness layer only")
         return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, True,
-                            f"symmetry broken: output change far above round-off ({where})")
+                            f"symmetry broken: output change far above round-off ({where})",
+                            expect="differ")
     tiny = certified_break is not None and abs(certified_break) < REL_TOL
     detail = ("certified break below float64 resolution" if tiny
               else "verdict says broken but neither the witness layer nor random layers show it")
-    return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, tiny, detail)
+    return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, tiny, detail,
+                        expect="agree" if tiny else "differ")
 
 
 def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
                    precise: Callable | None = None) -> tuple[NumericCheck, float]:
     """Replay σ(a)·b − σ(b)·a at the certified witness; compare with its certificate."""
     a, b = analysis.exchange_witness
-    exact = analysis.expr.subs(z, a) * b - analysis.expr.subs(z, b) * a
+    exact = at(analysis.expr, {z: a}) * b - at(analysis.expr, {z: b}) * a
     certified = certified_float(exact)
     with np.errstate(all="ignore"):
         fa, fb = (float(sigma(np.array([float(v)]))[0]) for v in (a, b))
         numeric = fa * float(b) - fb * float(a)
     if not (np.isfinite(numeric) and np.isfinite(certified)):
         return (NumericCheck("exchange witness replayed", "numpy", 1, float("nan"), REL_TOL, True,
-                             "σ at the witness is beyond float64 range: nothing to compare"),
+                             "σ at the witness is beyond float64 range: nothing to compare",
+                             expect="none"),
                 0.0)
     scale = abs(fa * float(b)) + abs(fb * float(a)) + 1e-300
     err = abs(numeric - certified) / scale
@@ -306,6 +310,8 @@ def scaling_break(analysis: ActivationAnalysis) -> float | None:
         return None
     alpha, a = d.value, d.witness
     exact = at(analysis.expr, {z: alpha * a}) - alpha * at(analysis.expr, {z: a})
-    scale = abs(certified_float(alpha * analysis.expr.subs(z, a))) + 1e-300
+    # ``at`` resolves Min/Max branches at the point; ``subs`` asks SymPy to compare them and
+    # raised "not comparable" for min(x − tanh(200), 1 − x)
+    scale = abs(certified_float(alpha * at(analysis.expr, {z: a}))) + 1e-300
     return abs(certified_float(exact)) / scale if exact != 0 else 0.0
 

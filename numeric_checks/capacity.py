@@ -1,4 +1,4 @@
-"""Monte Carlo of associative-memory capacity with real random unit vectors (THEORY.md B).
+"""Monte Carlo of associative-memory capacity with real random unit vectors (docs/theory.md B).
 
 Store ``M`` pairs of random unit keys and values, query with stored keys, measure interference
 and signal, estimate ``ISR(M)`` with a 95 % confidence interval and the capacity where
@@ -15,7 +15,7 @@ Two estimators (every result names the one it used):
   (a factor ``1 + (Q−1)/(M−1)`` on the variance, applied). One memory draw suffices.
 * ``direct`` — real values too: the recall ``Σ_m w_m v_m`` is computed and
   ``‖recall − w_i v_i‖²`` measured. With positive weights every query of one memory shares the
-  component ``w̄·Σ_m v_m`` (THEORY.md's pitfall), so the confidence interval comes from
+  component ``w̄·Σ_m v_m`` (docs/theory.md's pitfall), so the confidence interval comes from
   independent memory draws (batch means), never from the queries of one memory.
 
 Softmax uses unnormalized weights ``exp(β s)``: the normalizer ``Z`` scales a query's signal
@@ -24,6 +24,7 @@ and interference alike. Least squares computes the leverages ``P_ii`` of the pro
 
     python -m numeric_checks.capacity --store softmax --d 64 --beta 8 --memories 2000000 --json
     python -m numeric_checks.capacity --store all --d 64 --plot capacity.png
+    python -m numeric_checks.capacity --store relu2 --d 16 --plot relu2.png   # one store
 """
 
 from __future__ import annotations
@@ -301,8 +302,44 @@ PLOT_REL_SE = (3e-3, 1e-2)  # relative standard errors of the store and schedule
 
 
 def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
-         training_length: int = 2048) -> list[str]:
-    """Write ``path`` (stores) and ``<path stem>_schedules.png``; returns the two paths."""
+         training_length: int = 2048, stores: Sequence[str] = tuple(PART_B),
+         progress: bool = True) -> list[str]:
+    """Write ``path`` (the ``stores``) and, when softmax is among them,
+    ``<path stem>_schedules.png``; returns the paths written. A progress bar (tqdm, on stderr,
+    when installed) counts the Monte Carlo points."""
+    stores = list(stores)
+    with_schedules = "softmax" in stores
+    from symbolic.capacity import SCHEDULES
+
+    bar = _progress(len(stores) * len(PLOT_FRACTIONS)
+                    + (len(SCHEDULES) * len(SCHEDULE_POINTS) if with_schedules else 0), progress)
+    try:
+        return _plot(path, d, beta, seed, training_length, stores, with_schedules, bar)
+    finally:
+        bar.close()
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, wanted: bool):
+    if not wanted:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    # shown only when the plot takes longer than 2 s
+    return tqdm(total=total, unit="point", desc="plot", file=sys.stderr, delay=2.0)
+
+
+def _plot(path: str, d: int, beta: float, seed: int, training_length: int,
+          stores: list[str], with_schedules: bool, bar) -> list[str]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -313,7 +350,7 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
     fig, (ax, ratio_ax) = plt.subplots(1, 2, figsize=(15, 6.5),
                                        gridspec_kw={"width_ratios": [1.6, 1]})
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, name in enumerate(PART_B):
+    for i, name in enumerate(stores):
         color = colors[i % len(colors)]
         cap = store_capacity(name, d, rational(beta))
         lo = d + 1 if name == "least_squares" else 2
@@ -322,7 +359,11 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
             ax.plot(grid, [isr(name, law, d, beta, m) for m in grid], style, color=color,
                     lw=1.2, label=f"{name}" if law == "exact" else None)
         ms = sorted({max(lo, round(f * cap.exact.capacity.mid)) for f in PLOT_FRACTIONS})
-        points = [estimate_isr(name, d, m, beta, seed=seed, rel_se=PLOT_REL_SE[0]) for m in ms]
+        points = []
+        for m in ms:
+            points.append(estimate_isr(name, d, m, beta, seed=seed, rel_se=PLOT_REL_SE[0]))
+            bar.update(1)
+        bar.update(len(PLOT_FRACTIONS) - len(ms))  # fractions that fell on the same M
         ax.errorbar(ms, [p[0] for p in points], yerr=[Z95 * p[1] for p in points], fmt="o",
                     color=color, ms=4, capsize=3)
         if name == "least_squares":
@@ -345,7 +386,7 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
     ax.set_ylim(1e-3, 10)
     ax.legend(fontsize=8, loc="upper left")
     ratio_ax.axhline(1, color="black", lw=0.8)
-    ratio_ax.set_xticks(range(len(PART_B)), list(PART_B), rotation=45, ha="right")
+    ratio_ax.set_xticks(range(len(stores)), stores, rotation=45, ha="right")
     ratio_ax.set(ylabel="capacity / exact-law capacity",
                  title="capacity relative to the exact law")
     ratio_ax.legend(fontsize=8)
@@ -353,6 +394,8 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
+    if not with_schedules:
+        return [path]
     stem = path[:-4] if path.endswith(".png") else path
     second = f"{stem}_schedules.png"
     fig, ax = plt.subplots(figsize=(10, 6.5))
@@ -368,8 +411,10 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
                     label=f"{SCHEDULES[name].title}" if law == "exact" else None)
         b = [float(SCHEDULES[name].beta(__import__("mpmath").mp, math.log(m), beta,
                                          math.log(training_length))) for m in SCHEDULE_POINTS]
-        points = [estimate_isr("softmax", d, m, bb, seed=seed, rel_se=PLOT_REL_SE[1])
-                  for m, bb in zip(SCHEDULE_POINTS, b, strict=True)]
+        points = []
+        for m, bb in zip(SCHEDULE_POINTS, b, strict=True):
+            points.append(estimate_isr("softmax", d, m, bb, seed=seed, rel_se=PLOT_REL_SE[1]))
+            bar.update(1)
         crossings.append(f"{SCHEDULES[name].title}: " + ", ".join(
             f"{law} {_fmt_m(first_crossing(name, law, d, beta, training_length).memories)}"
             for law in ("gaussian", "exact")))
@@ -435,7 +480,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--estimator", default="rao-blackwell", choices=ESTIMATORS)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--plot", metavar="FILE.png",
-                        help="ISR against M for all stores, and the logit-scaling schedules")
+                        help="ISR against M for the --store stores; with softmax, also "
+                        "FILE_schedules.png (the logit-scaling schedules)")
     args = parser.parse_args(argv)
     names = list(PART_B) if args.store == "all" else [args.store]
     if args.plot:  # before any work: a missing extra is a one-line error, not a traceback
@@ -450,7 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                               draws=args.draws, seed=args.seed, estimator=args.estimator)
                      for n in names]
         if args.plot:
-            plot(args.plot, args.d, args.beta, args.seed)
+            written = plot(args.plot, args.d, args.beta, args.seed, stores=names)
+            print(f"{prog}: wrote {', '.join(written)}", file=sys.stderr)
     except InvalidArgument as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

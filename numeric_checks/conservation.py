@@ -1,4 +1,4 @@
-"""Conservation laws under real training (THEORY.md D): the η² law, measured.
+"""Conservation laws under real training (docs/theory.md D): the η² law, measured.
 
 A LLaMA-style block ``w2(σ(w1(x)) * w3(x))`` (three bias-free linear maps; ``q_j, k_j`` are the
 rows ``j`` of ``W1, W3`` and ``v_j`` the column ``j`` of ``W2``) is trained by plain gradient
@@ -224,7 +224,8 @@ def training_checks(runs: Sequence[Run]) -> tuple[NumericCheck, ...]:
                 backend, len(mine), eta2, LAW_REL_TOL,
                 (eta2 <= LAW_REL_TOL) == symmetric,
                 "relative miss of the η² prediction" + ("" if symmetric else
-                                                          " (must exceed the tolerance)")))
+                                                          " (must exceed the tolerance)"),
+                expect="agree" if symmetric else "differ"))
             rs = ratios(runs, gate, q)
             want = expected_ratio(gate, q)
             miss = max(abs(r / want - 1) for r in rs)
@@ -326,7 +327,7 @@ def pairing_checks(seed: int = SEED) -> tuple[NumericCheck, NumericCheck]:
                          "relative to |∇L|·|θ|"),
             NumericCheck("SwiGLU block, MSE loss: ⟨∇_q L, q⟩ − ⟨∇_k L, k⟩ ≠ 0", "numpy",
                          SHAPE["hidden"], broken, BROKEN_FLOOR, broken >= BROKEN_FLOOR,
-                         "relative to |∇L|·|θ|; must exceed the floor"))
+                         "relative to |∇L|·|θ|; must exceed the floor", expect="differ"))
 
 
 def _at_degree(exponent, degree) -> float:

@@ -1,4 +1,4 @@
-"""Numeric cross-checks of the layer-level exchange identities (THEORY A6).
+"""Numeric cross-checks of the layer-level exchange identities (docs/theory.md A6).
 
 * the symmetric rank-1 form is unchanged by ``Q ↔ K`` for every activation of the table;
 * the gated form's change under ``Q ↔ K`` equals ``Σ_j H(x·q_j, x·k_j) v_j`` with

@@ -2,7 +2,7 @@
 
 For softmax at large β the weight ``exp(2β(s − 1))`` lives in the tail ``s → 1`` of the
 similarity law: plain sampling sees the tail rarely, its sample variance underestimates the
-true one, and "95 %" intervals miss far more often than 5 % (THEORY.md, notes on Part B).
+true one, and "95 %" intervals miss far more often than 5 % (docs/theory.md, notes on Part B).
 
 Here every pair is real vectors: a random unit query ``q`` and a key ``k = x/‖x‖`` with
 ``x = g + μq``, ``g ~ N(0, I_d)`` — a Gaussian shifted towards the query. Without the shift

@@ -1,4 +1,4 @@
-"""Numeric cross-checks of the layer identities of THEORY.md A1–A5 and A8.
+"""Numeric cross-checks of the layer identities of docs/theory.md A1–A5 and A8.
 
 Every identity of ``proofs.absorption``, ``proofs.reduction`` and ``proofs.rank_r`` is one entry
 of ``IDENTITIES``: a function drawing a random layer (random shapes, float64 values) and

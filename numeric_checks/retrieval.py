@@ -5,7 +5,7 @@ recall ``r = Σ_m w_m v_m`` is decoded to ``argmax_m ⟨r, v_m⟩`` (= the neare
 values being unit vectors) and the trial errs when that is not ``v_0``. Trials are independent
 Bernoulli draws, so the error count is binomial and the 95 % interval is Wilson's score
 interval. (Several queries of one memory would not be independent: with positive weights every
-recall of a memory shares the component ``ū·Σ_m v_m``, THEORY.md's Monte Carlo pitfall, and
+recall of a memory shares the component ``ū·Σ_m v_m``, docs/theory.md's Monte Carlo pitfall, and
 the same competitor profits from it in every query.)
 
 Sufficient structure used: the keys enter only through ``s_m = ⟨k_m, q⟩``. By rotation
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric_checks.capacity import Z95, unit_rows
-from numeric_checks.sweep import integer_text, comma_list, OneLineErrorParser
+from numeric_checks.sweep import OneLineErrorParser, comma_list, integer_text
 from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import STORES
 from symbolic.retrieval import capacity_memories, default_beta, error_probability, validate
@@ -190,7 +190,8 @@ def text_table(rows: Sequence[RetrievalEstimate]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.retrieval"
     parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=comma_list(str, "store names"), default=list(DEFAULT_STORES),
+    parser.add_argument("--store", type=comma_list(str, "store names"),
+                        default=list(DEFAULT_STORES),
                         help="stores, comma-separated (default: " + ",".join(DEFAULT_STORES) + ")")
     parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=[DEFAULT_D],
                         help=f"dimensions, comma-separated (default {DEFAULT_D})")

@@ -1,4 +1,4 @@
-"""Numeric cross-checks of the rescaling symmetries (THEORY A7) on random layers.
+"""Numeric cross-checks of the rescaling symmetries (docs/theory.md A7) on random layers.
 
 * the symmetric rank-1 form is unchanged by ``Q → αQ, K → K/α`` for every table activation
   and random ``α`` of both signs;
@@ -20,8 +20,8 @@ from numeric_checks.activations import (
     random_layer,
     relative_gap,
     scaling_break,
-    symmetry_gap,
     scaling_witness_gap,
+    symmetry_gap,
     torch_available,
     witness_layer_gap,
 )
@@ -99,8 +99,8 @@ def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
                 gap = max(gap, symmetry_gap(
                     fn, layers.gated, lambda Q, K, al=al, e=minus_p: (al * Q, al**e * K),
                     to_backend, rng))
-            checks.append(expected_check(f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend, gap,
-                                  True, None))
+            checks.append(expected_check(f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend,
+                                         gap, True, None))
         else:
             gap = symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend,
                                 rng)

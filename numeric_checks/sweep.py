@@ -1,4 +1,4 @@
-"""Capacity sweeps: Monte Carlo over stores × d × β × schedules × M, on Dask (THEORY.md C3).
+"""Capacity sweeps: Monte Carlo over stores × d × β × schedules × M, on Dask (docs/theory.md C3).
 
 Each grid point is split into fixed chunks of real random vectors. Chunk ``i`` of a point draws
 from its own generator, ``SeedSequence(entropy=(seed, *point), spawn_key=(i,))`` — one child per
@@ -18,7 +18,8 @@ What a chunk measures (every row names its estimator):
   d = 256 has M* ≈ 10¹³);
 * ``importance`` — the same ``E[y]`` from keys shifted towards their query, with exact
   likelihood-ratio weights (``numeric_checks.importance``): the heavy tail of softmax at large β;
-  ``auto`` (default) picks it for softmax when ``4β²/d > 8`` and ``rao-blackwell`` otherwise;
+  ``auto`` (default) picks it for softmax when ``4β²/d > 8`` and ``rao-blackwell`` otherwise,
+  on the β the point uses (under ``--schedule logn``/``yarn`` that is β(M), not the base β);
 * ``least_squares`` — leverages ``P_ii`` of ``P = Kᵀ(KKᵀ)⁻¹K`` by QR of real unit key
   matrices at the two integers around the crossing, capacity by linear interpolation.
 
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import hashlib
 import json
 import math
@@ -150,8 +152,10 @@ def grid(stores: Iterable[str] = DEFAULT_STORES, ds: Iterable[int] = DEFAULT_D,
                 b = None if beta is None else (math.sqrt(d) if beta == "sqrt" else float(beta))
                 for sched in (schedules if uses_beta else [None]):
                     for m in ms:
-                        est = _estimator(store, d, b, estimator)
-                        p = Point(store, d, b, sched, m, est, seed, rel_se)
+                        p = Point(store, d, b, sched, m, estimator, seed, rel_se)
+                        # on the β the point uses: β(M) under a schedule, not the base β
+                        est = _estimator(store, d, p.effective_beta, estimator)
+                        p = dataclasses.replace(p, estimator=est)
                         if p not in points:
                             points.append(p)
     return points
@@ -424,11 +428,12 @@ def _dask_client(workers: int | None, scheduler: str | None):
 def run_sweep(points: Sequence[Point], *, workers: int | None = None,
               scheduler: str | None = None, out: str | None = None,
               max_pairs: int = MAX_PAIRS, progress: bool = True,
-              done: Sequence[dict] = ()) -> list[dict[str, Any]]:
+              done: Sequence[dict] = (), client: Any = None) -> list[dict[str, Any]]:
     """Estimate every point; ``workers=0`` runs the chunks in this process (no Dask).
 
-    Rows already in ``done`` (a previous run's table, same key columns) are kept, not redone;
-    with ``out`` the table is rewritten as each point finishes.
+    ``client``: an open ``dask.distributed.Client`` to use (and leave open) instead of starting
+    a cluster. Rows already in ``done`` (a previous run's table, same key columns) are kept, not
+    redone; with ``out`` the table is rewritten as each point finishes.
     """
     have = {tuple(_cell(r[c]) if not isinstance(r[c], str) else r[c] for c in KEY_COLUMNS): r
             for r in done}
@@ -461,17 +466,12 @@ def run_sweep(points: Sequence[Point], *, workers: int | None = None,
         for t in tasks:
             pl = plans[t[0]][t[1]]
             finished(t, pl.function(*pl.args, t[2]))
+    elif tasks and client is not None:
+        _run_on(client, tasks, plans, finished)
     elif tasks:
         client, cluster = _dask_client(workers, scheduler)
         try:
-            from dask.distributed import as_completed
-
-            futures = {}
-            for t in tasks:
-                pl = plans[t[0]][t[1]]
-                futures[client.submit(pl.function, *pl.args, t[2], pure=False)] = t
-            for fut in as_completed(futures):
-                finished(futures[fut], fut.result())
+            _run_on(client, tasks, plans, finished)
         finally:
             client.close()
             if cluster is not None:
@@ -481,6 +481,19 @@ def run_sweep(points: Sequence[Point], *, workers: int | None = None,
     if out:
         write_table(out, table)
     return table
+
+
+def _run_on(client: Any, tasks: list[tuple], plans: dict[Point, list[Plan]],
+            finished: Callable[[tuple, dict], None]) -> None:
+    """Submit every chunk and hand each result to ``finished`` as it arrives."""
+    from dask.distributed import as_completed
+
+    futures = {}
+    for t in tasks:
+        pl = plans[t[0]][t[1]]
+        futures[client.submit(pl.function, *pl.args, t[2], pure=False)] = t
+    for fut in as_completed(futures):
+        finished(futures[fut], fut.result())
 
 
 class _NoBar:
@@ -642,8 +655,8 @@ def integer_text(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.sweep"
     parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=comma_list(str, "store names"), default=list(DEFAULT_STORES),
-                        help="stores (default: all)")
+    parser.add_argument("--store", type=comma_list(str, "store names"),
+                        default=list(DEFAULT_STORES), help="stores (default: all)")
     parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=list(DEFAULT_D),
                         help="dimensions (default 8,16,32,64,128,256)")
     parser.add_argument("--beta", type=comma_list(_beta, "numbers or 'sqrt'"), default=["sqrt"],
@@ -712,4 +725,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the module's own import, not this ``__main__`` copy: Dask pickles the task functions
+    # by reference (``numeric_checks.sweep.weight_chunk``), which a worker imports; functions of
+    # ``__main__`` would be pickled by value with everything their globals reach.
+    from numeric_checks.sweep import main as _main
+
+    sys.exit(_main())

@@ -1,4 +1,4 @@
-"""A static query adds nothing to an MLP (THEORY.md A2).
+"""A static query adds nothing to an MLP (docs/theory.md A2).
 
 Statement. For every activation σ and all x ∈ R^{B×d}, Q ∈ R^{d×d}, K ∈ R^{n×d},
 V ∈ R^{n×d_out}: σ((xQ)Kᵀ)V = σ(x(KQᵀ)ᵀ)V, so the static-query layer is the ordinary MLP

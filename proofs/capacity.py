@@ -1,6 +1,6 @@
 """Associative-memory capacity: ISR, closed forms under both similarity laws, logit scaling.
 
-THEORY.md Part B. ``M`` stored pairs of independent uniform unit vectors, a stored key as the
+docs/theory.md Part B. ``M`` stored pairs of independent uniform unit vectors, a stored key as the
 query, ``ISR(M) = E‖interference‖² / E‖signal‖²`` and the capacity ``M*`` with ``ISR(M*) = 1``.
 For every store of ``symbolic.memory_stores.STORES`` this module derives the capacity under the
 source's Gaussian approximation ``s ~ N(0, 1/d)`` (which reproduces the source's table) and
@@ -123,7 +123,7 @@ LS_DRAWS = 50  # key matrices of the least-squares cross-check (ISR known to ~0.
 LS_CHECK_MAX_D = 96
 ISR_GRID = (10**3, 10**4, 10**5, 10**6, SEED_MEMORIES)  # M where schedules' ISR is tabulated
 
-# THEORY.md's Gaussian capacities, the statements checked against the derived closed forms.
+# docs/theory.md's Gaussian capacities, the statements checked against the derived closed forms.
 THEORY_GAUSSIAN = {
     "outer_product": 1 + d_,
     "relu": 1 + 2 * d_,
@@ -812,7 +812,7 @@ def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: fl
                                 x) for x in xs)
             numeric.append(NumericCheck(f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below "
                                         "the crossing", "mpmath", GRID + 1, float(worst), 0.0,
-                                        bool(worst < 0)))
+                                        bool(worst < 0), expect="below"))
     return Result(claim, Derivation(concluded(steps, steps)), tuple(numeric))
 
 

@@ -1,4 +1,4 @@
-"""Noether's theorem for gradient flow, and what each layer conserves (THEORY.md D).
+"""Noether's theorem for gradient flow, and what each layer conserves (docs/theory.md D).
 
 If a linear one-parameter group ``θ → e^{tA}θ`` (A symmetric) leaves a layer ``F(x; θ)``
 unchanged, then for every loss ``L(θ) = Σ_i ℓ(F(x_i; θ), y_i)`` (ℓ arbitrary)

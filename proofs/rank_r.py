@@ -1,4 +1,4 @@
-"""Rank-r bilinear attention and its symmetries (THEORY.md A8).
+"""Rank-r bilinear attention and its symmetries (docs/theory.md A8).
 
 Statement. With Q_j, K_j ∈ R^{d×r} (columns q_js, k_js) and M_j = Q_jK_jᵀ = Σ_s q_jsk_jsᵀ, the
 score of unit j is x M_j xᵀ = Σ_s (x·q_js)(x·k_js). The rank-r layer Σ_j σ(score_j) v_j is

@@ -1,4 +1,4 @@
-"""From bilinear attention to the gated MLP (THEORY.md A1, A3, A4, A5).
+"""From bilinear attention to the gated MLP (docs/theory.md A1, A3, A4, A5).
 
 Statement.
 * A1: an MLP is a key–value memory, σ(xKᵀ)V = Σ_j σ(x·k_j) v_j.

@@ -1,4 +1,4 @@
-"""What symmetry breaking buys, measured as memory (THEORY.md C1).
+"""What symmetry breaking buys, measured as memory (docs/theory.md C1).
 
 Store ``M`` pairs with tied query/key vectors ``q_m = k_m`` and query with a stored key. The
 symmetric rank-1 form scores ``(x·q)(x·k) = s²`` and weighs a memory by ``σ(s²)``; the gated form
@@ -57,6 +57,7 @@ from symbolic.tied_memory import (
     TiedForm,
     abs_moment,
     closed_law,
+    half_line_quadrature,
     numeric_halves,
     t,
     tied_form,
@@ -218,7 +219,7 @@ def closed_result(act: str, d: int) -> Result:
             expr, plus, minus = closed_law(form, law)
             steps += capacity_steps(act, form_name, law)
             chains.append(steps[-1])
-            got = 1 + 1 / sum(numeric_halves(form.store, law, d))
+            got = 1 + 1 / sum(_quadrature_halves(form, law, d))
             want = float(expr.subs(d_, d))
             err = abs(got - want) / want
             numeric.append(NumericCheck(f"{form_name}, {law}: Gauss–Legendre M* at d = {d}",
@@ -244,6 +245,18 @@ def doubling_statement(law: str) -> sympy.Basic:
 
 
 DOUBLED = sympy.Mul(2, H - 1, evaluate=False)  # 2(h − 1), not distributed
+
+
+def _quadrature_halves(form, law: str, d: int) -> tuple[float, float]:
+    """What the closed form integrates, by quadrature: ``f²`` itself, or (Gaussian law, a
+    polynomial of ``|s| ≤ 1`` only) that polynomial over the whole half-line."""
+    if law == "exact" or form.everywhere:
+        return numeric_halves(form.store, law, d)
+    at_one = float(form.signal) ** 2
+    coeffs = [[float(c) / at_one for c in sympy.Poly(p, t).all_coeffs()]
+              for p in (form.plus, form.minus)]
+    return tuple(half_line_quadrature(lambda x, c=c: np.polyval(c, x), law, d)
+                 for c in coeffs)
 
 
 def relu_doubles() -> Result:
@@ -337,8 +350,9 @@ def table(rows: list[dict], d: int) -> Table:
                   "gated/sym (exact)", "gated anti-aligned share", "kind"), tuple(out),
                  ("anti-aligned share: E[f²; s < 0]/E[f²] under the exact law; 0.5 for every "
                   "symmetric store (tied.symmetric-even)",
-                  "numeric: Gauss–Legendre quadrature, not certified; 'closed form on |s| ≤ 1': "
-                  "the Gaussian column applies Gaussian moments to the polynomial of |s| ≤ 1"))
+                  "numeric: Gauss–Legendre quadrature of f itself, not certified (the Gaussian "
+                  "column of hardtanh, ReLU6, hard-swish: their polynomial holds on |s| ≤ 1 only, "
+                  "and the Gaussian law also weighs |s| > 1)"))
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -2,7 +2,7 @@
 
 Each entry gives the SymPy expression in ``z``, an independent numpy implementation (so that the
 two can be cross-checked), the real ``torch.nn.functional`` call (built lazily: torch is
-optional), and the properties THEORY.md states for it (used only as expectations in tests and
+optional), and the properties docs/theory.md states for it (used only as expectations in tests and
 in the theorem tables; the verdicts themselves are always computed).
 
 Adding an activation is one entry in ``ACTIVATIONS``; every theorem, check and test picks it up.
@@ -27,7 +27,14 @@ LEAKY_SLOPE = sympy.Rational(1, 100)  # torch's default negative_slope
 GELU_TANH_CUBIC = sympy.Rational("0.044715")  # Hendrycks & Gimpel's tanh approximation
 QUICK_GELU_SCALE = sympy.Rational("1.702")  # OpenAI CLIP's sigmoid approximation of GELU
 
-_erf = np.vectorize(math.erf, otypes=[float])
+_vector_erf = np.vectorize(math.erf, otypes=[float])
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """``erf`` elementwise. A module function (pickled by reference), not the ``np.vectorize``
+    object itself: once called, that holds a ufunc which pickle cannot serialize, so a closure
+    reaching it (a Dask task pickled by value) could not be sent to a worker."""
+    return _vector_erf(x)
 
 
 def np_sigmoid(x: np.ndarray) -> np.ndarray:
@@ -60,7 +67,7 @@ def sympy_relu(e: sympy.Expr) -> sympy.Expr:
 class Activation:
     """One activation function σ: R → R.
 
-    ``degree`` is THEORY.md's positive-homogeneity degree (None: not homogeneous of any degree)
+    ``degree`` is docs/theory.md's positive-homogeneity degree (None: not homogeneous of any degree)
     and ``linear`` whether σ(z) = σ(1)·z; both are *expectations* that tests compare against
     the computed verdicts.
     """

@@ -1,4 +1,4 @@
-"""What an activation does to the two symmetries of the gated form (THEORY A6, A7).
+"""What an activation does to the two symmetries of the gated form (docs/theory.md A6, A7).
 
 ``analyze(expr, label)`` runs the decision procedures of ``symbolic.properties`` (which propose)
 and records the kernel's facts (which decide):
@@ -29,6 +29,7 @@ from symbolic.kernel import Fact, check_homogeneous, conj, counterexample, negat
 from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
 from symbolic.properties import (
     EVERY_DEGREE,
+    SYMPY_GAVE_UP,
     Decision,
     candidate_points,
     decide_homogeneity,
@@ -202,7 +203,7 @@ def _analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     except BudgetExceeded as exc:
         inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
                                              f"witness search stopped: {exc}", "interval"))
-    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
+    except SYMPY_GAVE_UP as exc:
         inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
                                              f"witness search failed: {type(exc).__name__}",
                                              "interval"))

@@ -1,4 +1,4 @@
-"""Capacities of the associative-memory stores under both similarity laws (THEORY.md Part B).
+"""Capacities of the associative-memory stores under both similarity laws (docs/theory.md Part B).
 
 ``ISR(M) = E‖interference‖² / E‖signal‖²``; for weights ``w_m = f(s_m)`` and independent unit
 values ``ISR(M) = (M − 1)·E[f(s)²]/f(1)²``, so the capacity (``ISR(M*) = 1``) is
@@ -243,7 +243,7 @@ def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) ->
 
 
 def _tied_capacity(store: MemoryStore, law: str, d: int) -> LawCapacity:
-    """THEORY.md C1 stores, from ``symbolic.tied_memory`` (closed form or numeric)."""
+    """docs/theory.md C1 stores, from ``symbolic.tied_memory`` (closed form or numeric)."""
     from symbolic.tied_memory import tied_law
 
     v = tied_law(store.name, law, d)

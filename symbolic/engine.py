@@ -187,6 +187,10 @@ class NumericCheck:
     """A numeric cross-check of a symbolic result.
 
     ``agrees`` is False when the numbers contradict the symbolic verdict: that is a failure.
+    ``expect`` says what the number is: ``agree`` an error the verdict wants within the
+    tolerance; ``differ`` a difference the verdict predicts (a broken symmetry), wanted above
+    the tolerance; ``below`` a largest value wanted below the bound ``tolerance``; ``none``
+    nothing compared (an undecided verdict, values beyond float64 range).
     """
 
     name: str
@@ -196,6 +200,23 @@ class NumericCheck:
     tolerance: float
     agrees: bool
     detail: str = ""
+    expect: str = "agree"
+
+    def measured(self) -> str:
+        """What the number says, in words: "agrees to 3e-15 (tolerance 1e-11)", "differs by
+        1.02 where the verdict predicts a difference (round-off 1e-11)", …"""
+        x, tol = f"{self.max_error:.3g}", f"{self.tolerance:.3g}"
+        if self.expect == "differ":
+            return (f"differs by {x} where the verdict predicts a difference (round-off {tol})"
+                    if self.agrees else f"differs by only {x} where the verdict predicts a "
+                    f"difference above {tol}")
+        if self.expect == "below":
+            return (f"largest value {x}, below the bound {tol}" if self.agrees
+                    else f"largest value {x}, NOT below the bound {tol}")
+        if self.expect == "none":
+            return "nothing compared"
+        return (f"agrees to {x} (tolerance {tol})" if self.agrees
+                else f"differs by {x}, above the tolerance {tol}")
 
     def to_json(self) -> dict[str, Any]:
         return {

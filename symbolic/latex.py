@@ -146,7 +146,7 @@ ACCENTS = {0x300: r"\`", 0x301: r"\'", 0x302: r"\^", 0x303: r"\~", 0x304: r"\=",
 MATH_ACCENTS = {0x307: r"\dot", 0x308: r"\ddot", 0x302: r"\hat", 0x303: r"\tilde", 0x304: r"\bar",
                 0x20D7: r"\vec"}
 
-# Characters that get their own superscript rendering (THEORY.md writes transposes as xᵀ).
+# Characters that get their own superscript rendering (docs/theory.md writes transposes as xᵀ).
 SUPERSCRIPT_SYMBOLS = {"ᵀ": r"\top"}
 
 
@@ -533,9 +533,8 @@ NUMERIC_LISTED = 2  # more numeric checks than this are summarized in one senten
 def numeric_text(checks: Sequence[NumericCheck]) -> list[str]:
     """The numeric cross-checks, listed, or summarized with every disagreement named."""
     def one(n: NumericCheck) -> str:
-        agree = "agrees" if n.agrees else "DISAGREES"
-        return (f"numeric check {n.name} ({n.backend}, {n.samples} samples): max error "
-                f"{n.max_error:.3g} vs tolerance {n.tolerance:.3g}, {agree}")
+        return (f"numeric check {n.name} ({n.backend}, {n.samples} samples): "
+                f"{n.measured()}" + ("" if n.agrees else ", DISAGREES"))
 
     if len(checks) <= NUMERIC_LISTED:
         return [one(n) for n in checks]

@@ -1,4 +1,4 @@
-"""The layer forms of THEORY.md Part A, defined once for SymPy matrices, numpy and torch.
+"""The layer forms of docs/theory.md Part A, defined once for SymPy matrices, numpy and torch.
 
 Tokens are rows: ``x`` has shape ``(B, d)`` (a SymPy ``Matrix`` of shape ``(1, d)`` works too).
 Weights hold one row per unit: ``Q, K, V`` have shape ``(n, d)`` (``V``: ``(n, d_out)``).

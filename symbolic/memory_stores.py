@@ -1,4 +1,4 @@
-"""The one table of associative-memory stores (THEORY.md Part B).
+"""The one table of associative-memory stores (docs/theory.md Part B).
 
 ``M`` pairs ``(k_m, v_m)`` of independent uniform unit vectors are stored; the query is a stored
 key ``q = k_i`` and the recall is ``r = Σ_m w_m v_m``. For every store but least squares the
@@ -15,10 +15,10 @@ the two agree.
 * ``mgf`` — ``f(s)² = exp(2βs)``: the moment generating function;
 * ``quadrature`` — no closed form (SwiGLU): a certified numeric enclosure;
 * ``projection`` — least squares, whose recall is not of the form ``Σ f(s_m) v_m``;
-* ``tied`` — THEORY.md C1: the symmetric rank-1 and the gated store with tied query/key
+* ``tied`` — docs/theory.md C1: the symmetric rank-1 and the gated store with tied query/key
   vectors, one pair per activation of the table (``symbolic.tied_memory`` derives them).
 
-``part`` says which THEORY.md part a store belongs to: ``B`` (the source's table, what
+``part`` says which docs/theory.md part a store belongs to: ``B`` (the source's table, what
 ``proofs.capacity`` and ``--store all`` cover) or ``C1`` (``sym_<σ>``: weights ``σ(s²)``;
 ``gated_<σ>``: weights ``σ(s)·s``, for every σ of ``symbolic.activations``).
 
@@ -57,7 +57,7 @@ class MemoryStore:
     source_text: str
     note: str = ""
     square_bound: sympy.Expr | None = None  # c·s^(2j) ≥ f(s)² (tails of a certified quadrature)
-    part: str = "B"  # THEORY.md part: "B" (the source's table) or "C1" (tied stores)
+    part: str = "B"  # docs/theory.md part: "B" (the source's table) or "C1" (tied stores)
     form: str = ""  # C1: "sym" or "gated"
     activation: str = ""  # C1: the activation's name in symbolic.activations
 
@@ -95,7 +95,7 @@ def _sym(activation: str) -> sympy.Expr:
 
 
 def _tied(form: str, activation: str) -> MemoryStore:
-    """THEORY.md C1: ``sym_<σ>`` (weights ``σ(s²)``, the symmetric rank-1 form with ``q = k``)
+    """docs/theory.md C1: ``sym_<σ>`` (weights ``σ(s²)``, the symmetric rank-1 form with ``q = k``)
     or ``gated_<σ>`` (``σ(s)·s``, the gated form with tied query/key vectors)."""
     sym = form == "sym"
     weight = _sym(activation).subs(s, s**2) if sym else _sym(activation) * s
@@ -103,7 +103,7 @@ def _tied(form: str, activation: str) -> MemoryStore:
                        f"{'symmetric rank-1' if sym else 'gated'}, {activation}, tied keys",
                        f"{activation}(s²)" if sym else f"{activation}(s)·s", weight,
                        _ratio(activation, gate_times_s=not sym, of_square=sym), "tied",
-                       float("nan"), "", "THEORY.md C1", part="C1", form=form,
+                       float("nan"), "", "docs/theory.md C1", part="C1", form=form,
                        activation=activation)
 
 
@@ -134,7 +134,7 @@ STORES: dict[str, MemoryStore] = {
         *(_tied(form, act) for act in ACTIVATIONS for form in TIED_FORMS),
     )
 }
-# The source's table (THEORY.md Part B): what proofs.capacity, `--store all` and the sweep's
+# The source's table (docs/theory.md Part B): what proofs.capacity, `--store all` and the sweep's
 # default grid cover. The C1 stores are asked for by name.
 PART_B: dict[str, MemoryStore] = {n: m for n, m in STORES.items() if m.part == "B"}
 

@@ -3,11 +3,13 @@
 Untrusted: they *propose* — a witness point, the degree p, a simpler form of σ — and the kernel
 decides the property's formula itself:
 
-* ``decide_linear``: ``∀z: σ(z) = σ(1)·z`` (THEORY A6), refuted by ``kernel.counterexample`` at
-  a certified point, or proved by ``kernel.check_identity`` (cases z > 0, z < 0, z = 0).
-* ``decide_homogeneity``: THEORY A7's complete procedure. ``σ(u) ≠ 0`` (u = ±1) and α = 2 force
-  ``2^p = σ(2u)/σ(u)``; ``kernel.check_homogeneous`` proves ``∀α > 0, z: σ(αz) = α^p σ(z)`` for
-  that p, or ``kernel.refute_homogeneous`` refutes every degree at a certified point. Undecided
+* ``decide_linear``: ``∀z: σ(z) = σ(1)·z`` (docs/theory.md A6), refuted by
+  ``kernel.counterexample`` at a certified point, or proved by ``kernel.check_identity`` (cases
+  z > 0, z < 0, z = 0).
+* ``decide_homogeneity``: docs/theory.md A7's complete procedure. ``σ(u) ≠ 0`` (u = ±1) and
+  α = 2 force ``2^p = σ(2u)/σ(u)``; ``kernel.check_homogeneous`` proves
+  ``∀α > 0, z: σ(αz) = α^p σ(z)`` for that p, or ``kernel.refute_homogeneous`` refutes every
+  degree at a certified point. Undecided
   premises give ``unknown``, never a refutation. σ ≡ 0 is homogeneous of every degree.
 
 Witnesses are found by trying points (simple rationals, scaled copies of σ's own constants, the
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 import mpmath
 import sympy
+from sympy.polys.polyerrors import BasePolynomialError
 
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
@@ -264,6 +267,13 @@ def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
     return undecided(sympy.Eq(expr, slope_form(c), evaluate=False), "analysis stopped")
 
 
+# What SymPy raises when it gives up on an expression (not a verdict: the property is undecided).
+# PolynomialError is no ValueError: a branch condition such as ``-(x-1)(x-1.0000001) > 0`` sent
+# to a polynomial routine raised it through every command.
+SYMPY_GAVE_UP = (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError,
+                 BasePolynomialError, NotImplementedError)
+
+
 def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
     start = time.process_time()  # the limits count CPU seconds
     try:
@@ -275,8 +285,9 @@ def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
         return Decision(fact, (Step(fact, "time limit"),))
     except InvalidExpression:
         raise  # the user's input: a one-line error, exit 2
-    except (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError) as exc:
-        # SymPy gave up inside the search ("not comparable", ...): the search proposes nothing
+    except SYMPY_GAVE_UP as exc:
+        # SymPy gave up inside the search ("not comparable", a polynomial routine handed a
+        # branch it cannot read, ...): the search proposes nothing
         fact = undecided(formula, f"analysis stopped: {type(exc).__name__}: "
                          f"{' '.join(str(exc).split())[:120]}", "sympy")
         return Decision(fact, (Step(fact, "search failed"),))

@@ -128,7 +128,7 @@ def result_text(result: Result, verbose: bool = False, backing: str | None = Non
         mark = "✓" if n.agrees else "✗ DISAGREES"
         lines.append(
             f"  numeric check ({n.backend}, {n.samples} samples): {n.name}: "
-            f"max error {n.max_error:.3g} vs tolerance {n.tolerance:.3g} {mark}"
+            f"{n.measured()} {mark}"
             + (f" — {n.detail}" if n.detail and (verbose or not n.agrees) else "")
         )
     if result.status != "proved":

@@ -1,6 +1,6 @@
 """Retrieval error at capacity: how often the recall decodes to the wrong stored value.
 
-Setting of THEORY.md Part B: ``M`` pairs of independent uniform unit keys and values in
+Setting of docs/theory.md Part B: ``M`` pairs of independent uniform unit keys and values in
 ``R^d``, query ``q = k_i``, recall ``r = Σ_m w_m v_m``, ``w_m = f(s_m)``, ``s_m = k_m·q``.
 The recall is **decoded to its nearest stored value**, ``argmax_m ⟨r, v_m⟩``; for unit values
 this is also the nearest in Euclidean distance (``‖r − v_m‖² = ‖r‖² + 1 − 2⟨r, v_m⟩``), and a

@@ -26,6 +26,7 @@ does not depend on how loaded the machine is.
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 import time
@@ -119,14 +120,29 @@ _STACK = threading.local()  # the CPU-time ends of the limits armed on this thre
 
 
 def _held(frame: types.FrameType | None) -> bool:
-    """Must an interrupt arriving in ``frame`` wait? Inside ``uninterrupted()``, or in the
-    limits' bookkeeping (or a function it called: the dataclass ``__init__``, a property)."""
+    """Must an interrupt arriving in ``frame`` wait? Inside ``uninterrupted()``, in the
+    limits' bookkeeping (or a function it called: the dataclass ``__init__``, a property), or
+    in a callback of the interpreter's whose exceptions are swallowed."""
     if getattr(_HELD, "depth", 0):
         return True
+    first = frame
     for _ in range(PROTECTED_DEPTH):
         if frame is None:
-            return False
+            break
         if frame.f_code in _PROTECTED:
+            return True
+        frame = frame.f_back
+    return _in_swallowing_callback(first)
+
+
+def _in_swallowing_callback(frame: types.FrameType | None) -> bool:
+    """Is ``frame`` inside a ``gc`` callback (Hypothesis registers one) or a ``__del__``?
+    An exception raised there is not the work's: the interpreter reports it as "unraisable"
+    and goes on, so the limit would be lost (``PytestUnraisableExceptionWarning`` in every
+    run). Held, the interrupt lands in the work 1 ms after the callback returns."""
+    callbacks = {c.__code__ for c in gc.callbacks if hasattr(c, "__code__")}
+    while frame is not None:
+        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
             return True
         frame = frame.f_back
     return False

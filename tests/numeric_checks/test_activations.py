@@ -61,3 +61,39 @@ def test_float64_overflow_is_nothing_to_compare_not_a_disagreement():
         check = expected_check("gated form: Q ↔ K", "numpy", float("nan"), symmetric, None,
                         float("inf"))
         assert check.agrees and "beyond float64 range" in check.detail
+
+
+@pytest.mark.parametrize("text", [
+    "x + relu(-(x-1)*(x-1.0000001))",  # PolynomialError in the homogeneity search
+    pytest.param("x + relu(min(x - tanh(200), 1 - x))",  # "not comparable" (numeric check)
+                 marks=pytest.mark.slow),  # ~8 s of undecided searches
+])
+def test_valid_activations_that_crashed_get_a_report(text):
+    from tests.commands import in_process
+
+    done = in_process("proofs.exchange", ["--activation", text])
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode in (0, 3)  # decided or unknown; never a crash
+    assert text in done.stdout
+
+
+def test_check_lines_say_what_they_measured():
+    from numeric_checks.activations import REL_TOL, expected_check
+
+    kept = expected_check("gated form: Q ↔ K", "numpy", 3e-15, True, None)
+    broken = expected_check("gated form: Q ↔ K", "numpy", 1.02, False, 0.5)
+    missing = expected_check("gated form: Q ↔ K", "numpy", 0.0, False, 0.5)
+    assert kept.measured() == f"agrees to 3e-15 (tolerance {REL_TOL:.3g})"
+    assert broken.agrees and broken.measured().startswith(
+        "differs by 1.02 where the verdict predicts a difference")
+    assert not missing.agrees and "differs by only 0" in missing.measured()
+
+
+def test_the_text_report_reads_agrees_or_differs_never_error_vs_tolerance():
+    from tests.commands import in_process
+
+    done = in_process("proofs.exchange", ["--activation", "relu", "-v"])
+    lines = [x for x in done.stdout.splitlines() if "numeric check" in x]
+    assert lines and not any("max error" in x for x in lines)
+    assert any("differs by" in x and "predicts a difference" in x for x in lines)
+    assert any("agrees to" in x for x in lines)

@@ -73,7 +73,7 @@ def test_seeded_and_reproducible():
 
 
 def test_shared_component_of_one_memory():
-    """THEORY.md's pitfall: with positive weights the queries of one memory share w̄·Σ v_m,
+    """docs/theory.md's pitfall: with positive weights the queries of one memory share w̄·Σ v_m,
     so their direct interference estimates are positively correlated."""
     rng = np.random.default_rng(0)
     draws = [weight_draw("softmax", SMALL_D, 200, 50, 2.0, np.random.default_rng(i),
@@ -158,3 +158,30 @@ def test_source_column_only_at_the_source_setting(capsys):
     e = estimate("relu", SMALL_D, draws=1)
     assert "source" in _text([replace(e, d=64)], 8.0).splitlines()[0]
     assert "source" not in _text([replace(e, d=64)], 4.0).splitlines()[0]
+
+
+def test_plot_draws_the_asked_stores_only_with_a_progress_count(tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib", reason="the plot extra")
+    from numeric_checks import capacity
+
+    seen, counted = [], []
+
+    def fake_isr(store, d, m, beta, **kw):  # the Monte Carlo itself is tested above
+        seen.append(store)
+        return (m / 200.0, 0.001, 1, 64)
+
+    class Bar:
+        def update(self, n=1):
+            counted.append(n)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(capacity, "estimate_isr", fake_isr)
+    monkeypatch.setattr(capacity, "_progress", lambda total, wanted: (counted.append(-total),
+                                                                       Bar())[1])
+    out = str(tmp_path / "one.png")
+    written = capacity.plot(out, d=8, stores=["relu2"])
+    assert written == [out] and sorted(p.name for p in tmp_path.iterdir()) == ["one.png"]
+    assert set(seen) == {"relu2"}  # the other stores are neither estimated nor drawn
+    assert -counted[0] == sum(counted[1:]) == len(capacity.PLOT_FRACTIONS)

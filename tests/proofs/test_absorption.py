@@ -1,4 +1,4 @@
-"""python -m proofs.absorption (THEORY A2): a static query absorbs into the keys."""
+"""python -m proofs.absorption (docs/theory.md A2): a static query absorbs into the keys."""
 
 from __future__ import annotations
 

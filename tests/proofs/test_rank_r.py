@@ -1,5 +1,5 @@
-"""python -m proofs.rank_r (THEORY A8): rank-r scores, the GL(r) and exchange symmetries, and
-their breaking by the gated variant."""
+"""python -m proofs.rank_r (docs/theory.md A8): rank-r scores, the GL(r) and exchange
+symmetries, and their breaking by the gated variant."""
 
 from __future__ import annotations
 

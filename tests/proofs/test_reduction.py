@@ -1,4 +1,4 @@
-"""python -m proofs.reduction (THEORY A1, A3–A5): bilinear attention → rank 1 → gated."""
+"""python -m proofs.reduction (docs/theory.md A1, A3–A5): bilinear attention → rank 1 → gated."""
 
 from __future__ import annotations
 

@@ -102,7 +102,7 @@ def test_certified_swiglu_moment_contains_quadrature(law, d):
         assert enc.delta <= 1e-4 * enc.b
 
 
-# THEORY.md's Gaussian capacities and their exact-law counterparts, in d (and beta).
+# docs/theory.md's Gaussian capacities and their exact-law counterparts, in d (and beta).
 GAUSSIAN_FORMS = {
     "outer_product": 1 + d_,
     "relu": 1 + 2 * d_,

@@ -302,8 +302,8 @@ def test_verification_line_names_methods_witnesses_and_numeric_checks():
     line = verification_line(result)
     assert r"\ensuremath{\checkmark} proved by interval + sympy (2 steps)" in line
     assert "witness z0 = 2" in line
-    assert r"numeric check replay (numpy, 8 samples): max error $1\times 10^{-17}$ vs " \
-           r"tolerance $1\times 10^{-12}$" in line
+    assert r"numeric check replay (numpy, 8 samples): agrees to $1\times 10^{-17}$ " \
+           r"(tolerance $1\times 10^{-12}$)" in line
     assert " s;" not in line and " s)" not in line  # no time without timings
     assert "0.000 s" in verification_line(result, timings=True)
 
@@ -531,7 +531,7 @@ def test_fragment_compiles_in_a_two_column_article_with_a_long_derivation(tmp_pa
         assert "(120)" in text
 
 
-# TeX's specials, the Unicode mathematics of THEORY.md, then anything at all.
+# TeX's specials, the Unicode mathematics of docs/theory.md, then anything at all.
 HOSTILE = st.text(st.one_of(st.sampled_from(list("\\{}$&#^_%~<>|\"`'-[]*\n\t")),
                             st.sampled_from(list("σ⊙∀∃⇔⇒αβ≠≤≥→∈ℝᵀ⁻¹√·×−…")),
                             st.characters()), max_size=60)

@@ -1,4 +1,4 @@
-"""Decision procedures for linearity and positive homogeneity (THEORY A6, A7)."""
+"""Decision procedures for linearity and positive homogeneity (docs/theory.md A6, A7)."""
 
 from __future__ import annotations
 
