@@ -62,21 +62,24 @@ def symmetry_result(decision: SymmetryDecision, activations, torch: bool = False
     sigma = "every σ" if decision.every_sigma else f"σ = {decision.activation}"
     if decision.invariant is True:
         title = f"{name} is invariant under {t}"
-        statement = (f"F(x; Tθ) = F(x; θ) for all x, θ ({where}; {sigma}) with "
-                     f"F(x) = {decision.layer.text}, T: {t}{domain}")
+        note = (f"F(x; Tθ) = F(x; θ) for all x, θ ({where}; {sigma}) with "
+                f"F(x) = {decision.layer.text}, T: {t}{domain}")
         if decision.conserved:
-            statement += f"; generator A = {decision.generator}, θᵀAθ = {decision.conserved}"
+            note += f"; generator A = {decision.generator}, θᵀAθ = {decision.conserved}"
     elif decision.invariant is False:
         title = f"{name} is not invariant under {t} (σ = {decision.activation})"
-        statement = (f"F(x; Tθ) ≠ F(x; θ) at a certified witness ({where}) with "
-                     f"F(x) = {decision.layer.text}, T: {t}{domain}")
+        note = (f"F(x; Tθ) ≠ F(x; θ) at a certified witness ({where}) with "
+                f"F(x) = {decision.layer.text}, T: {t}{domain}")
     else:
         title = f"{name} under {t}: undecided (σ = {decision.activation})"
-        statement = f"F(x; Tθ) = F(x; θ) with F(x) = {decision.layer.text}, T: {t} — undecided"
-    claim = Claim(_claim_name(decision), title, statement, "D", kind="proposition",
+        known = "" if where == "—" else f" ({where}: not the general answer)"
+        note = (f"F(x; Tθ) = F(x; θ) with F(x) = {decision.layer.text}, T: {t} — undecided"
+                f"{known}")
+    claim = Claim(_claim_name(decision), title, note, "D", kind="proposition",
                   assumptions=tuple(f"{'σ' if f == 'sigma' else f}(z) = {activations[f].expr}"
                                     for f in decision.layer.functions),
-                  uses=("conservation.noether",) if decision.conserved else ())
+                  uses=("conservation.noether",) if decision.conserved else (),
+                  statement=decision.statement)
     return Result(claim, Derivation(decision.steps), symmetry_check(decision, activations, torch))
 
 
@@ -104,7 +107,8 @@ def decision_json(decision: SymmetryDecision, result: Result,
         "param": decision.transform.domain,
         "activation": decision.activation,
         "invariant": decision.invariant,
-        "status": decision.status if result.status != "failed" else "failed",
+        "status": result.status,  # the claim's: proved, unknown or failed
+        "decision": decision.outcome,  # invariant, broken or unknown
         "sizes": decision.sizes,
         "every_sigma": decision.every_sigma,
         "evidence": {"claim": result.claim.to_json(), "steps": result.derivation.to_json(),

@@ -84,7 +84,20 @@ class SymmetryDecision:
 
     @property
     def status(self) -> str:
-        return "unknown" if self.invariant is None else "proved"
+        """``decided`` (invariant or broken) or ``unknown``: the search's outcome, not the
+        kernel's verdict on a step (that is the claim's status)."""
+        return "unknown" if self.invariant is None else "decided"
+
+    @property
+    def outcome(self) -> str:
+        """``invariant``, ``broken`` (a certified witness) or ``unknown``."""
+        return {True: "invariant", False: "broken", None: "unknown"}[self.invariant]
+
+    @property
+    def statement(self) -> sympy.Basic:
+        """The formula the claim states: the last step's (the invariance equation decided, its
+        negation at a witness, or the equation left undecided)."""
+        return self.steps[-1].formula
 
 
 def decide(layer: Layer, transform: Transform,
