@@ -158,6 +158,16 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
     """Decide ``transform`` (or, with ``discover``, the candidate family) for ``layer``;
     ``torch``: add the cross-checks with torch's real functions (the command line does, when
     torch is installed and ``--no-torch`` is not given)."""
+    from symbolic.blocks import BLOCKS
+
+    if isinstance(layer, str) and layer.strip() in BLOCKS:
+        if not discover:
+            raise InvalidArgument(f"--layer {layer.strip()} is a block: its symmetries are "
+                                  "decided with --discover (matrix --transform text for blocks "
+                                  "is not in the language yet)")
+        from proofs._blocks import block_report
+
+        return block_report(layer.strip(), torch=torch)
     parsed = resolve_layer(layer)
     a = parse_param(param)
     if not discover and transform is None:
@@ -191,6 +201,8 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
 def symmetry_json(report: Report, args: argparse.Namespace) -> Any:
     """One object for one decision; with ``--discover`` one object per activation listing its
     ``symmetries``; a list when several activations were decided."""
+    if "block_json" in report.data:
+        return report.data["block_json"]
     decisions = report.data["decisions"]
     if not report.data["discover"]:
         return decisions[0] if len(decisions) == 1 else decisions
@@ -202,8 +214,9 @@ def symmetry_json(report: Report, args: argparse.Namespace) -> Any:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--layer", default="gated", metavar="NAME_OR_EXPR",
-                        help="a layer table name (mlp, gated, symmetric_rank1, static_query) or "
-                             "an expression such as '(sigma(x @ Q.T) * (x @ K.T)) @ V'")
+                        help="a layer table name (mlp, gated, symmetric_rank1, static_query), "
+                             "a block (llama_block, gpt2_block; with --discover) or an "
+                             "expression such as '(sigma(x @ Q.T) * (x @ K.T)) @ V'")
     parser.add_argument("--transform", metavar="SUBSTITUTION",
                         help="e.g. 'Q -> K, K -> Q', 'Q -> a*Q, K -> K/a', "
                              "'Q[j] -> a*Q[j], K[j] -> K[j]/a'")
