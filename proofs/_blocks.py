@@ -116,7 +116,9 @@ def _law_results(wanted: set[str]) -> list[Result]:
         steps = (Step(law.fact, "chain rule written into the formula; matrix algebra (kernel)",
                       note=f"{law.group}: d/dt of {law.quantity} along θ̇ = −∇L"),)
         claim = _claim(f"conservation.block.{key}", f"conserved along gradient flow: "
-                       f"{law.quantity}", f"the law of {law.group}", steps,
+                       f"{law.quantity}", f"the law of {law.group}; one SGD step changes it by "
+                       "exactly η²(…), no first-order term (with biases: W stacked with its "
+                       "bias row, the same identity)", steps,
                        uses=("conservation.noether",))
         out.append(Result(claim, Derivation(steps), tuple(by_law[key])))
     return out

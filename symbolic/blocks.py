@@ -247,12 +247,14 @@ def candidates(block: BlockForm) -> list[Candidate]:
                   "W_Q,0 → W_Q,0 A, W_K,0 → W_K,0 A^{−T}"
                   + (" (b_Q,0, b_K,0 alike)" if bias else "") + ", A ∈ GL(r)",
                   {"A": (r, r, "GL")}, lambda p, g: _qk(p, g, bias),
-                  conserved="W_Qᵀ W_Q − W_Kᵀ W_K" + (" + b_Qᵀb_Q − b_Kᵀb_K" if bias else ""),
+                  conserved="Ŵ_Qᵀ Ŵ_Q − Ŵ_Kᵀ Ŵ_K, Ŵ = [W; b] (W with its bias row)" if bias
+                  else "W_Qᵀ W_Q − W_Kᵀ W_K",
                   law="qk"),
         Candidate("GL(r) of VO", "W_V,0 → W_V,0 B, W_O,0 → B^{−1} W_O,0"
                   + (" (b_V,0 alike)" if bias else "") + ", B ∈ GL(r)",
                   {"B": (r, r, "GL")}, lambda p, g: _vo(p, g, bias),
-                  conserved="W_Vᵀ W_V − W_O W_Oᵀ" + (" + b_Vᵀb_V" if bias else ""), law="vo"),
+                  conserved="Ŵ_Vᵀ Ŵ_V − W_O W_Oᵀ, Ŵ_V = [W_V; b_V]" if bias
+                  else "W_Vᵀ W_V − W_O W_Oᵀ", law="vo"),
         Candidate(("RMSNorm" if block.norm == "rms" else "LayerNorm") + " gain absorption",
                   "G → G D" + (", b → b D" if bias else "") + ", W_{Q,K,V},h → D^{−1} W, "
                   "D invertible diagonal", {"D": (d, d, "diagonal")},
@@ -457,7 +459,7 @@ def rope_rotation_facts() -> list[Fact]:
         with sympy.evaluate(False):
             lhs = (rope(q * A, t) * rope(k * A, s).T)[0, 0]
         rhs = sympy.expand((rope(q, t) * rope(k, s).T)[0, 0])
-        facts.append(check_equal(lhs, rhs))
+        facts.append(check_equal(lhs, rhs, timeout_s=BLOCK_TIMEOUT_S))
     return facts
 
 
