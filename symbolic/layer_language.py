@@ -41,7 +41,7 @@ from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
 from symbolic.expressions import ExpressionParser as _TextChecks
-from symbolic.expressions import quote_input, did_you_mean
+from symbolic.expressions import did_you_mean, quote_input
 
 MAX_LAYER_CHARS = 1000  # the table's layers take ~40; checked before anything else
 MAX_LAYER_NODES = 200  # ast nodes
@@ -289,9 +289,9 @@ class _Builder:
                                     "not allowed; call sigma (the --activation) or a table "
                                     f"activation by name: {', '.join(ACTIVATIONS)}")
         if name != SIGMA and name not in ACTIVATIONS:
-            raise self.checks.error(f"unknown function {name!r} {self.where(node)}"
-                                    f"{did_you_mean(name or '', [SIGMA, *ACTIVATIONS])}; call sigma "
-                                    f"(the --activation) or a table activation: "
+            hint = did_you_mean(name or "", [SIGMA, *ACTIVATIONS])
+            raise self.checks.error(f"unknown function {name!r} {self.where(node)}{hint}; call "
+                                    f"sigma (the --activation) or a table activation: "
                                     f"{', '.join(ACTIVATIONS)}")
         if node.keywords or len(node.args) != 1:
             raise self.checks.error(f"{name} {self.where(node)} takes one argument, by position")

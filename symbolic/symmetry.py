@@ -27,8 +27,8 @@ bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
 
 For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
 ``A = dT_a/da|_{a=1} = diag(λ_M I_M)``; when the layer is invariant, ``θᵀAθ = Σ λ_M ‖M‖²`` is the
-``conserved`` quantity of gradient flow — Noether's theorem for gradient flow (docs/theory.md, item D), proved in
-``proofs.conservation`` (``conservation.noether``).
+``conserved`` quantity of gradient flow — Noether's theorem for gradient flow (docs/theory.md,
+item D), proved in ``proofs.conservation`` (``conservation.noether``).
 """
 
 from __future__ import annotations
@@ -61,8 +61,9 @@ from symbolic.transform_language import (
 GENERAL = "general n, d"
 PER_UNIT = " (every unit k with its own a[k])"
 EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
-CONSERVATION = ("conserved along gradient flow of any loss by Noether's theorem for gradient flow (docs/theory.md, item D), "
-                "proved in proofs.conservation (conservation.noether)")
+CONSERVATION = ("conserved along gradient flow of any loss by Noether's theorem for gradient "
+                "flow (docs/theory.md, item D), proved in proofs.conservation "
+                "(conservation.noether)")
 
 
 @dataclass(frozen=True)

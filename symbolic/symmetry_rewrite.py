@@ -45,7 +45,8 @@ class ActivationSpec:
 
 @dataclass(frozen=True)
 class Intertwiner:
-    """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (docs/theory.md, item D)."""
+    """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (docs/theory.md,
+    item D)."""
 
     name: str
     flip: Callable[[sympy.Expr, sympy.Expr], sympy.Expr]
