@@ -38,6 +38,9 @@ def _group_element(kind: str, rows, cols, rng: np.random.Generator) -> np.ndarra
     n, m = _size(rows), _size(cols)
     if kind == "GL":
         return rng.standard_normal((n, m)) + 2.0 * np.eye(n)
+    if kind == "O":
+        q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+        return q
     if kind == "diagonal":
         return np.diag(rng.uniform(0.5, 2.0, n) * rng.choice([-1.0, 1.0], n))
     return rng.standard_normal((n, m))

@@ -219,3 +219,19 @@ def _block_json(dec: BlockDecision, res: Result) -> dict[str, Any]:
                 "difference": str(dec.witness["difference"])[:400]},
             "evidence": {"claim": res.claim.to_json(), "steps": res.derivation.to_json(),
                          "numeric": [n.to_json() for n in res.numeric]}}
+
+
+def block_transform_report(name: str, transform: str, param: str | None) -> Report:
+    """One typed matrix transform of the block's attention sub-layer, decided."""
+    from symbolic.block_transform import parse_block_transform, parse_groups
+
+    block = BLOCKS[name]
+    cand = parse_block_transform(transform, block, parse_groups(param))
+    dec = decide_candidate(block, cand)
+    res = _candidate_result(block, dec)
+    table = Table("block_symmetries", f"{name}: {cand.text}",
+                  ("part", "symmetry", "decision", "sizes", "conserved"),
+                  (_row("attention", cand.text, dec.outcome, dec.sizes),))
+    obj = _block_json(dec, res)
+    return Report("proofs.symmetry", f"Symmetries of {name}", SOURCE, (res,), (table,),
+                  data={"discover": False, "decisions": [obj], "block_json": obj})

@@ -161,13 +161,17 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
     from symbolic.blocks import BLOCKS
 
     if isinstance(layer, str) and layer.strip() in BLOCKS:
-        if not discover:
-            raise InvalidArgument(f"--layer {layer.strip()} is a block: its symmetries are "
-                                  "decided with --discover (matrix --transform text for blocks "
-                                  "is not in the language yet)")
-        from proofs._blocks import block_report
+        from proofs._blocks import block_report, block_transform_report
 
-        return block_report(layer.strip(), torch=torch)
+        if discover and transform is not None:
+            raise InvalidArgument("--discover decides its own candidate transforms; drop "
+                                  "--transform (or --discover)")
+        if not discover and transform is None:
+            raise InvalidArgument("--transform is required (or --discover for the candidate "
+                                  "family)")
+        if discover:
+            return block_report(layer.strip(), torch=torch)
+        return block_transform_report(layer.strip(), transform, param)
     parsed = resolve_layer(layer)
     a = parse_param(param)
     if not discover and transform is None:

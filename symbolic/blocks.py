@@ -383,8 +383,10 @@ def block_witness(block: BlockForm, cand: Candidate):
     for k, (_, _, kind) in cand.group.items():
         if kind == "GL":
             g[k] = sympy.Matrix(WITNESS_GROUP["GL"])
-        elif kind == "orthogonal-reflection":
+        elif kind == "O":  # a reflection: orthogonal, and commutes with no RoPE rotation
             g[k] = sympy.Matrix([[1, 0], [0, -1]])
+        elif kind == "diagonal":
+            g[k] = sympy.diag(2, sympy.Rational(1, 2))
         else:
             return None
     moved = cand.act(explicit, g)

@@ -19,6 +19,7 @@ from numeric_checks import block_training
 from numeric_checks.blocks import block_check
 from proofs import symmetry
 from symbolic import block_laws
+from symbolic.block_transform import parse_block_transform, parse_groups
 from symbolic.blocks import (
     BLOCKS,
     BlockForm,
@@ -31,6 +32,7 @@ from symbolic.blocks import (
     norm_scale_facts,
     rope_rotation_facts,
 )
+from symbolic.errors import InvalidExpression
 from symbolic.kernel import check_matrix_expr_equal, counterexample
 
 LLAMA = BLOCKS["llama_block"]
@@ -167,10 +169,10 @@ def test_one_step_changes_the_quantity_by_exactly_eta_squared(seed):
     assert run.law_error["qk"] < 1e-6 and run.law_error["vo"] < 1e-6 and run.drift["bK"] < 1e-12
 
 
-def test_a_block_needs_discover(capsys):
+def test_a_bad_block_transform_is_one_line(capsys):
     code = symmetry.main(["--layer", "llama_block", "--transform", "Q -> K", "--no-torch"])
     err = capsys.readouterr().err.strip()
-    assert code == 2 and "\n" not in err and "--discover" in err
+    assert code == 2 and "\n" not in err and "not a parameter" in err
 
 
 @pytest.mark.slow  # ~25 s of CPU: every candidate of the block through the kernel
@@ -183,3 +185,47 @@ def test_llama_block_discover(capsys):
     assert found["GL(r) of QK with RoPE"] == "broken"
     assert found["GL(r) of VO"] == "invariant"
     assert found["RMSNorm gain absorption"] == "invariant"
+
+
+# --- the matrix transform language ----------------------------------------------------------
+
+
+def test_a_typed_gl_transform_is_the_table_candidate():
+    cand = parse_block_transform("WV0 -> WV0 @ B, WO0 -> inv(B) @ WO0", LLAMA)
+    assert cand.group["B"][2] == "GL" and str(cand.group["B"][0]) == "r"
+    assert decide_candidate(LLAMA, cand).outcome == "invariant"
+
+
+def test_an_orthogonal_qk_transform_with_rope_is_broken_at_a_reflection():
+    """O(r) on QK with RoPE: a reflection does not commute with the rotations (by hand, the
+    scores' entry flips sign: test_rope_commuting_rotations_and_a_reflection_…)."""
+    cand = parse_block_transform("WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T", LLAMA,
+                                 parse_groups("A in O"))
+    dec = decide_candidate(LLAMA, cand)
+    assert dec.outcome == "broken" and dec.witness["group"]["A"] == sympy.diag(1, -1)
+    assert all(c.agrees for c in block_check(LLAMA, dec))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Q -> Q @ A", "not a parameter"),
+    ("WQ0 -> WK0 @ A", None),  # allowed: same shape (an exchange with a group element)
+    ("WQ0 -> WQ0 @ WK0", "exactly one parameter"),
+    ("WQ0 -> WQ0 @ A, WO0 -> A @ WO0", None),
+    ("WQ0 -> WQ0 @ A, WV0 -> A @ WV0", "different sizes"),
+    ("WQ0 -> __import__('os')", "the only call is inv"),
+    ("WQ0 -> WQ0.shape", "only .T"),
+    ("WQ0 -> WQ0 @ A, WQ0 -> WQ0", "twice"),
+    ("WQ0: WQ0", "':' at column"),
+])
+def test_block_transform_parser(text, message):
+    if message is None:
+        assert parse_block_transform(text, LLAMA).group
+        return
+    with pytest.raises(InvalidExpression, match=message):
+        parse_block_transform(text, LLAMA)
+
+
+@pytest.mark.parametrize("text", ["A in SL", "A", "a in GL", "A in GL, B"])
+def test_group_parser_refuses(text):
+    with pytest.raises(InvalidExpression):
+        parse_groups(text)
