@@ -20,7 +20,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from symbolic.blocks import BlockForm, Candidate, _inv, _mul, parameters
+from symbolic.blocks import BlockForm, Candidate, inverse, parameters, product
 from symbolic.layer_language import layer_error, parsed_tree
 
 MAX_CHARS = 400
@@ -101,9 +101,9 @@ def parse_block_transform(text: str, block: BlockForm, groups: Mapping[str, str]
             value = None
             for name, transposed, inverted in factors:
                 m = p[name] if name in p else g[name]
-                m = _inv(m) if inverted else m
+                m = inverse(m) if inverted else m
                 m = m.T if transposed else m
-                value = m if value is None else _mul(value, m)
+                value = m if value is None else product(value, m)
             out[target] = value
         return out
 

@@ -174,7 +174,7 @@ def rope_numpy(y: np.ndarray, omega: np.ndarray | None = None) -> np.ndarray:
 # --- the candidates -----------------------------------------------------------------------
 
 
-def _inv(m):
+def inverse(m):
     return m.inv() if _sym(m) else np.linalg.inv(m)
 
 
@@ -203,29 +203,29 @@ def _swap_heads(p, g):
 
 def _qk(p, g, biases):
     A = g["A"]
-    out = {**p, "WQ0": _mul(p["WQ0"], A), "WK0": _mul(p["WK0"], _inv(A).T)}
+    out = {**p, "WQ0": product(p["WQ0"], A), "WK0": product(p["WK0"], inverse(A).T)}
     if biases:
-        out["bQ0"] = _mul(p["bQ0"], A)
-        out["bK0"] = _mul(p["bK0"], _inv(A).T)
+        out["bQ0"] = product(p["bQ0"], A)
+        out["bK0"] = product(p["bK0"], inverse(A).T)
     return out
 
 
 def _vo(p, g, biases):
     B = g["B"]
-    out = {**p, "WV0": _mul(p["WV0"], B), "WO0": _mul(_inv(B), p["WO0"])}
+    out = {**p, "WV0": product(p["WV0"], B), "WO0": product(inverse(B), p["WO0"])}
     if biases:
-        out["bV0"] = _mul(p["bV0"], B)
+        out["bV0"] = product(p["bV0"], B)
     return out
 
 
 def _gain(p, g, biases):
     D = g["D"]
-    out = {**p, "G": _mul(p["G"], D)}
+    out = {**p, "G": product(p["G"], D)}
     if biases:
-        out["b"] = _mul(p["b"], D)
+        out["b"] = product(p["b"], D)
     for h in range(HEADS):
         for w in "QKV":
-            out[f"W{w}{h}"] = _mul(_inv(D), p[f"W{w}{h}"])
+            out[f"W{w}{h}"] = product(inverse(D), p[f"W{w}{h}"])
     return out
 
 
@@ -233,7 +233,7 @@ def _sym(m) -> bool:
     return isinstance(m, (sympy.MatrixExpr, sympy.MatrixBase))
 
 
-def _mul(a, b):
+def product(a, b):
     return a * b if _sym(a) or _sym(b) else a @ b
 
 
