@@ -354,26 +354,18 @@ def _law_results(wanted: set[str]) -> list[Result]:
     return out
 
 
-MLP_CANDIDATES = {
-    "llama_block": ("W1[0] -> W1[1], W1[1] -> W1[0], W3[0] -> W3[1], W3[1] -> W3[0], "
-                    "W2[0] -> W2[1], W2[1] -> W2[0]",
-                    "W3[j] -> a*W3[j], W2[j] -> W2[j]/a",
-                    "W1[j] -> a*W1[j], W2[j] -> W2[j]/a"),
-    "gpt2_block": ("W1[0] -> W1[1], W1[1] -> W1[0], W2[0] -> W2[1], W2[1] -> W2[0]",
-                   "W1[j] -> a*W1[j], W2[j] -> W2[j]/a"),
-}
-
-
 def _mlp_results(block: BlockForm, torch: bool) -> tuple[list[Result], list, list]:
     from symbolic.layer_language import parse_layer
-    from symbolic.symmetry import decide
-    from symbolic.transform_language import parse_param, parse_transform
 
     layer = parse_layer(block.mlp)
     acts = _functions(layer, activation_spec(block.mlp_activation))
     results, rows, objects = [], [], []
-    for text in MLP_CANDIDATES[block.name]:
-        d = decide(layer, parse_transform(text, layer, parse_param("a != 0")), acts)
+    a = parse_param(DEFAULT_PARAM)
+    for text in candidates(layer, acts["sigma"]):  # the family, per the activation's facts
+        t = parse_transform(text, layer, a)
+        if any(s.source.name != s.target.name for s in t.substitutions):
+            continue  # an exchange of W1, W3, W2: no symmetry of an MLP's units to look for
+        d = decide(layer, t, acts)
         res = symmetry_result(d, acts, torch)
         results.append(res)
         rows.append(_row("MLP (per token)", text, d.outcome, d.sizes, d.conserved or "—"))
