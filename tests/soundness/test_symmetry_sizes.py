@@ -153,3 +153,23 @@ def test_flipping_some_but_not_all_rows_changes_the_chain(n, m, data):
     flipped = K.copy()
     flipped[:m] *= -1
     assert _chain(1.0, flipped, V) != _chain(1.0, K, V)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(2, 4), st.data())
+def test_permuting_named_units_consistently_is_proved_and_alone_is_not(m, data):
+    """Relabelling units 0..m−1 of an MLP in K and V together changes nothing (the sum over
+    units is reordered), at every n ≥ m; relabelling them in K alone breaks it for ReLU (by
+    hand: n = m, one unit active in x Kᵀ, V distinct per unit). Truth by hand, not by the
+    toolkit: the first is a reordering of a finite sum."""
+    perm = data.draw(st.permutations(range(m)).filter(lambda p: list(p) != list(range(m))))
+    both = ", ".join(f"{w}[{i}] -> {w}[{perm[i]}]" for w in "KV" for i in range(m))
+    alone = ", ".join(f"K[{i}] -> K[{perm[i]}]" for i in range(m))
+    layer = table_layer("mlp")
+    from proofs.symmetry import _functions, activation_spec
+
+    acts = _functions(layer, activation_spec("relu"))
+    kept = decide(layer, parse_transform(both, layer), acts)
+    assert kept.invariant is True and kept.sizes == f"general d, every n ≥ {m}"
+    broken = decide(layer, parse_transform(alone, layer), acts)
+    assert broken.invariant is False
