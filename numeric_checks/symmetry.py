@@ -16,6 +16,7 @@ import sympy
 
 from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, relative_gap, torch_available
 from symbolic.activations import z
+from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.engine import NumericCheck
 from symbolic.layer_language import evaluate
 from symbolic.symmetry import ActivationSpec, SymmetryDecision, transformed
@@ -33,6 +34,7 @@ WITNESS_REL_TOL = 1e-9
 FLOAT64_RESOLVES = 1e-6
 GUARD_DIGITS = 20  # digits beyond those the difference needs
 MAX_REPLAY_DIGITS = 2000
+REPLAY_TIMEOUT_S = 20.0  # CPU seconds for the exact value and the mpmath replay
 
 
 def _kind(decision: SymmetryDecision) -> str:
@@ -57,9 +59,16 @@ def symmetry_check(decision: SymmetryDecision, activations: Mapping[str, Activat
     whose certified difference float64 cannot resolve is replayed in mpmath instead."""
     layer = decision.layer
     if decision.invariant is False and decision.witness is not None:
-        digits = _digits_needed(decision, activations)
-        if digits is not None:
-            return (_mpmath_replay(decision, activations, digits),)
+        try:
+            with time_limit(REPLAY_TIMEOUT_S):
+                digits = _digits_needed(decision, activations)
+                if digits is not None:
+                    return (_mpmath_replay(decision, activations, digits),)
+        except BudgetExceeded:  # never a pass: a replay that cannot finish is reported
+            return (NumericCheck("the witness replayed at the precision its difference needs",
+                                 "mpmath", 0, float("inf"), 0.0, False,
+                                 detail=f"the replay did not finish within {REPLAY_TIMEOUT_S:g} "
+                                        "s of CPU"),)
     return tuple(check for backend, to_backend, functions in
                  _backends(activations, layer.functions, torch)
                  for check in _checks(decision, backend, to_backend, functions))

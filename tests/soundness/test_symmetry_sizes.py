@@ -173,3 +173,14 @@ def test_permuting_named_units_consistently_is_proved_and_alone_is_not(m, data):
     assert kept.invariant is True and kept.sizes == f"general d, every n ≥ {m}"
     broken = decide(layer, parse_transform(alone, layer), acts)
     assert broken.invariant is False
+
+
+def test_a_replay_that_cannot_finish_is_never_a_pass(monkeypatch):
+    from proofs.symmetry import _functions, activation_spec
+
+    layer = table_layer("mlp")
+    acts = _functions(layer, activation_spec("gelu"))
+    d = decide(layer, parse_transform("K[j] -> a*K[j], V[j] -> V[j]/a", layer), acts)
+    monkeypatch.setattr(numeric, "REPLAY_TIMEOUT_S", 1e-6)
+    checks = numeric.symmetry_check(d, acts)
+    assert checks and not any(c.agrees for c in checks)
