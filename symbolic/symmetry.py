@@ -291,6 +291,9 @@ def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, Acti
     rewriter = Rewriter(facts, a)
     for unit in units(transform, sizes["n"]):
         after = layer_at(layer, transformed(values, transform, a, unit), functions)
+        if after == before:  # SymPy folded the transform away ((−u)² is u²): as written
+            with sympy.evaluate(False):
+                after = layer_at(layer, transformed(values, transform, a, unit), functions)
         where = "" if unit is None else f", unit j = {unit}"
         fact = None
         if plausible_matrix(after - before):
