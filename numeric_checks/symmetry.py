@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+import sympy
 
 from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, relative_gap, torch_available
+from symbolic.activations import z
+from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.engine import NumericCheck
 from symbolic.layer_language import evaluate
 from symbolic.symmetry import ActivationSpec, SymmetryDecision, transformed
@@ -25,6 +28,13 @@ PARAM_VALUE = {"positive": 1.7, "negative": -1.3, "nonzero": -1.3}  # arbitrary,
 # ulps of its terms; 1e-9 relative to the largest term leaves a wide margin, while a certified
 # difference is far above it (or the witness would not have been certified).
 WITNESS_REL_TOL = 1e-9
+# float64 resolves a difference only well above its rounding of the terms: below this fraction of
+# the entries' size the witness is replayed in mpmath, at enough digits to see the difference
+# (GELU's breaks where erf saturates differ by 1e-18 in entries of size 1).
+FLOAT64_RESOLVES = 1e-6
+GUARD_DIGITS = 20  # digits beyond those the difference needs
+MAX_REPLAY_DIGITS = 2000
+REPLAY_TIMEOUT_S = 20.0  # CPU seconds for the exact value and the mpmath replay
 
 
 def _kind(decision: SymmetryDecision) -> str:
@@ -45,8 +55,20 @@ def _backends(activations: Mapping[str, ActivationSpec], names, torch: bool):
 
 def symmetry_check(decision: SymmetryDecision, activations: Mapping[str, ActivationSpec],
                    torch: bool = False) -> tuple[NumericCheck, ...]:
-    """The decision's numeric cross-checks (see the module docstring), per backend."""
+    """The decision's numeric cross-checks (see the module docstring), per backend; a witness
+    whose certified difference float64 cannot resolve is replayed in mpmath instead."""
     layer = decision.layer
+    if decision.invariant is False and decision.witness is not None:
+        try:
+            with time_limit(REPLAY_TIMEOUT_S):
+                digits = _digits_needed(decision, activations)
+                if digits is not None:
+                    return (_mpmath_replay(decision, activations, digits),)
+        except BudgetExceeded:  # never a pass: a replay that cannot finish is reported
+            return (NumericCheck("the witness replayed at the precision its difference needs",
+                                 "mpmath", 0, float("inf"), 0.0, False,
+                                 detail=f"the replay did not finish within {REPLAY_TIMEOUT_S:g} "
+                                        "s of CPU"),)
     return tuple(check for backend, to_backend, functions in
                  _backends(activations, layer.functions, torch)
                  for check in _checks(decision, backend, to_backend, functions))
@@ -88,6 +110,67 @@ def _checks(decision: SymmetryDecision, backend: str, to_backend, functions):
                              error <= WITNESS_REL_TOL and gap != 0.0,
                              detail=f"float64 {gap:.6g}, exact {want:.6g}"),)
     return ()
+
+
+def _witness_sides(decision: SymmetryDecision, values, functions, scalar=float):
+    """F(x; Tθ) and F(x; θ) at the witness's entry, in the arithmetic of ``values``."""
+    w, layer = decision.witness, decision.layer
+    value = w.parameter  # exact; ``scalar`` converts each coefficient at it
+    moved = transformed(values, decision.transform, value, w.unit, scalar=scalar)
+    row, col = w.entry
+    return (evaluate(layer, values["x"], moved, functions)[row, col],
+            evaluate(layer, values["x"], values, functions)[row, col])
+
+
+def _digits_needed(decision: SymmetryDecision, activations) -> int | None:
+    """None when float64 resolves the certified difference; else the mpmath digits that do."""
+    import mpmath
+
+    w = decision.witness
+    values = {k: np.array(m.tolist(), dtype=np.float64) for k, m in w.values.items()}
+    functions = {n: activations[n].numpy for n in decision.layer.functions}
+    with np.errstate(all="ignore"):
+        sides = _witness_sides(decision, values, functions)
+    scale = max(1.0, *(abs(float(v)) for v in sides if np.isfinite(v)))
+    want = abs(float(w.difference.evalf(30)))
+    if want > FLOAT64_RESOLVES * scale and all(np.isfinite(v) for v in sides):
+        return None
+    if want == 0.0:  # below float's range: the exact size decides the digits
+        want = float(mpmath.mpf(sympy.Abs(w.difference).evalf(60)))
+    orders = 0 if want == 0 else max(0, int(np.ceil(np.log10(scale / want))))
+    return min(MAX_REPLAY_DIGITS, 15 + orders + GUARD_DIGITS)
+
+
+def _mpmath_replay(decision: SymmetryDecision, activations, digits: int) -> NumericCheck:
+    """The witness replayed in mpmath at ``digits``: the layer evaluated (numpy object arrays of
+    mpf, σ by ``lambdify(..., "mpmath")``) independently of the kernel's exact value, compared
+    with the certified difference evaluated at the same precision."""
+    import mpmath
+
+    w = decision.witness
+    with mpmath.workdps(digits):
+        def mp(v):
+            v = sympy.sympify(v)
+            if v.is_Rational:
+                return mpmath.mpf(int(v.p)) / int(v.q)
+            return mpmath.mpf(str(v.evalf(digits)))
+
+        values = {k: np.array([[mp(v) for v in row] for row in m.tolist()], dtype=object)
+                  for k, m in w.values.items()}
+        functions = {n: np.vectorize(sympy.lambdify(z, activations[n].expr, "mpmath"),
+                                     otypes=[object]) for n in decision.layer.functions}
+        after, before = _witness_sides(decision, values, functions, scalar=mp)
+        gap = after - before
+        want = mpmath.mpf(str(w.difference.evalf(digits)))
+        error = float(abs(gap - want) / max(mpmath.mpf(1), abs(want)))
+        tolerance = float(mpmath.mpf(10) ** (-(digits - GUARD_DIGITS // 2)))
+        relative = float(abs(gap - want) / abs(want)) if want != 0 else float("inf")
+        agrees = gap != 0 and relative <= 1e-6
+        return NumericCheck("the witness replayed at the precision its difference needs: "
+                            "F(x; Tθ) − F(x; θ) at the certified entry", "mpmath", 1, error,
+                            tolerance, agrees and error <= tolerance,
+                            detail=f"mpmath at {digits} digits {mpmath.nstr(gap, 6)}, exact "
+                                   f"{mpmath.nstr(want, 6)}")
 
 
 def _array(a) -> np.ndarray:

@@ -41,7 +41,7 @@ from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
 from symbolic.expressions import ExpressionParser as _TextChecks
-from symbolic.expressions import quote_input, did_you_mean
+from symbolic.expressions import did_you_mean, quote_input
 
 MAX_LAYER_CHARS = 1000  # the table's layers take ~40; checked before anything else
 MAX_LAYER_NODES = 200  # ast nodes
@@ -289,9 +289,9 @@ class _Builder:
                                     "not allowed; call sigma (the --activation) or a table "
                                     f"activation by name: {', '.join(ACTIVATIONS)}")
         if name != SIGMA and name not in ACTIVATIONS:
-            raise self.checks.error(f"unknown function {name!r} {self.where(node)}"
-                                    f"{did_you_mean(name or '', [SIGMA, *ACTIVATIONS])}; call sigma "
-                                    f"(the --activation) or a table activation: "
+            hint = did_you_mean(name or "", [SIGMA, *ACTIVATIONS])
+            raise self.checks.error(f"unknown function {name!r} {self.where(node)}{hint}; call "
+                                    f"sigma (the --activation) or a table activation: "
                                     f"{', '.join(ACTIVATIONS)}")
         if node.keywords or len(node.args) != 1:
             raise self.checks.error(f"{name} {self.where(node)} takes one argument, by position")
@@ -365,12 +365,15 @@ def _symbolic(a) -> bool:
 
 def entry(layer: Layer, sizes: Mapping[str, sympy.Expr],
           values: Mapping[str, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]],
-          functions: Mapping[str, Callable], row: sympy.Expr, col: sympy.Expr) -> sympy.Expr:
+          functions: Mapping[str, Callable], row: sympy.Expr, col: sympy.Expr,
+          peel: int = 0) -> sympy.Expr:
     """Entry ``(row, col)`` of the layer at symbolic sizes: ``@`` becomes a finite sum over a fresh
     bound index (``k0, k1, …``) up to ``sizes[dim] − 1``; ``values[name](r, c)`` is a parameter's
-    entry, the token's is ``x[c]``."""
+    entry, the token's is ``x[c]`` (entries real). ``peel``: a sum over the units (``n``) is
+    written with its first ``peel`` terms apart, ``f(0) + … + f(peel − 1) + Σ_{k=peel}^{n−1} f(k)``
+    (``sizes["n"]`` is then ``peel + N``), so that fixed rows ``Q[0]`` appear by number."""
     fresh = (sympy.Symbol(f"k{i}", integer=True) for i in itertools.count())
-    token = sympy.IndexedBase(TOKEN)
+    token = sympy.IndexedBase(TOKEN, real=True)
 
     def at(node: Node, r: sympy.Expr, c: sympy.Expr) -> sympy.Expr:
         op = node.op
@@ -382,8 +385,14 @@ def entry(layer: Layer, sizes: Mapping[str, sympy.Expr],
             return at(node.args[0], c, r)
         if op == "@":
             k = next(fresh)
-            inner = sizes[node.args[0].shape[1]]
-            return sympy.Sum(at(node.args[0], r, k) * at(node.args[1], k, c), (k, 0, inner - 1))
+            dim = node.args[0].shape[1]
+            inner = sizes[dim]
+            first = peel if dim == "n" else 0
+            apart = [at(node.args[0], r, sympy.Integer(i)) * at(node.args[1], sympy.Integer(i), c)
+                     for i in range(first)]
+            rest = sympy.Sum(at(node.args[0], r, k) * at(node.args[1], k, c),
+                             (k, first, inner - 1))
+            return sympy.Add(*apart, rest)
         if op == "*":
             return at(node.args[0], r, c) * at(node.args[1], r, c)
         if op == "scale":

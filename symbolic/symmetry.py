@@ -36,8 +36,8 @@ bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
 
 For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
 ``A = dT_a/da|_{a=1} = diag(λ_M I_M)``; when the layer is invariant, ``θᵀAθ = Σ λ_M ‖M‖²`` is the
-``conserved`` quantity of gradient flow — Noether's theorem for gradient flow (docs/theory.md, item D), proved in
-``proofs.conservation`` (``conservation.noether``).
+``conserved`` quantity of gradient flow — Noether's theorem for gradient flow (docs/theory.md,
+item D), proved in ``proofs.conservation`` (``conservation.noether``).
 """
 
 from __future__ import annotations
@@ -70,8 +70,9 @@ from symbolic.transform_language import (
 GENERAL = "general n, d"
 PER_UNIT = " (every unit k with its own a[k])"
 EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
-CONSERVATION = ("conserved along gradient flow of any loss by Noether's theorem for gradient flow (docs/theory.md, item D), "
-                "proved in proofs.conservation (conservation.noether)")
+CONSERVATION = ("conserved along gradient flow of any loss by Noether's theorem for gradient "
+                "flow (docs/theory.md, item D), proved in proofs.conservation "
+                "(conservation.noether)")
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,20 @@ class SymmetryDecision:
 
     @property
     def status(self) -> str:
-        return "unknown" if self.invariant is None else "proved"
+        """``decided`` (invariant or broken) or ``unknown``: the search's outcome, not the
+        kernel's verdict on a step (that is the claim's status)."""
+        return "unknown" if self.invariant is None else "decided"
+
+    @property
+    def outcome(self) -> str:
+        """``invariant``, ``broken`` (a certified witness) or ``unknown``."""
+        return {True: "invariant", False: "broken", None: "unknown"}[self.invariant]
+
+    @property
+    def statement(self) -> sympy.Basic:
+        """The formula the claim states: the last step's (the invariance equation decided, its
+        negation at a witness, or the equation left undecided)."""
+        return self.steps[-1].formula
 
 
 def decide(layer: Layer, transform: Transform,
@@ -104,12 +118,13 @@ def decide(layer: Layer, transform: Transform,
     generator, conserved = generator_of(transform)
     common = dict(layer=layer, transform=transform, activation=label, generator=generator)
     per_unit = unit_parameters(transform) is not None
-    if not transform.indexed or per_unit:
+    if has_general_form(layer, transform):
         found = _general_proof(layer, transform, facts)
         if found is not None:
             steps, every = found
             return SymmetryDecision(invariant=True, steps=steps,
-                                    sizes=GENERAL + (PER_UNIT if per_unit else ""),
+                                    sizes=general_sizes(transform) + (PER_UNIT if per_unit
+                                                                     else ""),
                                     every_sigma=every, conserved=conserved, **common)
     witness = find_witness(layer, transform, activations)
     if witness is not None:
@@ -119,20 +134,24 @@ def decide(layer: Layer, transform: Transform,
         return SymmetryDecision(invariant=False, steps=(step,), sizes=shown, witness=witness,
                                 **common)
     found = _explicit_proof(layer, transform, facts)
-    if found is not None:
+    statement = _statement(layer, transform)
+    if found is not None:  # a proof at explicit sizes only: never the general answer
         steps, every, sizes = found
-        return SymmetryDecision(invariant=True, steps=steps, sizes=sizes, every_sigma=every,
-                                conserved=conserved, **common)
-    fact = undecided(_statement(layer, transform),
-                     "neither a proof (general n, d or explicit sizes) nor a certified witness "
-                     "within the bounds", "sympy+interval")
+        fact = undecided(statement, f"proved at {sizes} only; no proof at general sizes and no "
+                         "certified witness within the bounds (the witness search covers small "
+                         "sizes only)", "sympy+interval")
+        return SymmetryDecision(invariant=None, steps=(*steps, Step(fact, "bounded search")),
+                                sizes=f"invariant at {sizes} only", every_sigma=every,
+                                **common)
+    fact = undecided(statement, "neither a proof nor a certified witness within the bounds",
+                     "sympy+interval")
     return SymmetryDecision(invariant=None, steps=(Step(fact, "bounded search"),), sizes="—",
                             **common)
 
 
 def _statement(layer: Layer, transform: Transform) -> sympy.Basic:
-    """``F(x; Tθ) = F(x; θ)``: entry (0, o) at general n, d, or at explicit sizes (unit 0)."""
-    if not transform.indexed or unit_parameters(transform) is not None:
+    """``F(x; Tθ) = F(x; θ)``: entry (0, o) at general sizes, or at explicit sizes (unit 0)."""
+    if has_general_form(layer, transform):
         after, before = _general_entries(layer, transform)
         return sympy.Eq(after, before, evaluate=False)
     sizes = explicit_sizes(transform, EXPLICIT_SIZES)
@@ -162,24 +181,63 @@ def unit_parameters(transform: Transform) -> sympy.IndexedBase | None:
                                         if k in ("positive", "nonzero", "real")})
 
 
+def rows_named(transform: Transform) -> int:
+    """m: the fixed rows ``Q[0] … Q[m−1]`` a transform names (0 when none)."""
+    return max(transform.fixed_units) + 1 if transform.fixed_units else 0
+
+
+def has_general_form(layer: Layer, transform: Transform) -> bool:
+    """Can ``F(x; Tθ)`` be written entry by entry at symbolic sizes? Whole-matrix transforms and
+    per-unit scalings at general n, d; fixed rows at general d and every n ≥ m (the first m
+    units written apart), unless the output itself is indexed by units."""
+    if not transform.indexed or unit_parameters(transform) is not None:
+        return True
+    return transform.unit_index is None and "n" not in layer.shape
+
+
+def general_sizes(transform: Transform) -> str:
+    m = rows_named(transform)
+    return GENERAL if not m else f"general d, every n ≥ {m}"
+
+
 def _general_entries(layer: Layer, transform: Transform) -> tuple[sympy.Expr, sympy.Expr]:
-    """Entry (0, o) of F(x; Tθ) and F(x; θ) at general n, d, σ uninterpreted (a per-unit
-    transform with its own parameter ``a[k]`` for every unit k)."""
-    n, d = sympy.symbols("n d", integer=True, positive=True)
+    """Entry (0, o) of F(x; Tθ) and F(x; θ) at general n, d, σ uninterpreted, entries real (a
+    per-unit transform with its own parameter ``a[k]`` for every unit k; fixed rows with the
+    first m units written apart and n = m + N)."""
+    d = sympy.Symbol("d", integer=True, positive=True)
+    m = rows_named(transform)
+    n = sympy.Symbol("n", integer=True, positive=True) if not m else \
+        m + sympy.Symbol("N", integer=True, nonnegative=True)
     sizes = {"1": sympy.Integer(1), "d": d, "n": n}
     o = sympy.Symbol("o", integer=True)
-    bases = {name: sympy.IndexedBase(name) for name in layer.parameters}
+    bases = {name: sympy.IndexedBase(name, real=True) for name in layer.parameters}
     plain = {name: (lambda r, c, b=b: b[r, c]) for name, b in bases.items()}
     moved = dict(plain)
     per_unit = unit_parameters(transform)
     a = transform.parameter
+    rows = {}
     for s in transform.substitutions:
+        if isinstance(s.target.index, int):
+            rows[s.target.name, s.target.index] = s
+            continue
         moved[s.target.name] = (lambda r, c, b=bases[s.source.name], k=s.coefficient:
                                 (k if per_unit is None else k.xreplace({a: per_unit[r]}))
                                 * b[r, c])
+    for name in {name for name, _ in rows}:
+        moved[name] = (lambda r, c, name=name: _row_value(rows, bases, name, r, c))
     functions = _uninterpreted(layer)
-    return (entry(layer, sizes, moved, functions, sympy.Integer(0), o),
-            entry(layer, sizes, plain, functions, sympy.Integer(0), o))
+    return (entry(layer, sizes, moved, functions, sympy.Integer(0), o, peel=m),
+            entry(layer, sizes, plain, functions, sympy.Integer(0), o, peel=m))
+
+
+def _row_value(rows: Mapping, bases: Mapping, name: str, r: sympy.Expr, c: sympy.Expr
+               ) -> sympy.Expr:
+    """Entry (r, c) of a parameter after a fixed-row transform: a named row by number; any other
+    row (a unit k ≥ m of the sum written apart) is left alone."""
+    s = rows.get((name, int(r))) if r.is_Integer else None
+    if s is None:
+        return bases[name][r, c]
+    return s.coefficient * bases[s.source.name][s.source.index, c]
 
 
 def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
@@ -187,9 +245,10 @@ def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, Activ
     from symbolic.dimension_free import sum_normal_form
 
     after, before = _general_entries(layer, transform)
-    rule = f"{GENERAL}: entry (0, o) as finite sums, sum normal form (σ uninterpreted)"
+    general = general_sizes(transform)
+    rule = f"{general}: entry (0, o) as finite sums, sum normal form (σ uninterpreted)"
     if plausible(after - before):
-        fact = check_sum_equal(after, before)
+        fact = check_sum_equal(*_distinct(layer, transform, after, before))
         if fact.proved:
             return (Step(fact, rule, note="F(x; Tθ) = F(x; θ) for every σ"),), True
     rewriter = Rewriter(facts, transform.parameter, unit_parameters(transform))
@@ -204,16 +263,29 @@ def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, Activ
     fact = check_sum_equal(rewritten[0], rewritten[1] if both else before)
     if not fact.proved:
         return None
-    normal_form = f"{GENERAL}: sum normal form"
+    normal_form = f"{general}: sum normal form"
     steps = (*rewriter.steps(),
-             Step(check_sum_equal(after, normal[0]), normal_form,
-                  note="F(x; Tθ), entry (0, o), the scalars moved out of the sums"),
+             *([Step(check_sum_equal(after, normal[0]), normal_form,
+                     note="F(x; Tθ), entry (0, o), the scalars moved out of the sums")]
+               if after != normal[0] else []),
              *([Step(check_sum_equal(before, normal[1]), normal_form,
-                     note="F(x; θ), entry (0, o)")] if both else []),
-             Step(fact, f"{GENERAL}: the instances above applied to every σ(c·w)"
+                     note="F(x; θ), entry (0, o)")] if both and before != normal[1] else []),
+             Step(fact, f"{general}: the instances above applied to every σ(c·w)"
                   f"{' of both sides' if both else ''}, then sum normal form",
                   note="F(x; Tθ) = F(x; θ)"))
     return (steps, False) if all(step.fact.proved for step in steps) else None
+
+
+def _distinct(layer: Layer, transform: Transform, after: sympy.Expr, before: sympy.Expr
+              ) -> tuple[sympy.Expr, sympy.Expr]:
+    """The two sides of ``F(x; Tθ) = F(x; θ)`` as different expressions: when SymPy's automatic
+    ordering makes them identical (``Q ↔ K`` in ``σ((x Qᵀ)⊙(x Kᵀ))``), ``F(x; Tθ)`` is built
+    again without evaluation, so that the step shows the transform it checks."""
+    if after != before:
+        return after, before
+    with sympy.evaluate(False):
+        again, _ = _general_entries(layer, transform)
+    return again, before
 
 
 def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
@@ -228,6 +300,9 @@ def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, Acti
     rewriter = Rewriter(facts, a)
     for unit in units(transform, sizes["n"]):
         after = layer_at(layer, transformed(values, transform, a, unit), functions)
+        if after == before:  # SymPy folded the transform away ((−u)² is u²): as written
+            with sympy.evaluate(False):
+                after = layer_at(layer, transformed(values, transform, a, unit), functions)
         where = "" if unit is None else f", unit j = {unit}"
         fact = None
         if plausible_matrix(after - before):

@@ -30,7 +30,7 @@ WITNESS_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "-1", "1/2", "3", "
 PARAM_VALUES = {"positive": ("2", "1/2", "3"), "negative": ("-1", "-2", "-1/2"),
                 "nonzero": ("-1", "2", "1/2")}
 DRAWS_PER_VALUE = 2  # random points per (size, parameter value)
-MAX_WITNESS_TRIES = 24  # points evaluated before the search gives up
+MAX_WITNESS_TRIES = 36  # points evaluated before the search gives up
 WITNESS_TIMEOUT_S = 10.0
 SEED = 13  # the witness search draws the same points on every run (issue 13)
 NEGLIGIBLE = 1e-20  # a difference this small at 30 digits is left uncertified (likely 0)
@@ -77,12 +77,21 @@ def _candidates(layer: Layer, transform: Transform):
     kind = "positive" if a.is_positive else "negative" if a.is_negative else "nonzero"
     params = [sympy.Rational(v) for v in PARAM_VALUES[kind]] if transform.one_parameter \
         else [None]
-    for base in WITNESS_SIZES:
-        sizes = explicit_sizes(transform, base)
+    for sizes in witness_sizes(transform):
         for value in params:
             for _ in range(DRAWS_PER_VALUE):
                 for unit in units(transform, sizes["n"]):
                     yield sizes, value, unit, rng
+
+
+def witness_sizes(transform: Transform) -> list[dict[str, int]]:
+    """``WITNESS_SIZES`` (with n ≥ the rows a transform names), then for fixed rows also n
+    beyond them: flipping rows 0..2 of four units is no longer flipping all of them."""
+    out = [explicit_sizes(transform, base) for base in WITNESS_SIZES]
+    if transform.fixed_units:
+        m = max(transform.fixed_units) + 1
+        out += [{"1": 1, "d": d, "n": m + extra} for extra, d in ((1, 1), (1, 2), (2, 1))]
+    return list({tuple(s.items()): s for s in out}.values())
 
 
 def _search_witness(layer: Layer, transform: Transform,

@@ -164,6 +164,14 @@ def _check_units(checks: LayerTextChecks, layer: Layer, subs: tuple[Substitution
     names = {r.index for s in subs for r in (s.target, s.source) if isinstance(r.index, str)}
     if len(names) > 1:
         raise checks.error(f"one unit index per transform; got {', '.join(sorted(names))}")
+    if names and (whole or any(isinstance(t.index, int) for t in targets)):
+        other = next(str(t) for t in targets if not isinstance(t.index, str))
+        unit = next(str(t) for t in targets if isinstance(t.index, str))
+        raise checks.error(f"{unit} is per unit but {other} is not: a per-unit transform names "
+                           f"rows of every target ({other.split('[')[0]}[j] -> …), a whole or "
+                           "fixed-row transform names none")
+    if all(s.source == s.target and s.coefficient == 1 for s in subs):
+        raise checks.error("the transform changes nothing (every target maps to itself)")
     for s in subs:
         if (s.target.index is None) != (s.source.index is None):
             raise checks.error(f"{s.target} -> {s.source}: a row maps to a row, a matrix to a "

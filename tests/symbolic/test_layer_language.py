@@ -84,11 +84,34 @@ def test_entry_at_general_sizes_is_the_explicit_layer_once_sizes_are_set():
                     {p: (lambda r, c, b=b: b[r, c]) for p, b in bases.items()},
                     {"sigma": sigma}, sympy.Integer(0), sympy.Integer(1))
     explicit = general.subs({n: 2, d: 3}).doit()
-    x = sympy.IndexedBase("x")
+    x = sympy.IndexedBase("x", real=True)  # the token's entries are real
     mats = {p: sympy.Matrix(2, 3, lambda i, j, b=b: b[i, j]) for p, b in bases.items()}
     want = layers.gated(sympy.Matrix(1, 3, lambda i, j: x[j]), mats["Q"], mats["K"], mats["V"],
                         sigma)[0, 1]
     assert sympy.expand(explicit - want) == 0
+
+
+@pytest.mark.parametrize("peel", [1, 2, 3])
+def test_entry_with_units_written_apart_is_the_same_entry(peel):
+    """``peel``: the first units of every sum over n written apart, n = peel + N; at N = 2
+    the entry is the explicit layer with peel + 2 units."""
+    layer = table_layer("gated")
+    d = sympy.Symbol("d", integer=True, positive=True)
+    big_n = sympy.Symbol("N", integer=True, nonnegative=True)
+    bases = {p: sympy.IndexedBase(p) for p in layer.parameters}
+    sigma = sympy.Function("sigma")
+    general = entry(layer, {"1": 1, "d": d, "n": peel + big_n},
+                    {p: (lambda r, c, b=b: b[r, c]) for p, b in bases.items()},
+                    {"sigma": sigma}, sympy.Integer(0), sympy.Integer(1), peel=peel)
+    units = peel + 2
+    explicit = general.subs({big_n: 2, d: 2}).doit()
+    x = sympy.IndexedBase("x", real=True)
+    mats = {p: sympy.Matrix(units, 2, lambda i, j, b=b: b[i, j]) for p, b in bases.items()}
+    want = layers.gated(sympy.Matrix(1, 2, lambda i, j: x[j]), mats["Q"], mats["K"], mats["V"],
+                        sigma)[0, 1]
+    assert sympy.expand(explicit - want) == 0
+    assert any(i.indices[0] == peel - 1 for i in general.atoms(sympy.Indexed)
+               if i.base == bases["Q"])  # the last unit written apart appears by number
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -1,0 +1,99 @@
+"""Conservation laws of the block symmetries (issue 26), each an identity the kernel checks.
+
+For a loss that depends on two matrices only through a product — the scores through
+``P = W_Q W_Kᵀ`` (``X P Xᵀ``), the values through ``P = W_V W_O``, a gain through ``G W`` —
+the chain rule gives the gradients from ``Γ = ∂L/∂P`` (a generic matrix):
+
+* QK: ``∇_Q = Γ W_K``, ``∇_K = Γᵀ W_Q``; along gradient flow ``θ̇ = −∇L``
+  ``d/dt (W_Qᵀ W_Q − W_Kᵀ W_K) = −(∇_Qᵀ W_Q + W_Qᵀ ∇_Q) + (∇_Kᵀ W_K + W_Kᵀ ∇_K) = 0``
+  (r×r: the matrix-valued quantity of the GL(r) action ``W_Q → W_Q A, W_K → W_K A^{−T}``);
+* VO: ``∇_V = Γ W_Oᵀ``, ``∇_O = W_Vᵀ Γ``; ``d/dt (W_Vᵀ W_V − W_O W_Oᵀ) = 0``;
+* gain: ``∇_G = Γ Wᵀ``, ``∇_W = Gᵀ Γ``; ``d/dt (Gᵀ G − W Wᵀ) = 0`` (for a diagonal gain with its
+  gradient projected on the diagonal, the diagonal of this: ``g_i² − ‖W_{i,:}‖²``);
+* softmax translation: ``softmax(s + u·1) = softmax(s)`` (at general T, in sum normal form), so
+  a parameter that only shifts a row of scores (the key bias) has gradient 0 and stays put.
+
+Each matrix law is checked in its discrete form, the one training measures: one SGD step of
+size η changes the quantity by exactly ``η²(∇_Qᵀ∇_Q − ∇_Kᵀ∇_K)`` (an identity in η with no
+first-order term — that term is the gradient-flow law above), so doubling η multiplies its
+drift by ≈ 4 (``numeric_checks.block_training``). The kernel decides each on the formula shown
+(``check_matrix_expr_equal`` at symbolic sizes, ``check_sum_equal``); that ``Γ`` is the loss's
+derivative is the chain rule, written into the formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from symbolic.kernel import Fact, check_matrix_expr_equal, check_sum_equal
+
+d, r, m, T = sympy.symbols("d r m T", integer=True, positive=True)
+
+
+@dataclass(frozen=True)
+class Law:
+    name: str
+    quantity: str
+    group: str
+    fact: Fact
+
+
+ETA = sympy.Symbol("eta", positive=True)
+
+
+def _step_law(a: sympy.MatrixExpr, ga: sympy.MatrixExpr, a_left: bool, b: sympy.MatrixExpr,
+              gb: sympy.MatrixExpr, b_left: bool, name: str, quantity: str, group: str) -> Law:
+    """One SGD step ``a → a − η∇_a, b → b − η∇_b`` changes ``q(a) − q(b)`` (``q(x) = xᵀx`` or
+    ``x xᵀ``) by exactly ``η²(q(∇_a) − q(∇_b))``: no first-order term, which is the
+    gradient-flow law ``d/dt (q(a) − q(b)) = 0``."""
+    def q(x, left):
+        return x.T * x if left else x * x.T
+
+    lhs = q(a - ETA * ga, a_left) - q(b - ETA * gb, b_left)
+    rhs = q(a, a_left) - q(b, b_left) + ETA**2 * (q(ga, a_left) - q(gb, b_left))
+    return Law(name, quantity, group, check_matrix_expr_equal(lhs, rhs))
+
+
+def qk_law() -> Law:
+    Wq, Wk = sympy.MatrixSymbol("W_Q", d, r), sympy.MatrixSymbol("W_K", d, r)
+    G = sympy.MatrixSymbol("Γ", d, d)
+    return _step_law(Wq, G * Wk, True, Wk, G.T * Wq, True, "qk", "W_Qᵀ W_Q − W_Kᵀ W_K",
+                     "GL(r): W_Q → W_Q A, W_K → W_K A^{−T}")
+
+
+def vo_law() -> Law:
+    Wv, Wo = sympy.MatrixSymbol("W_V", d, r), sympy.MatrixSymbol("W_O", r, d)
+    G = sympy.MatrixSymbol("Γ", d, d)
+    return _step_law(Wv, G * Wo.T, True, Wo, Wv.T * G, False, "vo", "W_Vᵀ W_V − W_O W_Oᵀ",
+                     "GL(r): W_V → W_V B, W_O → B^{−1} W_O")
+
+
+def gain_law() -> Law:
+    Gn, W = sympy.MatrixSymbol("G", d, d), sympy.MatrixSymbol("W", d, m)
+    G = sympy.MatrixSymbol("Γ", d, m)
+    return _step_law(Gn, G * W.T, True, W, Gn.T * G, False, "gain", "Gᵀ G − W Wᵀ",
+                     "G → G D, W → D^{−1} W")
+
+
+def softmax_shift_fact() -> Fact:
+    """``softmax(s + u·1)_j = softmax(s)_j`` at general T (sum normal form)."""
+    s = sympy.IndexedBase("s", real=True)
+    u = sympy.Symbol("u", real=True)
+    j, k = sympy.symbols("j k", integer=True)
+
+    def soft(shift):
+        return sympy.exp(s[j] + shift) / sympy.Sum(sympy.exp(s[k] + shift), (k, 0, T - 1))
+
+    return check_sum_equal(soft(u), soft(0))
+
+
+def shift_law() -> Law:
+    return Law("shift", "the key bias b_K (gradient 0)", "softmax(s + u·1) = softmax(s)",
+               softmax_shift_fact())
+
+
+LAWS = {"qk": qk_law, "vo": vo_law, "gain": gain_law, "shift": shift_law}
+
+__all__ = ["LAWS", "Law", "gain_law", "qk_law", "shift_law", "softmax_shift_fact", "vo_law"]

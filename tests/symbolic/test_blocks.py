@@ -1,0 +1,231 @@
+"""Block symmetries (issue 26): the attention sub-layer's candidates decided by the kernel, the
+RoPE, softmax-shift and pre-norm facts, the conservation laws and their SGD drift.
+
+Truth is established apart from the toolkit: the numpy sub-layer (``attention_numpy``, written
+from the definitions) against the symbolic one at exact points; gradients against finite
+differences; wrong variants (A instead of A^{−T}, a wrong sign in a law) must not be proved."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from numeric_checks import block_training
+from numeric_checks.blocks import block_check
+from proofs import symmetry
+from symbolic import block_laws
+from symbolic.block_transform import parse_block_transform, parse_groups
+from symbolic.blocks import (
+    BLOCKS,
+    BlockForm,
+    Candidate,
+    _explicit_attention,
+    attention_numpy,
+    candidates,
+    decide_candidate,
+    key_shift_facts,
+    norm_scale_facts,
+    rope_rotation_facts,
+)
+from symbolic.errors import InvalidExpression
+from symbolic.kernel import check_matrix_expr_equal, counterexample
+
+LLAMA = BLOCKS["llama_block"]
+PLAIN = BlockForm("plain", "RMSNorm → attention", "rms", False, False, "", "relu")
+
+
+def _by_name(block, name):
+    return next(c for c in candidates(block) if c.name == name)
+
+
+@pytest.mark.parametrize(("name", "outcome"), [
+    ("head permutation", "invariant"), ("GL(r) of VO", "invariant"),
+    ("RMSNorm gain absorption", "invariant"), ("GL(r) of QK with RoPE", "broken")])
+def test_llama_attention_candidates(name, outcome):
+    dec = decide_candidate(LLAMA, _by_name(LLAMA, name))
+    assert dec.outcome == outcome
+    assert dec.steps[-1].fact.proved and dec.statement == dec.steps[-1].formula
+    if outcome == "invariant":  # no step with identical sides
+        assert dec.statement.args[0] != dec.statement.args[1]
+    checks = block_check(LLAMA, dec)
+    assert checks and all(c.agrees for c in checks)
+
+
+def test_gl_of_qk_without_rope_is_proved_and_a_wrong_action_is_not():
+    """A^{−T} on the keys is the symmetry; A on both is not (broken at a certified point)."""
+    right = decide_candidate(PLAIN, _by_name(PLAIN, "GL(r) of QK"))
+    assert right.outcome == "invariant"
+    good = _by_name(PLAIN, "GL(r) of QK")
+
+    def wrong_act(p, g):
+        out = dict(p)
+        out["WQ0"], out["WK0"] = p["WQ0"] * g["A"], p["WK0"] * g["A"]
+        return out
+
+    wrong = decide_candidate(PLAIN, Candidate("wrong", "W_K → W_K A", good.group, wrong_act))
+    assert wrong.outcome == "broken"
+    assert all(c.agrees for c in block_check(PLAIN, wrong))
+
+
+def test_the_numpy_sub_layer_is_the_symbolic_one_at_exact_points():
+    """Two implementations, one from the definitions (numpy, RoPE by angle), one symbolic
+    (C ⊙ Y + S ⊙ Y P): equal at a rational point (RoPE at ω = atan(4/3), causal mask)."""
+    from symbolic.blocks import WITNESS_OMEGA, parameters
+
+    rng = np.random.default_rng(3)
+    for block in (LLAMA, BLOCKS["gpt2_block"]):
+        values = {}
+        for k, m in parameters(block).items():
+            rows, cols = (2 if not str(s).isdigit() else int(s) for s in m.shape)
+            values[k] = sympy.Matrix(rows, cols, lambda i, j: sympy.Rational(
+                int(rng.integers(-4, 5)), int(rng.integers(1, 4))))
+        values["G"] = sympy.diag(sympy.Rational(3, 2), sympy.Rational(1, 2))
+        X = sympy.Matrix([[1, -2], [sympy.Rational(1, 2), 3]])
+        exact = _explicit_attention(block, X, values).evalf(30)
+        ours = attention_numpy(block, np.array(X.tolist(), dtype=float),
+                               {k: np.array(v.tolist(), dtype=float) for k, v in values.items()},
+                               omega=np.array([float(WITNESS_OMEGA)]))
+        assert np.allclose(np.array(exact.tolist(), dtype=float), ours, rtol=1e-12, atol=1e-12)
+
+
+def test_rope_commuting_rotations_and_a_reflection_that_does_not_commute():
+    assert all(f.proved for f in rope_rotation_facts())
+    q1, q2, k1, k2 = sympy.symbols("q1 q2 k1 k2", real=True)
+    t, s, w = sympy.symbols("t s omega", real=True)
+
+    def rot(a):
+        return sympy.Matrix([[sympy.cos(a), sympy.sin(a)], [-sympy.sin(a), sympy.cos(a)]])
+
+    q, k = sympy.Matrix([[q1, q2]]), sympy.Matrix([[k1, k2]])
+    F = sympy.diag(1, -1)  # orthogonal, but F R(φ) F = R(−φ)
+    with sympy.evaluate(False):
+        lhs = (q * F * rot(w * t) * (k * F * rot(w * s)).T)[0, 0]
+    rhs = sympy.expand((q * rot(w * t) * (k * rot(w * s)).T)[0, 0])
+    point = {q1: 1, q2: 0, k1: 0, k2: 1, t: 1, s: 0, w: sympy.atan(sympy.Rational(4, 3))}
+    fact = counterexample(lhs, rhs, point, (q1, q2, k1, k2, t, s, w))
+    assert fact.refuted  # by hand: q R(−ω) kᵀ = −4/5 against q R(ω) kᵀ = 4/5
+
+
+def test_softmax_shift_and_prenorm_scale_facts():
+    moved, shift = key_shift_facts(BLOCKS["gpt2_block"])
+    assert moved.proved and shift.proved
+    exact, with_eps, residual = norm_scale_facts()
+    assert exact.proved and with_eps.refuted and residual.refuted
+    # by hand, the ε witness: 2x/√(4x²+ε) vs x/√(x²+ε) at x = 1/1000, ε = 1e-5
+    x, e = 1e-3, 1e-5
+    assert abs(2 * x / np.sqrt(4 * x * x + e) - x / np.sqrt(x * x + e)) > 0.1
+
+
+@pytest.mark.parametrize("law", sorted(block_laws.LAWS))
+def test_conservation_laws_are_proved(law):
+    fact = block_laws.LAWS[law]().fact
+    assert fact.proved and fact.formula.args[0] != fact.formula.args[1]
+
+
+def test_a_wrong_law_is_not_proved():
+    d, r = block_laws.d, block_laws.r
+    eta = block_laws.ETA
+    Wq, Wk = sympy.MatrixSymbol("W_Q", d, r), sympy.MatrixSymbol("W_K", d, r)
+    G = sympy.MatrixSymbol("Γ", d, d)
+    gq, gk = G * Wk, G.T * Wq
+    q1, k1 = Wq - eta * gq, Wk - eta * gk
+    wrong = Wq.T * Wq - Wk.T * Wk + eta**2 * (gq.T * gq + gk.T * gk)  # + where − belongs
+    assert not check_matrix_expr_equal(q1.T * q1 - k1.T * k1, wrong).proved
+
+
+def test_hand_gradients_match_finite_differences():
+    p = block_training.initial()
+    g = block_training.gradients(p)
+    h = 1e-6
+    for k in ("WQ", "WK", "bK", "WV", "WO"):
+        for idx in [(0, 0), (1, 2)]:
+            up, down = dict(p), dict(p)
+            up[k], down[k] = p[k].copy(), p[k].copy()
+            if idx[0] >= p[k].shape[0] or idx[1] >= p[k].shape[1]:
+                continue
+            up[k][idx] += h
+            down[k][idx] -= h
+            numeric = (block_training.loss(up) - block_training.loss(down)) / (2 * h)
+            assert abs(numeric - g[k][idx]) <= 1e-6 * max(1.0, abs(numeric))
+
+
+def test_training_drift_follows_eta_squared():
+    checks = block_training.training_checks()
+    assert all(c.agrees for c in checks)
+    ratios = [float(c.detail.split()[-1]) for c in checks if c.detail.startswith("ratio")]
+    assert len(ratios) == 2 and all(3.8 < x < 4.2 for x in ratios)
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10**6))
+def test_one_step_changes_the_quantity_by_exactly_eta_squared(seed):
+    """The discrete law for random data: measured drift = Σ η²(∇ᵀ∇ − ∇ᵀ∇) to rounding."""
+    run = block_training.train(1e-4, steps=5, seed=seed)
+    assert run.law_error["qk"] < 1e-6 and run.law_error["vo"] < 1e-6 and run.drift["bK"] < 1e-12
+
+
+def test_a_bad_block_transform_is_one_line(capsys):
+    code = symmetry.main(["--layer", "llama_block", "--transform", "Q -> K", "--no-torch"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "not a parameter" in err
+
+
+@pytest.mark.slow  # ~25 s of CPU: every candidate of the block through the kernel
+def test_llama_block_discover(capsys):
+    code = symmetry.main(["--layer", "llama_block", "--discover", "--json", "--no-torch"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["layer"] == "llama_block"
+    found = {s.get("symmetry") or s.get("transform"): s["decision"] for s in out["symmetries"]}
+    assert found["head permutation"] == "invariant"
+    assert found["GL(r) of QK with RoPE"] == "broken"
+    assert found["GL(r) of VO"] == "invariant"
+    assert found["RMSNorm gain absorption"] == "invariant"
+
+
+# --- the matrix transform language ----------------------------------------------------------
+
+
+def test_a_typed_gl_transform_is_the_table_candidate():
+    cand = parse_block_transform("WV0 -> WV0 @ B, WO0 -> inv(B) @ WO0", LLAMA)
+    assert cand.group["B"][2] == "GL" and str(cand.group["B"][0]) == "r"
+    assert decide_candidate(LLAMA, cand).outcome == "invariant"
+
+
+def test_an_orthogonal_qk_transform_with_rope_is_broken_at_a_reflection():
+    """O(r) on QK with RoPE: a reflection does not commute with the rotations (by hand, the
+    scores' entry flips sign: test_rope_commuting_rotations_and_a_reflection_…)."""
+    cand = parse_block_transform("WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T", LLAMA,
+                                 parse_groups("A in O"))
+    dec = decide_candidate(LLAMA, cand)
+    assert dec.outcome == "broken" and dec.witness["group"]["A"] == sympy.diag(1, -1)
+    assert all(c.agrees for c in block_check(LLAMA, dec))
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Q -> Q @ A", "not a parameter"),
+    ("WQ0 -> WK0 @ A", None),  # allowed: same shape (an exchange with a group element)
+    ("WQ0 -> WQ0 @ WK0", "exactly one parameter"),
+    ("WQ0 -> WQ0 @ A, WO0 -> A @ WO0", None),
+    ("WQ0 -> WQ0 @ A, WV0 -> A @ WV0", "different sizes"),
+    ("WQ0 -> __import__('os')", "the only call is inv"),
+    ("WQ0 -> WQ0.shape", "only .T"),
+    ("WQ0 -> WQ0 @ A, WQ0 -> WQ0", "twice"),
+    ("WQ0: WQ0", "':' at column"),
+])
+def test_block_transform_parser(text, message):
+    if message is None:
+        assert parse_block_transform(text, LLAMA).group
+        return
+    with pytest.raises(InvalidExpression, match=message):
+        parse_block_transform(text, LLAMA)
+
+
+@pytest.mark.parametrize("text", ["A in SL", "A", "a in GL", "A in GL, B"])
+def test_group_parser_refuses(text):
+    with pytest.raises(InvalidExpression):
+        parse_groups(text)
