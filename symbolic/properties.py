@@ -258,9 +258,14 @@ def simplified(expr: sympy.Expr) -> sympy.Expr | None:
     return best if shorter else None
 
 
-def slope_form(c: sympy.Expr) -> sympy.Expr:
-    """``c·z`` as written (``1·z`` stays a product: σ(z) = z reads ``z = 1·z``, not ``z = z``)."""
-    return sympy.Mul(c, z, evaluate=False)
+def slope_form(c: sympy.Expr, expr: sympy.Expr | None = None) -> sympy.Expr:
+    """``c·z`` as written (``1·z`` stays a product: σ(z) = z reads ``z = 1·z``, not ``z = z``);
+    for a σ that is literally ``c·z`` (``-z/3``), ``σ(1)·z`` with σ(1) shown as the value of σ
+    at 1, so that the linearity step relates two different expressions."""
+    form = sympy.Mul(c, z, evaluate=False)
+    if expr is not None and form == expr:
+        return sympy.Mul(sympy.Subs(expr, z, 1), z, evaluate=False)
+    return form
 
 
 def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
@@ -304,18 +309,18 @@ def _decide_linear(expr: sympy.Expr) -> Decision:
     found = find_witness(expr - c * z, candidate_points(expr))
     if found:
         point, _ = found
-        fact = counterexample(expr, slope_form(c), {z: point}, (z,))
+        fact = counterexample(expr, slope_form(c, expr), {z: point}, (z,))
         if fact.refuted:
             return Decision(fact, tuple(steps), witness=point, value=c)
     # A rational slope σ(1) is checked on σ itself first; a transcendental one suggests σ in
     # disguise (σ(1) = 1 − tanh(1) − 1 + 2/(1 + e⁻²)): a simpler form of σ first.
-    fact = check_identity(expr, slope_form(c), z) if c.is_Rational else None
+    fact = check_identity(expr, slope_form(c, expr), z) if c.is_Rational else None
     if fact is None or not fact.proved:
         form = simplified(expr)
         if form is not None:
-            fact = check_identity(expr, slope_form(c), z, hint=form)
+            fact = check_identity(expr, slope_form(c, expr), z, hint=form)
         elif fact is None:
-            fact = check_identity(expr, slope_form(c), z)
+            fact = check_identity(expr, slope_form(c, expr), z)
     return Decision(fact, tuple(steps), value=c)
 
 
@@ -360,7 +365,8 @@ def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Deci
             fact = check_homogeneous(expr, z, P, hint=sympy.Integer(0))
             value = EVERY_DEGREE if fact.proved else None
         else:
-            fact = check_homogeneous(expr, z, 1, hint=slope_form(c), given=linear.holds)
+            fact = (check_homogeneous(expr, z, 1, hint=slope_form(c), given=linear.holds)
+                    if slope_form(c, expr) == slope_form(c) else check_homogeneous(expr, z, 1))
             value = sympy.Integer(1) if fact.proved else None
         return Decision(fact, (), value=value)
     return _bounded(_decide_homogeneity, expr, homogeneity_formula(expr, z, P))
