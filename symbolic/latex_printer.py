@@ -381,7 +381,8 @@ def breakable(code: str) -> str:
         elif stack:
             j = stack.pop()
             opening = found[j]
-            if _PAIRS.get(opening[2]) == m[2]:
+            inner = code[opening.end():m.start()]
+            if _PAIRS.get(opening[2]) == m[2] and r"\middle" not in inner:  # \middle needs \left
                 tall = _TALL.search(code, opening.end(), m.start()) is not None
                 swap[j] = rf"\Bigl{opening[2]}" if tall else opening[2]
                 swap[i] = rf"\Bigr{m[2]}" if tall else m[2]

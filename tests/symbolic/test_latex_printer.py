@@ -179,3 +179,15 @@ PROSE = [
 @pytest.mark.parametrize(("text", "expected"), PROSE)
 def test_prose(text, expected):
     assert prose(text) == expected
+
+
+def test_a_middle_bar_keeps_its_left_and_right():
+    """₀F₁(; d/2; β²) prints with \\middle|, which TeX accepts only between \\left and
+    \\right: the breakable form must not make those fixed-size (it did: "Missing }")."""
+    import sympy
+
+    from symbolic.latex_printer import breakable, latex
+
+    d, beta = sympy.symbols("d beta", positive=True)
+    code = breakable(latex(sympy.hyper((), (d / 2,), beta**2)))
+    assert code.count(r"\left") == code.count(r"\right") >= 1 and r"\middle" in code
