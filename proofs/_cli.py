@@ -240,9 +240,11 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
         except OSError as exc:
             raise InvalidArgument(f"--smt2 {args.smt2!r}: cannot write there "
                                   f"({exc.strerror or exc})") from None
-        print(f"{prog}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
-              f"{len(exported.certificates)} certificates to {args.smt2} "
-              f"({len(exported.skipped)} certified facts not exported)", file=sys.stderr)
+        print(f"{prog}: wrote {len(exported.smt2)} Z3 benchmarks, {len(exported.obligations)} "
+              f"SMT obligations, {len(exported.certificates)} certificates and "
+              f"{len(exported.spot)} spot checks for {exported.steps} facts to {args.smt2}, "
+              f"with manifest.json ({len(exported.skipped)} checked facts without an "
+              "obligation)", file=sys.stderr)
         answers = exported.answers
     elif args.rechecked is not None:
         try:
@@ -266,7 +268,7 @@ def recheck_main(directory: str, prog: str) -> int:
         return usage_error(prog, f"--recheck {directory}: no such directory")
     rows, code, versions = recheck(directory)
     print(table_text(Table("recheck", f"Re-checked from {directory}",
-                           ("obligation", "z3", "cvc5", "certificate", "verdict"),
+                           ("claim", "fact", "check", "answer", "outcome"),
                            tuple(r.cells() for r in rows))))
     print(f"\n{prog} --recheck: {summary(rows, code, versions)}")
     return code
