@@ -12,7 +12,8 @@ raises ``UnreadableFormula`` (a ``ValueError``) naming what was refused.
 
 >>> import sympy
 >>> x = sympy.Symbol("x", positive=True)
->>> read_formula(sympy.srepr(sympy.Eq(sympy.exp(x) * 2, x**2 + 1))) == sympy.Eq(2*sympy.exp(x), x**2 + 1)
+>>> f = sympy.Eq(sympy.exp(x) * 2, x**2 + 1)
+>>> sympy.srepr(read_formula(sympy.srepr(f))) == sympy.srepr(f)
 True
 >>> read_formula("exp('__import__(\\"os\\")')")
 Traceback (most recent call last):
@@ -30,9 +31,9 @@ from fractions import Fraction
 import sympy
 from sympy.core.assumptions import _assume_defined
 from sympy.core.symbol import Str
+from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
-from sympy.functions.elementary.piecewise import ExprCondPair
 
 from symbolic.kernel.admitted import ASSUMED
 from symbolic.kernel.logic import Exists, ForAll
@@ -312,8 +313,8 @@ def _short(n: sympy.Basic) -> str:
 
 
 MAX_FRACTION_DIGITS = 400
-_FRACTION = re.compile(r"(-?)(\d{1,%d})(?:/(\d{1,%d}))?" % (MAX_FRACTION_DIGITS,
-                                                            MAX_FRACTION_DIGITS))
+_DIGITS = rf"\d{{1,{MAX_FRACTION_DIGITS}}}"
+_FRACTION = re.compile(rf"(-?)({_DIGITS})(?:/({_DIGITS}))?")
 
 
 def read_fraction(text: object) -> Fraction:

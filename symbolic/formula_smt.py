@@ -4,12 +4,14 @@ The obligation asserts the symbols' domains (``positive`` → ``(> x 0.0)``, ...
 *negation* of the formula; ``unsat`` means the formula holds for every value of its symbols.
 It covers polynomial and rational arithmetic (``+``, ``·``, integer powers, division), ``Max``,
 ``Min``, ``Abs``, ``Piecewise``, relations, the connectives, ``ForAll``/``Exists`` over
-intervals and uninterpreted functions ℝⁿ → ℝ (σ). An integer symbol is declared
-``Real`` with its sign: the obligation is then stronger than the formula (it asks for every
-real), so ``unsat`` still proves it; one that needs integrality is left ``unknown``. This covers SymPy identities of that kind, re-checked
-by an SMT solver over the reals (non-linear real arithmetic), and the formulas of the Z3 steps,
-re-derived from the formula rather than taken from Z3's own text. A term ``p/q`` is read as
-"where defined": each atom holds under ``q ≠ 0`` for the denominators it contains.
+intervals and uninterpreted functions ℝⁿ → ℝ (σ). This covers SymPy identities of that
+kind, re-checked by an SMT solver over the reals (non-linear real arithmetic), and the
+formulas of the Z3 steps, re-derived from the formula rather than taken from Z3's own text.
+
+An integer symbol is declared ``Real`` with its sign: the obligation then asks for more than
+the formula (every real), so ``unsat`` still proves it; one that needs integrality is left
+``unknown``. A term ``p/q`` is read as "where defined": each atom holds under ``q ≠ 0`` for
+the denominators it contains.
 
 Anything else (``exp``, ``sqrt``, matrices, sums, ...) is outside the fragment: ``None``.
 The export writes the text this function prints, and the re-check prints it again from the

@@ -449,14 +449,17 @@ def _node_rows(ctx: _Context, claim: str, node: dict, by_id: dict[str, dict],
         if not _same(read_formula(sympy.srepr(derived)), formula):
             return [Row(claim, nid, Checks.RULE, f"{node.get('kernel_rule')} concludes "
                         f"{sympy.sstr(derived)[:80]}, not the step's formula", "DISAGREES")]
-        pending = [p for p in node.get("premises", []) if outcomes.get(p) == "DISAGREES"]
+        premises = [outcomes.get(p, "unknown") for p in node.get("premises", [])]
+        weakest = _weakest(["proved", *("DISAGREES" if o == "refuted" else o
+                                        for o in premises)])
         return [Row(claim, nid, Checks.RULE, f"{node.get('kernel_rule')} re-derived from "
-                    f"{', '.join(node.get('premises', [])) or 'no premises'}",
-                    "DISAGREES" if pending else "proved", second_engine=True)]
+                    f"{', '.join(node.get('premises', [])) or 'no premises'}", weakest,
+                    second_engine=True)]
     if Checks.NEGATION in need:
         parts = [by_id[p] for p in node.get("premises", []) if p in by_id]
         inner = formula.args[0]
-        ok = [p for p in parts if _same(p["_formula"], inner) and p.get("status") == "refuted"]
+        ok = [p for p in parts if _same(p["_formula"], inner) and p.get("status") == "refuted"
+              and outcomes.get(p["id"]) == "refuted"]
         if not ok:
             return [Row(claim, nid, Checks.NEGATION, "no refuted part with the negated formula",
                         "DISAGREES")]
@@ -501,13 +504,16 @@ def _flatten(nodes: list, into: list[dict]) -> None:
         into.append(node)
 
 
+ORDER = ("DISAGREES", "unknown", "not re-checked", "spot-checked", "refuted", "proved")
+
+
+def _weakest(outcomes) -> str:
+    outs = set(outcomes)
+    return next((o for o in ORDER if o in outs), "admitted")
+
+
 def _combine(rows: list[Row]) -> str:
-    outs = {r.outcome for r in rows}
-    for worst in ("DISAGREES", "unknown", "not re-checked", "spot-checked", "refuted",
-                  "proved"):
-        if worst in outs:
-            return worst
-    return "admitted"
+    return _weakest(r.outcome for r in rows)
 
 
 def recheck_claim(ctx: _Context, claim: dict) -> list[Row]:
@@ -525,11 +531,17 @@ def recheck_claim(ctx: _Context, claim: dict) -> list[Row]:
         mine = _node_rows(ctx, label, node, by_id, outcomes)
         outcomes[node["id"]] = _combine(mine)
         rows += mine
-    rows += _claim_rows(label, claim, nodes)
+    rows += _claim_rows(label, claim, _weakest(
+        "proved" if o == "refuted" else o for o in outcomes.values()))
     return rows
 
 
-def _claim_rows(label: str, claim: dict, nodes: list[dict]) -> list[Row]:
+CONCLUDES = "the last step concludes the statement"
+
+
+def _claim_rows(label: str, claim: dict, facts: str) -> list[Row]:
+    """The claim's row: its binding (last step = statement, rests_on), and as outcome the
+    weakest of its facts' (a refuted part of a proved ¬F counts as proved)."""
     steps = claim.get("steps", [])
     problems = []
     statement = claim.get("statement_srepr")
@@ -544,8 +556,8 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict]) -> list[Row]:
     if problems:
         return [Row(label, "", "claim", "; ".join(problems), "DISAGREES")]
     if statement is None:
-        return [Row(label, "", "claim", "no statement formula to bind", "not re-checked")]
-    return [Row(label, "", "claim", "the last step concludes the statement", "proved")]
+        return [Row(label, "", "claim", "no statement formula to bind", facts)]
+    return [Row(label, "", "claim", CONCLUDES, facts)]
 
 
 def _file_rows(ctx: _Context, manifest: dict) -> list[Row]:
@@ -660,6 +672,7 @@ def counts(rows: list[Row]) -> Counter:
         elif r.check == "claim":
             c[f"claims {r.outcome}"] += 1
             c["claims"] += 1
+            c["claims bound"] += r.answer == CONCLUDES
         else:
             c["file problems"] += 1
     for fact_rows in facts.values():
@@ -682,8 +695,10 @@ def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
     proofs = [r.proof for r in smt if r.proof[0] is not None]
     kinds = ", ".join(f"{k.removeprefix('check ')} {v}" for k, v in sorted(c.items())
                       if k.startswith("check "))
-    return (f"{c['claims']} claims ({c['claims proved']} bound to their statement, "
-            f"{c['claims not re-checked']} without a statement formula); {c['facts']} facts — "
+    return (f"{c['claims']} claims ({c['claims bound']} bound to their statement formula; "
+            f"every fact proved again {c['claims proved']}, some spot-checked "
+            f"{c['claims spot-checked']}, not re-checked {c['claims not re-checked']}, "
+            f"disagreeing {c['claims DISAGREES']}); {c['facts']} facts — "
             f"proved {c['facts proved']} (by a second engine {c['facts by a second engine']}), "
             f"refuted {c['facts refuted']}, spot-checked {c['facts spot-checked']}, admitted "
             f"{c['facts admitted']}, not re-checked {c['facts not re-checked']}, unknown "

@@ -470,7 +470,7 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     points of the domain (undefined functions replaced by random quadratics, matrices by random
     rational matrices). ``spot-checked`` — never ``proved``; ``DISAGREES`` when a point
     contradicts the formula."""
-    from symbolic.kernel.limits import BudgetExceeded, deadline
+    from symbolic.kernel.limits import deadline
 
     if isinstance(formula, ForAll):
         ranges, body = list(formula.ranges()), formula.body

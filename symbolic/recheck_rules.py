@@ -43,7 +43,7 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
         eqs = [_eq(p, rule) for p in premises]
         if not eqs:
             raise ValueError("trans: no premises")
-        for left, right in zip(eqs, eqs[1:]):
+        for left, right in zip(eqs, eqs[1:], strict=False):
             if not _srepr_equal(left.rhs, right.lhs):
                 raise ValueError("trans: the chain breaks")
         return sympy.Eq(eqs[0].lhs, eqs[-1].rhs, evaluate=False)
