@@ -560,6 +560,32 @@ def _claim_rows(label: str, claim: dict, facts: str) -> list[Row]:
     return [Row(label, "", "claim", CONCLUDES, facts)]
 
 
+def _resting_rows(claims: list) -> list[Row]:
+    """A row per claim that rests on admitted facts — its own (``rests_on``) or those of a
+    claim it ``uses``, transitively: counted apart, as ``--strict`` would."""
+    claims = [c for c in claims if isinstance(c, dict)]
+    uses = {str(c.get("name")): [str(u) for u in c.get("uses", []) if isinstance(u, str)]
+            for c in claims}
+    own = {str(c.get("name")): bool(c.get("rests_on")) for c in claims}
+    rows = []
+    for c in claims:
+        name, seen, stack, found = str(c.get("name")), set(), [str(c.get("name"))], []
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if own.get(n):
+                found.append(n)
+            stack += uses.get(n, [])
+        if found:
+            via = sorted(set(found) - {name})
+            rows.append(Row(f"{c.get('module')}:{name}", "", "rests on",
+                            "admitted facts" + (f" (through {', '.join(via)})" if via else ""),
+                            "admitted"))
+    return rows
+
+
 def _file_rows(ctx: _Context, manifest: dict) -> list[Row]:
     found, refused = _listing(ctx.root)
     rows = [Row("", "", "file", f"{r}", "DISAGREES") for r in refused]
@@ -619,6 +645,7 @@ def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
         except (UnreadableFormula, ValueError, TypeError, KeyError) as exc:
             name = claim.get("name") if isinstance(claim, dict) else "?"
             rows.append(Row(str(name), "", "claim", f"unreadable: {exc}", "DISAGREES"))
+    rows += _resting_rows(manifest["claims"])
     if any(not r.ok for r in rows):
         code = EXIT_DISAGREE
     elif not manifest["claims"] or any(r.unknown for r in rows) or not use_cvc5:
@@ -669,6 +696,8 @@ def counts(rows: list[Row]) -> Counter:
     for r in rows:
         if r.node:
             facts.setdefault((r.claim, r.node), []).append(r)
+        elif r.check == "rests on":
+            c["claims resting on admitted facts"] += 1
         elif r.check == "claim":
             c[f"claims {r.outcome}"] += 1
             c["claims"] += 1
@@ -698,7 +727,8 @@ def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
     return (f"{c['claims']} claims ({c['claims bound']} bound to their statement formula; "
             f"every fact proved again {c['claims proved']}, some spot-checked "
             f"{c['claims spot-checked']}, not re-checked {c['claims not re-checked']}, "
-            f"disagreeing {c['claims DISAGREES']}); {c['facts']} facts — "
+            f"disagreeing {c['claims DISAGREES']}; resting on admitted facts, directly or "
+            f"through uses, {c['claims resting on admitted facts']}); {c['facts']} facts — "
             f"proved {c['facts proved']} (by a second engine {c['facts by a second engine']}), "
             f"refuted {c['facts refuted']}, spot-checked {c['facts spot-checked']}, admitted "
             f"{c['facts admitted']}, not re-checked {c['facts not re-checked']}, unknown "

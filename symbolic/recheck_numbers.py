@@ -32,7 +32,7 @@ BOUND_BITS, BOUND_PIECES = 128, 4096
 MAX_EXP_ARGUMENT = 10**6
 SPOT_POINTS = 4  # random points of the domain per spot-checked formula
 SPOT_BITS = 128
-SPOT_SYMPY_S = 3.0  # CPU seconds for SymPy's own re-simplification in the re-check
+SPOT_SYMPY_S = 2.0  # CPU seconds for SymPy's own re-simplification in the re-check
 
 
 class NotEnclosed(Exception):
@@ -489,8 +489,8 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     if body.rel_op == "==":
         try:
             with deadline(SPOT_SYMPY_S):
-                simplified = sympy.simplify(
-                    (body.lhs - body.rhs).doit()) == 0
+                d = (body.lhs - body.rhs).doit()
+                simplified = sympy.expand(d) == 0 or sympy.simplify(d) == 0
         except Exception:  # noqa: BLE001 - SymPy gave no answer (BudgetExceeded included)
             simplified = False
     rng = random.Random(_seed(formula))

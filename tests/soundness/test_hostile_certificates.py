@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symbolic import recheck as rc
 from symbolic.formula_reader import UnreadableFormula, read_formula, read_fraction
@@ -483,3 +485,50 @@ def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
                         "statement_srepr": None, "uses": [], "rests_on": list(rests_on),
                         "steps": nodes}]}
     (d / rc.MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+_atoms = st.sampled_from([x, t, a, sympy.Integer(2), sympy.Rational(-3, 7), sympy.pi])
+_exprs = st.recursive(_atoms, lambda inner: st.one_of(
+    st.builds(lambda p, q: p + q, inner, inner), st.builds(lambda p, q: p * q, inner, inner),
+    st.builds(lambda p, n: p ** n, inner, st.integers(-3, 3)),
+    st.builds(sympy.exp, inner), st.builds(sympy.Max, inner, inner)), max_leaves=8)
+
+
+@given(_exprs, _exprs)
+def test_the_reader_round_trips_what_srepr_writes(lhs, rhs):
+    f = sympy.Eq(lhs, rhs, evaluate=False)
+    read = read_formula(sympy.srepr(f))  # built unevaluated: the same terms, maybe reordered
+    assert (read.lhs.doit(), read.rhs.doit()) == (lhs.doit(), rhs.doit())
+    assert sympy.srepr(read_formula(sympy.srepr(read))) == sympy.srepr(read)  # a fixed point
+
+
+_poly = st.lists(st.integers(-5, 5), min_size=1, max_size=4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_poly, _poly, st.integers(1, 3))
+def test_a_polynomial_identity_is_unsat_and_a_wrong_one_sat(p, q, shift):
+    """(P·Q) = expand(P·Q) holds for every real: Z3 answers unsat on its obligation; with the
+    constant term moved by ``shift`` it fails everywhere: sat."""
+    from symbolic.kernel.recheck import run_z3
+
+    pe = sum(c * a**k for k, c in enumerate(p))
+    qe = sum(c * a**k for k, c in enumerate(q))
+    true = sympy.Eq(pe * qe, sympy.expand(pe * qe), evaluate=False)
+    false = sympy.Eq(pe * qe, sympy.expand(pe * qe) + shift, evaluate=False)
+    assert run_z3(smt_obligation(true)) == "unsat"
+    assert run_z3(smt_obligation(false)) == "sat"
+
+
+def test_a_claim_using_one_that_rests_on_admitted_facts_is_marked():
+    claims = [{"module": "m", "name": "a", "uses": [], "rests_on": ["assumed(h)"]},
+              {"module": "m", "name": "b", "uses": ["a"], "rests_on": []},
+              {"module": "m", "name": "c", "uses": ["b"], "rests_on": []},
+              {"module": "m", "name": "d", "uses": [], "rests_on": []}]
+    rows = rc._resting_rows(claims)
+    assert [(r.claim, r.answer) for r in rows] == [
+        ("m:a", "admitted facts"), ("m:b", "admitted facts (through a)"),
+        ("m:c", "admitted facts (through a)")]
+    assert rc.counts(rows)["claims resting on admitted facts"] == 3
