@@ -39,6 +39,7 @@ from typing import Any
 import sympy
 
 from symbolic.formula_reader import UnreadableFormula, read_formula
+from symbolic.recheck_numbers import NotEnclosed
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 MANIFEST_NAME = "manifest.json"
@@ -83,7 +84,8 @@ def required_checks(formula: sympy.Basic, kind: str, method: str, status: str,
     relational = isinstance(formula, sympy.core.relational.Relational)
     if status == "proved" and isinstance(formula, sympy.Not):
         return frozenset({Checks.NEGATION})
-    if status == "proved" and relational and not formula.free_symbols:
+    if status == "proved" and relational and not formula.free_symbols \
+            and methods & {"exact", "interval"}:
         return frozenset({Checks.CERTIFICATE})
     if "z3" in methods and status == "proved" and has_smt2:
         found = {Checks.Z3}
@@ -458,13 +460,14 @@ def _node_rows(ctx: _Context, claim: str, node: dict, by_id: dict[str, dict],
     if Checks.NEGATION in need:
         parts = [by_id[p] for p in node.get("premises", []) if p in by_id]
         inner = formula.args[0]
-        ok = [p for p in parts if _same(p["_formula"], inner) and p.get("status") == "refuted"
-              and outcomes.get(p["id"]) == "refuted"]
+        ok = [p for p in parts if _same(p["_formula"], inner) and p.get("status") == "refuted"]
         if not ok:
             return [Row(claim, nid, Checks.NEGATION, "no refuted part with the negated formula",
                         "DISAGREES")]
-        return [Row(claim, nid, Checks.NEGATION, f"¬ of {ok[0]['id']} (refuted)", "proved",
-                    second_engine=True)]
+        part = outcomes.get(ok[0]["id"], "unknown")  # as strong as the part's refutation
+        outcome = "proved" if part == "refuted" else "DISAGREES" if part == "proved" else part
+        return [Row(claim, nid, Checks.NEGATION, f"¬ of {ok[0]['id']} ({part})", outcome,
+                    second_engine=outcome == "proved")]
     if Checks.NONE in need:
         return [Row(claim, nid, Checks.NONE, f"{node.get('method')} "
                     f"{type(formula).__name__}: no obligation exported", "not re-checked")]
@@ -488,6 +491,9 @@ def _node_rows(ctx: _Context, claim: str, node: dict, by_id: dict[str, dict],
                 rows.append(_certificate_row(ctx, claim, node, entry, formula, role))
             else:
                 rows.append(_spot_row(ctx, claim, node, entry, formula))
+        except NotEnclosed as exc:
+            rows.append(Row(claim, nid, role, f"not enclosed: {exc}", "unknown",
+                            (str(entry.get("file", "")),)))
         except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
                 OverflowError, ZeroDivisionError) as exc:
             rows.append(Row(claim, nid, role, f"error: {type(exc).__name__}: "
@@ -645,6 +651,10 @@ def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
         except (UnreadableFormula, ValueError, TypeError, KeyError) as exc:
             name = claim.get("name") if isinstance(claim, dict) else "?"
             rows.append(Row(str(name), "", "claim", f"unreadable: {exc}", "DISAGREES"))
+        except Exception as exc:  # noqa: BLE001 - a row, never a traceback, for any input
+            name = claim.get("name") if isinstance(claim, dict) else "?"
+            rows.append(Row(str(name), "", "claim", f"cannot re-check: {type(exc).__name__}: "
+                            f"{' '.join(str(exc).split())[:160]}", "DISAGREES"))
     rows += _resting_rows(manifest["claims"])
     if any(not r.ok for r in rows):
         code = EXIT_DISAGREE
