@@ -65,13 +65,14 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     # --- end of paper output options ------------------------------------------------------
     # --- issue 16: the evidence, exported and re-checked (docs/smt.md) ------------------------
     parser.add_argument("--smt2", metavar="DIR", default=None, type=_output_folder,
-                        help="also write every Z3 obligation (.smt2) and every exact/interval "
-                             "certificate (.cert.json) of the run under DIR, and re-run each "
-                             "obligation with cvc5 (backing z3+cvc5)")
+                        help="also write DIR/manifest.json and an obligation for every kernel "
+                             "step of the run under DIR (Z3 benchmarks, formulas as SMT-LIB 2, "
+                             "certificates, spot checks), and re-run each Z3 benchmark with "
+                             "cvc5 (backing z3+cvc5)")
     parser.add_argument("--recheck", metavar="DIR", default=None,
-                        help="re-check the obligations exported under DIR from the files alone "
-                             "(Z3, cvc5, mpmath intervals; the result also goes to "
-                             "DIR/recheck.json); no theorem is run")
+                        help="re-check the export under DIR from its manifest and files alone "
+                             "(Z3, cvc5, exact and interval arithmetic, spot checks; the result "
+                             "also goes to DIR/recheck.json); no theorem is run")
     parser.add_argument("--rechecked", metavar="DIR", default=None,
                         help="say z3+cvc5 for the Z3 obligations that DIR/recheck.json (from "
                              "--recheck DIR) shows cvc5 proved, without running cvc5 again")
@@ -240,9 +241,11 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
         except OSError as exc:
             raise InvalidArgument(f"--smt2 {args.smt2!r}: cannot write there "
                                   f"({exc.strerror or exc})") from None
-        print(f"{prog}: wrote {len(exported.smt2)} SMT-LIB 2 obligations and "
-              f"{len(exported.certificates)} certificates to {args.smt2} "
-              f"({len(exported.skipped)} certified facts not exported)", file=sys.stderr)
+        print(f"{prog}: wrote {len(exported.smt2)} Z3 benchmarks, {len(exported.obligations)} "
+              f"SMT obligations, {len(exported.certificates)} certificates and "
+              f"{len(exported.spot)} spot checks for {exported.steps} facts to {args.smt2}, "
+              f"with manifest.json ({len(exported.skipped)} checked facts without an "
+              "obligation)", file=sys.stderr)
         answers = exported.answers
     elif args.rechecked is not None:
         try:
@@ -266,7 +269,7 @@ def recheck_main(directory: str, prog: str) -> int:
         return usage_error(prog, f"--recheck {directory}: no such directory")
     rows, code, versions = recheck(directory)
     print(table_text(Table("recheck", f"Re-checked from {directory}",
-                           ("obligation", "z3", "cvc5", "certificate", "verdict"),
+                           ("claim", "fact", "check", "answer", "outcome"),
                            tuple(r.cells() for r in rows))))
     print(f"\n{prog} --recheck: {summary(rows, code, versions)}")
     return code

@@ -1,22 +1,30 @@
-"""Export every solver obligation and numeric certificate of a run as files (issue 16).
+"""Export every kernel step of a run as a manifest and obligation files (issues 16 and 25).
 
-``export(runs, directory)`` walks every step's fact (and the parts it rests on) and writes
+``export(runs, directory)`` writes ``DIR/manifest.json`` (schema
+``transformer-proofs/manifest/v2``): the toolkit's and backends' versions, the SHA-256 of every
+file it wrote, and per claim its statement (``srepr``), its ``uses``, the admitted facts it
+rests on, and its steps in order — each fact (and the parts it rests on) with its formula,
+kind, method, status, the derivation's rule, the kernel rule and premises of a rule step, and
+the obligation files that re-check it. Which obligations a fact needs is decided by
+``symbolic.recheck.required_checks`` — the re-check's own function, so that it can refuse a
+manifest that leaves one out:
 
-* ``<module>/<claim>.s<step>[.p<part>].smt2`` for each Z3 fact: the negated goal exactly as Z3
-  decided it (``Fact.smt2``), made self-contained by ``kernel.recheck.standalone`` — header
-  comments naming module, claim, step and the expected answer, ``(set-logic ALL)``,
-  ``(check-sat)``; ``unsat`` means the step is proved;
-* ``<module>/<claim>.s<step>[.p<part>].cert.json`` for each exact or interval certificate of a
-  sign (``e ≠ 0``, ``a > b``, ``a < b``, and the identity refuted at a witness point): the
-  formula as ``sympy.srepr``, the expression whose sign is claimed, the relation, the witness
-  point, and the value (exact rational) or the enclosure's end points as exact rationals
-  (outward-rounded, ``Enclosure.rational_bounds``) — schema ``transformer-proofs/certificate/v1``.
+* ``<stem>.smt2`` — a Z3 fact's benchmark as Z3 decided it (``Fact.smt2``, made
+  self-contained; no ``set-info :status``): re-run by cvc5 (and Z3);
+* ``<stem>.obl.smt2`` — the fact's formula printed as an SMT-LIB 2 obligation over the reals
+  (``symbolic.formula_smt``): SymPy identities of polynomial/rational arithmetic and the Z3
+  steps' formulas, re-checked by cvc5 and Z3; the re-check prints it again from the manifest;
+* ``<stem>.cert.json`` — an exact/interval certificate: the formula itself (the claimed
+  comparison, ``2817 > 8195/3``; a bound ``∀ x ∈ [lo, hi]: e < b``; an identity refuted at a
+  witness point) with the exact value or the outward-rounded enclosure as exact rationals;
+* ``<stem>.spot.json`` — any other SymPy identity: its formula, spot-checked by the re-check.
 
-Nothing here decides anything; ``symbolic.recheck`` re-runs the files without this code.
+``<stem>`` is ``<module>/<claim>.s<step>[.p<part>]``. Nothing here decides anything.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -26,20 +34,32 @@ from typing import Any
 
 import sympy
 
+from symbolic.formula_reader import UnreadableFormula, read_formula
+from symbolic.formula_smt import smt_obligation
 from symbolic.kernel import CannotEnclose, Fact, tight_enclosure
 from symbolic.kernel.logic import ForAll
 from symbolic.kernel.recheck import standalone
-
-CERT_SCHEMA = "transformer-proofs/certificate/v1"
-CERT_METHODS = ("exact", "interval")
+from symbolic.recheck import (
+    CERT_SCHEMA,
+    MANIFEST_NAME,
+    MANIFEST_SCHEMA,
+    RECORD_NAME,
+    SPOT_SCHEMA,
+    Checks,
+    required_checks,
+    write_file,
+)
 
 
 @dataclass
 class Exported:
-    smt2: list[Path] = field(default_factory=list)
+    smt2: list[Path] = field(default_factory=list)  # Z3's benchmarks
+    obligations: list[Path] = field(default_factory=list)  # formulas printed as SMT-LIB 2
     certificates: list[Path] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # certified facts not exported, and why
-    # (module, claim, step, part path) → both solvers' answers on the exported file
+    spot: list[Path] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # checked facts with no obligation
+    steps: int = 0  # every fact of every step (parts included)
+    # (module, claim, step, part path) → both solvers' answers on an exported Z3 benchmark
     answers: dict[tuple, dict] = field(default_factory=dict)
 
 
@@ -78,87 +98,35 @@ def claim_facts(result: Any) -> Iterator[tuple[int, tuple[int, ...], Fact]]:
                 yield j, path, fact
 
 
-def _sign_obligation(fact: Fact) -> tuple[sympy.Expr, str, dict] | None:
-    """The expression whose sign the certificate decides, the relation, and the point."""
-    f, status = fact.formula, fact.status
-    if status == "proved" and isinstance(f, sympy.Ne) and f.rhs == 0:
-        return f.lhs, "!=", {}
-    if status == "proved" and isinstance(f, (sympy.StrictGreaterThan, sympy.StrictLessThan)):
-        return f.lhs - f.rhs, ">" if isinstance(f, sympy.StrictGreaterThan) else "<", {}
-    if status == "refuted" and isinstance(f, ForAll) and isinstance(f.args[1], sympy.Eq) \
-            and fact.verdict.witness:
-        body = f.args[1]
-        names = {str(v): v for v in f.args[0]}
-        point = {names[k]: sympy.sympify(v) for k, v in fact.verdict.witness}
-        return body.lhs - body.rhs, "!=", point
-    if status == "refuted" and isinstance(f, sympy.Eq) and fact.verdict.witness:
-        names = {str(v): v for v in f.free_symbols}  # check_equal refuted at a point
-        try:  # the kernel's probe points are rationals, shown as "7/5"
-            point = {names[k]: sympy.Rational(v) for k, v in fact.verdict.witness}
-        except (KeyError, TypeError, ValueError):
-            return None
-        return f.lhs - f.rhs, "!=", point
-    return None
+def _stem(claim: str, j: int, path: tuple[int, ...]) -> str:
+    return f"{_slug(claim)}.s{j:02d}" + "".join(f".p{k}" for k in path)
 
 
-def _instance(expr: sympy.Expr, point: dict) -> sympy.Expr:
-    from symbolic.kernel.branches import at
-
-    return at(expr, point) if point else expr
+def _node_id(j: int, path: tuple[int, ...]) -> str:
+    return f"s{j}" + "".join(f".p{k}" for k in path)
 
 
 def _rational(q: sympy.Rational) -> str:
     return f"{q.p}/{q.q}"
 
 
-def _bound(fact: Fact) -> dict[str, Any] | None:
-    """``∀ x ∈ [lo, hi]: e < b`` (or ``>``) proved by bisection: the obligation as data."""
-    f = fact.formula
-    if not (fact.status == "proved" and isinstance(f, ForAll) and len(f.variables) == 1
-            and isinstance(f.domain, sympy.Interval)
-            and isinstance(f.body, (sympy.StrictLessThan, sympy.StrictGreaterThan))):
-        return None
-    var, body, dom = f.variables[0], f.body, f.domain
-    return {"schema": CERT_SCHEMA, "formula": sympy.sstr(f), "formula_srepr": sympy.srepr(f),
-            "expected": "proved", "expression_srepr": sympy.srepr(body.lhs - body.rhs),
-            "point": {}, "relation": ">" if isinstance(body, sympy.StrictGreaterThan) else "<",
-            "for_all": {"variable": str(var), "lo_srepr": sympy.srepr(dom.start),
-                        "hi_srepr": sympy.srepr(dom.end)},
-            "method": fact.verdict.method, "kernel_certificate": fact.verdict.certificate,
-            "backend": fact.verdict.backend}
+def _benchmark(module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact) -> str:
+    """A Z3 fact's self-contained benchmark, with comments naming what it is (comments only:
+    the re-check takes the expected answer from the manifest)."""
+    header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
+              + (f", part {'.'.join(map(str, path))}" if path else ""),
+              f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
+              "the negated goal; unsat: the step is proved (see manifest.json)"]
+    return standalone(fact.smt2, header)
 
 
-def certificate(fact: Fact) -> dict[str, Any] | None:
-    """The certificate of a sign fact as data, or None when the fact is not of that form.
-    A bound ``∀ x ∈ [lo, hi]: e rel b`` is exported as its obligation (``for_all``): the
-    re-check bisects ``[lo, hi]`` itself."""
-    bound = _bound(fact)
-    if bound is not None:
-        return bound
-    found = _sign_obligation(fact)
-    if found is None:
-        return None
-    expr, rel, point = found
-    value = sympy.sympify(_instance(expr, point))
-    body: dict[str, Any] = {
-        "schema": CERT_SCHEMA,
-        "formula": sympy.sstr(fact.formula),
-        "formula_srepr": sympy.srepr(fact.formula),
-        "expected": fact.status,  # proved: the relation holds; refuted: the identity fails
-        "expression_srepr": sympy.srepr(expr),
-        "point": {str(k): sympy.srepr(v) for k, v in point.items()},
-        "relation": rel,  # expression (at the point) rel 0
-        "method": fact.verdict.method,
-        "kernel_certificate": fact.verdict.certificate,
-        "backend": fact.verdict.backend,
-    }
-    if value.is_Rational:
-        body["value"] = _rational(value)
-    else:
-        enc = tight_enclosure(value)
-        lo, hi = enc.rational_bounds()
-        body["enclosure"] = {"lo": _rational(lo), "hi": _rational(hi), "bits": enc.bits}
-    return body
+def z3_obligations(runs: Sequence[Any]) -> Iterator[tuple[tuple, str, str]]:
+    """(key, file path under the export folder, benchmark text) of every proved Z3 fact of
+    ``runs``, as ``export`` writes them."""
+    for module, claim, j, path, fact in steps(runs):
+        if fact.smt2 and fact.status == "proved":
+            yield ((module, claim, j, path), f"{module}/{_stem(claim, j, path)}.smt2",
+                   _benchmark(module, claim, j, path, fact))
 
 
 def second_check(text: str) -> dict[str, object]:
@@ -169,8 +137,8 @@ def second_check(text: str) -> dict[str, object]:
 
 
 def _with_strategy(text: str, answer: dict) -> str:
-    """The benchmark with a header line naming the cvc5 options that proved it (the re-check
-    tries them first; ``cvc5 --nl-cov FILE`` by hand)."""
+    """The benchmark with a comment naming the cvc5 options that proved it (for a reader;
+    the re-check takes the strategy from the manifest)."""
     from symbolic.kernel.recheck import CVC5_OPTIONS_LINE
 
     if answer.get("cvc5") != "unsat":
@@ -180,67 +148,195 @@ def _with_strategy(text: str, answer: dict) -> str:
     return f"{head}\n{line}{sep}{body}"
 
 
-def _stem(claim: str, j: int, path: tuple[int, ...]) -> str:
-    return f"{_slug(claim)}.s{j:02d}" + "".join(f".p{k}" for k in path)
+# -- certificates -----------------------------------------------------------------------------
 
 
-def _benchmark(module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact) -> str:
-    """A Z3 fact's self-contained benchmark, with the header naming what it is."""
-    header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
-              + (f", part {'.'.join(map(str, path))}" if path else ""),
-              f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
-              "the negated goal; expected answer: unsat (the step is proved)",
-              f"decided by {fact.verdict.backend}: {fact.status}"]
-    return standalone(fact.smt2, header)
+def _value_fields(value: sympy.Expr) -> dict[str, Any]:
+    """The exact value, or the kernel's outward-rounded enclosure as exact rationals."""
+    value = sympy.sympify(value)
+    if value.is_Rational:
+        return {"value": _rational(value)}
+    enc = tight_enclosure(value)
+    lo, hi = enc.rational_bounds()
+    return {"enclosure": {"lo": _rational(lo), "hi": _rational(hi), "bits": enc.bits}}
 
 
-def z3_obligations(runs: Sequence[Any]) -> Iterator[tuple[tuple, str, str]]:
-    """(key, file path under the export folder, benchmark text) of every proved Z3 fact of
-    ``runs``, as ``export`` writes them (before the cvc5 strategy line)."""
-    for module, claim, j, path, fact in steps(runs):
-        if fact.smt2 and fact.status == "proved":
-            yield ((module, claim, j, path), f"{module}/{_stem(claim, j, path)}.smt2",
-                   _benchmark(module, claim, j, path, fact))
+def certificate(fact: Fact) -> dict[str, Any] | None:
+    """The certificate of an exact/interval fact: its formula (the comparison itself), with
+    the value or enclosure of ``lhs − rhs`` (at the witness point of a refutation); None when
+    the fact has no certificate of that form. A bound ``∀ x ∈ [lo, hi]: e rel b`` carries its
+    formula only: the re-check bisects ``[lo, hi]`` itself."""
+    f = fact.formula
+    body: dict[str, Any] = {"schema": CERT_SCHEMA, "formula": sympy.sstr(f),
+                            "formula_srepr": sympy.srepr(f), "expected": fact.status,
+                            "method": fact.verdict.method,
+                            "kernel_certificate": fact.verdict.certificate,
+                            "backend": fact.verdict.backend}
+    if isinstance(f, ForAll) and fact.status == "proved":
+        return body
+    if isinstance(f, sympy.core.relational.Relational) and not f.free_symbols:
+        return {**body, **_value_fields(f.lhs - f.rhs)}
+    if fact.status == "refuted" and fact.verdict.witness:
+        eq = f.body if isinstance(f, ForAll) else f
+        names = {str(v): v for v in (f.variables if isinstance(f, ForAll) else f.free_symbols)}
+        try:  # the kernel's witness values are rationals, shown as "7/5"
+            point = {names[k]: sympy.Rational(v) for k, v in fact.verdict.witness}
+        except (KeyError, TypeError, ValueError):
+            return None
+        from symbolic.kernel.branches import at
+
+        return {**body, "point": {str(k): sympy.srepr(v) for k, v in point.items()},
+                **_value_fields(at(eq.lhs - eq.rhs, point))}
+    return None
+
+
+# -- the export -------------------------------------------------------------------------------
+
+
+def _previous_files(out: Path) -> list[Path]:
+    """The files a previous export listed in ``out/manifest.json`` (removed before writing)."""
+    try:
+        data = json.loads((out / MANIFEST_NAME).read_text(encoding="utf-8"))
+        return [out / name for name in data.get("files", {}) if ".." not in Path(name).parts]
+    except (OSError, ValueError, AttributeError):
+        return []
+
+
+def _versions() -> dict[str, str | None]:
+    from symbolic import __version__
+    from symbolic.kernel import recheck as rk
+    from symbolic.versions import versions
+
+    found = {"toolkit": f"transformer-proofs {__version__}", **versions(),
+             "cvc5": rk.cvc5_version() if rk.cvc5_available() else None}
+    return dict(found)
+
+
+class _Writer:
+    def __init__(self, out: Path, second: bool) -> None:
+        self.out, self.second, self.done = out, second, Exported()
+        self.files: dict[str, str] = {}
+
+    def write(self, rel: str, text: str) -> str:
+        data = text.encode("utf-8")
+        write_file(self.out / rel, data)
+        self.files[rel] = hashlib.sha256(data).hexdigest()
+        return rel
+
+    def node(self, module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact,
+             ids: dict[int, str]) -> dict[str, Any]:
+        node_id = _node_id(j, path)
+        ids.setdefault(id(fact), node_id)
+        self.done.steps += 1
+        premises, parts = [], []
+        for k, part in enumerate(fact.parts, 1):
+            if id(part) in ids:  # a premise that is another step of the derivation
+                premises.append(ids[id(part)])
+                continue
+            child = self.node(module, claim, j, (*path, k), part, ids)
+            premises.append(child["id"])
+            parts.append(child)
+        detail = getattr(fact, "detail", None)
+        entry: dict[str, Any] = {
+            "id": node_id, "formula": sympy.sstr(fact.formula),
+            "formula_srepr": sympy.srepr(fact.formula), "kind": fact.kind,
+            "method": fact.verdict.method, "status": fact.status,
+            "domain": list(fact.domain), "kernel_rule": getattr(fact, "rule", None) or None,
+            "detail_srepr": sympy.srepr(detail) if detail is not None else None,
+            "premises": premises, "obligations": self.obligations(module, claim, j, path, fact),
+            "parts": parts}
+        return entry
+
+    def obligations(self, module: str, claim: str, j: int, path: tuple[int, ...],
+                    fact: Fact) -> list[dict[str, Any]]:
+        try:  # the formula as the re-check reads it back from the manifest
+            formula = read_formula(sympy.srepr(fact.formula))
+        except UnreadableFormula as exc:
+            self.done.skipped.append(f"{module} {claim} step {j}: {exc}")
+            return []
+        need = required_checks(formula, fact.kind, fact.verdict.method, fact.status,
+                               bool(fact.verdict.witness), bool(fact.smt2))
+        stem = f"{module}/{_stem(claim, j, path)}"
+        where = f"{module} {claim} step {j}" + (f" part {path}" if path else "")
+        out: list[dict[str, Any]] = []
+        if Checks.Z3 in need:
+            text = _benchmark(module, claim, j, path, fact)
+            entry: dict[str, Any] = {"role": Checks.Z3, "expected": "unsat",
+                                     "cvc5_strategy": None}
+            if self.second:
+                answer = second_check(text)
+                self.done.answers[(module, claim, j, path)] = {"file": f"{stem}.smt2".rsplit(
+                    "/", 1)[-1], **answer}
+                text = _with_strategy(text, answer)
+                if answer.get("cvc5") == "unsat":
+                    entry["cvc5_strategy"] = answer["cvc5_options"]
+            entry["file"] = self.write(f"{stem}.smt2", text)
+            self.done.smt2.append(self.out / entry["file"])
+            out.append(entry)
+        if Checks.SMT in need:
+            text = smt_obligation(formula)
+            if text is not None:
+                out.append({"role": Checks.SMT, "expected": "unsat",
+                            "file": self.write(f"{stem}.obl.smt2", text)})
+                self.done.obligations.append(self.out / out[-1]["file"])
+        if Checks.CERTIFICATE in need or Checks.BOUND in need or Checks.WITNESS in need:
+            role = next(r for r in (Checks.CERTIFICATE, Checks.BOUND, Checks.WITNESS)
+                        if r in need)
+            try:
+                cert = certificate(fact)
+            except (CannotEnclose, TypeError, ValueError) as exc:
+                cert, why = None, str(exc)
+            else:
+                why = f"{type(fact.formula).__name__} certificate not exported"
+            if cert is None:
+                self.done.skipped.append(f"{where}: {why}")
+            else:
+                cert = {"module": module, "claim": claim, "step": j, "part": list(path), **cert}
+                out.append({"role": role, "expected": fact.status, "file": self.write(
+                    f"{stem}.cert.json", json.dumps(cert, indent=2, ensure_ascii=False) + "\n")})
+                self.done.certificates.append(self.out / out[-1]["file"])
+        if Checks.SPOT in need and not out:
+            spot = {"schema": SPOT_SCHEMA, "module": module, "claim": claim, "step": j,
+                    "part": list(path), "formula": sympy.sstr(fact.formula),
+                    "formula_srepr": sympy.srepr(fact.formula), "expected": fact.status}
+            out.append({"role": Checks.SPOT, "expected": fact.status, "file": self.write(
+                f"{stem}.spot.json", json.dumps(spot, indent=2, ensure_ascii=False) + "\n")})
+            self.done.spot.append(self.out / out[-1]["file"])
+        if not out and Checks.NONE in need:
+            self.done.skipped.append(f"{where}: {fact.verdict.method} "
+                                     f"{type(fact.formula).__name__} has no obligation")
+        return out
+
+
+def _claim(writer: _Writer, module: str, res: Any) -> dict[str, Any]:
+    claim = res.claim
+    statement = getattr(claim, "statement", None)
+    ids: dict[int, str] = {}
+    nodes = []
+    for j, step in enumerate(res.derivation.steps, 1):
+        entry = writer.node(module, claim.name, j, (), step.fact, ids)
+        entry["rule"] = step.rule
+        nodes.append(entry)
+    return {"module": module, "name": claim.name, "kind": claim.kind,
+            "statement": sympy.sstr(statement) if statement is not None else None,
+            "statement_srepr": sympy.srepr(statement) if statement is not None else None,
+            "uses": list(claim.uses),
+            "rests_on": [sympy.sstr(s.fact.formula) for s in res.rests_on],
+            "steps": nodes}
 
 
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:
-    """Write every Z3 obligation and every sign certificate of ``runs`` under ``directory``;
-    ``second``: re-run each written benchmark with Z3 and cvc5 (``Exported.answers``)."""
-    out, done = Path(directory), Exported()
-    for module, claim, j, path, fact in steps(runs):
-        where = out / module
-        stem = _stem(claim, j, path)
-        if fact.smt2:
-            if fact.status != "proved":
-                done.skipped.append(f"{module} {claim} step {j}: Z3 said {fact.status}")
-                continue
-            where.mkdir(parents=True, exist_ok=True)
-            target = where / f"{stem}.smt2"
-            text = _benchmark(module, claim, j, path, fact)
-            if second:
-                answer = second_check(text)
-                done.answers[(module, claim, j, path)] = {"file": target.name, **answer}
-                text = _with_strategy(text, answer)
-            target.write_text(text, encoding="utf-8")
-            done.smt2.append(target)
-            continue
-        if fact.kind != "checked" or fact.verdict.method not in CERT_METHODS:
-            continue
-        if fact.status == "proved" and isinstance(fact.formula, sympy.Not):
-            continue  # ¬F from its refuted part, which is exported itself
-        try:
-            cert = certificate(fact)
-        except (CannotEnclose, TypeError, ValueError) as exc:
-            done.skipped.append(f"{module} {claim} step {j}: {exc}")
-            continue
-        if cert is None:
-            done.skipped.append(f"{module} {claim} step {j}: {type(fact.formula).__name__} "
-                                f"certificate ({fact.verdict.method}) not exported")
-            continue
-        cert = {"module": module, "claim": claim, "step": j, "part": list(path), **cert}
-        where.mkdir(parents=True, exist_ok=True)
-        target = where / f"{stem}.cert.json"
-        target.write_text(json.dumps(cert, indent=2, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
-        done.certificates.append(target)
-    return done
+    """Write the manifest and every obligation of ``runs`` under ``directory``; ``second``:
+    re-run each Z3 benchmark with Z3 and cvc5 at once (``Exported.answers``: backing)."""
+    out = Path(directory)
+    for old in _previous_files(out) + [out / RECORD_NAME]:
+        if old.is_file() and not old.is_symlink():
+            old.unlink()
+    writer = _Writer(out, second)
+    claims = [_claim(writer, run.name, res) for run in runs if run.report is not None
+              for res in run.report.results]
+    manifest = {"schema": MANIFEST_SCHEMA, "versions": _versions(),
+                "files": dict(sorted(writer.files.items())), "claims": claims}
+    write_file(out / MANIFEST_NAME,
+               (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    return writer.done

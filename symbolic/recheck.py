@@ -1,75 +1,209 @@
-"""Re-check exported obligations from the files alone: ``python -m proofs --recheck DIR``.
+"""Re-check an export from its files alone: ``python -m proofs --recheck DIR`` (issues 16, 25).
 
-No theorem code and no kernel checker is involved: every ``*.smt2`` under DIR is given, as
-text, to Z3 and to cvc5 (``kernel.recheck.run_z3``/``run_cvc5``), and its answer compared with
-the expected one its header names (``unsat``); every ``*.cert.json`` is re-evaluated here in
-``mpmath.iv`` interval arithmetic by an evaluator of its own (``ivalue``), and must (1) decide
-the claimed relation by itself and (2) overlap the exported enclosure, whose rational end
-points must themselves decide it. An exact certificate is re-checked with exact rationals.
+No theorem code and no kernel checker runs. The re-check starts from ``DIR/manifest.json``:
 
-Exit codes: 0 every answer agrees; 1 a disagreement (a solver answered ``sat`` to a negated goal,
-a certificate does not re-check, a file cannot be read); 3 cvc5 said ``unknown`` (or is not
-installed), or no obligation was found.
+1. **The files.** Every file under DIR (``manifest.json`` and ``recheck.json`` aside) must be
+   listed in the manifest with its SHA-256, and every listed file must be there, unchanged;
+   a symbolic link is refused. Sizes are bounded.
+2. **Each claim.** The last step's formula must be the claim's statement; the admitted facts
+   it rests on are recomputed from its steps' kinds and compared with the manifest's list.
+3. **Each fact** (every step, and the parts it rests on) is re-checked by what
+   ``required_checks`` says its formula and method need — never by what a file says about
+   itself. Every formula is read by ``symbolic.formula_reader`` (no code runs), and each
+   obligation must *re-derive* the manifest's formula: a certificate or spot check carries
+   the formula itself; an SMT obligation is printed again from the formula and must be the
+   file byte for byte. Then: SMT obligations go to Z3 and cvc5 (the expected ``unsat`` comes
+   from the manifest; ``(set-option …)`` and any command outside a short whitelist are
+   refused, ``(set-info …)`` dropped); certificates are re-decided exactly or by an interval
+   evaluator of our own (``symbolic.recheck_numbers``); other SymPy identities are
+   spot-checked; a kernel rule's conclusion is re-derived from its premises.
+
+Exit codes: 0 every check agrees; 1 a disagreement (a solver answered ``sat``, a certificate
+does not re-check, a file is missing, extra, changed, unreadable or a symlink, a claim's last
+step is not its statement); 3 something was not decided (cvc5 ``unknown`` or not installed,
+an empty folder).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
-from dataclasses import dataclass
-from fractions import Fraction
+import stat
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import mpmath
 import sympy
-from mpmath import iv
-from mpmath.libmp import to_rational
 
-from symbolic.kernel.recheck import cvc5_available, cvc5_opinion, cvc5_version, run_z3, z3_version
+from symbolic.formula_reader import UnreadableFormula, read_formula
+from symbolic.recheck_numbers import NotEnclosed
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
-RECHECK_BITS = (64, 256, 1024)
+MANIFEST_NAME = "manifest.json"
+MANIFEST_SCHEMA = "transformer-proofs/manifest/v2"
+CERT_SCHEMA = "transformer-proofs/certificate/v2"
+SPOT_SCHEMA = "transformer-proofs/spot-check/v1"
+RECORD_NAME = "recheck.json"  # written by recheck(): what --rechecked DIR reads
+RECORD_SCHEMA = "transformer-proofs/recheck/v1"
+MAX_MANIFEST_BYTES = 256 * 2**20
+MAX_FILE_BYTES = 8 * 2**20
+MAX_FILES = 100_000
+ADMITTED_KINDS = ("definition", "assumption", "oracle")
 
 
-@dataclass(frozen=True)
-class Row:
-    obligation: str
-    z3: str = "—"
-    cvc5: str = "—"
-    certificate: str = "—"
-    ok: bool = True  # agrees with the expected answer
-    unknown: bool = False  # cvc5 (the second check) did not decide it
-    cvc5_answer: str = ""
-    proof: tuple[int | None, int | None] = (None, None)  # cvc5's proof: steps, TRUST steps
-    cvc5_options: str = ""
-    digest: str = ""  # of the benchmark, comments and let-names aside (``digest``)
+class Checks:
+    """What re-checks a fact (``required_checks``), and the obligation roles of the export."""
 
-    def cells(self) -> tuple[str, str, str, str, str]:
-        verdict = "DISAGREES" if not self.ok else "unknown" if self.unknown else "agrees"
-        return (self.obligation, self.z3, self.cvc5, self.certificate, verdict)
+    Z3 = "z3-benchmark"  # Z3's own benchmark: cvc5 and Z3 re-run it
+    SMT = "smt"  # the formula printed as SMT-LIB 2 (formula_smt): cvc5 and Z3
+    CERTIFICATE = "certificate"  # a closed comparison: exact or interval
+    BOUND = "bound"  # ∀ x ∈ [lo, hi]: bisection
+    WITNESS = "witness"  # an identity refuted at a point
+    SPOT = "spot"  # SymPy + random points: spot-checked, never proved
+    NEGATION = "negation"  # ¬F from its refuted part F
+    RULE = "rule"  # a kernel inference rule: re-derived from its premises
+    ADMITTED = "admitted"  # definitions, assumptions, oracle results
+    NONE = "none"  # nothing re-checks it (counted)
 
 
-def expected_answer(text: str) -> str | None:
-    m = re.search(r"^;.*expected answer:\s*(sat|unsat)", text, flags=re.M)
-    return m.group(1) if m else None
+def required_checks(formula: sympy.Basic, kind: str, method: str, status: str,
+                    witness: bool, has_smt2: bool = True) -> frozenset[str]:
+    """The checks a fact needs, from its formula, kind, method and status alone (the export
+    writes them; the re-check refuses a manifest without them)."""
+    from symbolic.formula_smt import smt_obligation
+    from symbolic.kernel.logic import ForAll
+
+    if kind in ADMITTED_KINDS:
+        return frozenset({Checks.ADMITTED})
+    if method == "rule":
+        return frozenset({Checks.RULE})
+    methods = set(method.split("+"))
+    relational = isinstance(formula, sympy.core.relational.Relational)
+    if status == "proved" and isinstance(formula, sympy.Not):
+        return frozenset({Checks.NEGATION})
+    if status == "proved" and relational and not formula.free_symbols \
+            and methods & {"exact", "interval"}:
+        return frozenset({Checks.CERTIFICATE})
+    if "z3" in methods and status == "proved" and has_smt2:
+        found = {Checks.Z3}
+        if smt_obligation(formula) is not None:
+            found.add(Checks.SMT)
+        return frozenset(found)
+    if methods & {"exact", "interval"}:
+        if status == "proved" and isinstance(formula, ForAll) and len(formula.variables) == 1 \
+                and isinstance(formula.domain, sympy.Interval) \
+                and isinstance(formula.body, sympy.core.relational.Relational):
+            return frozenset({Checks.BOUND})
+        body = formula.body if isinstance(formula, ForAll) else formula
+        if status == "refuted" and witness and isinstance(body, sympy.Eq):
+            return frozenset({Checks.WITNESS})
+        return frozenset({Checks.NONE})
+    if "sympy" in methods and status == "proved":
+        if smt_obligation(formula) is not None:
+            return frozenset({Checks.SMT})
+        return frozenset({Checks.SPOT})
+    return frozenset({Checks.NONE})
 
 
-def recheck_smt2(path: Path, name: str, use_cvc5: bool) -> Row:
-    text = path.read_text(encoding="utf-8")
-    want = expected_answer(text)
-    if want is None:
-        return Row(name, "no expected answer in header", ok=False)
-    z3_says = run_z3(text)
-    second = cvc5_opinion(text) if use_cvc5 else {"cvc5": "not installed", "cvc5_options": ""}
-    cvc5_says, options = second["cvc5"], second["cvc5_options"]
-    ok = z3_says == want and cvc5_says in (want, "unknown", "not installed")
-    shown = f"{cvc5_says} ({options})" if options else cvc5_says
-    if cvc5_says == "unsat":
-        steps, trust = second["cvc5_proof_steps"], second["cvc5_trust_steps"]
-        shown += f"; proof {steps} steps, {trust} trust" if steps is not None else "; no proof"
-    return Row(name, z3_says, shown, ok=ok, unknown=cvc5_says != want, cvc5_answer=cvc5_says,
-               proof=(second.get("cvc5_proof_steps"), second.get("cvc5_trust_steps")),
-               cvc5_options=options, digest=digest(text))
+# -- files: no symlinks, bounded sizes --------------------------------------------------------
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, never through a symbolic link (the file or its folder)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.parent.is_symlink() or path.is_symlink():
+        raise OSError(f"{path}: refusing to write through a symbolic link")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
+                 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A regular file's bytes (no symlink; at most ``limit`` bytes); ``ValueError`` else."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read ({exc.strerror})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError("a symbolic link (refused)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > limit:
+        raise ValueError(f"{info.st_size} bytes; at most {limit}")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"more than {limit} bytes")
+    return data
+
+
+def _json(data: bytes) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"not JSON ({type(exc).__name__})") from None
+
+
+def _listing(root: Path) -> tuple[dict[str, str], list[str]]:
+    """Every regular file under ``root`` (relative path → SHA-256) and every entry refused
+    (symlinks, special files), without following links."""
+    found, refused = {}, []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for d in list(dirs):
+            if os.path.islink(os.path.join(folder, d)):
+                refused.append(os.path.relpath(os.path.join(folder, d), root))
+                dirs.remove(d)
+        for name in files:
+            full = os.path.join(folder, name)
+            rel = Path(os.path.relpath(full, root)).as_posix()
+            if rel in (MANIFEST_NAME, RECORD_NAME):
+                continue
+            if len(found) >= MAX_FILES:
+                refused.append(f"{rel} (more than {MAX_FILES} files)")
+                continue
+            try:
+                found[rel] = hashlib.sha256(read_file(Path(full))).hexdigest()
+            except ValueError as exc:
+                refused.append(f"{rel}: {exc}")
+    return found, refused
+
+
+# -- SMT-LIB: the commands a benchmark may hold -----------------------------------------------
+
+ALLOWED_COMMANDS = ("set-logic", "declare-fun", "declare-const", "declare-sort", "define-fun",
+                    "define-sort", "assert", "check-sat", "exit")
+MAX_DIGEST_TOKENS = 2_000_000
+MAX_SMT_DEPTH = 400  # nesting of a benchmark's terms (Python's recursion stays far below)
+
+
+def clean_benchmark(text: str) -> str:
+    """The benchmark's commands, comments and ``(set-info …)`` dropped; ``ValueError`` for a
+    command outside ``ALLOWED_COMMANDS`` (``set-option`` can redirect a solver's output to a
+    file), a string literal, or anything but one ``(check-sat)``."""
+    body = "\n".join(line.split(";", 1)[0] for line in text.splitlines())
+    if '"' in body:
+        raise ValueError("a string literal (refused)")
+    try:
+        commands = _sexprs(body)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    kept = []
+    for c in commands:
+        if not isinstance(c, list) or not c or not isinstance(c[0], str):
+            raise ValueError("a top-level atom")
+        if c[0] == "set-info":
+            continue  # :status is the manifest's, never the file's
+        if c[0] not in ALLOWED_COMMANDS:
+            raise ValueError(f"command ({c[0]} …) refused")
+        kept.append(c)
+    if sum(c[0] == "check-sat" for c in kept) != 1:
+        raise ValueError("not exactly one (check-sat)")
+    return "\n".join(_show(c) for c in kept) + "\n"
 
 
 def digest(text: str) -> str:
@@ -77,8 +211,6 @@ def digest(text: str) -> str:
     inlined (which terms Z3 let-binds, and their names ``$x80``, depend on what else its
     context holds), declarations sorted — the same obligation exported by two runs has one
     digest. A benchmark too large to inline is hashed as written."""
-    import hashlib
-
     body = "\n".join(line for line in text.splitlines() if not line.startswith(";"))
     try:
         commands = [_inline(c, {}) for c in _sexprs(body)]
@@ -91,18 +223,19 @@ def digest(text: str) -> str:
 
 
 _DECLARATIONS = ("declare-fun", "declare-const", "declare-sort")
-MAX_DIGEST_TOKENS = 200_000  # far beyond any obligation the toolkit writes
 
 
 def _sexprs(text: str) -> list:
-    """SMT-LIB 2 text as nested lists of atoms (no strings or quoted symbols expected)."""
-    tokens = re.findall(r"\(|\)|[^\s()]+", text)
+    """SMT-LIB 2 text as nested lists of atoms (``|quoted|`` symbols kept whole)."""
+    tokens = re.findall(r"\(|\)|\|[^|]*\||[^\s()|]+", text)
     if len(tokens) > MAX_DIGEST_TOKENS:
-        raise ValueError("benchmark too large to canonicalise")
+        raise ValueError("benchmark too large")
     stack: list[list] = [[]]
     for tok in tokens:
         if tok == "(":
             stack.append([])
+            if len(stack) > MAX_SMT_DEPTH:
+                raise ValueError("nested too deeply")
         elif tok == ")":
             if len(stack) == 1:
                 raise ValueError("unbalanced parentheses")
@@ -130,323 +263,435 @@ def _show(e) -> str:
     return e if isinstance(e, str) else "(" + " ".join(_show(x) for x in e) + ")"
 
 
-# --- an interval evaluator of its own ------------------------------------------------------
+# -- rows -------------------------------------------------------------------------------------
 
 
-class NotEnclosed(Exception):
-    pass
+@dataclass(frozen=True)
+class Row:
+    """One re-checked fact (or a file or claim problem)."""
+
+    claim: str
+    node: str  # "s3", "s3.p1"; "" for a claim or file row
+    check: str  # a Checks role, "file", "claim"
+    answer: str
+    outcome: str  # proved | refuted | spot-checked | admitted | not re-checked | unknown
+    #               | DISAGREES
+    files: tuple[str, ...] = ()
+    z3: str = ""
+    cvc5: str = ""
+    cvc5_options: str = ""
+    proof: tuple[int | None, int | None] = (None, None)
+    digest: str = ""  # of a Z3 benchmark (``digest``): what --rechecked matches
+    second_engine: bool = False  # decided by an engine other than the one that proved it
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome != "DISAGREES"
+
+    @property
+    def unknown(self) -> bool:
+        return self.outcome == "unknown"
+
+    def cells(self) -> tuple[str, str, str, str, str]:
+        return (self.claim, self.node, self.check, self.answer, self.outcome)
 
 
-def _monotone(f, x):
-    """``f`` increasing: [f(a)↓, f(b)↑] from mpmath's arbitrary-precision value, widened by
-    2^-(prec-8) relative (mpmath's special functions are accurate to the working precision)."""
-    a, b = (mpmath.mp.make_mpf(raw) for raw in x._mpi_)  # exact end points
-    with mpmath.workprec(iv.prec + 32):
-        lo, hi = f(a), f(b)
-        eps = mpmath.mpf(2) ** (8 - iv.prec)
-        tiny = mpmath.mpf(2) ** -1000
-        lo, hi = lo - abs(lo) * eps - tiny, hi + abs(hi) * eps + tiny
-    return iv.mpf([lo, hi])
+@dataclass
+class _Context:
+    root: Path
+    use_cvc5: bool
+    files: dict[str, str] = field(default_factory=dict)  # manifest: path → sha256
 
 
-def _decide(cond, env) -> bool:
-    if cond in (sympy.true, True):
-        return True
-    if cond in (sympy.false, False):
-        return False
-    if isinstance(cond, sympy.And):
-        return all(_decide(c, env) for c in cond.args)
-    if isinstance(cond, sympy.Or):
-        return any(_decide(c, env) for c in cond.args)
-    if isinstance(cond, sympy.Not):
-        return not _decide(cond.args[0], env)
-    if isinstance(cond, sympy.core.relational.Relational):
-        d = ivalue(cond.lhs - cond.rhs, env)
-        op = cond.rel_op
-        if op in (">", ">="):
-            d, op = -d, "<" if op == ">" else "<="
-        if op in ("<", "<="):
-            if d.b < 0 or (op == "<=" and d.b <= 0):
-                return True
-            if d.a > 0 or (op == "<" and d.a >= 0):
-                return False
-        if op == "==" and (d.a > 0 or d.b < 0):
-            return False
-        if op == "!=" and (d.a > 0 or d.b < 0):
-            return True
-    raise NotEnclosed(f"condition {cond} not decided")
+def _read(text: object, what: str) -> sympy.Basic:
+    if not isinstance(text, str):
+        raise UnreadableFormula(f"{what}: no formula")
+    return read_formula(text)
 
 
-def ivalue(e: sympy.Expr, env: dict | None = None):
-    """An ``mpmath.iv`` interval containing the value of the closed expression ``e``."""
-    env = env or {}
-    if e in env:
-        return env[e]
-    if e.is_Integer:
-        return iv.mpf(int(e))
-    if e.is_Rational:
-        return iv.mpf(int(e.p)) / int(e.q)
-    if e is sympy.pi:
-        return iv.pi
-    if e is sympy.E:
-        return iv.e
-    if isinstance(e, sympy.Add):
-        total = iv.mpf(0)
-        for a in e.args:
-            total += ivalue(a, env)
-        return total
-    if isinstance(e, sympy.Mul):
-        total = iv.mpf(1)
-        for a in e.args:
-            total *= ivalue(a, env)
-        return total
-    if isinstance(e, sympy.Pow):
-        base, ex = e.args
-        if ex.is_Integer:
-            b = ivalue(base, env)
-            n = int(ex)
-            r = b ** abs(n) if n % 2 or b.a >= 0 or b.b <= 0 else _even_power(b, abs(n))
-            return 1 / r if n < 0 else r
-        if ex == sympy.S.Half:
-            return iv.sqrt(ivalue(base, env))
-        b = ivalue(base, env)
-        if b.a <= 0:
-            raise NotEnclosed(f"{base} ** {ex}: base not certified positive")
-        return iv.exp(ivalue(ex, env) * iv.log(b))
-    if isinstance(e, sympy.exp):
-        return iv.exp(ivalue(e.args[0], env))
-    if isinstance(e, sympy.log):
-        x = ivalue(e.args[0], env)
-        if x.a <= 0:
-            raise NotEnclosed("log of a non-positive interval")
-        return iv.log(x)
-    if isinstance(e, sympy.tanh):
-        x = ivalue(e.args[0], env)
-        t = iv.exp(2 * x)
-        return 1 - 2 / (t + 1)
-    if isinstance(e, sympy.erf):
-        return _monotone(mpmath.erf, ivalue(e.args[0], env))
-    if isinstance(e, sympy.besseli) and e.args[0].is_Integer and e.args[0] >= 0:
-        x = ivalue(e.args[1], env)
-        if x.a <= 0:
-            raise NotEnclosed("besseli at a non-positive argument")
-        n = int(e.args[0])
-        return _monotone(lambda t: mpmath.besseli(n, t), x)
-    if isinstance(e, sympy.Abs):
-        x = ivalue(e.args[0], env)
-        if x.a >= 0:
-            return x
-        if x.b <= 0:
-            return -x
-        return iv.mpf([0, max(-x.a, x.b)])
-    if isinstance(e, (sympy.Max, sympy.Min)):
-        xs = [ivalue(a, env) for a in e.args]
-        pick = max if isinstance(e, sympy.Max) else min
-        return iv.mpf([pick(x.a for x in xs), pick(x.b for x in xs)])
-    if isinstance(e, sympy.Piecewise):
-        for value, cond in e.args:
-            if _decide(cond, env):
-                return ivalue(value, env)
-        raise NotEnclosed("no Piecewise branch applies")
-    raise NotEnclosed(f"cannot enclose {type(e).__name__}")
+def _same(a: sympy.Basic, b: sympy.Basic) -> bool:
+    return sympy.srepr(a) == sympy.srepr(b)
 
 
-def _even_power(b, n):
-    m = iv.mpf(max(-b.a, b.b)) ** n
-    return iv.mpf([0, m.b]) if n else iv.mpf(1)
+def _obligation_text(ctx: _Context, entry: dict) -> str:
+    name = entry.get("file") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or name not in ctx.files:
+        raise ValueError(f"obligation {name!r} is not among the manifest's files")
+    return read_file(ctx.root / name).decode("utf-8")
 
 
-def _holds(lo: Fraction | mpmath.mpf, hi, rel: str) -> bool:
-    return {"!=": lo > 0 or hi < 0, ">": lo > 0, "<": hi < 0}[rel]
+def _solvers(ctx: _Context, text: str, strategy: str | None, proofs: bool) -> dict[str, Any]:
+    """Z3's and cvc5's answers (cvc5: the manifest's strategy first; a proof object only for
+    Z3's own benchmarks); options are never taken from the file."""
+    from symbolic.kernel.recheck import (
+        CVC5_QUICK_UNITS,
+        cvc5_opinion,
+        run_cvc5_portfolio,
+        run_z3,
+        strategy_options,
+    )
+
+    cleaned = clean_benchmark(text)
+    answers: dict[str, Any] = {"z3": run_z3(cleaned)}
+    if ctx.use_cvc5 and not proofs:
+        said, flags = run_cvc5_portfolio(cleaned, units=CVC5_QUICK_UNITS)
+        answers.update({"cvc5": said, "cvc5_options": flags})
+    elif ctx.use_cvc5:
+        first = strategy_options(strategy) if isinstance(strategy, str) else None
+        if isinstance(strategy, str) and first is None:
+            raise ValueError(f"cvc5 strategy {strategy!r} is not one of the portfolio's")
+        answers.update(cvc5_opinion(cleaned, first=first))
+    else:
+        answers.update({"cvc5": "not installed", "cvc5_options": ""})
+    return answers
 
 
-def _fraction(text: str) -> Fraction:
-    return Fraction(text)
+def _smt_row(ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic,
+             role: str) -> Row:
+    files = (entry.get("file", ""),)
+    text = _obligation_text(ctx, entry)
+    if role == Checks.SMT:
+        from symbolic.formula_smt import smt_obligation
+
+        if smt_obligation(formula) != text:
+            return Row(claim, node["id"], role, "the file is not the formula's obligation",
+                       "DISAGREES", files)
+    answers = _solvers(ctx, text, entry.get("cvc5_strategy") if role == Checks.Z3 else None,
+                       proofs=role == Checks.Z3)
+    z3, cvc5 = str(answers["z3"]), str(answers["cvc5"])
+    said = {z3, cvc5}
+    shown = f"z3 {z3}, cvc5 {cvc5}" + (f" ({answers['cvc5_options']})"
+                                       if cvc5 == "unsat" and answers.get("cvc5_options") else "")
+    common = dict(files=files, z3=z3, cvc5=cvc5, cvc5_options=str(answers.get("cvc5_options")),
+                  proof=(answers.get("cvc5_proof_steps"), answers.get("cvc5_trust_steps")),
+                  digest=digest(text) if role == Checks.Z3 else "")
+    if any(a == "sat" or a.startswith("error") for a in said):
+        return Row(claim, node["id"], role, shown, "DISAGREES", **common)
+    if role == Checks.Z3:  # Z3 proved it: the second engine is cvc5
+        outcome = "proved" if cvc5 == "unsat" else "unknown"
+        return Row(claim, node["id"], role, shown, outcome, second_engine=cvc5 == "unsat",
+                   **common)
+    if "unsat" in said:  # a SymPy step (or a Z3 step's formula): either solver is a second
+        return Row(claim, node["id"], role, shown, "proved", second_engine=True, **common)
+    if node.get("method") == "sympy":  # neither solver decided it: the weak check instead
+        from symbolic.recheck_numbers import spot_check
+
+        outcome, text = spot_check(formula)
+        return Row(claim, node["id"], role, f"{shown}; {text}",
+                   "not re-checked" if outcome == "unknown" else outcome, **common)
+    return Row(claim, node["id"], role, shown, "unknown", **common)
 
 
-def _outside_domain(expr: sympy.Expr, by_name: dict) -> str:
-    """The first symbol whose value at the witness breaks one of its assumptions (a rational
-    value is judged exactly on each; any other value is not accepted as a witness), or ''."""
-    for s in sorted(expr.free_symbols, key=str):
-        if str(s) not in by_name:
+def _certificate_row(ctx: _Context, claim: str, node: dict, entry: dict,
+                     formula: sympy.Basic, role: str) -> Row:
+    from symbolic import recheck_numbers as rn
+
+    files = (entry.get("file", ""),)
+    cert = _json(_obligation_text(ctx, entry).encode("utf-8"))
+    if not isinstance(cert, dict) or not _same(_read(cert.get("formula_srepr"), "certificate"),
+                                               formula):
+        return Row(claim, node["id"], role, "the certificate's formula is not the step's",
+                   "DISAGREES", files)
+    expected = node["status"]
+    if role == Checks.CERTIFICATE:
+        outcome, text = rn.check_comparison(formula, expected, cert)
+    elif role == Checks.BOUND:
+        outcome, text = rn.check_bound(formula)
+    else:
+        outcome, text = rn.check_witness(formula, cert.get("point"), cert, read_formula)
+    if outcome in ("proved", "refuted") and outcome != expected:
+        outcome, text = "DISAGREES", f"{text}, but the manifest says {expected}"
+    return Row(claim, node["id"], role, text, outcome, files, second_engine=outcome == expected)
+
+
+def _spot_row(ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic) -> Row:
+    from symbolic.recheck_numbers import spot_check
+
+    files = (entry.get("file", ""),)
+    spot = _json(_obligation_text(ctx, entry).encode("utf-8"))
+    if not isinstance(spot, dict) or not _same(_read(spot.get("formula_srepr"), "spot check"),
+                                               formula):
+        return Row(claim, node["id"], Checks.SPOT, "the file's formula is not the step's",
+                   "DISAGREES", files)
+    outcome, text = spot_check(formula)
+    return Row(claim, node["id"], Checks.SPOT, text,
+               "not re-checked" if outcome == "unknown" else outcome, files)
+
+
+def _premise_formulas(node: dict, by_id: dict[str, dict]) -> list[sympy.Basic]:
+    out = []
+    for p in node.get("premises", []):
+        if p not in by_id:
+            raise ValueError(f"premise {p!r} is not a fact of this claim")
+        out.append(by_id[p]["_formula"])
+    return out
+
+
+def _node_rows(ctx: _Context, claim: str, node: dict, by_id: dict[str, dict],
+               outcomes: dict[str, str]) -> list[Row]:
+    """The re-check of one fact: what its formula and method require, from its files."""
+    from symbolic.recheck_rules import derive
+
+    formula = node["_formula"]
+    need = required_checks(formula, str(node.get("kind")), str(node.get("method")),
+                           str(node.get("status")), True)
+    entries = [e for e in node.get("obligations", []) if isinstance(e, dict)]
+    by_role = {e.get("role"): e for e in entries}
+    nid = node["id"]
+    if Checks.ADMITTED in need:
+        return [Row(claim, nid, Checks.ADMITTED, f"{node['kind']}: admitted, not proved",
+                    "admitted")]
+    if Checks.RULE in need:
+        try:
+            derived = derive(str(node.get("kernel_rule")), _premise_formulas(node, by_id),
+                             _read(node["detail_srepr"], "detail")
+                             if node.get("detail_srepr") is not None else None)
+        except (ValueError, TypeError) as exc:
+            return [Row(claim, nid, Checks.RULE, f"not re-derived: {exc}", "DISAGREES")]
+        if not _same(read_formula(sympy.srepr(derived)), formula):
+            return [Row(claim, nid, Checks.RULE, f"{node.get('kernel_rule')} concludes "
+                        f"{sympy.sstr(derived)[:80]}, not the step's formula", "DISAGREES")]
+        premises = [outcomes.get(p, "unknown") for p in node.get("premises", [])]
+        weakest = _weakest(["proved", *("DISAGREES" if o == "refuted" else o
+                                        for o in premises)])
+        return [Row(claim, nid, Checks.RULE, f"{node.get('kernel_rule')} re-derived from "
+                    f"{', '.join(node.get('premises', [])) or 'no premises'}", weakest,
+                    second_engine=True)]
+    if Checks.NEGATION in need:
+        parts = [by_id[p] for p in node.get("premises", []) if p in by_id]
+        inner = formula.args[0]
+        ok = [p for p in parts if _same(p["_formula"], inner) and p.get("status") == "refuted"]
+        if not ok:
+            return [Row(claim, nid, Checks.NEGATION, "no refuted part with the negated formula",
+                        "DISAGREES")]
+        part = outcomes.get(ok[0]["id"], "unknown")  # as strong as the part's refutation
+        outcome = "proved" if part == "refuted" else "DISAGREES" if part == "proved" else part
+        return [Row(claim, nid, Checks.NEGATION, f"¬ of {ok[0]['id']} ({part})", outcome,
+                    second_engine=outcome == "proved")]
+    if Checks.NONE in need:
+        return [Row(claim, nid, Checks.NONE, f"{node.get('method')} "
+                    f"{type(formula).__name__}: no obligation exported", "not re-checked")]
+    rows = []
+    for role in sorted(need):
+        entry = by_role.get(role)
+        if entry is None:
+            if role == Checks.SPOT and by_role:
+                continue
+            rows.append(Row(claim, nid, role, "obligation missing from the manifest",
+                            "DISAGREES"))
             continue
-        value = by_name[str(s)]  # read by eval_srepr: a SymPy object
-        for key, want in s.assumptions0.items():
-            if want is None:
+        if entry.get("expected") not in (None, node.get("status"), "unsat"):
+            rows.append(Row(claim, nid, role, "the obligation's expectation is not the step's",
+                            "DISAGREES"))
+            continue
+        try:
+            if role in (Checks.Z3, Checks.SMT):
+                rows.append(_smt_row(ctx, claim, node, entry, formula, role))
+            elif role in (Checks.CERTIFICATE, Checks.BOUND, Checks.WITNESS):
+                rows.append(_certificate_row(ctx, claim, node, entry, formula, role))
+            else:
+                rows.append(_spot_row(ctx, claim, node, entry, formula))
+        except NotEnclosed as exc:
+            rows.append(Row(claim, nid, role, f"not enclosed: {exc}", "unknown",
+                            (str(entry.get("file", "")),)))
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
+                OverflowError, ZeroDivisionError) as exc:
+            rows.append(Row(claim, nid, role, f"error: {type(exc).__name__}: "
+                            f"{' '.join(str(exc).split())[:160]}", "DISAGREES",
+                            (str(entry.get("file", "")),)))
+    return rows
+
+
+def _flatten(nodes: list, into: list[dict]) -> None:
+    for node in nodes:
+        if not isinstance(node, dict) or not isinstance(node.get("id"), str):
+            raise ValueError("a step without an id")
+        _flatten(node.get("parts", []), into)  # parts before the fact that rests on them
+        into.append(node)
+
+
+ORDER = ("DISAGREES", "unknown", "not re-checked", "spot-checked", "refuted", "proved")
+
+
+def _weakest(outcomes) -> str:
+    outs = set(outcomes)
+    return next((o for o in ORDER if o in outs), "admitted")
+
+
+def _combine(rows: list[Row]) -> str:
+    return _weakest(r.outcome for r in rows)
+
+
+def recheck_claim(ctx: _Context, claim: dict) -> list[Row]:
+    name = str(claim.get("name"))
+    label = f"{claim.get('module')}:{name}"
+    nodes: list[dict] = []
+    _flatten(claim.get("steps", []), nodes)
+    by_id: dict[str, dict] = {}
+    rows: list[Row] = []
+    for node in nodes:
+        node["_formula"] = _read(node.get("formula_srepr"), f"step {node['id']}")
+        by_id[node["id"]] = node
+    outcomes: dict[str, str] = {}
+    for node in nodes:
+        mine = _node_rows(ctx, label, node, by_id, outcomes)
+        outcomes[node["id"]] = _combine(mine)
+        rows += mine
+    rows += _claim_rows(label, claim, _weakest(
+        "proved" if o == "refuted" else o for o in outcomes.values()))
+    return rows
+
+
+CONCLUDES = "the last step concludes the statement"
+
+
+def _claim_rows(label: str, claim: dict, facts: str) -> list[Row]:
+    """The claim's row: its binding (last step = statement, rests_on), and as outcome the
+    weakest of its facts' (a refuted part of a proved ¬F counts as proved)."""
+    steps = claim.get("steps", [])
+    problems = []
+    statement = claim.get("statement_srepr")
+    if statement is not None:
+        if not steps or not _same(_read(statement, "statement"), steps[-1]["_formula"]):
+            problems.append("the last step's formula is not the claim's statement")
+    admitted = sorted(sympy.sstr(n["_formula"]) for n in steps
+                      if n.get("kind") in ("assumption", "oracle"))
+    listed = claim.get("rests_on", [])
+    if not isinstance(listed, list) or sorted(map(str, listed)) != admitted:
+        problems.append("rests_on is not the claim's admitted steps")
+    if problems:
+        return [Row(label, "", "claim", "; ".join(problems), "DISAGREES")]
+    if statement is None:
+        return [Row(label, "", "claim", "no statement formula to bind", facts)]
+    return [Row(label, "", "claim", CONCLUDES, facts)]
+
+
+def _resting_rows(claims: list) -> list[Row]:
+    """A row per claim that rests on admitted facts — its own (``rests_on``) or those of a
+    claim it ``uses``, transitively: counted apart, as ``--strict`` would."""
+    claims = [c for c in claims if isinstance(c, dict)]
+    uses = {str(c.get("name")): [str(u) for u in c.get("uses", []) if isinstance(u, str)]
+            for c in claims}
+    own = {str(c.get("name")): bool(c.get("rests_on")) for c in claims}
+    rows = []
+    for c in claims:
+        name, seen, stack, found = str(c.get("name")), set(), [str(c.get("name"))], []
+        while stack:
+            n = stack.pop()
+            if n in seen:
                 continue
-            if not value.is_Rational or getattr(value, f"is_{key}", None) != want:
-                return f"{s} = {value} is not {'' if want else 'non-'}{key}"
-    return ""
+            seen.add(n)
+            if own.get(n):
+                found.append(n)
+            stack += uses.get(n, [])
+        if found:
+            via = sorted(set(found) - {name})
+            rows.append(Row(f"{c.get('module')}:{name}", "", "rests on",
+                            "admitted facts" + (f" (through {', '.join(via)})" if via else ""),
+                            "admitted"))
+    return rows
 
 
-def recheck_certificate(path: Path, name: str) -> Row:
+def _file_rows(ctx: _Context, manifest: dict) -> list[Row]:
+    found, refused = _listing(ctx.root)
+    rows = [Row("", "", "file", f"{r}", "DISAGREES") for r in refused]
+    listed = ctx.files
+    for name in sorted(set(found) - set(listed)):
+        rows.append(Row("", "", "file", f"{name}: not in the manifest", "DISAGREES", (name,)))
+    for name in sorted(set(listed) - set(found)):
+        if not any(r.startswith(name) for r in refused):
+            rows.append(Row("", "", "file", f"{name}: missing", "DISAGREES", (name,)))
+    for name in sorted(set(listed) & set(found)):
+        if found[name] != listed[name]:
+            rows.append(Row("", "", "file", f"{name}: changed since the export (SHA-256)",
+                            "DISAGREES", (name,)))
+    return rows
+
+
+def read_manifest(root: Path) -> dict:
+    """``DIR/manifest.json``; ``ValueError`` naming what is wrong."""
+    data = _json(read_file(root / MANIFEST_NAME, MAX_MANIFEST_BYTES))
+    if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:
+        raise ValueError(f"not a {MANIFEST_SCHEMA} manifest")
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
+            for k, v in files.items()):
+        raise ValueError("its 'files' is not a map of paths to SHA-256 digests")
+    if any(".." in Path(k).parts or Path(k).is_absolute() for k in files):
+        raise ValueError("a file path outside the export folder")
+    if not isinstance(data.get("claims"), list):
+        raise ValueError("no 'claims' list")
+    return data
+
+
+def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
+    """The export under ``directory`` re-checked; (rows, exit code, versions). The result is
+    also written to ``DIR/recheck.json`` (``record``; never through a symlink)."""
+    import mpmath
+
+    from symbolic.kernel.recheck import cvc5_available, cvc5_version, z3_version
+
+    root = Path(directory)
+    use_cvc5 = cvc5_available()
+    versions = {"z3": z3_version(), "cvc5": cvc5_version() if use_cvc5 else "not installed",
+                "mpmath": f"mpmath {mpmath.__version__}", "sympy": f"sympy {sympy.__version__}"}
     try:
-        cert = json.loads(path.read_text(encoding="utf-8"))
-        expr = eval_srepr(cert["expression_srepr"])
-        point = {sympy.Symbol(k, real=True): eval_srepr(v) for k, v in cert["point"].items()}
-        rel = cert["relation"]
-        expected = cert["expected"]
-        if expected not in ("proved", "refuted") or rel not in ("!=", ">", "<"):
-            return Row(name, certificate=f"bad certificate ({expected}, {rel})", ok=False)
-        if "for_all" in cert:
-            return _recheck_bound(cert, expr, rel, name)
-        if point:  # the kernel's symbols carry assumptions: substitute by name
-            by_name = {str(k): v for k, v in point.items()}
-            outside = _outside_domain(expr, by_name)
-            if outside:
-                return Row(name, certificate=f"witness outside the domain: {outside}", ok=False)
-            expr = expr.xreplace({s: by_name[str(s)] for s in expr.free_symbols
-                                  if str(s) in by_name})
-        if expr.free_symbols:
-            return Row(name, certificate=f"free symbols {sorted(map(str, expr.free_symbols))}",
-                       ok=False)
-        if "value" in cert:
-            value = sympy.sympify(expr.doit())
-            claimed = _fraction(cert["value"])
-            if not value.is_Rational or Fraction(int(value.p), int(value.q)) != claimed:
-                return Row(name, certificate=f"exact value {value} ≠ claimed {claimed}",
-                           ok=False)
-            ok = _holds(claimed, claimed, rel)
-            return Row(name, certificate=f"exact {claimed} {rel} 0: "
-                       f"{'yes' if ok else 'NO'}", ok=ok)
-        lo, hi = (_fraction(cert["enclosure"][k]) for k in ("lo", "hi"))
-        if not _holds(lo, hi, rel):
-            return Row(name, certificate=f"exported enclosure does not decide {rel} 0", ok=False)
-        for bits in RECHECK_BITS:
-            old = iv.prec
-            iv.prec = bits
-            try:
-                box = ivalue(expr)
-            except (NotEnclosed, ZeroDivisionError, ValueError) as exc:
-                return Row(name, certificate=f"not re-enclosed: {exc}", ok=False, unknown=True)
-            finally:
-                iv.prec = old
-            a, b = (_exact(raw) for raw in box._mpi_)
-            if _holds(a, b, rel):
-                overlap = a <= hi and lo <= b
-                return Row(name, certificate=f"iv {bits} bits: {rel} 0"
-                           + ("" if overlap else ", DISJOINT from exported"), ok=overlap)
-        return Row(name, certificate=f"iv at {RECHECK_BITS[-1]} bits: {rel} 0 not decided",
-                   ok=False, unknown=True)
-    except Exception as exc:  # an unreadable or malformed file is a disagreement
-        return Row(name, certificate=f"error: {type(exc).__name__}: {exc}", ok=False)
+        manifest = read_manifest(root)
+    except ValueError as exc:
+        rows = [Row("", "", "file", f"{MANIFEST_NAME}: {exc}", "DISAGREES")]
+        return rows, _finish(root, rows, EXIT_DISAGREE, versions), versions
+    ctx = _Context(root, use_cvc5, dict(manifest["files"]))
+    rows = _file_rows(ctx, manifest)
+    for claim in manifest["claims"]:
+        try:
+            if not isinstance(claim, dict):
+                raise ValueError("a claim that is not an object")
+            rows += recheck_claim(ctx, claim)
+        except (UnreadableFormula, ValueError, TypeError, KeyError) as exc:
+            name = claim.get("name") if isinstance(claim, dict) else "?"
+            rows.append(Row(str(name), "", "claim", f"unreadable: {exc}", "DISAGREES"))
+        except Exception as exc:  # noqa: BLE001 - a row, never a traceback, for any input
+            name = claim.get("name") if isinstance(claim, dict) else "?"
+            rows.append(Row(str(name), "", "claim", f"cannot re-check: {type(exc).__name__}: "
+                            f"{' '.join(str(exc).split())[:160]}", "DISAGREES"))
+    rows += _resting_rows(manifest["claims"])
+    if any(not r.ok for r in rows):
+        code = EXIT_DISAGREE
+    elif not manifest["claims"] or any(r.unknown for r in rows) or not use_cvc5:
+        code = EXIT_UNKNOWN
+    else:
+        code = EXIT_OK
+    return rows, _finish(root, rows, code, versions), versions
 
 
-BOUND_BITS, BOUND_PIECES = 128, 4096
-
-
-def _recheck_bound(cert: dict, expr: sympy.Expr, rel: str, name: str) -> Row:
-    """``∀ x ∈ [lo, hi]: expr rel 0`` by a bisection of its own into at most BOUND_PIECES."""
-    spec = cert["for_all"]
-    var = next((s for s in expr.free_symbols if str(s) == spec["variable"]), None)
-    if var is None or len(expr.free_symbols) != 1 or rel not in ("<", ">"):
-        return Row(name, certificate="malformed bound certificate", ok=False)
-    old = iv.prec
-    iv.prec = BOUND_BITS
+def _finish(root: Path, rows: list[Row], code: int, versions: dict[str, str]) -> int:
     try:
-        lo, hi = ivalue(eval_srepr(spec["lo_srepr"])), ivalue(eval_srepr(spec["hi_srepr"]))
-        pending, done = [iv.mpf([lo.a, hi.b])], 0
-        while pending:
-            piece = pending.pop()
-            gap = ivalue(expr, {var: piece})
-            if (rel == ">" and gap.a > 0) or (rel == "<" and gap.b < 0):
-                done += 1
-                continue
-            if done + len(pending) >= BOUND_PIECES:
-                return Row(name, certificate=f"bound not decided in {BOUND_PIECES} pieces",
-                           ok=False, unknown=True)
-            mid = iv.mpf((piece.a + piece.b) / 2).a
-            pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
-    except (NotEnclosed, ZeroDivisionError, ValueError) as exc:
-        return Row(name, certificate=f"bound not re-enclosed: {exc}", ok=False, unknown=True)
-    finally:
-        iv.prec = old
-    return Row(name, certificate=f"∀ {var} ∈ [lo, hi]: {rel} 0 on {done} iv pieces")
-
-
-def _exact(raw) -> Fraction:
-    """An mpmath raw float (sign, man, exp, bc) as an exact fraction."""
-    p, q = to_rational(raw)
-    return Fraction(p, q)
-
-
-MAX_SREPR_CHARS = 200_000  # a certificate's formula: far beyond any the toolkit writes
-MAX_SREPR_DEPTH = 200
-
-
-def eval_srepr(text: str) -> sympy.Basic:
-    """``sympy.srepr`` text back to a SymPy object by a whitelist ``ast`` reader: only calls of
-    SymPy class names (and the kernel's ForAll/Exists) on numbers, strings, tuples and keyword
-    constants; nothing is executed. Anything else raises ``ValueError``."""
-    import ast
-
-    from sympy.functions.elementary.piecewise import ExprCondPair
-
-    from symbolic.kernel.logic import Exists, ForAll
-
-    if len(text) > MAX_SREPR_CHARS:
-        raise ValueError(f"formula of {len(text)} characters; at most {MAX_SREPR_CHARS}")
-    names = {"ForAll": ForAll, "Exists": Exists, "ExprCondPair": ExprCondPair}
-
-    def callable_named(name: str):
-        if name in names:
-            return names[name]
-        obj = getattr(sympy, name, None)
-        if name.startswith("_") or not isinstance(obj, type) or not issubclass(obj, sympy.Basic):
-            if name not in ("Symbol", "Integer", "Rational", "Float", "Function", "Dummy"):
-                raise ValueError(f"{name!r} is not a SymPy class")
-        if obj is None:
-            raise ValueError(f"{name!r} is not a SymPy name")
-        return obj
-
-    def build(node: ast.AST, depth: int = 0):
-        if depth > MAX_SREPR_DEPTH:
-            raise ValueError("formula nested too deeply")
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
-            return node.value
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
-                isinstance(node.operand, ast.Constant):
-            return -node.operand.value
-        if isinstance(node, ast.Name) and not node.id.startswith("_") and \
-                isinstance(getattr(sympy, node.id, None), sympy.Basic):
-            return getattr(sympy, node.id)  # pi, E, oo, true, Reals, ...: SymPy's constants
-        if isinstance(node, (ast.Tuple, ast.List)):
-            return tuple(build(e, depth + 1) for e in node.elts)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            fn = callable_named(node.func.id)
-            args = [build(a, depth + 1) for a in node.args]
-            kwargs = {k.arg: build(k.value, depth + 1) for k in node.keywords
-                      if isinstance(k.arg, str)}
-            if len(kwargs) != len(node.keywords):
-                raise ValueError("** arguments are not accepted")
-            return fn(*args, **kwargs)
-        raise ValueError(f"{type(node).__name__} is not part of a SymPy srepr")
-
-    return build(ast.parse(text, mode="eval").body)
-
-
-RECORD_NAME = "recheck.json"  # written by recheck(): what --rechecked DIR reads
-RECORD_SCHEMA = "transformer-proofs/recheck/v1"
+        write_file(root / RECORD_NAME, (json.dumps(record(rows, code, versions), indent=1,
+                                                   ensure_ascii=False) + "\n").encode())
+    except OSError:
+        pass  # a read-only (or symlinked) record is not written; the re-check stands
+    return code
 
 
 def record(rows: list[Row], code: int, versions: dict[str, str]) -> dict:
-    """The re-check as data: per SMT obligation its digest and both solvers' answers."""
+    """The re-check as data: per Z3 benchmark its digest and both solvers' answers."""
     return {"schema": RECORD_SCHEMA, "exit_code": code, "versions": versions,
-            "obligations": [{"file": r.obligation, "digest": r.digest, "agrees": r.ok,
-                             "z3": r.z3, "cvc5": r.cvc5_answer, "cvc5_options": r.cvc5_options,
+            "obligations": [{"file": r.files[0] if r.files else "", "digest": r.digest,
+                             "agrees": r.ok and r.outcome == "proved", "z3": r.z3,
+                             "cvc5": r.cvc5, "cvc5_options": r.cvc5_options,
                              "cvc5_proof_steps": r.proof[0], "cvc5_trust_steps": r.proof[1]}
                             for r in rows if r.digest],
-            "certificates": [{"file": r.obligation, "agrees": r.ok} for r in rows
-                             if r.certificate != "—"]}
+            "counts": dict(counts(rows))}
 
 
 def read_record(directory: str | Path) -> dict:
     """``DIR/recheck.json`` as written by ``recheck``; ``ValueError`` naming what is wrong."""
     path = Path(directory) / RECORD_NAME
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read a re-check record ({type(exc).__name__}); "
+        data = _json(read_file(path))
+    except ValueError as exc:
+        raise ValueError(f"{path}: cannot read a re-check record ({exc}); "
                          f"run python -m proofs --recheck {directory} first") from None
     if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA \
             or not isinstance(data.get("obligations"), list):
@@ -454,41 +699,51 @@ def read_record(directory: str | Path) -> dict:
     return data
 
 
-def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
-    """Every obligation under ``directory`` re-checked; (rows, exit code, versions). The
-    result is also written to ``DIR/recheck.json`` (``record``)."""
-    root = Path(directory)
-    use_cvc5 = cvc5_available()
-    versions = {"z3": z3_version(), "cvc5": cvc5_version() if use_cvc5 else "not installed",
-                "mpmath": f"mpmath {mpmath.__version__}"}
-    rows = []
-    for path in sorted(root.rglob("*.smt2")):
-        rows.append(recheck_smt2(path, str(path.relative_to(root)), use_cvc5))
-    for path in sorted(root.rglob("*.cert.json")):
-        rows.append(recheck_certificate(path, str(path.relative_to(root))))
-    if any(not r.ok for r in rows):
-        code = EXIT_DISAGREE
-    elif not rows or any(r.unknown for r in rows) or not use_cvc5:
-        code = EXIT_UNKNOWN
-    else:
-        code = EXIT_OK
-    try:
-        (root / RECORD_NAME).write_text(json.dumps(record(rows, code, versions), indent=2,
-                                                   ensure_ascii=False) + "\n", encoding="utf-8")
-    except OSError:
-        pass  # a read-only export is re-checked all the same; only the record is missing
-    return rows, code, versions
+def counts(rows: list[Row]) -> Counter:
+    """Facts by outcome and by check, claims by outcome."""
+    c: Counter = Counter()
+    facts: dict[tuple[str, str], list[Row]] = {}
+    for r in rows:
+        if r.node:
+            facts.setdefault((r.claim, r.node), []).append(r)
+        elif r.check == "rests on":
+            c["claims resting on admitted facts"] += 1
+        elif r.check == "claim":
+            c[f"claims {r.outcome}"] += 1
+            c["claims"] += 1
+            c["claims bound"] += r.answer == CONCLUDES
+        else:
+            c["file problems"] += 1
+    for fact_rows in facts.values():
+        c["facts"] += 1
+        c[f"facts {_combine(fact_rows)}"] += 1
+        c["facts by a second engine"] += any(r.second_engine for r in fact_rows) and \
+            _combine(fact_rows) == "proved"
+        for r in fact_rows:
+            c[f"check {r.check}"] += 1
+    c["disagreements"] = sum(not r.ok for r in rows)
+    return c
 
 
 def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
-    smt = [r for r in rows if r.z3 != "—"]
-    certs = [r for r in rows if r.certificate != "—"]
+    c = counts(rows)
+    checked = c["facts"] - c["facts admitted"]
+    exported = checked - c["check none"]
+    share = f"{100 * exported / checked:.0f}%" if checked else "—"
+    smt = [r for r in rows if r.check in (Checks.Z3, Checks.SMT)]
     proofs = [r.proof for r in smt if r.proof[0] is not None]
-    return (f"{len(smt)} SMT obligations — z3 unsat {sum(r.z3 == 'unsat' for r in smt)}, "
-            f"cvc5 unsat {sum(r.cvc5_answer == 'unsat' for r in smt)}, "
-            f"cvc5 unknown {sum(r.cvc5_answer == 'unknown' for r in smt)}, "
-            f"cvc5 proofs {len(proofs)} ({sum(p[0] for p in proofs)} steps, "
-            f"{sum(p[1] for p in proofs)} trust); "
-            f"{len(certs)} certificates — {sum(r.ok for r in certs)} rechecked; "
-            f"{sum(not r.ok for r in rows)} disagreements ({versions['z3']}, {versions['cvc5']}, "
+    kinds = ", ".join(f"{k.removeprefix('check ')} {v}" for k, v in sorted(c.items())
+                      if k.startswith("check "))
+    return (f"{c['claims']} claims ({c['claims bound']} bound to their statement formula; "
+            f"every fact proved again {c['claims proved']}, some spot-checked "
+            f"{c['claims spot-checked']}, not re-checked {c['claims not re-checked']}, "
+            f"disagreeing {c['claims DISAGREES']}; resting on admitted facts, directly or "
+            f"through uses, {c['claims resting on admitted facts']}); {c['facts']} facts — "
+            f"proved {c['facts proved']} (by a second engine {c['facts by a second engine']}), "
+            f"refuted {c['facts refuted']}, spot-checked {c['facts spot-checked']}, admitted "
+            f"{c['facts admitted']}, not re-checked {c['facts not re-checked']}, unknown "
+            f"{c['facts unknown']}; checks: {kinds}; {exported} of {checked} checked facts "
+            f"exported ({share}); cvc5 proofs {len(proofs)} "
+            f"({sum(p[0] for p in proofs)} steps, {sum(p[1] or 0 for p in proofs)} trust); "
+            f"{c['disagreements']} disagreements ({versions['z3']}, {versions['cvc5']}, "
             f"{versions['mpmath']}) — exit {code}")

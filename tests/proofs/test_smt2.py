@@ -1,7 +1,9 @@
-"""Issue 16: `python -m proofs --smt2 DIR` exports the obligations, `--recheck DIR` re-runs them.
+"""Issues 16, 25: `python -m proofs --smt2 DIR` exports the obligations and a manifest,
+`--recheck DIR` re-checks them from the files alone.
 
-One export of the real ``reduction`` module (two Z3 obligations, eighteen sign certificates) is
-shared; each test copies it before corrupting a file. The cvc5 parts skip without ``cvc5``.
+One export of the real ``reduction`` module (two Z3 benchmarks, SMT obligations, sign
+certificates, spot checks) is shared; each test copies it before corrupting a file. The cvc5
+parts skip without ``cvc5``. The hostile cases are in tests/soundness/test_hostile_certificates.py.
 """
 
 from __future__ import annotations
@@ -45,7 +47,10 @@ def exported(run_and_export) -> Path:
 
 def test_the_command_line_exports(tmp_path, capsys):
     assert cli.main(["--only", "absorption", "--smt2", str(tmp_path)]) == 0
-    assert "wrote 0 SMT-LIB 2 obligations and 0 certificates" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert re.search(r"wrote 0 Z3 benchmarks, \d+ SMT obligations, \d+ certificates and \d+ "
+                     r"spot checks for \d+ facts to .*, with manifest.json", err)
+    assert json.loads((tmp_path / "manifest.json").read_text())["schema"] == rc.MANIFEST_SCHEMA
 
 
 def test_json_says_how_each_claim_is_backed(run_and_export):
@@ -68,7 +73,8 @@ def copy(exported, tmp_path) -> Path:
 
 
 def smt2_files(d: Path) -> list[Path]:
-    return sorted(d.rglob("*.smt2"))
+    """Z3's own benchmarks (``.obl.smt2``: formulas printed by the export)."""
+    return sorted(f for f in d.rglob("*.smt2") if not f.name.endswith(".obl.smt2"))
 
 
 def cert_files(d: Path) -> list[Path]:
@@ -81,7 +87,7 @@ def test_export_writes_self_contained_benchmarks(exported):
     for f in files:
         text = f.read_text(encoding="utf-8")
         assert text.startswith("; transformer-proofs obligation: module reduction, claim ")
-        assert "expected answer: unsat" in text and "(set-logic ALL)" in text
+        assert "(set-logic ALL)" in text and "set-info" not in text  # the answer: manifest
         assert "(declare-fun sigma (Real) Real)" in text
         assert text.rstrip().endswith("(check-sat)\n(exit)")
         assert run_z3(text) == "unsat"
@@ -94,22 +100,25 @@ def test_cvc5_agrees_on_the_exported_files(exported):
 
 
 def test_certificates_are_exact_data(exported):
+    from symbolic.formula_reader import read_formula
+
     for f in cert_files(exported):
         cert = json.loads(f.read_text(encoding="utf-8"))
-        assert cert["schema"] == "transformer-proofs/certificate/v1"
-        assert cert["expected"] in ("proved", "refuted") and cert["relation"] in ("!=", "<", ">")
+        assert cert["schema"] == rc.CERT_SCHEMA and cert["expected"] in ("proved", "refuted")
+        read_formula(cert["formula_srepr"])  # the formula itself, readable
         if "enclosure" in cert:
             lo, hi = (Fraction(cert["enclosure"][k]) for k in ("lo", "hi"))
             assert lo < hi and (lo > 0 or hi < 0)
-        else:
-            assert Fraction(cert["value"]) != 0
+        elif "value" in cert:  # the comparison itself: lhs − rhs is 0 only for an equation
+            assert (Fraction(cert["value"]) == 0) == cert["formula_srepr"].startswith("Equality")
 
 
 @needs_cvc5
 def test_recheck_reproduces_every_verdict(exported, capsys):
     assert cli.main(["--recheck", str(exported)]) == 0
     out = capsys.readouterr().out
-    assert "2 SMT obligations — z3 unsat 2, cvc5 unsat 2, cvc5 unknown 0" in out
+    assert re.search(r"8 claims .* 66 facts — proved \d+ \(by a second engine \d+\)", out)
+    assert "z3-benchmark 2" in out and "66 of 66 checked facts exported (100%)" in out
     assert "0 disagreements" in out and "DISAGREES" not in out
 
 
@@ -120,10 +129,10 @@ def test_a_flipped_goal_is_a_disagreement(copy, capsys):
     assert flipped != text
     target.write_text(flipped, encoding="utf-8")
     rows, code, _ = rc.recheck(copy)
-    bad = [r for r in rows if not r.ok]
-    assert code == rc.EXIT_DISAGREE and [r.obligation for r in bad] == [
-        str(target.relative_to(copy))]
-    assert bad[0].z3 == "sat"
+    bad = [r for r in rows if not r.ok and r.check != "claim"]  # the claim's row inherits it
+    name = target.relative_to(copy).as_posix()
+    assert code == rc.EXIT_DISAGREE and [r.files for r in bad] == [(name,), (name,)]
+    assert "changed since the export" in bad[0].answer and bad[1].z3 == "sat"
     assert cli.main(["--recheck", str(copy)]) == 1
     assert "DISAGREES" in capsys.readouterr().out
 
@@ -136,90 +145,78 @@ def test_a_corrupted_certificate_is_a_disagreement(copy):
     target.write_text(json.dumps(cert), encoding="utf-8")
     rows, code, _ = rc.recheck(copy)
     assert code == rc.EXIT_DISAGREE
-    assert [r.obligation for r in rows if not r.ok] == [str(target.relative_to(copy))]
+    name = target.relative_to(copy).as_posix()
+    inherited = ("claim", rc.Checks.NEGATION)  # the ¬F resting on it, and its claim
+    assert {r.files for r in rows if not r.ok and r.check not in inherited} == {(name,)}
 
 
 def test_without_cvc5_the_second_check_is_not_a_pass(exported, monkeypatch):
-    monkeypatch.setattr(rc, "cvc5_available", lambda: False)
+    from symbolic.kernel import recheck as rk
+
+    monkeypatch.setattr(rk, "cvc5_available", lambda: False)
     rows, code, versions = rc.recheck(exported)
     assert code == rc.EXIT_UNKNOWN and versions["cvc5"] == "not installed"
     assert all(r.ok for r in rows)
 
 
 def test_recheck_of_an_empty_or_missing_directory(tmp_path):
-    assert rc.recheck(tmp_path)[1] == rc.EXIT_UNKNOWN
+    assert rc.recheck(tmp_path)[1] == rc.EXIT_DISAGREE  # no manifest: nothing is bound
     assert cli.main(["--recheck", str(tmp_path / "missing")]) == 2
 
 
 @pytest.mark.parametrize("bound, ok", [(2, True), (1, False)])
-def test_a_bound_certificate_is_rebisected(tmp_path, bound, ok):
-    """``∀ x ∈ [0, 1]: exp(x) − x − bound < 0``: re-checked by a bisection of the recheck's
-    own (true for bound 2; for bound 1 it fails at x = 0 and is not a pass)."""
-    import sympy
+def test_a_bound_is_rebisected(bound, ok):
+    """``∀ x ∈ [0, 1]: exp(x) − x < bound``: re-checked by a bisection of the re-check's own
+    (true for bound 2; for bound 1 it fails at x = 0 and is not a pass)."""
+    from symbolic.kernel.logic import ForAll
+    from symbolic.recheck_numbers import check_bound
 
     x = sympy.Symbol("x", real=True)
-    cert = {"schema": "transformer-proofs/certificate/v1", "expected": "proved",
-            "expression_srepr": sympy.srepr(sympy.exp(x) - x - bound), "point": {},
-            "relation": "<", "for_all": {"variable": "x", "lo_srepr": sympy.srepr(sympy.S(0)),
-                                         "hi_srepr": sympy.srepr(sympy.S(1))}}
-    (tmp_path / "b.cert.json").write_text(json.dumps(cert), encoding="utf-8")
-    rows, code, _ = rc.recheck(tmp_path)
-    assert rows[0].ok is ok
-    assert code == (rc.EXIT_OK if ok and cvc5_available() else
-                    rc.EXIT_UNKNOWN if ok else rc.EXIT_DISAGREE)
+    f = ForAll((x,), sympy.Lt(sympy.exp(x) - x, bound, evaluate=False), sympy.Interval(0, 1))
+    outcome, text = check_bound(f)
+    assert (outcome == "proved") is ok, text
 
 
 @pytest.mark.parametrize("value, ok", [(sympy.Rational(7, 5), True),
                                        (sympy.Rational(-3, 7), False)])
-def test_a_point_refutation_is_exported_and_its_domain_rechecked(tmp_path, value, ok):
+def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
     """check_equal's refutation at a point becomes a certificate; the re-check evaluates it
     and refuses a witness outside the symbol's domain (t > 0), whatever the value there."""
     from symbolic.export import certificate
+    from symbolic.formula_reader import read_formula
     from symbolic.kernel import check_equal
+    from symbolic.recheck_numbers import check_witness
 
     t = sympy.Symbol("t", positive=True)
     fact = check_equal(sympy.exp(t), 1 + t)
     cert = certificate(fact)
     assert fact.refuted and cert["point"] == {"t": sympy.srepr(sympy.Rational(7, 5))}
     cert["point"] = {"t": sympy.srepr(value)}  # a tampered witness must not pass
-    (tmp_path / "p.cert.json").write_text(json.dumps(cert), encoding="utf-8")
-    row = rc.recheck_certificate(tmp_path / "p.cert.json", "p")
-    assert row.ok is ok, row.certificate
+    outcome, text = check_witness(read_formula(cert["formula_srepr"]), cert["point"], cert,
+                                  read_formula)
+    assert (outcome == "refuted") is ok, text
     if not ok:
-        assert "outside the domain" in row.certificate
-
-
-@pytest.mark.parametrize("text", ['__import__("os").system("true")', "open('x')",
-                                  "Symbol.__class__", "exec('1')", "lambdify(1)", "sympy"])
-def test_certificate_formulas_are_read_by_a_whitelist_never_executed(text):
-    from symbolic.recheck import eval_srepr
-
-    with pytest.raises(ValueError):
-        eval_srepr(text)
+        assert "outside the domain" in text
 
 
 def test_certificate_formulas_round_trip():
-    import sympy
-
-    from symbolic.recheck import eval_srepr
+    from symbolic.formula_reader import read_formula
 
     x = sympy.Symbol("x", real=True)
     for e in (sympy.exp(x) - sympy.Rational(3, 7) * sympy.erf(2) + sympy.pi, sympy.Max(0, x),
               sympy.Piecewise((x, x > 0), (0, True)), sympy.Interval.open(0, sympy.oo)):
-        assert eval_srepr(sympy.srepr(e)) == e
+        assert sympy.srepr(read_formula(sympy.srepr(e))) == sympy.srepr(e)
 
 
 # -- the remaining parts of issue 16: cvc5's strategies, module commands, backing ----------------
 
 
-def test_the_header_names_only_strategies_of_the_portfolio():
-    from symbolic.kernel.recheck import recorded_options
+def test_the_manifest_names_only_strategies_of_the_portfolio():
+    from symbolic.kernel.recheck import strategy_options
 
-    assert recorded_options("; x\n; cvc5 options: --nl-cov\n(set-logic ALL)") == (
-        ("nl-cov", "true"),)
-    assert recorded_options("; cvc5 options: (defaults)\n") == ()
-    assert recorded_options("; cvc5 options: --dump-models\n") is None  # not a strategy
-    assert recorded_options("(set-logic ALL)\n") is None
+    assert strategy_options("--nl-cov") == (("nl-cov", "true"),)
+    assert strategy_options("") == ()
+    assert strategy_options("--dump-models") is None  # not a strategy: refused
 
 
 def test_the_portfolio_tries_the_header_strategy_then_quick_then_full(monkeypatch):
@@ -260,6 +257,7 @@ def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkey
     defaults spend their resource limit on it — the real portfolio tries them first, see the
     portfolio test — so this test offers cvc5 the coverings strategy alone, and no proofs.)"""
     from symbolic.export import export
+    from symbolic.formula_reader import read_formula
     from symbolic.kernel import recheck as rk
 
     monkeypatch.setattr(rk, "CVC5_PORTFOLIO", ((("nl-cov", "true"),),))
@@ -270,9 +268,16 @@ def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkey
     assert (step4["z3"], step4["cvc5"], step4["cvc5_options"]) == ("unsat", "unsat", "--nl-cov")
     target = tmp_path / "scaling" / "scaling.degree_one.s04.smt2"
     text = target.read_text(encoding="utf-8")
-    assert "; cvc5 options: --nl-cov\n(set-logic ALL)" in text
-    row = rc.recheck_smt2(target, target.name, use_cvc5=True)
-    assert row.ok and not row.unknown and row.cvc5.startswith("unsat (--nl-cov)")
+    assert "; cvc5 options: --nl-cov\n(set-logic ALL)" in text  # a comment, for a reader
+    step6 = next(s for s in json.loads((tmp_path / rc.MANIFEST_NAME).read_text())["claims"][0][
+        "steps"] if s["id"] == "s6")
+    entry = next(o for o in step6["obligations"] if o["role"] == rc.Checks.Z3)
+    assert entry["cvc5_strategy"] == "--nl-cov"  # the manifest's, tried first by the re-check
+    ctx = rc._Context(tmp_path, True, json.loads((tmp_path / rc.MANIFEST_NAME).read_text())[
+        "files"])
+    step6["_formula"] = read_formula(step6["formula_srepr"])
+    row = rc._smt_row(ctx, "scaling.degree_one", step6, entry, step6["_formula"], rc.Checks.Z3)
+    assert row.outcome == "proved" and row.cvc5 == "unsat" and row.cvc5_options == "--nl-cov"
 
 
 def tiny_report(**_):
@@ -296,7 +301,8 @@ def test_a_module_command_exports_shows_the_backing_and_rechecks(tmp_path, capsy
     out, prog = tmp_path / "out", "python -m proofs.tiny"
     assert run(tiny_report, "Tiny.", prog, argv=["--smt2", str(out)]) == 0
     text, err = capsys.readouterr()
-    assert f"{prog}: wrote 1 SMT-LIB 2 obligations and 0 certificates to {out}" in err
+    assert f"{prog}: wrote 1 Z3 benchmarks, 2 SMT obligations, 0 certificates and 0 spot " \
+        f"checks for 2 facts to {out}" in err
     assert ("backed by z3+cvc5, sympy" if cvc5_available() else "backed by z3, sympy") in text
     assert [f.relative_to(out).as_posix() for f in smt2_files(out)] == [
         "tiny/tiny.positive.s01.smt2"]
@@ -308,7 +314,7 @@ def test_a_module_command_exports_shows_the_backing_and_rechecks(tmp_path, capsy
 
     code = run(must_not_build, "Tiny.", prog, argv=["--recheck", str(out)])
     assert code == (0 if cvc5_available() else 3)
-    assert f"{prog} --recheck: 1 SMT obligations — z3 unsat 1" in capsys.readouterr().out
+    assert f"{prog} --recheck: 1 claims" in capsys.readouterr().out
 
     # the re-check's record backs a later run without cvc5 running again — while it holds
     # this very obligation

@@ -1,0 +1,213 @@
+"""A formula over the reals as an SMT-LIB 2 obligation (issue 25): ``smt_obligation(formula)``.
+
+The obligation asserts the symbols' domains (``positive`` → ``(> x 0.0)``, ...) and the
+*negation* of the formula; ``unsat`` means the formula holds for every value of its symbols.
+It covers polynomial and rational arithmetic (``+``, ``·``, integer powers, division), ``Max``,
+``Min``, ``Abs``, ``Piecewise``, relations, the connectives, ``ForAll``/``Exists`` over
+intervals and uninterpreted functions ℝⁿ → ℝ (σ). This covers SymPy identities of that
+kind, re-checked by an SMT solver over the reals (non-linear real arithmetic), and the
+formulas of the Z3 steps, re-derived from the formula rather than taken from Z3's own text.
+
+An integer symbol is declared ``Real`` with its sign: the obligation then asks for more than
+the formula (every real), so ``unsat`` still proves it; one that needs integrality is left
+``unknown``. A term ``p/q`` is read as "where defined": each atom holds under ``q ≠ 0`` for
+the denominators it contains.
+
+Anything else (``exp``, ``sqrt``, matrices, sums, ...) is outside the fragment: ``None``.
+The export writes the text this function prints, and the re-check prints it again from the
+manifest's formula and compares: the file is bound to the formula.
+"""
+
+from __future__ import annotations
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from symbolic.kernel.logic import Exists, ForAll
+
+MAX_POWER = 32  # x**n is written as a product of n factors
+HEADER = ("; transformer-proofs: the negation of a step's formula over the reals "
+          "(issue 25); unsat: the formula holds")
+
+
+class Outside(Exception):
+    """The formula uses something the SMT fragment does not have."""
+
+
+def smt_obligation(formula: sympy.Basic) -> str | None:
+    """The SMT-LIB 2 text (negated formula, symbols' domains), or None outside the fragment."""
+    try:
+        return _Printer().benchmark(formula)
+    except (Outside, RecursionError):
+        return None
+
+
+def _num(q: sympy.Rational) -> str:
+    p, d = int(q.p), int(q.q)
+    text = f"{abs(p)}.0" if d == 1 else f"(/ {abs(p)}.0 {d}.0)"
+    return f"(- {text})" if p < 0 else text
+
+
+class _Printer:
+    def __init__(self) -> None:
+        self.names: dict[sympy.Symbol, str] = {}
+        self.functions: dict[str, int] = {}
+        self.quantified = False
+        self.guards: list[str] = []  # denominators of the atom being printed
+
+    def name(self, s: sympy.Symbol) -> str:
+        text = s.name if not isinstance(s, sympy.Dummy) else f"{s.name}_{s.dummy_index}"
+        if "|" in text or "\\" in text or not text:
+            raise Outside("a name SMT-LIB cannot quote")
+        return f"|{text}|"
+
+    def domain(self, s: sympy.Symbol, term: str) -> list[str]:
+        if s.is_real is not True:
+            raise Outside(f"{s} is not declared real")
+        out = []
+        for key, text in (("positive", f"(> {term} 0.0)"), ("negative", f"(< {term} 0.0)"),
+                          ("nonnegative", f"(>= {term} 0.0)"),
+                          ("nonpositive", f"(<= {term} 0.0)"),
+                          ("nonzero", f"(not (= {term} 0.0))")):
+            if s.assumptions0.get(key) is True:
+                out.append(text)
+        return out
+
+    def benchmark(self, formula: sympy.Basic) -> str:
+        body = self.boolean(formula)
+        free = sorted((s for s in formula.free_symbols), key=lambda s: self.name(s))
+        for s in free:
+            if not isinstance(s, sympy.Symbol):
+                raise Outside("a free symbol that is not a plain symbol")
+        lines = [HEADER]
+        if self.quantified:
+            logic = "ALL"
+        else:
+            logic = "QF_UFNRA" if self.functions else "QF_NRA"
+        lines.append(f"(set-logic {logic})")
+        lines += [f"(declare-fun {self.name(s)} () Real)" for s in free]
+        lines += [f"(declare-fun {f} ({' '.join(['Real'] * n)}) Real)"
+                  for f, n in sorted(self.functions.items())]
+        for s in free:
+            lines += [f"(assert {d})" for d in self.domain(s, self.term(s))]
+        lines += [f"(assert (not {body}))", "(check-sat)", "(exit)"]
+        return "\n".join(lines) + "\n"
+
+    # -- Booleans ----------------------------------------------------------------------------
+    def boolean(self, f: sympy.Basic) -> str:
+        if f is sympy.true:
+            return "true"
+        if f is sympy.false:
+            return "false"
+        if isinstance(f, sympy.Not):
+            return f"(not {self.boolean(f.args[0])})"
+        if isinstance(f, (sympy.And, sympy.Or)):
+            op = "and" if isinstance(f, sympy.And) else "or"
+            return f"({op} {' '.join(self.boolean(a) for a in f.args)})"
+        if isinstance(f, sympy.Implies):
+            return f"(=> {self.boolean(f.args[0])} {self.boolean(f.args[1])})"
+        if isinstance(f, (ForAll, Exists)):
+            return self.quantifier(f)
+        if isinstance(f, sympy.core.relational.Relational):
+            return self.atom(f)
+        raise Outside(type(f).__name__)
+
+    def atom(self, f: sympy.core.relational.Relational) -> str:
+        outer, self.guards = self.guards, []
+        op = {"==": "=", "!=": "distinct", "<": "<", "<=": "<=", ">": ">", ">=": ">="}.get(
+            f.rel_op)
+        if op is None:
+            raise Outside(f.rel_op)
+        lhs, rhs = self.term(f.lhs), self.term(f.rhs)
+        text = f"({op} {lhs} {rhs})"
+        guards, self.guards = self.guards, outer
+        if not guards:
+            return text
+        cond = guards[0] if len(guards) == 1 else f"(and {' '.join(guards)})"
+        return f"(=> {cond} {text})"
+
+    def quantifier(self, f: ForAll | Exists) -> str:
+        self.quantified = True
+        bound, conds = [], []
+        for v, dom in f.ranges():
+            if not isinstance(v, sympy.Symbol):
+                raise Outside("a bound variable that is not a symbol")
+            bound.append(f"({self.name(v)} Real)")
+            conds += self.domain(v, self.term(v)) + self.interval(dom, self.term(v))
+        body = self.boolean(f.body)
+        head = f"({' '.join(bound)})"
+        if isinstance(f, ForAll):
+            inner = f"(=> (and {' '.join(conds)}) {body})" if conds else body
+            return f"(forall {head} {inner})"
+        inner = f"(and {' '.join(conds)} {body})" if conds else body
+        return f"(exists {head} {inner})"
+
+    def interval(self, dom: sympy.Basic, v: str) -> list[str]:
+        if dom == sympy.S.Reals:
+            return []
+        if not isinstance(dom, sympy.Interval):
+            raise Outside(f"a domain {type(dom).__name__}")
+        out = []
+        if dom.start.is_finite:
+            out.append(f"({'<' if dom.left_open else '<='} {self.closed(dom.start)} {v})")
+        if dom.end.is_finite:
+            out.append(f"({'<' if dom.right_open else '<='} {v} {self.closed(dom.end)})")
+        return out
+
+    def closed(self, e: sympy.Basic) -> str:
+        if e.free_symbols:
+            raise Outside("an interval end with symbols")
+        return self.term(e)
+
+    # -- terms -------------------------------------------------------------------------------
+    def term(self, e: sympy.Basic) -> str:
+        if isinstance(e, sympy.Rational):
+            return _num(e)
+        if isinstance(e, sympy.Symbol):
+            if e.is_real is not True:
+                raise Outside(f"{e} is not declared real")
+            return self.name(e)
+        if isinstance(e, sympy.Add):
+            return f"(+ {' '.join(self.term(a) for a in e.args)})"
+        if isinstance(e, sympy.Mul):
+            return f"(* {' '.join(self.term(a) for a in e.args)})"
+        if isinstance(e, sympy.Pow):
+            base, ex = e.args
+            if not isinstance(ex, sympy.Integer) or abs(int(ex)) > MAX_POWER:
+                raise Outside("a power that is not a small integer")
+            n = int(ex)
+            if n == 0:
+                return "1.0"
+            b = self.term(base)
+            power = b if abs(n) == 1 else f"(* {' '.join([b] * abs(n))})"
+            if n > 0:
+                return power
+            self.guards.append(f"(not (= {power} 0.0))")
+            return f"(/ 1.0 {power})"
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            args = [self.term(a) for a in e.args]
+            op = ">=" if isinstance(e, sympy.Max) else "<="
+            out = args[0]
+            for a in args[1:]:
+                out = f"(ite ({op} {out} {a}) {out} {a})"
+            return out
+        if isinstance(e, sympy.Abs):
+            a = self.term(e.args[0])
+            return f"(ite (>= {a} 0.0) {a} (- {a}))"
+        if isinstance(e, sympy.Piecewise):
+            out = None
+            for value, cond in reversed(e.args):
+                v = self.term(value)
+                if out is None:
+                    if cond is not sympy.true:
+                        raise Outside("a Piecewise without an otherwise branch")
+                    out = v
+                else:
+                    out = f"(ite {self.boolean(cond)} {v} {out})"
+            return out
+        if isinstance(e, AppliedUndef):
+            name = self.name(sympy.Symbol(e.func.__name__))
+            if self.functions.setdefault(name, len(e.args)) != len(e.args):
+                raise Outside("a function used with two arities")
+            return f"({name} {' '.join(self.term(a) for a in e.args)})"
+        raise Outside(type(e).__name__)

@@ -1,0 +1,511 @@
+"""The re-check's own numbers (issue 25): an interval evaluator, exact rationals, and the
+checks of certificates, bounds, witnesses and spot checks — no kernel code.
+
+* ``ivalue(e)`` encloses a closed expression in ``mpmath.iv`` (outward rounding); ``erf`` and
+  ``besseli`` from mpmath's values at 32 extra bits, widened (monotone on the arguments used).
+* ``exact(e)`` is the exact rational value of a rational expression (``+``, ``·``, integer
+  powers), or None.
+* ``relation_holds(rel, lo, hi)`` says whether ``d rel 0`` holds for every ``d ∈ [lo, hi]``
+  (True), for none (False), or is not decided (None).
+* ``check_comparison``, ``check_bound``, ``check_witness``, ``spot_check``: each returns
+  ``(outcome, text)`` with outcome ``"proved"``, ``"refuted"``, ``"spot-checked"``,
+  ``"DISAGREES"`` or ``"unknown"``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from fractions import Fraction
+
+import mpmath
+import sympy
+from mpmath import iv
+from mpmath.libmp import to_rational
+from sympy.core.function import AppliedUndef
+
+from symbolic.formula_reader import read_fraction
+from symbolic.kernel.logic import Exists, ForAll
+
+RECHECK_BITS = (64, 256, 1024)
+BOUND_BITS, BOUND_PIECES = 128, 4096
+MAX_EXP_ARGUMENT = 10**6
+SPOT_POINTS = 4  # random points of the domain per spot-checked formula
+SPOT_BITS = 128
+SPOT_SYMPY_S = 2.0  # CPU seconds for SymPy's own re-simplification in the re-check
+
+
+class NotEnclosed(Exception):
+    """The evaluator cannot enclose this expression (or the enclosure decides nothing)."""
+
+
+def _monotone(f, x):
+    """``f`` increasing: [f(a)↓, f(b)↑] from mpmath's arbitrary-precision value, widened by
+    2^-(prec-8) relative (mpmath's special functions are accurate to the working precision)."""
+    a, b = (mpmath.mp.make_mpf(raw) for raw in x._mpi_)  # exact end points
+    with mpmath.workprec(iv.prec + 32):
+        lo, hi = f(a), f(b)
+        eps = mpmath.mpf(2) ** (8 - iv.prec)
+        tiny = mpmath.mpf(2) ** -1000
+        lo, hi = lo - abs(lo) * eps - tiny, hi + abs(hi) * eps + tiny
+    return iv.mpf([lo, hi])
+
+
+def _decide(cond, env) -> bool:
+    if cond in (sympy.true, True):
+        return True
+    if cond in (sympy.false, False):
+        return False
+    if isinstance(cond, sympy.And):
+        return all(_decide(c, env) for c in cond.args)
+    if isinstance(cond, sympy.Or):
+        return any(_decide(c, env) for c in cond.args)
+    if isinstance(cond, sympy.Not):
+        return not _decide(cond.args[0], env)
+    if isinstance(cond, sympy.core.relational.Relational):
+        d = ivalue(cond.lhs - cond.rhs, env)
+        op = cond.rel_op
+        if op in (">", ">="):
+            d, op = -d, "<" if op == ">" else "<="
+        if op in ("<", "<="):
+            if d.b < 0 or (op == "<=" and d.b <= 0):
+                return True
+            if d.a > 0 or (op == "<" and d.a >= 0):
+                return False
+        if op == "==" and (d.a > 0 or d.b < 0):
+            return False
+        if op == "!=" and (d.a > 0 or d.b < 0):
+            return True
+    raise NotEnclosed(f"condition {cond} not decided")
+
+
+def ivalue(e: sympy.Expr, env: dict | None = None):
+    """An ``mpmath.iv`` interval containing the value of the closed expression ``e``."""
+    env = env or {}
+    if e in env:
+        return env[e]
+    if e.is_Integer:
+        return iv.mpf(int(e))
+    if e.is_Rational:
+        return iv.mpf(int(e.p)) / int(e.q)
+    if e is sympy.pi:
+        return iv.pi
+    if e is sympy.E:
+        return iv.e
+    if isinstance(e, sympy.Add):
+        total = iv.mpf(0)
+        for a in e.args:
+            total += ivalue(a, env)
+        return total
+    if isinstance(e, sympy.Mul):
+        total = iv.mpf(1)
+        for a in e.args:
+            total *= ivalue(a, env)
+        return total
+    if isinstance(e, sympy.Pow):
+        base, ex = e.args
+        if ex.is_Integer:
+            b = ivalue(base, env)
+            n = int(ex)
+            r = b ** abs(n) if n % 2 or b.a >= 0 or b.b <= 0 else _even_power(b, abs(n))
+            return 1 / r if n < 0 else r
+        if ex == sympy.S.Half:
+            return iv.sqrt(ivalue(base, env))
+        b = ivalue(base, env)
+        if b.a <= 0:
+            raise NotEnclosed(f"{base} ** {ex}: base not certified positive")
+        return iv.exp(ivalue(ex, env) * iv.log(b))
+    if isinstance(e, sympy.exp):
+        x = ivalue(e.args[0], env)
+        if x.b > MAX_EXP_ARGUMENT:
+            raise NotEnclosed("exp of an argument beyond 10^6")
+        return iv.exp(x)
+    if isinstance(e, sympy.log):
+        x = ivalue(e.args[0], env)
+        if x.a <= 0:
+            raise NotEnclosed("log of a non-positive interval")
+        return iv.log(x)
+    if isinstance(e, sympy.tanh):
+        x = ivalue(e.args[0], env)
+        t = iv.exp(2 * x)
+        return 1 - 2 / (t + 1)
+    if isinstance(e, sympy.erf):
+        return _monotone(mpmath.erf, ivalue(e.args[0], env))
+    if isinstance(e, sympy.besseli) and e.args[0].is_Integer and e.args[0] >= 0:
+        x = ivalue(e.args[1], env)
+        if x.a <= 0:
+            raise NotEnclosed("besseli at a non-positive argument")
+        n = int(e.args[0])
+        return _monotone(lambda t: mpmath.besseli(n, t), x)
+    if isinstance(e, sympy.Abs):
+        x = ivalue(e.args[0], env)
+        if x.a >= 0:
+            return x
+        if x.b <= 0:
+            return -x
+        return iv.mpf([0, max(-x.a, x.b)])
+    if isinstance(e, (sympy.Max, sympy.Min)):
+        xs = [ivalue(a, env) for a in e.args]
+        pick = max if isinstance(e, sympy.Max) else min
+        return iv.mpf([pick(x.a for x in xs), pick(x.b for x in xs)])
+    if isinstance(e, sympy.Piecewise):
+        for value, cond in e.args:
+            if _decide(cond, env):
+                return ivalue(value, env)
+        raise NotEnclosed("no Piecewise branch applies")
+    raise NotEnclosed(f"cannot enclose {type(e).__name__}")
+
+
+def _even_power(b, n):
+    m = iv.mpf(max(-b.a, b.b)) ** n
+    return iv.mpf([0, m.b]) if n else iv.mpf(1)
+
+
+
+
+
+
+def _exact(raw) -> Fraction:
+    """An mpmath raw float (sign, man, exp, bc) as an exact fraction."""
+    p, q = to_rational(raw)
+    return Fraction(p, q)
+
+
+
+MAX_EXACT_BITS = 1_000_000  # an exact power larger than this is left to intervals
+
+
+def exact(e: sympy.Basic) -> Fraction | None:
+    """The exact value of a rational expression (``+``, ``·``, integer powers of rationals),
+    or None."""
+    if isinstance(e, sympy.Rational):
+        return Fraction(int(e.p), int(e.q))
+    if isinstance(e, (sympy.Add, sympy.Mul)):
+        parts = [exact(a) for a in e.args]
+        if any(p is None for p in parts):
+            return None
+        out = Fraction(0) if isinstance(e, sympy.Add) else Fraction(1)
+        for p in parts:
+            out = out + p if isinstance(e, sympy.Add) else out * p
+        return out
+    if isinstance(e, sympy.Pow) and isinstance(e.args[1], sympy.Integer):
+        b, n = exact(e.args[0]), int(e.args[1])
+        if b is None or (b == 0 and n < 0):
+            return None
+        size = max(b.numerator.bit_length(), b.denominator.bit_length())
+        if size * abs(n) > MAX_EXACT_BITS:
+            return None
+        return b ** n
+    return None
+
+
+def relation_holds(rel: str, lo: Fraction, hi: Fraction) -> bool | None:
+    """``d rel 0`` for every ``d ∈ [lo, hi]`` (True), for none (False), or undecided (None)."""
+    if rel == ">":
+        return True if lo > 0 else False if hi <= 0 else None
+    if rel == ">=":
+        return True if lo >= 0 else False if hi < 0 else None
+    if rel == "<":
+        return True if hi < 0 else False if lo >= 0 else None
+    if rel == "<=":
+        return True if hi <= 0 else False if lo > 0 else None
+    if rel == "!=":
+        return True if (lo > 0 or hi < 0) else False if lo == hi == 0 else None
+    if rel == "==":
+        return True if lo == hi == 0 else False if (lo > 0 or hi < 0) else None
+    raise NotEnclosed(f"relation {rel!r}")
+
+
+def difference(rel: sympy.core.relational.Relational) -> sympy.Expr:
+    """``lhs − rhs``, unevaluated (nothing is computed before the evaluators run)."""
+    return sympy.Add(rel.lhs, sympy.Mul(sympy.S.NegativeOne, rel.rhs, evaluate=False),
+                     evaluate=False)
+
+
+def enclose(e: sympy.Expr, rel: str) -> tuple[bool | None, Fraction, Fraction, str]:
+    """Decide ``e rel 0``: exactly when ``e`` is rational, else by ``ivalue`` at increasing
+    precision; (decision, lo, hi, how)."""
+    value = exact(e)
+    if value is not None:
+        return relation_holds(rel, value, value), value, value, "exact"
+    last = None
+    for bits in RECHECK_BITS:
+        old = iv.prec
+        iv.prec = bits
+        try:
+            box = ivalue(e)
+        except (NotEnclosed, ZeroDivisionError, ValueError, OverflowError) as exc:
+            raise NotEnclosed(str(exc)) from None
+        finally:
+            iv.prec = old
+        a, b = (_exact(raw) for raw in box._mpi_)
+        last = (a, b, f"iv {bits} bits")
+        decided = relation_holds(rel, a, b)
+        if decided is not None:
+            return decided, a, b, f"iv {bits} bits"
+    return None, *last
+
+
+def _exported(cert: dict) -> tuple[Fraction, Fraction]:
+    """The certificate's value or enclosure as exact end points (``lo ≤ hi`` checked)."""
+    if "value" in cert:
+        v = read_fraction(cert["value"])
+        return v, v
+    enc = cert.get("enclosure")
+    if not isinstance(enc, dict):
+        raise NotEnclosed("neither a value nor an enclosure")
+    lo, hi = read_fraction(enc.get("lo")), read_fraction(enc.get("hi"))
+    if lo > hi:
+        raise ValueError(f"enclosure end points lo = {lo} > hi = {hi}")
+    return lo, hi
+
+
+def _compare(e: sympy.Expr, rel: str, cert: dict, want: bool) -> tuple[str, str]:
+    lo, hi = _exported(cert)
+    if relation_holds(rel, lo, hi) is not want:
+        return "DISAGREES", f"the exported [{lo}, {hi}] does not decide {rel} 0 as claimed"
+    decided, a, b, how = enclose(e, rel)
+    if decided is None:
+        return "unknown", f"{how}: {rel} 0 not decided"
+    if decided is not want:
+        return "DISAGREES", f"{how}: {rel} 0 is {decided}"
+    if not (a <= hi and lo <= b):
+        return "DISAGREES", f"{how}: disjoint from the exported enclosure"
+    return ("proved" if want else "refuted"), f"{how}: {rel} 0"
+
+
+def check_comparison(formula: sympy.Basic, expected: str, cert: dict) -> tuple[str, str]:
+    """A closed comparison ``lhs rel rhs`` (the formula itself), re-decided."""
+    if not isinstance(formula, sympy.core.relational.Relational) or formula.free_symbols:
+        return "DISAGREES", "not a closed comparison"
+    return _compare(difference(formula), formula.rel_op, cert, expected == "proved")
+
+
+def check_bound(formula: sympy.Basic) -> tuple[str, str]:
+    """``∀ x ∈ [lo, hi]: lhs rel rhs`` by a bisection of its own (on the closed interval)."""
+    if not (isinstance(formula, ForAll) and len(formula.variables) == 1
+            and isinstance(formula.domain, sympy.Interval)
+            and isinstance(formula.body, sympy.core.relational.Relational)):
+        return "DISAGREES", "not a bound ∀ x ∈ [lo, hi]: lhs rel rhs"
+    var, body = formula.variables[0], formula.body
+    if body.free_symbols - {var}:
+        return "DISAGREES", "a bound with other free symbols"
+    rel, gap_expr = body.rel_op, difference(body)
+    old = iv.prec
+    iv.prec = BOUND_BITS
+    try:
+        lo, hi = ivalue(formula.domain.start), ivalue(formula.domain.end)
+        pending, done = [iv.mpf([lo.a, hi.b])], 0
+        while pending:
+            piece = pending.pop()
+            gap = ivalue(gap_expr, {var: piece})
+            decided = relation_holds(rel, *(_exact(r) for r in gap._mpi_))
+            if decided:
+                done += 1
+                continue
+            if decided is False:
+                return "DISAGREES", f"{rel} fails on all of [{piece.a}, {piece.b}]"
+            if done + len(pending) >= BOUND_PIECES:
+                return "unknown", f"not decided in {BOUND_PIECES} pieces"
+            mid = iv.mpf((piece.a + piece.b) / 2).a
+            pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
+    except (NotEnclosed, ZeroDivisionError, ValueError, OverflowError) as exc:
+        return "unknown", f"not re-enclosed: {exc}"
+    finally:
+        iv.prec = old
+    return "proved", f"∀ {var}: {rel} on {done} iv pieces"
+
+
+def _in_set(value: Fraction, s: sympy.Basic) -> bool:
+    if s == sympy.S.Reals:
+        return True
+    if isinstance(s, sympy.Interval):
+        for end, strict, above in ((s.start, s.left_open, True), (s.end, s.right_open, False)):
+            if end in (sympy.oo, -sympy.oo):
+                continue
+            d = sympy.Add(sympy.Rational(value.numerator, value.denominator),
+                          sympy.Mul(-1, end, evaluate=False), evaluate=False)
+            rel = (">" if strict else ">=") if above else ("<" if strict else "<=")
+            if enclose(d, rel)[0] is not True:
+                return False
+        return True
+    raise NotEnclosed(f"a domain {type(s).__name__}")
+
+
+def _satisfies(s: sympy.Symbol, value: Fraction) -> bool:
+    tests = {"positive": value > 0, "negative": value < 0, "nonnegative": value >= 0,
+             "nonpositive": value <= 0, "zero": value == 0, "nonzero": value != 0,
+             "integer": value.denominator == 1, "rational": True, "real": True,
+             "finite": True, "extended_real": True, "complex": True, "commutative": True,
+             "infinite": False, "extended_positive": value > 0, "extended_negative": value < 0,
+             "extended_nonnegative": value >= 0, "extended_nonpositive": value <= 0,
+             "extended_nonzero": value != 0, "even": value.denominator == 1
+             and value.numerator % 2 == 0, "odd": value.denominator == 1
+             and value.numerator % 2 == 1}
+    for key, want in s.assumptions0.items():
+        if want is None or key not in tests:
+            continue
+        if tests[key] != want:
+            return False
+    return True
+
+
+def check_witness(formula: sympy.Basic, point: dict, cert: dict,
+                  read) -> tuple[str, str]:
+    """An identity ``∀ v ∈ D: lhs = rhs`` (or ``lhs = rhs`` in its free symbols) refuted at a
+    witness point: every variable given a rational in its domain (its assumptions and the
+    quantifier's set, from the manifest's formula), and ``lhs − rhs ≠ 0`` there."""
+    if isinstance(formula, ForAll):
+        ranges, body = formula.ranges(), formula.body
+    else:
+        ranges, body = [(s, sympy.S.Reals) for s in formula.free_symbols], formula
+    if not isinstance(body, sympy.Eq):
+        return "DISAGREES", "a witness refutes an identity lhs = rhs only"
+    if not isinstance(point, dict) or set(point) != {str(v) for v, _ in ranges}:
+        return "DISAGREES", "the witness does not give every variable a value"
+    values = {}
+    for v, dom in ranges:
+        q = read(point[str(v)])
+        if not isinstance(q, sympy.Rational):
+            return "DISAGREES", f"{v} = {q} is not a rational"
+        value = Fraction(int(q.p), int(q.q))
+        if not _satisfies(v, value) or not _in_set(value, dom):
+            return "DISAGREES", f"witness outside the domain: {v} = {value}"
+        values[v] = q
+    e = difference(body).xreplace(values)
+    if e.free_symbols:
+        return "DISAGREES", f"free symbols at the witness: {sorted(map(str, e.free_symbols))}"
+    outcome, text = _compare(e, "!=", cert, True)
+    if outcome == "proved":
+        return "refuted", f"{text} at {', '.join(f'{k} = {v}' for k, v in values.items())}"
+    return outcome, text
+
+
+# -- spot checks --------------------------------------------------------------------------------
+
+
+def _seed(formula: sympy.Basic) -> int:
+    return int.from_bytes(hashlib.sha256(sympy.srepr(formula).encode()).digest()[:8], "big")
+
+
+def _sample(rng: random.Random, s: sympy.Symbol, dom: sympy.Basic) -> Fraction | None:
+    for _ in range(40):
+        if s.is_integer:  # sizes 2..3, indices 0..1: small, and mostly in range
+            value = Fraction(rng.randint(2, 3) if s.is_positive else rng.randint(0, 1)
+                             if s.is_nonnegative else rng.randint(-2, 2))
+        else:
+            value = Fraction(rng.randint(-400, 400), rng.randint(1, 97))
+        if isinstance(dom, sympy.Interval) and dom.start.is_finite and dom.end.is_finite:
+            a, b = (exact(dom.start), exact(dom.end))
+            if a is not None and b is not None and not s.is_integer:
+                value = a + (b - a) * Fraction(rng.randint(1, 999), 1000)
+        try:
+            if _satisfies(s, value) and _in_set(value, dom):
+                return value
+        except NotEnclosed:
+            return None
+    return None
+
+
+def _concrete_functions(e: sympy.Basic, rng: random.Random) -> sympy.Basic:
+    """Every undefined function σ replaced by a random quadratic: an identity for all σ holds
+    for that one."""
+    heads = {a.func for a in e.atoms(AppliedUndef)}
+    for head in heads:
+        c = [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
+        e = e.replace(lambda x, h=head: isinstance(x, AppliedUndef) and x.func == h,
+                      lambda x, c=c: c[0] + c[1] * sum(x.args) + c[2] * sum(x.args) ** 2)
+    return e
+
+
+def _concrete_matrices(e: sympy.Basic, rng: random.Random) -> sympy.Basic:
+    for m in sorted(e.atoms(sympy.MatrixSymbol), key=str):
+        rows, cols = m.shape
+        if not (isinstance(rows, sympy.Integer) and isinstance(cols, sympy.Integer)):
+            raise NotEnclosed("a matrix of symbolic shape")
+        values = sympy.ImmutableMatrix(int(rows), int(cols), lambda i, j: sympy.Rational(
+            rng.randint(-9, 9), rng.randint(1, 4)))
+        e = e.xreplace({m: values})
+    return e
+
+
+def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
+    values = {}
+    for v, dom in ranges:
+        value = _sample(rng, v, dom)
+        if value is None:
+            raise NotEnclosed(f"no point of the domain of {v}")
+        values[v] = sympy.Rational(value.numerator, value.denominator)
+    e = _concrete_matrices(body.xreplace(values), rng)
+    e = _concrete_functions(e, rng)
+    from symbolic.kernel.limits import deadline
+
+    with deadline(SPOT_SYMPY_S):
+        e = e.doit()
+    if e in (sympy.true, sympy.false):
+        return bool(e)
+    if not isinstance(e, sympy.core.relational.Relational):
+        raise NotEnclosed(f"{type(e).__name__} at the point")
+    lhs, rhs = e.lhs, e.rhs
+    if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
+        if e.rel_op != "==" or lhs.shape != rhs.shape:
+            raise NotEnclosed("a matrix relation")
+        verdicts = [_scalar(sympy.Eq(a, b, evaluate=False)) for a, b in zip(lhs, rhs, strict=True)]
+        if False in verdicts:
+            return False
+        return None if None in verdicts else True
+    return _scalar(e)
+
+
+def _scalar(e) -> bool | None:
+    decided, lo, hi, _ = enclose(difference(e), e.rel_op)
+    if e.rel_op == "==" and decided is None and lo <= 0 <= hi:
+        return True  # consistent with the identity at this point (not a proof)
+    return decided
+
+
+def spot_check(formula: sympy.Basic) -> tuple[str, str]:
+    """A SymPy-decided formula re-checked the weak way: SymPy's own simplification of
+    ``lhs − rhs`` in this process, and exact/interval evaluation at ``SPOT_POINTS`` random
+    points of the domain (undefined functions replaced by random quadratics, matrices by random
+    rational matrices). ``spot-checked`` — never ``proved``; ``DISAGREES`` when a point
+    contradicts the formula."""
+    from symbolic.kernel.limits import deadline
+
+    if isinstance(formula, ForAll):
+        ranges, body = list(formula.ranges()), formula.body
+    elif isinstance(formula, Exists):
+        return "unknown", "an existential is not spot-checked"
+    else:
+        ranges, body = [], formula
+    if not isinstance(body, sympy.core.relational.Relational):
+        return "unknown", f"a {type(body).__name__} is not spot-checked"
+    bound = {v for v, _ in ranges}
+    free = set(body.free_symbols) | {s for m in body.atoms(sympy.MatrixSymbol)
+                                     for s in m.shape[0].free_symbols | m.shape[1].free_symbols}
+    ranges += [(s, sympy.S.Reals) for s in sorted(free - bound, key=str)
+               if isinstance(s, sympy.Symbol)]
+    simplified = False
+    if body.rel_op == "==":
+        try:
+            with deadline(SPOT_SYMPY_S):
+                d = (body.lhs - body.rhs).doit()
+                simplified = sympy.expand(d) == 0 or sympy.simplify(d) == 0
+        except Exception:  # noqa: BLE001 - SymPy gave no answer (BudgetExceeded included)
+            simplified = False
+    rng = random.Random(_seed(formula))
+    agree = tried = 0
+    for _ in range(SPOT_POINTS):
+        tried += 1
+        try:
+            verdict = _at_point(body, rng, ranges)
+        except Exception:  # noqa: BLE001 - no value at this point (an index out of range, a
+            continue  # singular matrix, the time limit): the point is not counted
+        if verdict is False:
+            return "DISAGREES", "the formula fails at a random point of its domain"
+        agree += verdict is True
+    text = f"{agree}/{tried} random points" + (", SymPy re-simplifies to 0" if simplified
+                                              else "")
+    if agree or simplified:
+        return "spot-checked", text
+    return "unknown", f"not spot-checked ({text})"
