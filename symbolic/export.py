@@ -321,7 +321,9 @@ def _claim(writer: _Writer, module: str, res: Any) -> dict[str, Any]:
             "statement": sympy.sstr(statement) if statement is not None else None,
             "statement_srepr": sympy.srepr(statement) if statement is not None else None,
             "uses": list(claim.uses),
-            "rests_on": [sympy.sstr(s.fact.formula) for s in res.rests_on],
+            # its own admitted steps (what rests on them through ``uses`` the re-check derives)
+            "rests_on": [sympy.sstr(s.fact.formula) for s in res.derivation.steps
+                         if s.kind in ("assumption", "oracle")],
             "steps": nodes}
 
 

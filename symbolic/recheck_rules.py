@@ -10,7 +10,12 @@ formula. A few lines per rule, independent of ``symbolic.kernel.rules``:
 * ``inst``: ``∀ v…: body`` and ``((v1, t1), …)`` ⊢ ``body[v:=t]``;
 * ``mp``: ``A ⇒ B``, ``A`` ⊢ ``B``;
 * ``conj``: ``A, B, …`` ⊢ ``A ∧ B ∧ …``;
-* ``unfold``: the definition ``c = value`` and ``λc. E`` ⊢ ``E[c] = E[c:=value]``.
+* ``unfold``: the definition ``c = value`` and ``E`` (or ``λc. E``) ⊢ ``E = E[c:=value]``;
+* ``iff``: ``A ⇒ B``, ``B ⇒ A`` ⊢ ``A ⇔ B``;
+* ``gen``: ``F`` and ``(v1, …)`` ⊢ ``∀ v1, …: F`` (over the variables' assumed sets);
+* ``scalar_transpose``: no premise, ``E`` of shape 1×1 ⊢ ``E = Eᵀ``.
+
+Substitution is literal, as the kernel's: nothing it rebuilds is evaluated.
 
 ``ValueError`` when the premises do not have the rule's shape.
 """
@@ -38,6 +43,11 @@ def _lambda(detail: sympy.Basic | None, what: str) -> sympy.Lambda:
     return detail
 
 
+def _put(expr: sympy.Basic, mapping: dict) -> sympy.Basic:
+    with sympy.evaluate(False):
+        return expr.xreplace(mapping)
+
+
 def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -> sympy.Basic:
     if rule == "trans":
         eqs = [_eq(p, rule) for p in premises]
@@ -55,18 +65,25 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
         (p,) = premises
         p, lam = _eq(p, rule), _lambda(detail, rule)
         h = lam.variables[0]
-        return sympy.Eq(lam.expr.xreplace({h: p.lhs}), lam.expr.xreplace({h: p.rhs}),
+        return sympy.Eq(_put(lam.expr, {h: p.lhs}), _put(lam.expr, {h: p.rhs}),
                         evaluate=False)
     if rule == "inst":
         (p,) = premises
-        if not isinstance(p, ForAll) or not isinstance(detail, sympy.Tuple):
-            raise ValueError("inst: a ∀ premise and a tuple of (variable, term) pairs")
+        if not isinstance(detail, sympy.Tuple):
+            raise ValueError("inst: a premise and a tuple of (variable, term) pairs")
+        variables = p.variables if isinstance(p, ForAll) else tuple(
+            v for v in p.free_symbols if isinstance(v, sympy.Symbol))
         mapping = {}
         for pair in detail:
-            if not isinstance(pair, sympy.Tuple) or len(pair) != 2 or pair[0] not in p.variables:
-                raise ValueError("inst: a pair that is not (bound variable, term)")
+            if not isinstance(pair, sympy.Tuple) or len(pair) != 2 or pair[0] not in variables:
+                raise ValueError("inst: a pair that is not (variable, term)")
             mapping[pair[0]] = pair[1]
-        return p.body.xreplace(mapping)
+        if not isinstance(p, ForAll):
+            return _put(p, mapping)
+        body = _put(p.body, mapping)
+        rest = [(v, d) for v, d in p.ranges() if v not in mapping]
+        return ForAll([v for v, _ in rest], body, sympy.Tuple(*[d for _, d in rest])) \
+            if rest else body
     if rule == "mp":
         implication, antecedent = premises
         if not isinstance(implication, sympy.Implies) or not _srepr_equal(
@@ -79,8 +96,32 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
         return sympy.And(*premises, evaluate=False)
     if rule == "unfold":
         (p,) = premises
-        p, lam = _eq(p, rule), _lambda(detail, rule)
-        if not isinstance(p.lhs, sympy.Symbol) or not _srepr_equal(lam.variables[0], p.lhs):
-            raise ValueError("unfold: the definition's name is not the Lambda's variable")
-        return sympy.Eq(lam.expr, lam.expr.xreplace({p.lhs: p.rhs}), evaluate=False)
+        p = _eq(p, rule)
+        if not isinstance(p.lhs, sympy.Symbol):
+            raise ValueError("unfold: the premise is not a definition c = value")
+        if isinstance(detail, sympy.Lambda):
+            if not _srepr_equal(detail.variables[0], p.lhs):
+                raise ValueError("unfold: the definition's name is not the Lambda's variable")
+            detail = detail.expr
+        if detail is None:
+            raise ValueError("unfold: no expression to unfold in")
+        return sympy.Eq(detail, _put(detail, {p.lhs: p.rhs}), evaluate=False)
+    if rule == "iff":
+        forward, backward = premises
+        if not (isinstance(forward, sympy.Implies) and isinstance(backward, sympy.Implies)
+                and _srepr_equal(forward.args[0], backward.args[1])
+                and _srepr_equal(forward.args[1], backward.args[0])):
+            raise ValueError("iff: the premises are not A ⇒ B and B ⇒ A")
+        return sympy.Equivalent(*forward.args, evaluate=False)
+    if rule == "gen":
+        (p,) = premises
+        if not isinstance(detail, sympy.Tuple) or not detail:
+            raise ValueError("gen: no variables")
+        if any(v not in p.free_symbols for v in detail):
+            raise ValueError("gen: a variable that is not free in the premise")
+        return ForAll(tuple(detail), p)
+    if rule == "scalar_transpose":
+        if premises or not isinstance(detail, sympy.MatrixExpr) or detail.shape != (1, 1):
+            raise ValueError("scalar_transpose: no premise and a 1×1 matrix expression")
+        return sympy.Eq(detail, sympy.Transpose(detail), evaluate=False)
     raise ValueError(f"unknown rule {rule!r}")

@@ -282,7 +282,7 @@ def scalar_transpose(expr: sympy.MatrixExpr) -> Fact:
         raise RuleError(f"scalar_transpose: expected a 1×1 matrix expression, got shape "
                         f"{getattr(expr, 'shape', None)}")
     return _conclude("scalar_transpose", _eq(expr, sympy.Transpose(expr)), (),
-                     detail=None, domain=())
+                     detail=expr, domain=())
 
 
 __all__ = ["RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp",
