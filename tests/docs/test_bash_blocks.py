@@ -111,8 +111,31 @@ def _params():
         yield pytest.param(b, id=b.id, marks=marks)
 
 
+# An optional extra a block needs (README: `.[smt]`, `.[sweep]`, `.[plot]`), by what it runs:
+# without it the block is skipped with the reason (.ci/run installs every extra, so CI runs it).
+EXTRAS = (("--smt2", "cvc5", "smt"), ("--recheck", "cvc5", "smt"),
+          ("numeric_checks.sweep", "dask.distributed", "sweep"), ("--plot", "matplotlib", "plot"))
+
+
+def _missing_extra(code: str) -> str | None:
+    import importlib.util
+
+    for needle, module, extra in EXTRAS:
+        if needle in code:
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except ModuleNotFoundError:
+                found = False
+            if not found:
+                return f"needs {module} (pip install -e '.[{extra}]')"
+    return None
+
+
 @pytest.mark.parametrize("block", list(_params()))
 def test_bash_block_runs(block: Block, tmp_path: Path):
+    missing = _missing_extra(block.code)
+    if missing:
+        pytest.skip(missing)
     work = tmp_path / "checkout"
     shutil.copytree(ROOT, work, ignore=IGNORE)
     # this interpreter's folder first: its python and python3 (a virtual environment's, so

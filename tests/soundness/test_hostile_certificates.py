@@ -380,8 +380,11 @@ def test_a_changed_statement_is_caught(copy):
 
     reseal(copy, bind)
     rows, _, _ = rc.recheck(copy)  # bound; its weakest fact (step 3) is spot-checked
+    import importlib.util
+
+    weakest = "spot-checked" if importlib.util.find_spec("cvc5") else "unknown"  # no 2nd solver
     assert [(r.answer, r.outcome) for r in rows if r.check == "claim"] == [
-        (rc.CONCLUDES, "spot-checked")]
+        (rc.CONCLUDES, weakest)]
 
     def change(data):
         data["claims"][0]["statement_srepr"] = sympy.srepr(sympy.Eq(x, x, evaluate=False))
