@@ -42,6 +42,7 @@ from symbolic.analysis import (
     shown_text,
     table_items,
 )
+from symbolic.calc import conjoined
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import ForAll, check_valid_formula, cong, conj, iff
@@ -171,7 +172,7 @@ GATED = Claim(
 
 def _concluded(steps: list[Step], rule: str, note: str = "") -> Derivation:
     """The steps, then their conjunction: the claim's statement."""
-    return Derivation((*steps, Step(conj(*(s.fact for s in steps)), rule, note)))
+    return Derivation(conjoined(steps, rule, note))
 
 
 def lemma_derivation() -> Derivation:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import sympy
 
 from symbolic.engine import Step
-from symbolic.kernel import Fact, check_equal, cong, inst, symm, trans, unfold
+from symbolic.kernel import Fact, check_equal, cong, conj, inst, symm, trans, unfold
 
 Checker = Callable[[sympy.Basic, sympy.Basic], Fact]
 
@@ -59,6 +59,11 @@ class Calc:
         return self.links + (closing,)
 
 
+def conjoined(steps: list[Step] | tuple[Step, ...], rule: str, note: str = "") -> tuple[Step, ...]:
+    """The steps, then the kernel's conjunction of their facts (a claim stating them all)."""
+    return (*steps, Step(conj(*(s.fact for s in steps)), rule, note))
+
+
 def rule_step(fact: Fact, rule: str, note: str = "") -> Step:
     """A kernel rule's fact as a derivation step."""
     return Step(fact, rule, note)
@@ -87,4 +92,4 @@ def unfolded(definition: Step, expr: sympy.Basic, note: str = "") -> Step:
     return Step(unfold(definition.fact, expr), "unfold the definition", note)
 
 
-__all__ = ["Calc", "in_context", "instance", "reversed_step", "rule_step", "unfolded"]
+__all__ = ["Calc", "conjoined", "in_context", "instance", "reversed_step", "rule_step", "unfolded"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal
 
 import sympy
@@ -46,6 +47,30 @@ FAILED: ResultStatus = "failed"
 
 # Process exit codes of every command (docs/cli.md).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
+
+
+class _Displayed:
+    """Markdown, LaTeX, HTML (Jupyter) and a short ``repr``, each from ``symbolic.render``'s
+    ``<kind>_markdown`` / ``_latex_repr`` / ``_html_repr`` / ``_repr`` for the class's kind."""
+
+    _shown_as = ""
+
+    def _render(self, suffix: str) -> str:
+        from symbolic import render
+
+        return getattr(render, f"{self._shown_as}{suffix}")(self)
+
+    def _repr_markdown_(self) -> str:
+        return self._render("_markdown")
+
+    def _repr_latex_(self) -> str:
+        return self._render("_latex_repr")
+
+    def _repr_html_(self) -> str:
+        return self._render("_html_repr")
+
+    def __repr__(self) -> str:
+        return self._render("_repr")
 
 
 @dataclass(frozen=True)
@@ -124,8 +149,8 @@ class Step:
         }
 
 
-@dataclass(frozen=True)
-class Derivation:
+@dataclass(frozen=True, repr=False)  # repr: _Displayed
+class Derivation(_Displayed):
     """A sequence of checked steps. It holds only if every step was verified."""
 
     steps: tuple[Step, ...]
@@ -161,25 +186,7 @@ class Derivation:
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.steps]
 
-    def _repr_markdown_(self) -> str:
-        from symbolic.render import derivation_markdown
-
-        return derivation_markdown(self)
-
-    def _repr_latex_(self) -> str:
-        from symbolic.render import derivation_latex_repr
-
-        return derivation_latex_repr(self)
-
-    def _repr_html_(self) -> str:
-        from symbolic.render import derivation_html_repr
-
-        return derivation_html_repr(self)
-
-    def __repr__(self) -> str:
-        from symbolic.render import derivation_repr
-
-        return derivation_repr(self)
+    _shown_as = "derivation"
 
 
 @dataclass(frozen=True)
@@ -267,8 +274,8 @@ def says_nothing(formula: sympy.Basic) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Result:
+@dataclass(frozen=True, repr=False)  # repr: _Displayed
+class Result(_Displayed):
     """A claim with its derivation and numeric cross-checks.
 
     The status is the derivation's verdict, except that any disagreeing numeric check makes it
@@ -289,12 +296,13 @@ class Result:
 
     @property
     def status(self) -> ResultStatus:
-        return self._judgement()[0]
+        return self._judgement[0]
 
     @property
     def reason(self) -> str:
-        return self._judgement()[1]
+        return self._judgement[1]
 
+    @cached_property  # a Result is immutable: judged once (``replace`` makes a new one)
     def _judgement(self) -> tuple[ResultStatus, str]:
         """The claim's status and why. Proved only when the derivation's conclusion (its last
         step) is a proved kernel fact whose formula *is* the statement (``same_statement``) and
@@ -378,25 +386,7 @@ class Result:
     def methods(self) -> tuple[str, ...]:
         return self.derivation.methods
 
-    def _repr_markdown_(self) -> str:
-        from symbolic.render import result_markdown
-
-        return result_markdown(self)
-
-    def _repr_latex_(self) -> str:
-        from symbolic.render import result_latex_repr
-
-        return result_latex_repr(self)
-
-    def _repr_html_(self) -> str:
-        from symbolic.render import result_html_repr
-
-        return result_html_repr(self)
-
-    def __repr__(self) -> str:
-        from symbolic.render import result_repr
-
-        return result_repr(self)
+    _shown_as = "result"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -446,8 +436,8 @@ def _json_cell(cell: Cell) -> Any:
     return str(cell)
 
 
-@dataclass(frozen=True)
-class Report:
+@dataclass(frozen=True, repr=False)  # repr: _Displayed
+class Report(_Displayed):
     """What a theorem module returns: its results, its tables and free-form data for JSON."""
 
     module: str
@@ -468,25 +458,7 @@ class Report:
     def status_under(self, strict: bool = False) -> ResultStatus:
         return overall_status(r.strict_status() if strict else r.status for r in self.results)
 
-    def _repr_markdown_(self) -> str:
-        from symbolic.render import report_markdown
-
-        return report_markdown(self)
-
-    def _repr_latex_(self) -> str:
-        from symbolic.render import report_latex_repr
-
-        return report_latex_repr(self)
-
-    def _repr_html_(self) -> str:
-        from symbolic.render import report_html_repr
-
-        return report_html_repr(self)
-
-    def __repr__(self) -> str:
-        from symbolic.render import report_repr
-
-        return report_repr(self)
+    _shown_as = "report"
 
     @property
     def exit_code(self) -> int:
@@ -529,8 +501,8 @@ def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
             r = by_name[used]
             for a in r._own_admitted:
                 admitted.setdefault((a.kind, a.statement, used), replace(a, via=used))
-            if r._judgement()[0] != PROVED:
-                blocked[used] = r._judgement()[0]
+            if r.status != PROVED:
+                blocked[used] = r.status
             more, more_blocked = upstream(used, path + (used,))
             for a in more:
                 admitted.setdefault((a.kind, a.statement, a.via), a)

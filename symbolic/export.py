@@ -153,7 +153,8 @@ def _with_strategy(text: str, answer: dict) -> str:
 
 def _value_fields(value: sympy.Expr) -> dict[str, Any]:
     """The exact value, or the kernel's outward-rounded enclosure as exact rationals."""
-    value = sympy.sympify(value)
+    if not isinstance(value, sympy.Basic):
+        raise TypeError(f"value={value!r:.60}: a certificate's value is a SymPy expression")
     if value.is_Rational:
         return {"value": _rational(value)}
     enc = tight_enclosure(value)

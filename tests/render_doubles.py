@@ -7,6 +7,7 @@ steps need kernel facts (tests/kernel covers those).
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import sympy
 
@@ -62,13 +63,14 @@ class Step:
 # --- Results ------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Result(engine.Result):
     """``engine.Result`` over the step doubles above, which carry no kernel facts: its status is
     the steps' combined verdict (a disagreeing numeric check fails it), and what it rests on
     is its own assumption and oracle steps. For the renderers' tests only: the engine's
     judgement of real facts is tested in tests/symbolic/test_engine.py."""
 
+    @functools.cached_property
     def _judgement(self) -> tuple[str, str]:
         bad = [n for n in self.numeric if not n.agrees]
         if bad:

@@ -44,10 +44,11 @@ from symbolic.kernel.intervals import (
 )
 from symbolic.kernel.limits import BudgetExceeded, Limits, current_limits, deadline, limits
 from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.rules import (
     RuleError,
-    conj,
     cong,
+    conj,
     gen,
     iff,
     inst,
@@ -58,7 +59,6 @@ from symbolic.kernel.rules import (
     trans,
     unfold,
 )
-from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.sympy_checks import (
     check_equal,
     check_identity,

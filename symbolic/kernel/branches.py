@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sympy
 
+from symbolic.kernel.inputs import sympy_value
+
 _BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
 
 
@@ -25,7 +27,7 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
 
     def sign_of(e):
-        e = sympy.sympify(e)
+        e = sympy_value(e)
         if e.is_Rational:
             return int(e.p > 0) - int(e.p < 0)
         try:
@@ -161,7 +163,7 @@ def at(expr: sympy.Basic, point) -> sympy.Basic:
     """``expr`` at ``point``: substituted unevaluated, closed branches decided by enclosures,
     then evaluated (a branch the enclosures cannot separate is left to SymPy)."""
     with sympy.evaluate(False):
-        raw = sympy.sympify(expr).xreplace({k: sympy.sympify(v) for k, v in dict(point).items()})
+        raw = sympy_value(expr).xreplace({k: sympy_value(v) for k, v in dict(point).items()})
     try:
         return _evaluated(resolve_closed_branches(raw))
     except (TypeError, ValueError, ZeroDivisionError):  # e.g. 0/0 met while rebuilding

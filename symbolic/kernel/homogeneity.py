@@ -19,7 +19,7 @@ import sympy
 
 from symbolic.kernel.branches import at
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input
+from symbolic.kernel.inputs import as_input, sympy_value
 from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
 from symbolic.kernel.logic import Exists, ForAll
 from symbolic.kernel.sympy_checks import (
@@ -54,14 +54,14 @@ def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
     parts: tuple[Fact, ...] = ()
     form = expr
     if hint is not None:
-        wanted = ForAll((var,), _eq(expr, sympy.sympify(hint)), domain=sympy.S.Reals)
+        wanted = ForAll((var,), _eq(expr, sympy_value(hint)), domain=sympy.S.Reals)
         same = given if given is not None and given.proved and given.formula == wanted \
             else check_identity(expr, hint, var)
         if not same.proved:
             return _fact(formula, _verdict(UNKNOWN, same.verdict.method,
                                            "the proposed form of σ was not proved equal"),
                          parts=(same,))
-        parts, form = (same,), sympy.sympify(hint)
+        parts, form = (same,), sympy_value(hint)
     direct = _direct(form, var, p)
     if direct.status == PROVED:
         return _fact(formula, combine([*(f.verdict for f in parts), direct.verdict], "case"),
@@ -113,7 +113,7 @@ def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
     witness = (("u", str(u)), ("z0", sympy.sstr(z0)))
 
     def certify(value, wanted):
-        return _sign_verdict(sympy.sympify(value), wanted, CERTIFY_TIMEOUT_S, MAX_BITS)
+        return _sign_verdict(value, wanted, CERTIFY_TIMEOUT_S, MAX_BITS)  # values read by as_input
 
     side = certify(z0, ">")
     if side.status == PROVED:

@@ -130,6 +130,18 @@ def denominators(*exprs: sympy.Basic) -> tuple[sympy.Expr, ...]:
     return tuple(found)
 
 
+def sympy_value(value: object) -> sympy.Basic:
+    """A SymPy object as it is, a Python int or float as its exact value; anything else (text
+    above all: ``sympify`` would parse and evaluate it) refused. The kernel's ``sympify``."""
+    if isinstance(value, sympy.Basic):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgument(f"{value!r:.60}: the kernel takes SymPy objects and numbers, "
+                              "never text")
+    return sympy.Integer(value) if isinstance(value, int) else \
+        sympy.Rational(*value.as_integer_ratio())
+
+
 def as_input(value: object, name: str = "expr") -> sympy.Basic:
     """A checker's argument as SymPy: a Python int as an ``Integer``, a float as its exact binary
     value (never ``nsimplify``: 0.1 is 3602879701896397/36028797018963968), SymPy objects

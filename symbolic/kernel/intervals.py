@@ -31,7 +31,7 @@ from mpmath.libmp import to_rational
 
 from symbolic.kernel.branches import difference
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.inputs import as_input, denominators, sympy_value
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, domain_of
 from symbolic.kernel.special import SPECIAL
@@ -292,7 +292,7 @@ def _decide_condition(cond, env, bits: int) -> bool | None:
 
 def enclose(expr: sympy.Expr, bits: int = START_BITS, env: Mapping | None = None):
     """An ``mpmath.iv`` interval containing every value of ``expr`` (free symbols from ``env``)."""
-    expr = sympy.sympify(expr)
+    expr = sympy_value(expr)
     env = dict(env or {})
     free = expr.free_symbols - set(env)
     if free:
@@ -354,7 +354,7 @@ def tight_enclosure(expr: sympy.Expr, until_sign: bool = True, max_bits: int = M
 
 
 def _closed(expr) -> sympy.Expr:
-    expr = sympy.sympify(expr)
+    expr = sympy_value(expr)
     if expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo, sympy.I):
         raise CannotEnclose("not a finite real number")
     return expr
@@ -497,7 +497,7 @@ def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
     A rational value is judged on every assumption (SymPy decides each of a rational number
     exactly: ``nonnegative``, ``even``, ``prime``, ...). Otherwise the signs are certified by
     intervals (``_SIGN_RELATIONS``) and the other assumptions read from the value."""
-    value = sympy.sympify(value)
+    value = as_input(value, str(symbol))  # never text: a number or a SymPy object
     facts = {k: v for k, v in symbol.assumptions0.items() if v is not None}
     if value.is_Rational:
         return _read_off(value, facts)

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 import sympy
 from sympy.logic.boolalg import Boolean
 
+from symbolic.kernel.inputs import sympy_value
+
 REALS = sympy.S.Reals
 
 
@@ -25,7 +27,7 @@ class _Quantifier(Boolean):
         domain = domain_of(variables) if domain is None else domain
         if isinstance(domain, sympy.Tuple) and len(set(domain)) == 1:
             domain = domain[0]  # one canonical form: the same set for every variable is one set
-        return sympy.Basic.__new__(cls, variables, sympy.sympify(body), domain)
+        return sympy.Basic.__new__(cls, variables, sympy_value(body), domain)
 
     @property
     def variables(self) -> tuple[sympy.Symbol, ...]:

@@ -46,6 +46,7 @@ from sympy.core.relational import Equality
 
 from symbolic.errors import ToolkitError
 from symbolic.kernel.fact import DEFINITION, Fact, _fact
+from symbolic.kernel.inputs import sympy_value
 from symbolic.kernel.logic import ForAll, _Quantifier, symbol_set
 from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
 
@@ -158,7 +159,7 @@ def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
 def member(term: sympy.Basic, s: sympy.Set) -> bool:
     """Is ``term`` in ``s`` for every value of its symbols? Decided from SymPy's assumptions;
     False when they do not say (the instantiation is then refused)."""
-    term = sympy.sympify(term)
+    term = sympy_value(term)
     if not (term.is_extended_real and term.is_finite):
         return False
     if s == sympy.S.Reals:
@@ -209,7 +210,7 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
             raise RuleError(f"inst: cannot decide that {sympy.sstr(t)[:40]} lies in the set of "
                             f"{v}; declare its symbols' assumptions (e.g. positive=True)")
     bodies_binders = [n for n in sympy.preorder_traversal(body) if isinstance(n, _BINDERS)]
-    captured = {s for t in substitution.values() for s in sympy.sympify(t).free_symbols}
+    captured = {s for t in substitution.values() for s in sympy_value(t).free_symbols}
     for node in bodies_binders:
         if any(node.has(v) for v in substitution) and _bound(node) & captured:
             raise RuleError("inst: a binder of the formula would capture a symbol of the terms")

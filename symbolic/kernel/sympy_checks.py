@@ -27,7 +27,7 @@ import sympy
 
 from symbolic.kernel.branches import at, difference, has_huge_power, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.inputs import as_input, denominators, sympy_value
 from symbolic.kernel.intervals import MAX_BITS, _in_domain, _sign_verdict, counterexample
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, symbol_set
@@ -251,7 +251,7 @@ def shape_verdict(lhs_shape: tuple, rhs_shape: tuple) -> Verdict | None:
     difference (so the null checker of the mutation tests reaches it too)."""
     undecided = []
     for a, b in zip(lhs_shape, rhs_shape, strict=True):
-        diff = sympy.sympify(a) - sympy.sympify(b)
+        diff = sympy_value(a) - sympy_value(b)
         if diff == 0:
             continue
         same = zero_verdict(diff)

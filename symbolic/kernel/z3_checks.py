@@ -38,7 +38,7 @@ import z3
 
 from symbolic.errors import InvalidArgument
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import admitted_input
+from symbolic.kernel.inputs import admitted_input, sympy_value
 from symbolic.kernel.limits import current_limits
 from symbolic.kernel.logic import Exists, ForAll
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
@@ -402,7 +402,7 @@ def _in_set(x: Any, s: sympy.Set) -> Any:
 
 
 def _number(v: sympy.Basic) -> Any:
-    v = sympy.sympify(v)
+    v = sympy_value(v)
     if not v.is_Rational:
         raise Untranslatable(f"the domain's end point {v} is not rational")
     return z3.RealVal(f"{v.p}/{v.q}")
