@@ -374,7 +374,8 @@ def parser() -> argparse.ArgumentParser:
     p = base_parser(PROG, __doc__)
     p.epilog = "\n\n".join(__doc__.split("\n\n")[2:4])  # exit codes and examples
     p.add_argument("--only", action="append", metavar="NAME", default=[],
-                   help="check only this module (repeatable; e.g. --only exchange)")
+                   help="check only this module (repeatable; e.g. --only exchange); with "
+                        "--recheck, a module or a claim of the export")
     p.add_argument("--path", action="append", metavar="DIR", default=[],
                    help="check the theorem modules in DIR instead of the toolkit's own "
                         "(repeatable); a module needs only its @claim functions")
@@ -415,7 +416,7 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
     if args.recheck is not None:  # issue 16: from the files alone, no theorem module
-        return recheck_main(args.recheck, PROG)
+        return recheck_main(args.recheck, PROG, args.only)
     if args.path:
         try:
             modules = [m for folder in args.path for m in discover_path(folder)]

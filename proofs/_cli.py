@@ -257,8 +257,9 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
     return [replace(r, report=with_second_checks(r.name, r.report, answers)) for r in runs]
 
 
-def recheck_main(directory: str, prog: str) -> int:
-    """``--recheck DIR``: the table (obligation, z3, cvc5, certificate) and its exit code."""
+def recheck_main(directory: str, prog: str, only: Sequence[str] = ()) -> int:
+    """``--recheck DIR [--only NAME ...]``: the table (obligation, z3, cvc5, certificate) and
+    its exit code."""
     import os
 
     from symbolic.engine import Table
@@ -267,7 +268,10 @@ def recheck_main(directory: str, prog: str) -> int:
 
     if not os.path.isdir(directory):
         return usage_error(prog, f"--recheck {directory}: no such directory")
-    rows, code, versions = recheck(directory)
+    try:
+        rows, code, versions = recheck(directory, only)
+    except ValueError as exc:
+        return usage_error(prog, f"--only: {exc}")
     print(table_text(Table("recheck", f"Re-checked from {directory}",
                            ("claim", "fact", "check", "answer", "outcome"),
                            tuple(r.cells() for r in rows))))

@@ -32,6 +32,7 @@ import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -625,9 +626,12 @@ def read_manifest(root: Path) -> dict:
     return data
 
 
-def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
-    """The export under ``directory`` re-checked; (rows, exit code, versions). The result is
-    also written to ``DIR/recheck.json`` (``record``; never through a symlink)."""
+def recheck(directory: str | Path, only: Collection[str] = ()) -> tuple[list[Row], int,
+                                                                        dict[str, str]]:
+    """The export under ``directory`` re-checked; (rows, exit code, versions). ``only``: the
+    modules or claims to re-check (every file's digest is checked all the same); ``ValueError``
+    for a name that is neither. The result is also written to ``DIR/recheck.json``
+    (``record``; never through a symlink)."""
     import mpmath
 
     from symbolic.kernel.recheck import cvc5_available, cvc5_version, z3_version
@@ -641,9 +645,10 @@ def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
     except ValueError as exc:
         rows = [Row("", "", "file", f"{MANIFEST_NAME}: {exc}", "DISAGREES")]
         return rows, _finish(root, rows, EXIT_DISAGREE, versions), versions
+    claims = _selected(manifest["claims"], only)
     ctx = _Context(root, use_cvc5, dict(manifest["files"]))
     rows = _file_rows(ctx, manifest)
-    for claim in manifest["claims"]:
+    for claim in claims:
         try:
             if not isinstance(claim, dict):
                 raise ValueError("a claim that is not an object")
@@ -655,14 +660,27 @@ def recheck(directory: str | Path) -> tuple[list[Row], int, dict[str, str]]:
             name = claim.get("name") if isinstance(claim, dict) else "?"
             rows.append(Row(str(name), "", "claim", f"cannot re-check: {type(exc).__name__}: "
                             f"{' '.join(str(exc).split())[:160]}", "DISAGREES"))
-    rows += _resting_rows(manifest["claims"])
+    rows += [r for r in _resting_rows(manifest["claims"])
+             if not only or r.claim in {f"{c.get('module')}:{c.get('name')}" for c in claims}]
     if any(not r.ok for r in rows):
         code = EXIT_DISAGREE
-    elif not manifest["claims"] or any(r.unknown for r in rows) or not use_cvc5:
+    elif not claims or any(r.unknown for r in rows) or not use_cvc5:
         code = EXIT_UNKNOWN
     else:
         code = EXIT_OK
     return rows, _finish(root, rows, code, versions), versions
+
+
+def _selected(claims: list, only: Collection[str]) -> list:
+    """The manifest's claims named in ``only`` (by module or by claim name); all without it."""
+    if not only:
+        return claims
+    names = {(c.get("module"), c.get("name")) for c in claims if isinstance(c, dict)}
+    for wanted in only:
+        if not any(wanted in pair for pair in names):
+            raise ValueError(f"{wanted!r} is neither a module nor a claim of this export")
+    return [c for c in claims if isinstance(c, dict)
+            and (c.get("module") in only or c.get("name") in only)]
 
 
 def _finish(root: Path, rows: list[Row], code: int, versions: dict[str, str]) -> int:

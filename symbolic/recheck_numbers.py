@@ -407,54 +407,58 @@ def _sample(rng: random.Random, s: sympy.Symbol, dom: sympy.Basic) -> Fraction |
     return None
 
 
-def _concrete_functions(e: sympy.Basic, rng: random.Random) -> sympy.Basic:
-    """Every undefined function σ replaced by a random quadratic: an identity for all σ holds
-    for that one."""
-    heads = {a.func for a in e.atoms(AppliedUndef)}
-    for head in heads:
-        c = [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
+def _random_functions(exprs, rng: random.Random) -> dict:
+    """Every undefined function σ (in name order) replaced by a random quadratic: an identity
+    for all σ holds for that one."""
+    heads = {a.func for e in exprs for a in e.atoms(AppliedUndef)}
+    return {head: [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
+            for head in sorted(heads, key=str)}
+
+
+def _random_matrices(exprs, rng: random.Random) -> dict:
+    out = {}
+    for m in sorted({m for e in exprs for m in e.atoms(sympy.MatrixSymbol)}, key=str):
+        rows, cols = m.shape
+        if not (isinstance(rows, sympy.Integer) and isinstance(cols, sympy.Integer)):
+            raise NotEnclosed("a matrix of symbolic shape")
+        out[m] = sympy.ImmutableMatrix(int(rows), int(cols), lambda i, j: sympy.Rational(
+            rng.randint(-9, 9), rng.randint(1, 4)))
+    return out
+
+
+def _made_concrete(e: sympy.Basic, matrices: dict, functions: dict) -> sympy.Basic:
+    e = e.xreplace(matrices)
+    for head, c in functions.items():
         e = e.replace(lambda x, h=head: isinstance(x, AppliedUndef) and x.func == h,
                       lambda x, c=c: c[0] + c[1] * sum(x.args) + c[2] * sum(x.args) ** 2)
     return e
 
 
-def _concrete_matrices(e: sympy.Basic, rng: random.Random) -> sympy.Basic:
-    for m in sorted(e.atoms(sympy.MatrixSymbol), key=str):
-        rows, cols = m.shape
-        if not (isinstance(rows, sympy.Integer) and isinstance(cols, sympy.Integer)):
-            raise NotEnclosed("a matrix of symbolic shape")
-        values = sympy.ImmutableMatrix(int(rows), int(cols), lambda i, j: sympy.Rational(
-            rng.randint(-9, 9), rng.randint(1, 4)))
-        e = e.xreplace({m: values})
-    return e
-
-
 def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
+    """The relation ``body`` at one random point. Its two sides are made concrete and evaluated
+    apart: the relation is never rebuilt with SymPy evaluating it, which would compare sides
+    still holding σ and symbolic sums (numerically, with no guarantee)."""
+    from symbolic.kernel.limits import deadline
+
     values = {}
     for v, dom in ranges:
         value = _sample(rng, v, dom)
         if value is None:
             raise NotEnclosed(f"no point of the domain of {v}")
         values[v] = sympy.Rational(value.numerator, value.denominator)
-    e = _concrete_matrices(body.xreplace(values), rng)
-    e = _concrete_functions(e, rng)
-    from symbolic.kernel.limits import deadline
-
+    sides = [side.xreplace(values) for side in (body.lhs, body.rhs)]
+    matrices, functions = _random_matrices(sides, rng), _random_functions(sides, rng)
     with deadline(SPOT_SYMPY_S):
-        e = e.doit()
-    if e in (sympy.true, sympy.false):
-        return bool(e)
-    if not isinstance(e, sympy.core.relational.Relational):
-        raise NotEnclosed(f"{type(e).__name__} at the point")
-    lhs, rhs = e.lhs, e.rhs
+        lhs, rhs = (_made_concrete(side, matrices, functions).doit() for side in sides)
+    op = body.rel_op
     if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
-        if e.rel_op != "==" or lhs.shape != rhs.shape:
+        if op != "==" or getattr(lhs, "shape", None) != getattr(rhs, "shape", None):
             raise NotEnclosed("a matrix relation")
         verdicts = [_scalar(sympy.Eq(a, b, evaluate=False)) for a, b in zip(lhs, rhs, strict=True)]
         if False in verdicts:
             return False
         return None if None in verdicts else True
-    return _scalar(e)
+    return _scalar(sympy.Rel(lhs, rhs, op, evaluate=False))
 
 
 def _scalar(e) -> bool | None:
@@ -464,14 +468,23 @@ def _scalar(e) -> bool | None:
     return decided
 
 
-def spot_check(formula: sympy.Basic) -> tuple[str, str]:
-    """A SymPy-decided formula re-checked the weak way: SymPy's own simplification of
-    ``lhs − rhs`` in this process, and exact/interval evaluation at ``SPOT_POINTS`` random
-    points of the domain (undefined functions replaced by random quadratics, matrices by random
-    rational matrices). ``spot-checked`` — never ``proved``; ``DISAGREES`` when a point
-    contradicts the formula."""
+def _sympy_resimplifies(body: sympy.Basic) -> bool:
     from symbolic.kernel.limits import deadline
 
+    try:
+        with deadline(SPOT_SYMPY_S):
+            d = (body.lhs - body.rhs).doit()
+            return sympy.expand(d) == 0 or sympy.simplify(d) == 0
+    except Exception:  # noqa: BLE001 - SymPy gave no answer (BudgetExceeded included)
+        return False
+
+
+def spot_check(formula: sympy.Basic) -> tuple[str, str]:
+    """A SymPy-decided formula re-checked the weak way: exact/interval evaluation at
+    ``SPOT_POINTS`` random points of the domain (undefined functions replaced by random
+    quadratics, matrices by random rational matrices), or, where no point decides, SymPy's own
+    simplification of ``lhs − rhs`` in this process. ``spot-checked`` — never ``proved``;
+    ``DISAGREES`` when a point contradicts the formula."""
     if isinstance(formula, ForAll):
         ranges, body = list(formula.ranges()), formula.body
     elif isinstance(formula, Exists):
@@ -485,14 +498,6 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
                                      for s in m.shape[0].free_symbols | m.shape[1].free_symbols}
     ranges += [(s, sympy.S.Reals) for s in sorted(free - bound, key=str)
                if isinstance(s, sympy.Symbol)]
-    simplified = False
-    if body.rel_op == "==":
-        try:
-            with deadline(SPOT_SYMPY_S):
-                d = (body.lhs - body.rhs).doit()
-                simplified = sympy.expand(d) == 0 or sympy.simplify(d) == 0
-        except Exception:  # noqa: BLE001 - SymPy gave no answer (BudgetExceeded included)
-            simplified = False
     rng = random.Random(_seed(formula))
     agree = tried = 0
     for _ in range(SPOT_POINTS):
@@ -504,8 +509,9 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
         if verdict is False:
             return "DISAGREES", "the formula fails at a random point of its domain"
         agree += verdict is True
-    text = f"{agree}/{tried} random points" + (", SymPy re-simplifies to 0" if simplified
-                                              else "")
-    if agree or simplified:
+    text = f"{agree}/{tried} random points"
+    if agree:
         return "spot-checked", text
+    if body.rel_op == "==" and _sympy_resimplifies(body):
+        return "spot-checked", f"{text}, SymPy re-simplifies to 0"
     return "unknown", f"not spot-checked ({text})"

@@ -81,6 +81,11 @@ def cert_files(d: Path) -> list[Path]:
     return sorted(d.rglob("*.cert.json"))
 
 
+def claim_of(f: Path) -> str:
+    """The claim an exported file belongs to (``reduction.activations.s07.p1.cert.json``)."""
+    return re.match(r"(.+?)\.s\d+\.", f.name).group(1)
+
+
 def test_export_writes_self_contained_benchmarks(exported):
     files = smt2_files(exported)
     assert len(files) == 2 and len(cert_files(exported)) >= 10
@@ -122,19 +127,32 @@ def test_recheck_reproduces_every_verdict(exported, capsys):
     assert "0 disagreements" in out and "DISAGREES" not in out
 
 
-def test_a_flipped_goal_is_a_disagreement(copy, capsys):
+def test_a_flipped_goal_is_a_disagreement(copy):
     target = smt2_files(copy)[0]
     text = target.read_text(encoding="utf-8")
     flipped = re.sub(r"\(not (\$x\d+)\)", r"\1", text)
     assert flipped != text
     target.write_text(flipped, encoding="utf-8")
-    rows, code, _ = rc.recheck(copy)
+    rows, code, _ = rc.recheck(copy, only=[claim_of(target)])
     bad = [r for r in rows if not r.ok and r.check != "claim"]  # the claim's row inherits it
     name = target.relative_to(copy).as_posix()
     assert code == rc.EXIT_DISAGREE and [r.files for r in bad if r.files] == [(name,), (name,)]
     assert "changed since the export" in bad[0].answer and bad[1].z3 == "sat"
-    assert cli.main(["--recheck", str(copy)]) == 1
+
+
+def test_only_some_claims_are_rechecked_and_every_digest_all_the_same(copy, capsys):
+    """``--recheck DIR --only NAME``: the named claims (by claim or module) are re-checked, a
+    changed file anywhere is still a disagreement, an unknown name is a usage error."""
+    rows, code, _ = rc.recheck(copy, only=["reduction.activations"])
+    assert code == rc.EXIT_OK and {r.claim for r in rows} == {"reduction:reduction.activations"}
+    other = next(f for f in smt2_files(copy) if claim_of(f) != "reduction.activations")
+    other.write_text(other.read_text(encoding="utf-8") + " ", encoding="utf-8")
+    rows, code, _ = rc.recheck(copy, only=["reduction.activations"])
+    assert code == rc.EXIT_DISAGREE and any("changed since the export" in r.answer for r in rows)
+    assert cli.main(["--recheck", str(copy), "--only", "reduction.activations"]) == 1
     assert "DISAGREES" in capsys.readouterr().out
+    assert cli.main(["--recheck", str(copy), "--only", "no.such.claim"]) == 2
+    assert "neither a module nor a claim" in capsys.readouterr().err
 
 
 def test_a_corrupted_certificate_is_a_disagreement(copy):
@@ -143,7 +161,7 @@ def test_a_corrupted_certificate_is_a_disagreement(copy):
     lo, hi = (Fraction(cert["enclosure"][k]) for k in ("lo", "hi"))
     cert["enclosure"] = {"lo": str(-hi), "hi": str(-lo), "bits": 64}  # the sign flipped
     target.write_text(json.dumps(cert), encoding="utf-8")
-    rows, code, _ = rc.recheck(copy)
+    rows, code, _ = rc.recheck(copy, only=[claim_of(target)])
     assert code == rc.EXIT_DISAGREE
     name = target.relative_to(copy).as_posix()
     inherited = ("claim", rc.Checks.NEGATION)  # the ¬F resting on it, and its claim
@@ -154,7 +172,7 @@ def test_without_cvc5_the_second_check_is_not_a_pass(exported, monkeypatch):
     from symbolic.kernel import recheck as rk
 
     monkeypatch.setattr(rk, "cvc5_available", lambda: False)
-    rows, code, versions = rc.recheck(exported)
+    rows, code, versions = rc.recheck(exported, only=["reduction.activations"])
     assert code == rc.EXIT_UNKNOWN and versions["cvc5"] == "not installed"
     assert all(r.ok for r in rows)
 
