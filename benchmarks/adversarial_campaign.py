@@ -60,8 +60,18 @@ sys.path.insert(0, str(ROOT / "tests" / "soundness"))
 from adversarial_corpus import CORPUS, Entry  # noqa: E402
 
 FAILING = ("WRONG", "traceback", "accepted-invalid")
-CLASSES = ("right", "unknown", "WRONG", "traceback", "rejected-valid", "accepted-invalid",
-           "right-but-exit-1", "incomplete-degree", "timeout", "error")
+CLASSES = (
+    "right",
+    "unknown",
+    "WRONG",
+    "traceback",
+    "rejected-valid",
+    "accepted-invalid",
+    "right-but-exit-1",
+    "incomplete-degree",
+    "timeout",
+    "error",
+)
 EVERY_DEGREE_WORDS = ("any", "every", "all")
 
 
@@ -80,8 +90,11 @@ class Outcome:
 
 
 def expected_of(entry: Entry) -> dict[str, Any]:
-    return {"linear": entry.linear, "degree": entry.degree,
-            "inverse_scaling": entry.inverse_scaling}
+    return {
+        "linear": entry.linear,
+        "degree": entry.degree,
+        "inverse_scaling": entry.inverse_scaling,
+    }
 
 
 def _every_degree_marker(doc: dict[str, Any]) -> bool:
@@ -91,8 +104,7 @@ def _every_degree_marker(doc: dict[str, Any]) -> bool:
         if isinstance(value, str) and value.strip().lower().split(" ")[0] in EVERY_DEGREE_WORDS:
             return True
     for key, value in (*doc.items(), *hom.items()):  # e.g. homogeneous_of_every_degree: true
-        if any(w in key.lower() for w in ("every", "any_degree", "all_degrees")) \
-                and value is True:
+        if any(w in key.lower() for w in ("every", "any_degree", "all_degrees")) and value is True:
             return True
     return False
 
@@ -102,14 +114,16 @@ def reported_degree(doc: dict[str, Any]) -> tuple[str, str | None, list[str]]:
     (homogeneous of no degree, refuted) or 'unknown'."""
     defects: list[str] = []
     hom = (doc.get("evidence") or {}).get("homogeneity") or {}
-    status = ((hom.get("verdict") or {}).get("status"))
+    status = (hom.get("verdict") or {}).get("status")
     number = doc.get("homogeneity_degree")
     exact = hom.get("degree_exact")
     if _every_degree_marker(doc):
         return "any", None, defects
     if isinstance(number, float):
-        defects.append(f"homogeneity_degree is the float {number!r}"
-                       + ("" if exact is not None else " and there is no degree_exact"))
+        defects.append(
+            f"homogeneity_degree is the float {number!r}"
+            + ("" if exact is not None else " and there is no degree_exact")
+        )
     if status == "refuted":
         return "none", None, defects
     if status != "proved":
@@ -148,8 +162,14 @@ def same_degree(expected: str, got: str) -> bool | None:
     return None
 
 
-def classify(entry: Entry, exit_code: int | None, stdout: str, stderr: str,
-             seconds: float = 0.0, timed_out: bool = False) -> Outcome:
+def classify(
+    entry: Entry,
+    exit_code: int | None,
+    stdout: str,
+    stderr: str,
+    seconds: float = 0.0,
+    timed_out: bool = False,
+) -> Outcome:
     out = Outcome(entry.text, entry.family, "error", "", exit_code, seconds, expected_of(entry))
     if timed_out:
         out.klass, out.cause = "timeout", f"no answer within {seconds:.0f} s"
@@ -178,10 +198,15 @@ def classify(entry: Entry, exit_code: int | None, stdout: str, stderr: str,
         doc = doc[0]
     kind, degree, defects = reported_degree(doc)
     out.format_defects = defects
-    got = {"linear": doc.get("linear"), "degree": degree if kind == "degree" else
-           {"any": "any", "none": None, "unknown": "unknown"}[kind],
-           "inverse_scaling": doc.get("inverse_scaling_symmetric"), "status": doc.get("status"),
-           "numeric_agrees": doc.get("numeric_agrees")}
+    got = {
+        "linear": doc.get("linear"),
+        "degree": degree
+        if kind == "degree"
+        else {"any": "any", "none": None, "unknown": "unknown"}[kind],
+        "inverse_scaling": doc.get("inverse_scaling_symmetric"),
+        "status": doc.get("status"),
+        "numeric_agrees": doc.get("numeric_agrees"),
+    }
     out.got = got
     wrong, unknown, notes = [], [], []
     for key in ("linear", "inverse_scaling"):
@@ -216,9 +241,11 @@ def classify(entry: Entry, exit_code: int | None, stdout: str, stderr: str,
         out.klass, out.cause = "WRONG", "; ".join(wrong)
     elif exit_code == 1:
         out.klass = "right-but-exit-1"
-        out.cause = ("numeric cross-check disagrees" if got["numeric_agrees"] is False
-                     else f"status {got['status']}") + (f"; undecided: {', '.join(unknown)}"
-                                                        if unknown else "")
+        out.cause = (
+            "numeric cross-check disagrees"
+            if got["numeric_agrees"] is False
+            else f"status {got['status']}"
+        ) + (f"; undecided: {', '.join(unknown)}" if unknown else "")
     elif unknown:
         out.klass, out.cause = "unknown", "undecided: " + ", ".join(unknown)
         if exit_code not in (3,):
@@ -240,14 +267,34 @@ def _python_of(repo: Path) -> str:
 
 
 def run_entry(entry: Entry, repo: Path, timeout: float) -> Outcome:
-    env = {**os.environ, "PYTHONPATH": str(repo), "OMP_NUM_THREADS": "1",
-           "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMEXPR_NUM_THREADS": "1",
-           "VECLIB_MAXIMUM_THREADS": "1", "PYTHONHASHSEED": "0"}
-    cmd = [_python_of(repo), "-m", "proofs.exchange", f"--activation={entry.text}", "--json",
-           "--no-torch"]
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(repo),
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "NUMEXPR_NUM_THREADS": "1",
+        "VECLIB_MAXIMUM_THREADS": "1",
+        "PYTHONHASHSEED": "0",
+    }
+    cmd = [
+        _python_of(repo),
+        "-m",
+        "proofs.exchange",
+        f"--activation={entry.text}",
+        "--json",
+        "--no-torch",
+    ]
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=repo, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=repo,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -298,7 +345,7 @@ def _functions(mp) -> dict[str, Any]:
         return mp.sqrt(u)
 
     def sigmoid(u):
-        return 1 / (1 + exp(-u)) if u > -10**15 else mp.mpf(0)
+        return 1 / (1 + exp(-u)) if u > -(10**15) else mp.mpf(0)
 
     def softplus(u):
         return log(1 + exp(u)) if u < 10**6 else u + mp.log1p(mp.exp(-u))
@@ -316,22 +363,42 @@ def _functions(mp) -> dict[str, Any]:
         return mp.erf(u)
 
     table = {
-        "identity": lambda u: u, "relu": relu, "leaky_relu": lambda u: max(u, u / 100),
-        "abs": abs, "relu2": lambda u: relu(u) ** 2, "relu3": lambda u: relu(u) ** 3,
+        "identity": lambda u: u,
+        "relu": relu,
+        "leaky_relu": lambda u: max(u, u / 100),
+        "abs": abs,
+        "relu2": lambda u: relu(u) ** 2,
+        "relu3": lambda u: relu(u) ** 3,
         "gelu": lambda u: u / 2 * (1 + erf(u / mp.sqrt(2))),
-        "gelu_tanh": lambda u: u / 2 * (1 + mp.tanh(mp.sqrt(2 / mp.pi)
-                                                    * (u + mp.mpf("0.044715") * u**3))),
+        "gelu_tanh": lambda u: (
+            u / 2 * (1 + mp.tanh(mp.sqrt(2 / mp.pi) * (u + mp.mpf("0.044715") * u**3)))
+        ),
         "quick_gelu": lambda u: u * sigmoid(mp.mpf("1.702") * u),
-        "silu": lambda u: u * sigmoid(u), "mish": lambda u: u * mp.tanh(softplus(u)),
-        "sigmoid": sigmoid, "tanh": mp.tanh, "softplus": softplus, "elu": elu,
+        "silu": lambda u: u * sigmoid(u),
+        "mish": lambda u: u * mp.tanh(softplus(u)),
+        "sigmoid": sigmoid,
+        "tanh": mp.tanh,
+        "softplus": softplus,
+        "elu": elu,
         "selu": lambda u: selu_s * elu(u, selu_a),
         "hardtanh": lambda u: max(mp.mpf(-1), min(mp.mpf(1), u)),
         "relu6": lambda u: min(relu(u), mp.mpf(6)),
         "hardswish": lambda u: u * min(max(u + 3, mp.mpf(0)), mp.mpf(6)) / 6,
     }
-    fns = {"exp": exp, "log": log, "sqrt": sqrt, "tanh": mp.tanh, "sinh": mp.sinh,
-           "cosh": mp.cosh, "erf": erf, "sigmoid": sigmoid, "softplus": softplus, "abs": abs,
-           "max": max, "min": min}
+    fns = {
+        "exp": exp,
+        "log": log,
+        "sqrt": sqrt,
+        "tanh": mp.tanh,
+        "sinh": mp.sinh,
+        "cosh": mp.cosh,
+        "erf": erf,
+        "sigmoid": sigmoid,
+        "softplus": softplus,
+        "abs": abs,
+        "max": max,
+        "min": min,
+    }
     return {"real": real, "table": table, "fns": {**table, **fns}}
 
 
@@ -369,13 +436,27 @@ class Evaluator:
         self._vet(self.tree)
 
     def _vet(self, node: ast.AST) -> None:
-        ok = (ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.Add, ast.Sub,
-              ast.Mult, ast.Div, ast.Pow, ast.UAdd, ast.USub, ast.Load)
+        ok = (
+            ast.BinOp,
+            ast.UnaryOp,
+            ast.Call,
+            ast.Name,
+            ast.Constant,
+            ast.Add,
+            ast.Sub,
+            ast.Mult,
+            ast.Div,
+            ast.Pow,
+            ast.UAdd,
+            ast.USub,
+            ast.Load,
+        )
         for n in ast.walk(node):
             if not isinstance(n, ok):
                 raise Undefined(f"{type(n).__name__} is not in the grammar")
-            if isinstance(n, ast.Constant) and (isinstance(n.value, bool)
-                                                or not isinstance(n.value, (int, float))):
+            if isinstance(n, ast.Constant) and (
+                isinstance(n.value, bool) or not isinstance(n.value, (int, float))
+            ):
                 raise Undefined(f"the constant {n.value!r} is not in the grammar")
             if isinstance(n, ast.Call):
                 if not isinstance(n.func, ast.Name) or n.func.id not in self.fns or n.keywords:
@@ -383,8 +464,11 @@ class Evaluator:
                 want = (2, 12) if n.func.id in ("max", "min") else (1, 1)
                 if not want[0] <= len(n.args) <= want[1]:
                     raise Undefined(f"{n.func.id} takes {want} arguments")
-            if isinstance(n, ast.Name) and n.id not in ("x", "z", "pi", "e") \
-                    and not self._called(node, n):
+            if (
+                isinstance(n, ast.Name)
+                and n.id not in ("x", "z", "pi", "e")
+                and not self._called(node, n)
+            ):
                 raise Undefined(f"unknown name {n.id!r}")
 
     @staticmethod
@@ -447,8 +531,13 @@ def point_value(text: str):
         *coeffs, guess = args
         return mp.findroot(lambda t: mp.polyval(list(coeffs), t), guess)
 
-    extra = {"atanh": mp.atanh, "asinh": mp.asinh, "acosh": mp.acosh, "erfinv": mp.erfinv,
-             "polyroot": polyroot}
+    extra = {
+        "atanh": mp.atanh,
+        "asinh": mp.asinh,
+        "acosh": mp.acosh,
+        "erfinv": mp.erfinv,
+        "polyroot": polyroot,
+    }
     source = text.strip()
     tree = ast.parse(source, mode="eval").body
     ev = Evaluator.__new__(Evaluator)
@@ -457,8 +546,23 @@ def point_value(text: str):
     return ev._eval(tree, mp.mpf(0))
 
 
-GRID = ("0", "1/3", "1/2", "1", "3/2", "2", "3", "5", "7.25", "10", "0.001", "1e-7", "37",
-        "1/7", "0.9")
+GRID = (
+    "0",
+    "1/3",
+    "1/2",
+    "1",
+    "3/2",
+    "2",
+    "3",
+    "5",
+    "7.25",
+    "10",
+    "0.001",
+    "1e-7",
+    "37",
+    "1/7",
+    "0.9",
+)
 ALPHAS = ("2", "1/2", "3", "10", "1/7")
 
 
@@ -468,8 +572,9 @@ def verify_truth(entry: Entry, dps: int = 700) -> list[str]:
     mp.mp.dps = dps
     problems: list[str] = []
     tol = mp.mpf(10) ** (-(dps - 100))
-    if entry.inverse_scaling is not None and \
-            entry.inverse_scaling != (entry.degree in ("1", "any")):
+    if entry.inverse_scaling is not None and entry.inverse_scaling != (
+        entry.degree in ("1", "any")
+    ):
         problems.append("inverse_scaling must be True iff degree is 1 or any")
     if entry.linear and entry.degree not in ("1", "any"):
         problems.append("a linear σ has degree 1 (or every degree when σ ≡ 0)")
@@ -512,8 +617,11 @@ def verify_truth(entry: Entry, dps: int = 700) -> list[str]:
         return abs(d) <= tol * (1 + sum(abs(s) for s in scale))
 
     one = at(mp.mpf(1))
-    lin_defects = [u for u in zs if at(u) is not None and one is not None
-                   and not small(at(u) - one * u, at(u), one * u)]
+    lin_defects = [
+        u
+        for u in zs
+        if at(u) is not None and one is not None and not small(at(u) - one * u, at(u), one * u)
+    ]
     if entry.linear and lin_defects:
         problems.append(f"recorded linear, but σ(z) ≠ σ(1)z at z = {mp.nstr(lin_defects[0], 12)}")
     if entry.linear is False and not lin_defects:
@@ -534,8 +642,10 @@ def verify_truth(entry: Entry, dps: int = 700) -> list[str]:
         bad = [(a, u) for a, u, s, t in pairs if not small(t - a**p * s, t, a**p * s)]
         if bad:
             a, u = bad[0]
-            problems.append(f"recorded degree {entry.degree}, but σ(αz) ≠ α^p σ(z) at "
-                            f"α = {mp.nstr(a, 6)}, z = {mp.nstr(u, 12)}")
+            problems.append(
+                f"recorded degree {entry.degree}, but σ(αz) ≠ α^p σ(z) at "
+                f"α = {mp.nstr(a, 6)}, z = {mp.nstr(u, 12)}"
+            )
         if all(small(s) for _, _, s, _ in pairs):
             problems.append("recorded a degree for what looks like σ ≡ 0")
     else:  # no degree: find a contradiction to every p
@@ -552,11 +662,15 @@ def verify_truth(entry: Entry, dps: int = 700) -> list[str]:
             lo = min(implied, key=lambda r: r[0])
             hi = max(implied, key=lambda r: r[0])
             if hi[0] - lo[0] > tol * (1 + abs(hi[0])):
-                contradiction = (f"implied degrees {mp.nstr(lo[0], 8)} at z = {mp.nstr(lo[2], 8)} "
-                                 f"and {mp.nstr(hi[0], 8)} at z = {mp.nstr(hi[2], 8)}")
+                contradiction = (
+                    f"implied degrees {mp.nstr(lo[0], 8)} at z = {mp.nstr(lo[2], 8)} "
+                    f"and {mp.nstr(hi[0], 8)} at z = {mp.nstr(hi[2], 8)}"
+                )
         if contradiction is None:
-            problems.append("recorded no degree, but the sample points fit a single degree"
-                            + ("" if implied else " (σ ≡ 0 at every sample?)"))
+            problems.append(
+                "recorded no degree, but the sample points fit a single degree"
+                + ("" if implied else " (σ ≡ 0 at every sample?)")
+            )
     return problems
 
 
@@ -571,8 +685,14 @@ def _run_verify(entries: list[Entry], as_json: bool) -> int:
         problems = verify_truth(e)
         if problems and _algebra_only(e):
             problems = [f"(argued by algebra) {p}" for p in problems]
-        rows.append({"text": e.text, "family": e.family, "problems": problems,
-                     "seconds": round(time.perf_counter() - start, 3)})
+        rows.append(
+            {
+                "text": e.text,
+                "family": e.family,
+                "problems": problems,
+                "seconds": round(time.perf_counter() - start, 3),
+            }
+        )
         bad += bool(problems) and not _algebra_only(e)
     if as_json:
         print(json.dumps({"entries": rows, "contradicted": bad}, indent=2, ensure_ascii=False))
@@ -580,8 +700,10 @@ def _run_verify(entries: list[Entry], as_json: bool) -> int:
         for r in rows:
             if r["problems"]:
                 print(f"{r['family']:22} {r['text']!r}: {'; '.join(r['problems'])}")
-        print(f"verify-truth: {len(rows)} entries, {bad} contradicted by the numbers "
-              f"(mpmath, 700 digits)")
+        print(
+            f"verify-truth: {len(rows)} entries, {bad} contradicted by the numbers "
+            f"(mpmath, 700 digits)"
+        )
     return 1 if bad else 0
 
 
@@ -589,26 +711,37 @@ def _run_verify(entries: list[Entry], as_json: bool) -> int:
 def _select(args: argparse.Namespace) -> list[Entry]:
     entries = [e for e in CORPUS if args.only is None or e.family in args.only]
     if args.limit is not None:
-        entries = entries[:args.limit]
+        entries = entries[: args.limit]
     return entries
 
 
 def main(argv: list[str] | None = None) -> int:
     families = sorted({e.family for e in CORPUS})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", action="append", choices=families, metavar="FAMILY",
-                        help=f"only this family (repeatable): {', '.join(families)}")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=families,
+        metavar="FAMILY",
+        help=f"only this family (repeatable): {', '.join(families)}",
+    )
     parser.add_argument("--limit", type=int, help="only the first N selected entries")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--repo", type=Path, default=ROOT,
-                        help="checkout whose toolkit to run (default: this one)")
+    parser.add_argument(
+        "--repo", type=Path, default=ROOT, help="checkout whose toolkit to run (default: this one)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="subprocesses at a time (2)")
-    parser.add_argument("--timeout", type=float, default=300.0,
-                        help="hang limit per entry in seconds (300)")
-    parser.add_argument("--save", type=Path, metavar="FILE",
-                        help="also write the JSON document to FILE")
-    parser.add_argument("--verify-truth", action="store_true",
-                        help="re-establish the corpus truth with mpmath; run no toolkit")
+    parser.add_argument(
+        "--timeout", type=float, default=300.0, help="hang limit per entry in seconds (300)"
+    )
+    parser.add_argument(
+        "--save", type=Path, metavar="FILE", help="also write the JSON document to FILE"
+    )
+    parser.add_argument(
+        "--verify-truth",
+        action="store_true",
+        help="re-establish the corpus truth with mpmath; run no toolkit",
+    )
     args = parser.parse_args(argv)
     entries = _select(args)
     if args.verify_truth:
@@ -621,14 +754,23 @@ def main(argv: list[str] | None = None) -> int:
     counts = Counter(o.klass for o in outcomes)
     defects = [o for o in outcomes if o.format_defects]
     failed = sum(counts[k] for k in FAILING)
-    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    document = json.dumps({"repo": str(repo), "commit": commit, "entries": len(outcomes),
-                           "seconds": round(wall, 1),
-                           "counts": {k: counts[k] for k in CLASSES},
-                           "format_defects": len(defects),
-                           "outcomes": [asdict(o) for o in outcomes]},
-                          indent=2, ensure_ascii=False, default=str)
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    document = json.dumps(
+        {
+            "repo": str(repo),
+            "commit": commit,
+            "entries": len(outcomes),
+            "seconds": round(wall, 1),
+            "counts": {k: counts[k] for k in CLASSES},
+            "format_defects": len(defects),
+            "outcomes": [asdict(o) for o in outcomes],
+        },
+        indent=2,
+        ensure_ascii=False,
+        default=str,
+    )
     if args.save:
         args.save.write_text(document + "\n", encoding="utf-8")
     if args.json:
@@ -645,9 +787,12 @@ def main(argv: list[str] | None = None) -> int:
         for fam in sorted({o.family for o in outcomes}):
             print(f"{fam:22} " + " ".join(f"{by_family[(fam, k)]:>9}" for k in CLASSES))
         print()
-        print(f"adversarial campaign: {len(outcomes)} entries against {repo} ({commit}) in "
-              f"{wall:.0f} s — " + ", ".join(f"{counts[k]} {k}" for k in CLASSES)
-              + f"; {len(defects)} with format defects")
+        print(
+            f"adversarial campaign: {len(outcomes)} entries against {repo} ({commit}) in "
+            f"{wall:.0f} s — "
+            + ", ".join(f"{counts[k]} {k}" for k in CLASSES)
+            + f"; {len(defects)} with format defects"
+        )
     return 1 if failed else 0
 
 

@@ -43,7 +43,8 @@ def load_corpus():
     name = "api_corpus"
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(
-            name, ROOT / "tests" / "soundness" / "api_corpus.py")
+            name, ROOT / "tests" / "soundness" / "api_corpus.py"
+        )
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
@@ -68,8 +69,12 @@ def outcome(entry) -> tuple[str, str]:
     detail = ""
     try:
         detail = str(getattr(got, "statement", "") or "")[:160]
-        if fact is not None and entry.shown is not None and status in ("proved", "refuted") \
-                and not entry.shown(fact):
+        if (
+            fact is not None
+            and entry.shown is not None
+            and status in ("proved", "refuted")
+            and not entry.shown(fact)
+        ):
             return "misshown", detail
     except Exception:  # noqa: BLE001
         return "traceback", traceback.format_exc(limit=2).strip().splitlines()[-1][:200]
@@ -82,8 +87,9 @@ def classify(entry, status: str) -> str:
     if status == "misshown":
         return "WRONG"
     if entry.expect == "refuse":
-        return {"refused": "right", "proved": "WRONG", "refuted": "WRONG",
-                "admitted": "WRONG"}.get(status, "unknown")
+        return {"refused": "right", "proved": "WRONG", "refuted": "WRONG", "admitted": "WRONG"}.get(
+            status, "unknown"
+        )
     good, bad = ("proved", "refuted") if entry.expect == "true" else ("refuted", "proved")
     if status == good:
         return "right"
@@ -166,9 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         counts[verdict] += 1
         if args.verbose or verdict in ("WRONG", "traceback", "hang"):
             print(f"{verdict:9} {entry.id:22} expect={entry.expect:6} got={status:9} {detail}")
-    print(f"{sum(counts.values())} claims ({len(families)} families): "
-          + ", ".join(f"{k} {counts[k]}" for k in ("right", "unknown", "WRONG", "traceback",
-                                                   "hang")))
+    print(
+        f"{sum(counts.values())} claims ({len(families)} families): "
+        + ", ".join(f"{k} {counts[k]}" for k in ("right", "unknown", "WRONG", "traceback", "hang"))
+    )
     return 1 if counts["WRONG"] or counts["traceback"] or counts["hang"] else 0
 
 

@@ -62,8 +62,13 @@ print(json.dumps(out))
 
 
 def run(what: str, memories: int) -> dict:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, what, str(D), str(BETA), str(memories)],
-                          cwd=ROOT, capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, what, str(D), str(BETA), str(memories)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -73,23 +78,38 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="best of N runs of each")
     args = parser.parse_args()
     baseline = run("baseline", args.memories)
-    mc = min((run("montecarlo", args.memories) for _ in range(args.repeat)),
-             key=lambda r: r["seconds"])
-    floor = min((run("floor", args.memories) for _ in range(args.repeat)),
-                key=lambda r: r["seconds"])
+    mc = min(
+        (run("montecarlo", args.memories) for _ in range(args.repeat)), key=lambda r: r["seconds"]
+    )
+    floor = min(
+        (run("floor", args.memories) for _ in range(args.repeat)), key=lambda r: r["seconds"]
+    )
     ratio = mc["seconds"] / floor["seconds"]
-    doc = {"d": D, "beta": BETA, "memories": args.memories, "estimator": "rao-blackwell",
-           "montecarlo": mc, "floor": floor, "baseline_peak_mb": baseline["peak_mb"],
-           "ratio_to_floor": ratio, "targets": TARGETS,
-           "meets": {"seconds": mc["seconds"] < TARGETS["seconds"],
-                     "peak_mb": mc["peak_mb"] < TARGETS["peak_mb"],
-                     "ratio_to_floor": ratio < TARGETS["ratio_to_floor"]}}
+    doc = {
+        "d": D,
+        "beta": BETA,
+        "memories": args.memories,
+        "estimator": "rao-blackwell",
+        "montecarlo": mc,
+        "floor": floor,
+        "baseline_peak_mb": baseline["peak_mb"],
+        "ratio_to_floor": ratio,
+        "targets": TARGETS,
+        "meets": {
+            "seconds": mc["seconds"] < TARGETS["seconds"],
+            "peak_mb": mc["peak_mb"] < TARGETS["peak_mb"],
+            "ratio_to_floor": ratio < TARGETS["ratio_to_floor"],
+        },
+    }
     print(json.dumps(doc, indent=2))
-    print(f"softmax MC, d = {D}, β = {BETA:g}, M = {args.memories:,}: "
-          f"{mc['seconds']:.2f} s, peak {mc['peak_mb']:.0f} MB "
-          f"(interpreter + imports alone: {baseline['peak_mb']:.0f} MB); floor "
-          f"{floor['seconds']:.2f} s; ratio {ratio:.2f}; ISR = {mc['isr']:.5f} ± "
-          f"{1.96 * mc['se']:.5f}", file=sys.stderr)
+    print(
+        f"softmax MC, d = {D}, β = {BETA:g}, M = {args.memories:,}: "
+        f"{mc['seconds']:.2f} s, peak {mc['peak_mb']:.0f} MB "
+        f"(interpreter + imports alone: {baseline['peak_mb']:.0f} MB); floor "
+        f"{floor['seconds']:.2f} s; ratio {ratio:.2f}; ISR = {mc['isr']:.5f} ± "
+        f"{1.96 * mc['se']:.5f}",
+        file=sys.stderr,
+    )
     return 0 if all(doc["meets"].values()) else 1
 
 

@@ -66,8 +66,26 @@ REPLAY_TOLERANCE = mpmath.mpf("1e-350")
 AUDIT_POINTS = ("0.37", "1.9", "-0.61", "-2.3", "5.5", "0.013", "-0.0071", "13.1", "-40", "250")
 AUDIT_ALPHAS = ("0.3", "2.7", "11")
 
-CONSTANTS = ("0", "1", "2", "3", "0.5", "1e-9", "1e-30", "0.05", "pi", "e", "10", "100", "1e6",
-             "0.3", "7", "1e-100", "1e12", "0.0500001")
+CONSTANTS = (
+    "0",
+    "1",
+    "2",
+    "3",
+    "0.5",
+    "1e-9",
+    "1e-30",
+    "0.05",
+    "pi",
+    "e",
+    "10",
+    "100",
+    "1e6",
+    "0.3",
+    "7",
+    "1e-100",
+    "1e12",
+    "0.0500001",
+)
 UNARY = tuple(sorted(n for n, f in FUNCTIONS.items() if f.max_args == 1))
 POWERS = ("2", "3", "0.5", "1/3", "-1", "x", "2.5", "pi", "100", "0")
 
@@ -94,22 +112,49 @@ def random_tree(rng: random.Random, depth: int) -> str:
 def hostile(rng: random.Random, marker: str) -> str:
     """An input built to break the parser: code, dunders, huge numbers, nesting, length."""
     n = rng.randint(1, 60)
-    big = rng.choice(("9**9**9", "10**10**10", "2**100000", "1e308*1e308", "x**10**6",
-                      "(2**100)**100", "1" + "0" * rng.randint(20, 400), "1e-400", "1e400",
-                      "exp(exp(exp(10)))", "x**1e12", "9" * rng.randint(30, 3000)))
+    big = rng.choice(
+        (
+            "9**9**9",
+            "10**10**10",
+            "2**100000",
+            "1e308*1e308",
+            "x**10**6",
+            "(2**100)**100",
+            "1" + "0" * rng.randint(20, 400),
+            "1e-400",
+            "1e400",
+            "exp(exp(exp(10)))",
+            "x**1e12",
+            "9" * rng.randint(30, 3000),
+        )
+    )
     templates = (
         f"__import__('os').system('touch {marker}')",
         f"open('{marker}', 'w')",
         f"exec(\"open('{marker}','w')\")",
-        f"eval('open(\"{marker}\", \"w\")')",
+        f'eval(\'open("{marker}", "w")\')',
         f"(lambda: open('{marker}', 'w'))()",
         "().__class__.__bases__[0].__subclasses__()",
         f"x.__class__.__init__.__globals__['os'].system('touch {marker}')",
-        "__builtins__", "__import__", "globals()", "locals()", "vars()", "breakpoint()",
+        "__builtins__",
+        "__import__",
+        "globals()",
+        "locals()",
+        "vars()",
+        "breakpoint()",
         f"[open('{marker}','w') for _ in range(1)]",
-        "import os", "from os import system", f"x; open('{marker}', 'w')",
-        "lambda x: x", "x if x else x", "x.real", "sympy.exp(x)", "relu.__call__(x)",
-        big, f"{big}*x", f"x**{big}", f"relu(x)**{big}",
+        "import os",
+        "from os import system",
+        f"x; open('{marker}', 'w')",
+        "lambda x: x",
+        "x if x else x",
+        "x.real",
+        "sympy.exp(x)",
+        "relu.__call__(x)",
+        big,
+        f"{big}*x",
+        f"x**{big}",
+        f"relu(x)**{big}",
         "(" * n + "x" + ")" * n,
         "exp(" * n + "x" + ")" * n,
         "-" * (n * 20) + "x",
@@ -120,7 +165,12 @@ def hostile(rng: random.Random, marker: str) -> str:
         "elu(" * (n % 6) + "x" + ")" * (n % 6),
         "max(" + ", ".join(f"relu(x+{k})" for k in range(n % 15 + 1)) + ")",
         "x" * (n * 50),
-        "\x00x", "x\u202e", "ｘ", "x\n+1", "x\r", "\\x41",
+        "\x00x",
+        "x\u202e",
+        "ｘ",
+        "x\n+1",
+        "x\r",
+        "\\x41",
         f"{rng.choice(UNARY)}({rng.choice(CONSTANTS)})**{rng.choice(POWERS)}",
         f"{rng.choice(UNARY)}({rng.choice(('1e6', '1e12', '-1e6', '700', '-700'))})",
         f"x**({rng.choice(('tanh(1500)', 'sigmoid(700)', '1+1e-100', 'erf(30)'))})",
@@ -175,8 +225,7 @@ def audit(expr: sympy.Expr, an) -> list[str]:
         s1 = _values(f, [mpmath.mpf(1)])[0]
         vals = _values(f, pts)
         if an.is_linear and s1 is not None:
-            if not all(v is not None and _close(v, s1 * p) for p, v in zip(pts, vals,
-                                                                               strict=True)):
+            if not all(v is not None and _close(v, s1 * p) for p, v in zip(pts, vals, strict=True)):
                 problems.append("linear proved, but σ(z) ≠ σ(1)·z numerically")
         if an.is_linear is False and s1 is not None and an.linear.witness is not None:
             z0 = an.linear.witness  # replay the certified witness at high precision
@@ -184,8 +233,10 @@ def audit(expr: sympy.Expr, an) -> list[str]:
                 at = _values(f, [mpmath.mpf(sympy.Rational(z0).p) / sympy.Rational(z0).q])[0]
                 one = _values(f, [mpmath.mpf(1)])[0]
                 if at is not None and one is not None and _close(at, one * z0, REPLAY_TOLERANCE):
-                    problems.append(f"linearity refuted at z0 = {z0}, but σ(z0) = σ(1)·z0 "
-                                    f"to {REPLAY_DIGITS} digits")
+                    problems.append(
+                        f"linearity refuted at z0 = {z0}, but σ(z0) = σ(1)·z0 "
+                        f"to {REPLAY_DIGITS} digits"
+                    )
 
         def homogeneous(p) -> bool:
             for a in alphas:
@@ -199,14 +250,18 @@ def audit(expr: sympy.Expr, an) -> list[str]:
         if hom == "proved":
             p = mpmath.mpf(str(sympy.N(an.homogeneity.value, AUDIT_DIGITS)))
             if not homogeneous(p):
-                problems.append(f"degree {sympy.sstr(an.homogeneity.value)} proved, but "
-                                "σ(αz) ≠ α^p σ(z) numerically")
+                problems.append(
+                    f"degree {sympy.sstr(an.homogeneity.value)} proved, but "
+                    "σ(αz) ≠ α^p σ(z) numerically"
+                )
         s2 = _values(f, [mpmath.mpf(2)])[0]
         if hom == "refuted" and s1 and s2 and s2 / s1 > 0:
             p_hat = mpmath.log(s2 / s1, 2)
             if homogeneous(p_hat):
-                problems.append(f"homogeneity refuted, but σ is numerically homogeneous of "
-                                f"degree {mpmath.nstr(p_hat, 8)}")
+                problems.append(
+                    f"homogeneity refuted, but σ is numerically homogeneous of "
+                    f"degree {mpmath.nstr(p_hat, 8)}"
+                )
         if an.inverse_scaling_symmetric and not homogeneous(1):
             problems.append("inverse scaling proved, but σ(αz) ≠ α σ(z) numerically")
     return problems
@@ -247,8 +302,12 @@ def run_one(text: str, limit_s: float, do_audit: bool) -> tuple[str, str, list[s
         if isinstance(exc, KeyboardInterrupt):
             raise
         tb = traceback.format_exc(limit=-4)
-        return ("crash", f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}\n{tb}", [],
-                time.perf_counter() - start)
+        return (
+            "crash",
+            f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}\n{tb}",
+            [],
+            time.perf_counter() - start,
+        )
     seconds = time.perf_counter() - start
     problems = []
     if do_audit:
@@ -279,8 +338,14 @@ def campaign(n: int, seed: int, limit_s: float, do_audit: bool, quiet: bool = Fa
             tally.generators[generator] += 1
             tally.outcomes[outcome] += 1
             tally.times.append((seconds, text, outcome))
-            row = {"i": i, "generator": generator, "input": text, "outcome": outcome,
-                   "seconds": round(seconds, 3), "detail": detail}
+            row = {
+                "i": i,
+                "generator": generator,
+                "input": text,
+                "outcome": outcome,
+                "seconds": round(seconds, 3),
+                "detail": detail,
+            }
             if outcome in ("crash", "hang", "bad message", "code execution"):
                 tally.failures.append(row)
             if problems:
@@ -292,7 +357,7 @@ def campaign(n: int, seed: int, limit_s: float, do_audit: bool, quiet: bool = Fa
 
 def _short(text: str, width: int = 90) -> str:
     shown = repr(text)
-    return shown if len(shown) <= width else shown[:width - 3] + "..."
+    return shown if len(shown) <= width else shown[: width - 3] + "..."
 
 
 def summary(tally: Tally, limit_s: float) -> str:
@@ -323,8 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inputs", type=int, default=DEFAULT_INPUTS)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--limit", type=float, default=DEFAULT_LIMIT_S, help="seconds per input")
-    parser.add_argument("--audit", action="store_true",
-                        help="also check every decided verdict numerically (slower)")
+    parser.add_argument(
+        "--audit", action="store_true", help="also check every decided verdict numerically (slower)"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write every failure and suspect")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
@@ -332,12 +398,22 @@ def main(argv: list[str] | None = None) -> int:
     tally = campaign(args.inputs, args.seed, args.limit, args.audit, args.quiet)
     print(summary(tally, args.limit))
     if args.json:
-        Path(args.json).write_text(json.dumps(
-            {"tried": tally.tried, "outcomes": dict(tally.outcomes),
-             "failures": tally.failures, "suspects": tally.suspects,
-             "slowest": [{"seconds": s, "input": t, "outcome": o}
-                         for s, t, o in sorted(tally.times, reverse=True)[:SLOWEST_SHOWN]]},
-            indent=2, ensure_ascii=False))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "tried": tally.tried,
+                    "outcomes": dict(tally.outcomes),
+                    "failures": tally.failures,
+                    "suspects": tally.suspects,
+                    "slowest": [
+                        {"seconds": s, "input": t, "outcome": o}
+                        for s, t, o in sorted(tally.times, reverse=True)[:SLOWEST_SHOWN]
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     return 1 if tally.failures else 0
 
 

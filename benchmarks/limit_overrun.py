@@ -48,8 +48,12 @@ def overrun(kernel, limit: float, inner: int) -> tuple[float, float | None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=float, default=0.5, help="the outer limit (CPU s)")
-    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1],
-                        help="checkout whose symbolic.kernel to time (default: this one)")
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        default=Path(__file__).resolve().parents[1],
+        help="checkout whose symbolic.kernel to time (default: this one)",
+    )
     args = parser.parse_args(argv)
     if not 0 < args.limit <= 10:
         parser.error(f"--limit {args.limit}: give a limit in (0, 10] seconds")

@@ -64,8 +64,11 @@ def main(argv=None) -> int:
             f = step.formula
             if scalar(f.lhs) and scalar(f.rhs):
                 originals.append((f.lhs, f.rhs))
-                made += [(m.lhs, m.rhs) for m in mutants(f, origin, args.limit)
-                         if scalar(m.lhs) and scalar(m.rhs)]
+                made += [
+                    (m.lhs, m.rhs)
+                    for m in mutants(f, origin, args.limit)
+                    if scalar(m.lhs) and scalar(m.rhs)
+                ]
     bad = 0
     for what, pairs in (("mutants", made), ("original steps (true)", originals)):
         off, off_counts = timed(pairs, probe=False)

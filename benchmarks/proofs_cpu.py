@@ -44,18 +44,34 @@ print(json.dumps(times))
 
 def cpu_run(tree: Path) -> dict[str, float]:
     """One fresh interpreter's CPU seconds per phase, with ``tree`` first on the path."""
-    env = dict(os.environ, PYTHONPATH=str(tree), OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
-               OPENBLAS_NUM_THREADS="1")
-    done = subprocess.run([sys.executable, "-c", CHILD], cwd=tree, env=env, capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, check=True)
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tree),
+        OMP_NUM_THREADS="1",
+        MKL_NUM_THREADS="1",
+        OPENBLAS_NUM_THREADS="1",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=DEFAULT_RUNS)
-    parser.add_argument("--tree", action="append", type=Path,
-                        help="a source tree to time (repeatable; default: this checkout)")
+    parser.add_argument(
+        "--tree",
+        action="append",
+        type=Path,
+        help="a source tree to time (repeatable; default: this checkout)",
+    )
     args = parser.parse_args(argv)
     trees = [t.resolve() for t in (args.tree or [ROOT])]
 
@@ -63,12 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.runs):
         for tree in trees:
             samples[tree].append(cpu_run(tree))
-            print(f"  run {i + 1} {tree}: total {samples[tree][-1]['total']:.2f} s CPU",
-                  flush=True)
+            print(f"  run {i + 1} {tree}: total {samples[tree][-1]['total']:.2f} s CPU", flush=True)
 
     phases = [k for k in samples[trees[0]][0] if not k.endswith(":claims")]
-    medians = {t: {k: statistics.median(s[k] for s in samples[t]) for k in phases}
-               for t in trees}
+    medians = {t: {k: statistics.median(s[k] for s in samples[t]) for k in phases} for t in trees}
     header = "phase".ljust(14) + "".join(f"{'tree ' + str(j + 1):>10}" for j in range(len(trees)))
     if len(trees) > 1:
         header += "".join(f"{'ratio ' + str(j + 1) + '/1':>11}" for j in range(1, len(trees)))
@@ -79,8 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in phases:
         base = medians[trees[0]][k]
         row = k.ljust(14) + "".join(f"{medians[t][k]:10.2f}" for t in trees)
-        row += "".join(f"{medians[t][k] / base:11.2f}" if base else f"{'-':>11}"
-                       for t in trees[1:])
+        row += "".join(f"{medians[t][k] / base:11.2f}" if base else f"{'-':>11}" for t in trees[1:])
         claims = samples[trees[0]][0].get(k + ":claims")
         print(row + (f"   ({claims} claims)" if claims is not None else ""))
     return 0

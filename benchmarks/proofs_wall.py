@@ -40,24 +40,36 @@ def pin(cores: int):
 
 def wall(args: list[str], cores: int) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "proofs", *args], cwd=ROOT, capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, preexec_fn=pin(cores),
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "proofs", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        preexec_fn=pin(cores),
+        check=False,
+    )
     return time.perf_counter() - start, done
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=DEFAULT_RUNS)
-    parser.add_argument("--cores", type=int, default=DEFAULT_CORES,
-                        help="pin the command to this many CPUs (when the machine has more)")
+    parser.add_argument(
+        "--cores",
+        type=int,
+        default=DEFAULT_CORES,
+        help="pin the command to this many CPUs (when the machine has more)",
+    )
     parser.add_argument("--budget", type=float, default=BUDGET_S, help="seconds")
     args = parser.parse_args(argv)
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"python -m proofs: {args.runs} runs on min({cpus}, {args.cores}) CPUs "
-          f"(load average {load:.2f} before the runs)")
+    print(
+        f"python -m proofs: {args.runs} runs on min({cpus}, {args.cores}) CPUs "
+        f"(load average {load:.2f} before the runs)"
+    )
     times = []
     for i in range(1, args.runs + 1):
         seconds, done = wall([], args.cores)
@@ -69,16 +81,22 @@ def main(argv: list[str] | None = None) -> int:
             print(done.stderr, file=sys.stderr)
             return 1
     median = statistics.median(times)
-    print(f"median {median:.2f} s (min {min(times):.2f}, max {max(times):.2f}); "
-          f"budget {args.budget:.1f} s; ratio {median / args.budget:.2f}")
+    print(
+        f"median {median:.2f} s (min {min(times):.2f}, max {max(times):.2f}); "
+        f"budget {args.budget:.1f} s; ratio {median / args.budget:.2f}"
+    )
 
     seconds, done = wall(["--json"], args.cores)
     report = json.loads(done.stdout)
-    print(f"breakdown of one --json run ({seconds:.2f} s wall; {report['seconds']:.2f} s after "
-          "interpreter start-up):")
+    print(
+        f"breakdown of one --json run ({seconds:.2f} s wall; {report['seconds']:.2f} s after "
+        "interpreter start-up):"
+    )
     for m in report["modules"]:
-        print(f"  {m['name']:<12} import {m['import_seconds']:5.2f} s  build_report() "
-              f"{m['seconds']:5.2f} s  {len(m['results']):3d} claims  {m['status']}")
+        print(
+            f"  {m['name']:<12} import {m['import_seconds']:5.2f} s  build_report() "
+            f"{m['seconds']:5.2f} s  {len(m['results']):3d} claims  {m['status']}"
+        )
     return 0 if median <= args.budget else 1
 
 

@@ -52,9 +52,14 @@ def dask_run(points: list, workers: int) -> tuple[dict, list]:
     from dask.distributed import Client, LocalCluster
 
     t0 = time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                           dashboard_address=":0", silence_logs=logging.ERROR,
-                           env=dict(sweep.BLAS_ENV))
+    cluster = LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+        env=dict(sweep.BLAS_ENV),
+    )
     client = Client(cluster)
     client.run(_warm)
     t1 = time.perf_counter()
@@ -94,21 +99,32 @@ def main() -> None:
             old = best.setdefault(f"dask_{n}", times)
             best[f"dask_{n}"] = {k: min(v, old[k]) for k, v in times.items()}
             pool = pool_run(tasks, n)
-            best[f"pool_{n}"] = {"compute": min(pool, best.get(f"pool_{n}", {}).get(
-                "compute", pool))}
+            best[f"pool_{n}"] = {
+                "compute": min(pool, best.get(f"pool_{n}", {}).get("compute", pool))
+            }
     load["after"] = os.getloadavg()
 
     def ratio(kind: str, key: str) -> float:
         return round(best[f"{kind}_1"][key] / best[f"{kind}_2"][key], 3)
 
-    doc = {"grid": {"stores": STORES, "d": D, "beta": BETA, "rel_se": args.rel_se,
-                    "chunks": len(tasks), "pairs": sum(pl.pairs for pl in plans)},
-           "seconds": {k: {kk: round(vv, 3) for kk, vv in v.items()} for k, v in best.items()},
-           "speedup_2_workers_compute": ratio("dask", "compute"),
-           "speedup_2_workers_end_to_end": ratio("dask", "end_to_end"),
-           "speedup_2_processes_pool": ratio("pool", "compute"),
-           "identical_rows": identical, "cpus": os.cpu_count(), "repeat": args.repeat,
-           "load_average": load}
+    doc = {
+        "grid": {
+            "stores": STORES,
+            "d": D,
+            "beta": BETA,
+            "rel_se": args.rel_se,
+            "chunks": len(tasks),
+            "pairs": sum(pl.pairs for pl in plans),
+        },
+        "seconds": {k: {kk: round(vv, 3) for kk, vv in v.items()} for k, v in best.items()},
+        "speedup_2_workers_compute": ratio("dask", "compute"),
+        "speedup_2_workers_end_to_end": ratio("dask", "end_to_end"),
+        "speedup_2_processes_pool": ratio("pool", "compute"),
+        "identical_rows": identical,
+        "cpus": os.cpu_count(),
+        "repeat": args.repeat,
+        "load_average": load,
+    }
     print(json.dumps(doc, indent=2))
 
 

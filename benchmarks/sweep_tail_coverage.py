@@ -50,8 +50,9 @@ def main() -> None:
         means, ses, covered = [], [], 0
         for seed in range(args.seeds):
             if name == "importance":
-                y = importance_pairs("softmax", D, BETA, tilt(D, BETA), args.pairs,
-                                     np.random.default_rng([seed, 1]))
+                y = importance_pairs(
+                    "softmax", D, BETA, tilt(D, BETA), args.pairs, np.random.default_rng([seed, 1])
+                )
                 n, mean, sd = y.size, float(y.mean()), float(y.std(ddof=1))
             else:
                 m = weight_chunk("softmax", D, BETA, keys, [seed, 2], 0)
@@ -61,16 +62,21 @@ def main() -> None:
             ses.append(se)
             covered += abs(mean - exact) <= Z95 * se
         cov = covered / args.seeds
-        out[name] = {"coverage": cov, "coverage_se": math.sqrt(cov * (1 - cov) / args.seeds),
-                     "reported_se_over_true_spread": float(np.mean(ses) / np.std(means, ddof=1)),
-                     "mean_relative_error": float(np.mean(means) / exact - 1)}
+        out[name] = {
+            "coverage": cov,
+            "coverage_se": math.sqrt(cov * (1 - cov) / args.seeds),
+            "reported_se_over_true_spread": float(np.mean(ses) / np.std(means, ddof=1)),
+            "mean_relative_error": float(np.mean(means) / exact - 1),
+        }
     doc = {"d": D, "beta": BETA, "seeds": args.seeds, "pairs": args.pairs, "exact": exact, **out}
     print(json.dumps(doc, indent=2))
     for name, v in out.items():
-        print(f"{name:<14} 95% CI coverage {v['coverage']:.1%} ± {v['coverage_se']:.1%} over "
-              f"{args.seeds} seeds; reported se / true spread "
-              f"{v['reported_se_over_true_spread']:.2f}",
-              file=sys.stderr)
+        print(
+            f"{name:<14} 95% CI coverage {v['coverage']:.1%} ± {v['coverage_se']:.1%} over "
+            f"{args.seeds} seeds; reported se / true spread "
+            f"{v['reported_se_over_true_spread']:.2f}",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":

@@ -33,9 +33,12 @@ def expectations(name: str) -> dict[tuple[str, str], bool | None]:
     """What proofs.exchange and proofs.scaling decide, as (layer, transform) → kept."""
     ex = exchange.build_report(activations=[name]).data["activations"][0]
     sc = scaling.build_report(activations=[name]).data["activations"][0]
-    want = {("gated", EXCHANGE): ex["exchange_symmetric"],
-            ("gated", INVERSE): sc["inverse_scaling_symmetric"],
-            ("symmetric_rank1", EXCHANGE): True, ("symmetric_rank1", INVERSE): True}
+    want = {
+        ("gated", EXCHANGE): ex["exchange_symmetric"],
+        ("gated", INVERSE): sc["inverse_scaling_symmetric"],
+        ("symmetric_rank1", EXCHANGE): True,
+        ("symmetric_rank1", INVERSE): True,
+    }
     p = sc["homogeneity_degree"]
     if p not in (None, 1, "every"):
         want[("gated", f"Q[j] -> a*Q[j], K[j] -> a**(-{p})*K[j]")] = True
@@ -76,9 +79,11 @@ def main() -> None:
     for name, layer, transform, kept, conserved in rows:
         mark = {True: "yes", False: "no", None: "?"}[kept]
         print(f"{name:11} {layer:16} {transform:48} {mark:4} {conserved or ''}")
-    print(f"{len(rows)} decisions, {count} compared with proofs.exchange/proofs.scaling, "
-          f"{len(bad)} disagreements, {sum(r[3] is None for r in rows)} unknown, "
-          f"{time.perf_counter() - start:.1f} s")
+    print(
+        f"{len(rows)} decisions, {count} compared with proofs.exchange/proofs.scaling, "
+        f"{len(bad)} disagreements, {sum(r[3] is None for r in rows)} unknown, "
+        f"{time.perf_counter() - start:.1f} s"
+    )
     for b in bad:
         print("DISAGREES:", b)
 

@@ -61,26 +61,51 @@ def implementations_agree(act: Activation, torch: bool = True) -> list[NumericCh
     x = np.concatenate([np.linspace(-8, 8, POINTS), [0.0, 1e-9, -1e-9, 30.0, -30.0]])
     sym = numpy_function(act.expr)(x)
     err = _pointwise(act.numpy(x), sym)
-    checks = [NumericCheck(f"{act.name}: numpy callable = SymPy expression", "numpy", x.size,
-                           err, REL_TOL, err <= REL_TOL)]
+    checks = [
+        NumericCheck(
+            f"{act.name}: numpy callable = SymPy expression",
+            "numpy",
+            x.size,
+            err,
+            REL_TOL,
+            err <= REL_TOL,
+        )
+    ]
     if torch and torch_available() and act.torch is not None:
         import torch as th
 
         got = act.torch_fn()(th.tensor(x, dtype=th.float64)).numpy()
         err = _pointwise(got, sym)
-        checks.append(NumericCheck(f"{act.name}: {act.torch_name} = SymPy expression", "torch",
-                                   x.size, err, TORCH_REL_TOL, err <= TORCH_REL_TOL))
+        checks.append(
+            NumericCheck(
+                f"{act.name}: {act.torch_name} = SymPy expression",
+                "torch",
+                x.size,
+                err,
+                TORCH_REL_TOL,
+                err <= TORCH_REL_TOL,
+            )
+        )
     return checks
 
 
 def random_layer(rng: np.random.Generator):
     d, n, dout, batch = (int(v) for v in rng.integers(1, 7, size=4))
-    return (rng.normal(size=(batch, d)), rng.normal(size=(n, d)), rng.normal(size=(n, d)),
-            rng.normal(size=(n, dout)))
+    return (
+        rng.normal(size=(batch, d)),
+        rng.normal(size=(n, d)),
+        rng.normal(size=(n, d)),
+        rng.normal(size=(n, dout)),
+    )
 
 
-def symmetry_gap(sigma: Callable, form: Callable, transform: Callable, to_backend: Callable,
-                  rng: np.random.Generator) -> float:
+def symmetry_gap(
+    sigma: Callable,
+    form: Callable,
+    transform: Callable,
+    to_backend: Callable,
+    rng: np.random.Generator,
+) -> float:
     """Largest relative output change of ``form`` under ``transform`` over random layers."""
     worst = 0.0
     with np.errstate(all="ignore"):
@@ -96,8 +121,9 @@ def symmetry_gap(sigma: Callable, form: Callable, transform: Callable, to_backen
     return worst
 
 
-def witness_layer_gap(sigma: Callable, to_backend: Callable, before: tuple[float, float],
-                      after: tuple[float, float]) -> float:
+def witness_layer_gap(
+    sigma: Callable, to_backend: Callable, before: tuple[float, float], after: tuple[float, float]
+) -> float:
     """Relative change of the 1×1 gated layer (x = V = 1) from weights (q, k) to (q', k').
 
     This is the layer in which a certified scalar witness lives: σ(a)·b vs σ(b)·a for
@@ -105,9 +131,14 @@ def witness_layer_gap(sigma: Callable, to_backend: Callable, before: tuple[float
     """
     one = to_backend(np.ones((1, 1)))
     with np.errstate(all="ignore"):
-        out = [np.asarray(layers.gated(one, to_backend(np.array([[q]])),
-                                       to_backend(np.array([[k]])), one, sigma))
-               for q, k in (before, after)]
+        out = [
+            np.asarray(
+                layers.gated(
+                    one, to_backend(np.array([[q]])), to_backend(np.array([[k]])), one, sigma
+                )
+            )
+            for q, k in (before, after)
+        ]
         return relative_gap(out[0], out[1])
 
 
@@ -135,7 +166,7 @@ def precise_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
         if out.is_real:  # not chopped: tanh(345) - 1 is -2.4e-300, not 0
             return float(out)
         re, im = out.as_real_imag()  # a round-off imaginary part of a real value
-        return float(re) if abs(im) <= 10.0 ** -PRECISE_DIGITS * (abs(re) + 1) else float("nan")
+        return float(re) if abs(im) <= 10.0**-PRECISE_DIGITS * (abs(re) + 1) else float("nan")
 
     vectorized = np.vectorize(value, otypes=[np.float64])
     return lambda a: vectorized(np.asarray(a, dtype=np.float64))
@@ -157,7 +188,7 @@ def _evaluated_if_cancelling(constant: sympy.Expr) -> sympy.Expr:
         return constant
     terms = [abs(sympy.N(a, 15)) for a in constant.args]
     value = constant.evalf(2 * PRECISE_DIGITS, maxn=PRECISE_MAXN)
-    return value if abs(value) < 2.0 ** -30 * max(terms) else constant
+    return value if abs(value) < 2.0**-30 * max(terms) else constant
 
 
 FAITHFUL_POINTS = (-3.0, -1.5, -0.5, 0.25, 1.0, 2.0, 3.5)  # where float64 σ is compared
@@ -175,8 +206,14 @@ def faithful(sigma: Callable, precise: Callable, points: tuple[float, ...]) -> b
     return bool(np.all(ok | ~np.isfinite(fast)))
 
 
-def _kept_gap(fn: Callable, precise: Callable | None, form: Callable, transform: Callable,
-              to_backend: Callable, rng: np.random.Generator) -> tuple[float, bool]:
+def _kept_gap(
+    fn: Callable,
+    precise: Callable | None,
+    form: Callable,
+    transform: Callable,
+    to_backend: Callable,
+    rng: np.random.Generator,
+) -> tuple[float, bool]:
     """The symmetry gap on random layers; when it exceeds round-off and ``precise`` is given
     (the verdict says kept), the same layers again with σ correctly rounded: float64's own
     error inside σ is then no longer mistaken for a broken symmetry."""
@@ -188,9 +225,15 @@ def _kept_gap(fn: Callable, precise: Callable | None, form: Callable, transform:
     return symmetry_gap(precise, form, transform, to_backend, rng), True
 
 
-def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
-            certified_break: float | None, witness_gap: float | None = None,
-            refined: bool = False) -> NumericCheck:
+def expected_check(
+    name: str,
+    backend: str,
+    gap: float,
+    symmetric: bool | None,
+    certified_break: float | None,
+    witness_gap: float | None = None,
+    refined: bool = False,
+) -> NumericCheck:
     """Does the float64 evidence agree with the verdict?
 
     A kept symmetry must change random layers by round-off only. A broken one must show in the
@@ -198,30 +241,65 @@ def expected_check(name: str, backend: str, gap: float, symmetric: bool | None,
     in a random layer, unless the certified break is below float64 resolution.
     """
     if symmetric is None:
-        return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, True, "verdict undecided",
-                            expect="none")
+        return NumericCheck(
+            name, backend, LAYER_TRIALS, gap, REL_TOL, True, "verdict undecided", expect="none"
+        )
     if not np.isfinite(gap) or (witness_gap is not None and not np.isfinite(witness_gap)):
-        return NumericCheck(name, backend, LAYER_TRIALS, float("nan"), REL_TOL, True,
-                            "values beyond float64 range: nothing to compare", expect="none")
+        return NumericCheck(
+            name,
+            backend,
+            LAYER_TRIALS,
+            float("nan"),
+            REL_TOL,
+            True,
+            "values beyond float64 range: nothing to compare",
+            expect="none",
+        )
     if symmetric:
-        how = (" (σ correctly rounded: float64 cancels inside σ itself)" if refined else "")
-        return NumericCheck(name, backend, LAYER_TRIALS, gap, REL_TOL, gap <= REL_TOL,
-                            "symmetry holds: output change within round-off" + how)
+        how = " (σ correctly rounded: float64 cancels inside σ itself)" if refined else ""
+        return NumericCheck(
+            name,
+            backend,
+            LAYER_TRIALS,
+            gap,
+            REL_TOL,
+            gap <= REL_TOL,
+            "symmetry holds: output change within round-off" + how,
+        )
     shown = max(gap, witness_gap or 0.0)
     if shown > REL_TOL:
-        where = ("random layers" if gap > REL_TOL else "the witness layer only")
-        return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, True,
-                            f"symmetry broken: output change far above round-off ({where})",
-                            expect="differ")
+        where = "random layers" if gap > REL_TOL else "the witness layer only"
+        return NumericCheck(
+            name,
+            backend,
+            LAYER_TRIALS,
+            shown,
+            REL_TOL,
+            True,
+            f"symmetry broken: output change far above round-off ({where})",
+            expect="differ",
+        )
     tiny = certified_break is not None and abs(certified_break) < REL_TOL
-    detail = ("certified break below float64 resolution" if tiny
-              else "verdict says broken but neither the witness layer nor random layers show it")
-    return NumericCheck(name, backend, LAYER_TRIALS, shown, REL_TOL, tiny, detail,
-                        expect="agree" if tiny else "differ")
+    detail = (
+        "certified break below float64 resolution"
+        if tiny
+        else "verdict says broken but neither the witness layer nor random layers show it"
+    )
+    return NumericCheck(
+        name,
+        backend,
+        LAYER_TRIALS,
+        shown,
+        REL_TOL,
+        tiny,
+        detail,
+        expect="agree" if tiny else "differ",
+    )
 
 
-def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
-                   precise: Callable | None = None) -> tuple[NumericCheck, float]:
+def _witness_check(
+    analysis: ActivationAnalysis, sigma: Callable, precise: Callable | None = None
+) -> tuple[NumericCheck, float]:
     """Replay σ(a)·b − σ(b)·a at the certified witness; compare with its certificate."""
     a, b = analysis.exchange_witness
     exact = at(analysis.expr, {z: a}) * b - at(analysis.expr, {z: b}) * a
@@ -230,10 +308,19 @@ def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
         fa, fb = (float(sigma(np.array([float(v)]))[0]) for v in (a, b))
         numeric = fa * float(b) - fb * float(a)
     if not (np.isfinite(numeric) and np.isfinite(certified)):
-        return (NumericCheck("exchange witness replayed", "numpy", 1, float("nan"), REL_TOL, True,
-                             "σ at the witness is beyond float64 range: nothing to compare",
-                             expect="none"),
-                0.0)
+        return (
+            NumericCheck(
+                "exchange witness replayed",
+                "numpy",
+                1,
+                float("nan"),
+                REL_TOL,
+                True,
+                "σ at the witness is beyond float64 range: nothing to compare",
+                expect="none",
+            ),
+            0.0,
+        )
     scale = abs(fa * float(b)) + abs(fb * float(a)) + 1e-300
     err = abs(numeric - certified) / scale
     if err > REL_TOL and precise is not None:  # float64 cancels inside σ: σ correctly rounded
@@ -242,19 +329,21 @@ def _witness_check(analysis: ActivationAnalysis, sigma: Callable,
         scale = abs(fa * float(b)) + abs(fb * float(a)) + 1e-300
         err = abs(numeric - certified) / scale
     rel_break = abs(certified) / scale
-    detail = (f"σ({a})·{b} − σ({b})·{a}: float64 {numeric:.6g}, certified {certified:.6g}"
-              + (" (below float64 resolution)" if rel_break < REL_TOL else ""))
-    check = NumericCheck("exchange witness replayed", "numpy", 1, err, REL_TOL, err <= REL_TOL,
-                         detail)
+    detail = f"σ({a})·{b} − σ({b})·{a}: float64 {numeric:.6g}, certified {certified:.6g}" + (
+        " (below float64 resolution)" if rel_break < REL_TOL else ""
+    )
+    check = NumericCheck(
+        "exchange witness replayed", "numpy", 1, err, REL_TOL, err <= REL_TOL, detail
+    )
     return check, rel_break
 
 
-def cross_check(analysis: ActivationAnalysis, act: Activation | None = None,
-                torch: bool = False) -> tuple:
+def cross_check(
+    analysis: ActivationAnalysis, act: Activation | None = None, torch: bool = False
+) -> tuple:
     """Every numeric check of one analysis (torch too for table entries, when asked)."""
     sigma = act.numpy if act is not None else numpy_function(analysis.expr)
-    checks: list[NumericCheck] = (list(implementations_agree(act, torch)) if act is not None
-                                  else [])
+    checks: list[NumericCheck] = list(implementations_agree(act, torch)) if act is not None else []
     rel_break = None
     precise = precise_function(analysis.expr) if act is None else None
     if precise is not None:
@@ -273,29 +362,48 @@ def cross_check(analysis: ActivationAnalysis, act: Activation | None = None,
         rng = np.random.default_rng(SEED)
         swap = lambda Q, K: (K, Q)  # noqa: E731
         gap, refined = _kept_gap(fn, precise, layers.symmetric_rank1, swap, to_backend, rng)
-        checks.append(expected_check("symmetric rank-1 form: Q ↔ K", backend, gap, True, None,
-                              refined=refined))
+        checks.append(
+            expected_check(
+                "symmetric rank-1 form: Q ↔ K", backend, gap, True, None, refined=refined
+            )
+        )
         ab = analysis.exchange_witness
-        wgap = (None if ab is None else
-                witness_layer_gap(fn, to_backend, (float(ab[0]), float(ab[1])),
-                                  (float(ab[1]), float(ab[0]))))
+        wgap = (
+            None
+            if ab is None
+            else witness_layer_gap(
+                fn, to_backend, (float(ab[0]), float(ab[1])), (float(ab[1]), float(ab[0]))
+            )
+        )
         kept = analysis.exchange_symmetric
-        gap, refined = _kept_gap(fn, precise if kept else None, layers.gated, swap, to_backend,
-                                 rng)
-        checks.append(expected_check("gated form: Q ↔ K", backend, gap, kept, rel_break, wgap,
-                              refined=refined))
+        gap, refined = _kept_gap(fn, precise if kept else None, layers.gated, swap, to_backend, rng)
+        checks.append(
+            expected_check(
+                "gated form: Q ↔ K", backend, gap, kept, rel_break, wgap, refined=refined
+            )
+        )
         scale = lambda Q, K: (2.0 * Q, K / 2.0)  # noqa: E731
         kept = analysis.inverse_scaling_symmetric
-        gap, refined = _kept_gap(fn, precise if kept else None, layers.gated, scale, to_backend,
-                                 rng)
-        checks.append(expected_check("gated form: Q → 2Q, K → K/2", backend, gap, kept,
-                              scaling_break(analysis),
-                              scaling_witness_gap(analysis, fn, to_backend), refined=refined))
+        gap, refined = _kept_gap(
+            fn, precise if kept else None, layers.gated, scale, to_backend, rng
+        )
+        checks.append(
+            expected_check(
+                "gated form: Q → 2Q, K → K/2",
+                backend,
+                gap,
+                kept,
+                scaling_break(analysis),
+                scaling_witness_gap(analysis, fn, to_backend),
+                refined=refined,
+            )
+        )
     return tuple(checks)
 
 
-def scaling_witness_gap(analysis: ActivationAnalysis, sigma: Callable,
-                        to_backend: Callable) -> float | None:
+def scaling_witness_gap(
+    analysis: ActivationAnalysis, sigma: Callable, to_backend: Callable
+) -> float | None:
     """The 1×1 layer at the certified (α, a): Gated(αa, 1/α) vs Gated(a, 1)."""
     d = analysis.inverse_scaling
     if d.witness is None or d.value is None:
@@ -314,4 +422,3 @@ def scaling_break(analysis: ActivationAnalysis) -> float | None:
     # raised "not comparable" for min(x − tanh(200), 1 − x)
     scale = abs(certified_float(alpha * at(analysis.expr, {z: a}))) + 1e-300
     return abs(certified_float(exact)) / scale if exact != 0 else 0.0
-

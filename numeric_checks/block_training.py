@@ -35,10 +35,15 @@ RATIO_TOL = 0.05  # the trajectory moves with η: the ratio lands within 5 % of 
 def initial(seed: int = SEED) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(seed)
     T, d, r = SHAPE["T"], SHAPE["d"], SHAPE["r"]
-    return {"X": rng.standard_normal((T, d)), "Y": rng.standard_normal((T, d)),
-            "WQ": rng.standard_normal((d, r)) * 0.5, "WK": rng.standard_normal((d, r)) * 0.5,
-            "bK": rng.standard_normal((1, r)) * 0.5, "WV": rng.standard_normal((d, r)) * 0.5,
-            "WO": rng.standard_normal((r, d)) * 0.5}
+    return {
+        "X": rng.standard_normal((T, d)),
+        "Y": rng.standard_normal((T, d)),
+        "WQ": rng.standard_normal((d, r)) * 0.5,
+        "WK": rng.standard_normal((d, r)) * 0.5,
+        "bK": rng.standard_normal((1, r)) * 0.5,
+        "WV": rng.standard_normal((d, r)) * 0.5,
+        "WO": rng.standard_normal((r, d)) * 0.5,
+    }
 
 
 def forward(p: dict[str, np.ndarray]):
@@ -77,14 +82,19 @@ def gradients(p: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def quantities(p: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    return {"qk": p["WQ"].T @ p["WQ"] - p["WK"].T @ p["WK"],
-            "vo": p["WV"].T @ p["WV"] - p["WO"] @ p["WO"].T, "bK": p["bK"].copy()}
+    return {
+        "qk": p["WQ"].T @ p["WQ"] - p["WK"].T @ p["WK"],
+        "vo": p["WV"].T @ p["WV"] - p["WO"] @ p["WO"].T,
+        "bK": p["bK"].copy(),
+    }
 
 
 def _second_order(g: dict[str, np.ndarray], eta: float) -> dict[str, np.ndarray]:
-    return {"qk": eta**2 * (g["WQ"].T @ g["WQ"] - g["WK"].T @ g["WK"]),
-            "vo": eta**2 * (g["WV"].T @ g["WV"] - g["WO"] @ g["WO"].T),
-            "bK": np.zeros_like(g["bK"])}
+    return {
+        "qk": eta**2 * (g["WQ"].T @ g["WQ"] - g["WK"].T @ g["WK"]),
+        "vo": eta**2 * (g["WV"].T @ g["WV"] - g["WO"] @ g["WO"].T),
+        "bK": np.zeros_like(g["bK"]),
+    }
 
 
 @dataclass(frozen=True)
@@ -107,8 +117,13 @@ def train(eta: float, steps: int = STEPS, seed: int = SEED) -> Run:
             p[k] = p[k] - eta * g[k]
     end = quantities(p)
     drift = {k: float(np.linalg.norm(end[k] - start[k])) for k in start}
-    law = {k: float(np.linalg.norm(end[k] - start[k] - predicted[k])
-                    / max(np.linalg.norm(predicted[k]), 1e-300)) for k in ("qk", "vo")}
+    law = {
+        k: float(
+            np.linalg.norm(end[k] - start[k] - predicted[k])
+            / max(np.linalg.norm(predicted[k]), 1e-300)
+        )
+        for k in ("qk", "vo")
+    }
     law["bK"] = drift["bK"]
     return Run(eta, steps, drift, law)
 
@@ -118,17 +133,40 @@ def training_checks(etas: Sequence[float] = ETAS, steps: int = STEPS) -> tuple[N
     checks = []
     for k, text in (("qk", "W_Qᵀ W_Q − W_Kᵀ W_K"), ("vo", "W_Vᵀ W_V − W_O W_Oᵀ")):
         worst = max(run.law_error[k] for run in runs)
-        checks.append(NumericCheck(f"SGD drift of {text} = Σ η²(∇ᵀ∇ − ∇ᵀ∇), hand gradients",
-                                   "numpy", len(runs) * steps, worst, LAW_REL_TOL,
-                                   worst <= LAW_REL_TOL))
+        checks.append(
+            NumericCheck(
+                f"SGD drift of {text} = Σ η²(∇ᵀ∇ − ∇ᵀ∇), hand gradients",
+                "numpy",
+                len(runs) * steps,
+                worst,
+                LAW_REL_TOL,
+                worst <= LAW_REL_TOL,
+            )
+        )
         ratio = runs[1].drift[k] / runs[0].drift[k]
         error = abs(ratio - 4.0) / 4.0
-        checks.append(NumericCheck(f"drift of {text}: 2η vs η ≈ 4 (η²)", "numpy", len(runs),
-                                   error, RATIO_TOL, error <= RATIO_TOL,
-                                   detail=f"ratio {ratio:.4f}"))
+        checks.append(
+            NumericCheck(
+                f"drift of {text}: 2η vs η ≈ 4 (η²)",
+                "numpy",
+                len(runs),
+                error,
+                RATIO_TOL,
+                error <= RATIO_TOL,
+                detail=f"ratio {ratio:.4f}",
+            )
+        )
     moved = max(run.drift["bK"] for run in runs)
-    checks.append(NumericCheck("the key bias never moves (its gradient is 0)", "numpy",
-                               len(runs) * steps, moved, 1e-12, moved <= 1e-12))
+    checks.append(
+        NumericCheck(
+            "the key bias never moves (its gradient is 0)",
+            "numpy",
+            len(runs) * steps,
+            moved,
+            1e-12,
+            moved <= 1e-12,
+        )
+    )
     return tuple(checks)
 
 

@@ -24,8 +24,10 @@ WITNESS_REL_TOL = 1e-9  # the witnesses' differences are ~1e-2; float64 rounding
 def _random_parameters(block: BlockForm, rng: np.random.Generator, decision: BlockDecision):
     from symbolic.blocks import parameters
 
-    out = {name: rng.standard_normal(tuple(_size(s) for s in m.shape))
-           for name, m in parameters(block).items()}
+    out = {
+        name: rng.standard_normal(tuple(_size(s) for s in m.shape))
+        for name, m in parameters(block).items()
+    }
     out["G"] = np.diag(rng.uniform(0.5, 2.0, SIZES["d"]))  # a gain is diagonal
     return out
 
@@ -53,13 +55,24 @@ def block_check(block: BlockForm, decision: BlockDecision) -> tuple[NumericCheck
         for _ in range(TRIALS):
             p = _random_parameters(block, rng, decision)
             X = rng.standard_normal((SIZES["T"], SIZES["d"]))
-            g = {k: _group_element(kind, rows, cols, rng)
-                 for k, (rows, cols, kind) in decision.candidate.group.items()}
+            g = {
+                k: _group_element(kind, rows, cols, rng)
+                for k, (rows, cols, kind) in decision.candidate.group.items()
+            }
             moved = decision.candidate.act(p, g)
-            worst = max(worst, relative_gap(attention_numpy(block, X, moved),
-                                            attention_numpy(block, X, p)))
-        return (NumericCheck("A(X; gθ) = A(X; θ) on random sub-layers and group elements",
-                             "numpy", TRIALS, worst, REL_TOL, worst <= REL_TOL),)
+            worst = max(
+                worst, relative_gap(attention_numpy(block, X, moved), attention_numpy(block, X, p))
+            )
+        return (
+            NumericCheck(
+                "A(X; gθ) = A(X; θ) on random sub-layers and group elements",
+                "numpy",
+                TRIALS,
+                worst,
+                REL_TOL,
+                worst <= REL_TOL,
+            ),
+        )
     if decision.invariant is False and decision.witness is not None:
         w = decision.witness
         values = {k: np.array(m.tolist(), dtype=np.float64) for k, m in w["values"].items()}
@@ -68,12 +81,21 @@ def block_check(block: BlockForm, decision: BlockDecision) -> tuple[NumericCheck
         omega = np.array([float(WITNESS_OMEGA)] * (values["WQ0"].shape[1] // 2))
         moved = decision.candidate.act(values, g)
         row, col = w["entry"]
-        gap = float(attention_numpy(block, X, moved, omega=omega)[row, col]
-                    - attention_numpy(block, X, values, omega=omega)[row, col])
+        gap = float(
+            attention_numpy(block, X, moved, omega=omega)[row, col]
+            - attention_numpy(block, X, values, omega=omega)[row, col]
+        )
         want = float(w["difference"].evalf(30))
         error = abs(gap - want) / max(1.0, abs(want))
-        return (NumericCheck("the witness replayed: A(X; gθ) − A(X; θ) at the certified entry",
-                             "numpy", 1, error, WITNESS_REL_TOL,
-                             error <= WITNESS_REL_TOL and gap != 0.0,
-                             detail=f"float64 {gap:.6g}, exact {want:.6g}"),)
+        return (
+            NumericCheck(
+                "the witness replayed: A(X; gθ) − A(X; θ) at the certified entry",
+                "numpy",
+                1,
+                error,
+                WITNESS_REL_TOL,
+                error <= WITNESS_REL_TOL and gap != 0.0,
+                detail=f"float64 {gap:.6g}, exact {want:.6g}",
+            ),
+        )
     return ()

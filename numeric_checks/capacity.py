@@ -105,9 +105,16 @@ def _chunks(M: int, size: int) -> Iterator[tuple[int, int]]:
         yield start, min(M, start + size)
 
 
-def weight_draw(store: str, d: int, M: int, Q: int, beta: float, rng: np.random.Generator,
-                values_rng: np.random.Generator | None = None, chunk: int | None = None
-                ) -> np.ndarray:
+def weight_draw(
+    store: str,
+    d: int,
+    M: int,
+    Q: int,
+    beta: float,
+    rng: np.random.Generator,
+    values_rng: np.random.Generator | None = None,
+    chunk: int | None = None,
+) -> np.ndarray:
     """One memory of ``M`` pairs, queried with its first ``Q`` keys.
 
     Returns, per query, the interference in units of the signal: ``Σ_{m≠i} (w_m/w_i)²``
@@ -137,8 +144,9 @@ def weight_draw(store: str, d: int, M: int, Q: int, beta: float, rng: np.random.
     return np.einsum("qd,qd->q", acc, acc)
 
 
-def _ls_draw(d: int, M: int, draws: int, rng: np.random.Generator,
-             values_rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray]:
+def _ls_draw(
+    d: int, M: int, draws: int, rng: np.random.Generator, values_rng: np.random.Generator | None
+) -> tuple[np.ndarray, np.ndarray]:
     """Least squares: per draw, summed signal and interference over all M queries."""
     keys = unit_rows(rng, (draws, M, d))
     q, _ = np.linalg.qr(keys)  # columns of q span the row space of K (Kᵀ = q r)
@@ -151,14 +159,25 @@ def _ls_draw(d: int, M: int, draws: int, rng: np.random.Generator,
     diag = np.einsum("rii->ri", P)
     interference = recall - diag[..., None] * values
     signal = np.einsum("rm,rmd->rm", diag, values)
-    return (np.einsum("rmd,rmd->r", signal, signal),
-            np.einsum("rmd,rmd->r", interference, interference))
+    return (
+        np.einsum("rmd,rmd->r", signal, signal),
+        np.einsum("rmd,rmd->r", interference, interference),
+    )
 
 
-def estimate_isr(store: str, d: int, M: int, beta: float = 8.0, *, queries: int | None = None,
-                 draws: int | None = None, seed: int = DEFAULT_SEED,
-                 estimator: str = "rao-blackwell", chunk: int | None = None,
-                 rel_se: float = TARGET_REL_SE) -> tuple[float, float, int, int]:
+def estimate_isr(
+    store: str,
+    d: int,
+    M: int,
+    beta: float = 8.0,
+    *,
+    queries: int | None = None,
+    draws: int | None = None,
+    seed: int = DEFAULT_SEED,
+    estimator: str = "rao-blackwell",
+    chunk: int | None = None,
+    rel_se: float = TARGET_REL_SE,
+) -> tuple[float, float, int, int]:
     """``(ISR, standard error, draws, queries)`` at ``M`` memories.
 
     Without ``draws``, enough memory draws are made for a relative standard error ``rel_se``.
@@ -172,8 +191,10 @@ def estimate_isr(store: str, d: int, M: int, beta: float = 8.0, *, queries: int 
         key_rng = np.random.default_rng(key_seed)
         value_rng = np.random.default_rng(value_seed) if direct else None
         batch = max(1, CHUNK_ELEMENTS // (M * max(M, d)))  # bounded memory, any d and M
-        parts = [_ls_draw(d, M, stop - start, key_rng, value_rng)
-                 for start, stop in _chunks(draws, batch)]
+        parts = [
+            _ls_draw(d, M, stop - start, key_rng, value_rng)
+            for start, stop in _chunks(draws, batch)
+        ]
         signal = np.concatenate([p[0] for p in parts])
         interference = np.concatenate([p[1] for p in parts])
         ratio = interference.sum() / signal.sum()
@@ -182,34 +203,50 @@ def estimate_isr(store: str, d: int, M: int, beta: float = 8.0, *, queries: int 
         return float(ratio), float(se), draws, M
     Q = min(M, queries or (M if M <= ALL_QUERIES_UP_TO else MAX_QUERIES))
     if draws is None:
-        draws = DIRECT_DRAWS if direct else max(
-            1, math.ceil(pairs_needed(store, d, beta, rel_se) / (Q * (M - 1))))
+        draws = (
+            DIRECT_DRAWS
+            if direct
+            else max(1, math.ceil(pairs_needed(store, d, beta, rel_se) / (Q * (M - 1))))
+        )
     seconds = draws * M * d * ((2 if direct else 1) * NORMAL_S + Q * MULADD_S)
     if seconds > MAX_SECONDS:
         raise InvalidArgument(
             f"--store {store} --d {d} --memories {M}: {draws} draw(s) of {M:,} keys are "
             f"estimated at ~{seconds:.2g} s (bound {MAX_SECONDS:g} s); give fewer "
-            "--memories/--draws, or run it on a cluster: python -m numeric_checks.sweep")
+            "--memories/--draws, or run it on a cluster: python -m numeric_checks.sweep"
+        )
     per_draw = []
     for child in seeds.spawn(draws):
         key_seed, value_seed = child.spawn(2)
-        per_draw.append(weight_draw(store, d, M, Q, beta, np.random.default_rng(key_seed),
-                                    np.random.default_rng(value_seed) if direct else None,
-                                    chunk))
+        per_draw.append(
+            weight_draw(
+                store,
+                d,
+                M,
+                Q,
+                beta,
+                np.random.default_rng(key_seed),
+                np.random.default_rng(value_seed) if direct else None,
+                chunk,
+            )
+        )
     x = np.asarray(per_draw)  # (draws, Q)
     isr = float(x.mean())
     if direct:
         if draws < 2:
-            raise InvalidArgument("--draws 1: the direct estimator needs independent memory "
-                                  "draws for its confidence interval; use --draws 2 or more")
+            raise InvalidArgument(
+                "--draws 1: the direct estimator needs independent memory "
+                "draws for its confidence interval; use --draws 2 or more"
+            )
         se = x.mean(axis=1).std(ddof=1) / math.sqrt(draws)
     else:  # uncorrelated queries up to the one pair two queries share
         se = x.std(ddof=1) * math.sqrt((1 + (Q - 1) / (M - 1)) / x.size) if x.size > 1 else 0.0
     return isr, float(se), draws, Q
 
 
-def pairs_needed(store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE,
-                 cap: bool = True) -> int:
+def pairs_needed(
+    store: str, d: int, beta: float, rel_se: float = TARGET_REL_SE, cap: bool = True
+) -> int:
     """Pairs for a relative standard error ``rel_se``: CV² of (f(s)/f(1))², exact law.
 
     With ``cap`` the count is clipped to ``PAIRS_RANGE``; callers report when that happened
@@ -226,7 +263,8 @@ def term_cv2(store: str, d: int, beta: float) -> float:
     from symbolic.similarity_law import beta_, quad_expectation, s
 
     f = STORES[store].weight.subs(beta_, rational(beta)) / STORES[store].weight.subs(
-        {s: 1, beta_: rational(beta)})
+        {s: 1, beta_: rational(beta)}
+    )
     f2 = sympy.lambdify(s, f**2, "mpmath")
     with mpmath.workdps(15):
         m2 = quad_expectation("exact", d, f2)
@@ -246,16 +284,20 @@ def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) 
     for name in ("draws", "queries"):
         if kw.get(name) is not None and kw[name] < 1:
             raise InvalidArgument(f"--{name} {kw[name]}: give at least 1")
-    theory = {law: store_capacity(store, d, rational(beta)).law(law).capacity.mid
-              for law in ("gaussian", "exact")}
+    theory = {
+        law: store_capacity(store, d, rational(beta)).law(law).capacity.mid
+        for law in ("gaussian", "exact")
+    }
     est = kw.pop("estimator", "rao-blackwell")
     seed = kw.pop("seed", DEFAULT_SEED)
     if store == "least_squares":
         lo = max(d + 1, math.floor(theory["exact"]) if M is None else M)
         if kw.get("draws") is None and 2 * lo * d * d * LS_DRAWS * MULADD_S > MAX_SECONDS:
-            raise InvalidArgument(f"--store least_squares --d {d}: {LS_DRAWS} QR factorisations "
-                                  f"of {lo} × {d} key matrices exceed the work bound; give "
-                                  "--draws, or use python -m numeric_checks.sweep")
+            raise InvalidArgument(
+                f"--store least_squares --d {d}: {LS_DRAWS} QR factorisations "
+                f"of {lo} × {d} key matrices exceed the work bound; give "
+                "--draws, or use python -m numeric_checks.sweep"
+            )
         a = estimate_isr(store, d, lo, beta, seed=seed, estimator=est, **kw)
         b = estimate_isr(store, d, lo + 1, beta, seed=seed, estimator=est, **kw)
         slope = b[0] - a[0]
@@ -271,18 +313,37 @@ def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) 
         cap = 1 + (M - 1) / isr
         hi_isr, lo_isr = isr + Z95 * se, max(isr - Z95 * se, 1e-300)
         ci = (1 + (M - 1) / hi_isr, 1 + (M - 1) / lo_isr)
-    capped = (store != "least_squares" and est != "direct" and kw.get("draws") is None
-              and pairs_needed(store, d, beta, kw.get("rel_se", TARGET_REL_SE), cap=False)
-              > PAIRS_RANGE[1])
-    return Estimate(store, d, beta if STORES[store].uses_beta else None, M, isr,
-                    (isr - Z95 * se, isr + Z95 * se), cap, ci, est, draws, Q, seed,
-                    time.perf_counter() - start, theory, capped)
+    capped = (
+        store != "least_squares"
+        and est != "direct"
+        and kw.get("draws") is None
+        and pairs_needed(store, d, beta, kw.get("rel_se", TARGET_REL_SE), cap=False)
+        > PAIRS_RANGE[1]
+    )
+    return Estimate(
+        store,
+        d,
+        beta if STORES[store].uses_beta else None,
+        M,
+        isr,
+        (isr - Z95 * se, isr + Z95 * se),
+        cap,
+        ci,
+        est,
+        draws,
+        Q,
+        seed,
+        time.perf_counter() - start,
+        theory,
+        capped,
+    )
 
 
 def _validate(store: str, d: int, M: int, beta: float, estimator: str) -> None:
     if store not in STORES:
-        raise InvalidArgument(f"--store {store}: unknown store; valid stores: all, "
-                              + ", ".join(STORES))
+        raise InvalidArgument(
+            f"--store {store}: unknown store; valid stores: all, " + ", ".join(STORES)
+        )
     if not 3 <= d <= MAX_D:
         raise InvalidArgument(f"--d {d}: the dimension must be an integer in [3, {MAX_D}]")
     if M < 2:
@@ -290,8 +351,9 @@ def _validate(store: str, d: int, M: int, beta: float, estimator: str) -> None:
     if not beta > 0:
         raise InvalidArgument(f"--beta {beta}: β must be positive")
     if estimator not in ESTIMATORS:
-        raise InvalidArgument(f"--estimator {estimator}: valid estimators: "
-                              + ", ".join(ESTIMATORS))
+        raise InvalidArgument(
+            f"--estimator {estimator}: valid estimators: " + ", ".join(ESTIMATORS)
+        )
 
 
 # --- plots -----------------------------------------------------------------------------------
@@ -301,9 +363,15 @@ SCHEDULE_POINTS = (10**4, 10**5, 10**6, 2 * 10**6)  # MC points of the schedules
 PLOT_REL_SE = (3e-3, 1e-2)  # relative standard errors of the store and schedule MC points
 
 
-def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
-         training_length: int = 2048, stores: Sequence[str] = tuple(PART_B),
-         progress: bool = True) -> list[str]:
+def plot(
+    path: str,
+    d: int = 64,
+    beta: float = 8.0,
+    seed: int = DEFAULT_SEED,
+    training_length: int = 2048,
+    stores: Sequence[str] = tuple(PART_B),
+    progress: bool = True,
+) -> list[str]:
     """Write ``path`` (the ``stores``) and, when softmax is among them,
     ``<path stem>_schedules.png``; returns the paths written. A progress bar (tqdm, on stderr,
     when installed) counts the Monte Carlo points."""
@@ -311,8 +379,11 @@ def plot(path: str, d: int = 64, beta: float = 8.0, seed: int = DEFAULT_SEED,
     with_schedules = "softmax" in stores
     from symbolic.capacity import SCHEDULES
 
-    bar = _progress(len(stores) * len(PLOT_FRACTIONS)
-                    + (len(SCHEDULES) * len(SCHEDULE_POINTS) if with_schedules else 0), progress)
+    bar = _progress(
+        len(stores) * len(PLOT_FRACTIONS)
+        + (len(SCHEDULES) * len(SCHEDULE_POINTS) if with_schedules else 0),
+        progress,
+    )
     try:
         return _plot(path, d, beta, seed, training_length, stores, with_schedules, bar)
     finally:
@@ -338,8 +409,16 @@ def _progress(total: int, wanted: bool):
     return tqdm(total=total, unit="point", desc="plot", file=sys.stderr, delay=2.0)
 
 
-def _plot(path: str, d: int, beta: float, seed: int, training_length: int,
-          stores: list[str], with_schedules: bool, bar) -> list[str]:
+def _plot(
+    path: str,
+    d: int,
+    beta: float,
+    seed: int,
+    training_length: int,
+    stores: list[str],
+    with_schedules: bool,
+    bar,
+) -> list[str]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -347,8 +426,9 @@ def _plot(path: str, d: int, beta: float, seed: int, training_length: int,
 
     from symbolic.capacity import SCHEDULES, first_crossing, isr, schedule_isr
 
-    fig, (ax, ratio_ax) = plt.subplots(1, 2, figsize=(15, 6.5),
-                                       gridspec_kw={"width_ratios": [1.6, 1]})
+    fig, (ax, ratio_ax) = plt.subplots(
+        1, 2, figsize=(15, 6.5), gridspec_kw={"width_ratios": [1.6, 1]}
+    )
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, name in enumerate(stores):
         color = colors[i % len(colors)]
@@ -356,16 +436,29 @@ def _plot(path: str, d: int, beta: float, seed: int, training_length: int,
         lo = d + 1 if name == "least_squares" else 2
         grid = np.geomspace(lo, 3 * cap.exact.capacity.mid, 200)
         for law, style in (("exact", "-"), ("gaussian", "--")):
-            ax.plot(grid, [isr(name, law, d, beta, m) for m in grid], style, color=color,
-                    lw=1.2, label=f"{name}" if law == "exact" else None)
+            ax.plot(
+                grid,
+                [isr(name, law, d, beta, m) for m in grid],
+                style,
+                color=color,
+                lw=1.2,
+                label=f"{name}" if law == "exact" else None,
+            )
         ms = sorted({max(lo, round(f * cap.exact.capacity.mid)) for f in PLOT_FRACTIONS})
         points = []
         for m in ms:
             points.append(estimate_isr(name, d, m, beta, seed=seed, rel_se=PLOT_REL_SE[0]))
             bar.update(1)
         bar.update(len(PLOT_FRACTIONS) - len(ms))  # fractions that fell on the same M
-        ax.errorbar(ms, [p[0] for p in points], yerr=[Z95 * p[1] for p in points], fmt="o",
-                    color=color, ms=4, capsize=3)
+        ax.errorbar(
+            ms,
+            [p[0] for p in points],
+            yerr=[Z95 * p[1] for p in points],
+            fmt="o",
+            color=color,
+            ms=4,
+            capsize=3,
+        )
         if name == "least_squares":
             est = estimate(name, d, None, beta, seed=seed)
             mc, ci = est.capacity, est.ci95
@@ -374,21 +467,37 @@ def _plot(path: str, d: int, beta: float, seed: int, training_length: int,
             mc = 1 + (m - 1) / isr_m
             ci = (1 + (m - 1) / (isr_m + Z95 * se), 1 + (m - 1) / (isr_m - Z95 * se))
         ref = cap.exact.capacity.mid
-        ratio_ax.plot(i, cap.gaussian.capacity.mid / ref, "s", color="grey", ms=7,
-                      label="Gaussian / exact" if i == 0 else None)
-        ratio_ax.errorbar(i, mc / ref, yerr=[[(mc - ci[0]) / ref], [(ci[1] - mc) / ref]],
-                          fmt="o", color=color, capsize=4,
-                          label="Monte Carlo / exact (95% CI)" if i == 0 else None)
+        ratio_ax.plot(
+            i,
+            cap.gaussian.capacity.mid / ref,
+            "s",
+            color="grey",
+            ms=7,
+            label="Gaussian / exact" if i == 0 else None,
+        )
+        ratio_ax.errorbar(
+            i,
+            mc / ref,
+            yerr=[[(mc - ci[0]) / ref], [(ci[1] - mc) / ref]],
+            fmt="o",
+            color=color,
+            capsize=4,
+            label="Monte Carlo / exact (95% CI)" if i == 0 else None,
+        )
     ax.axhline(1, color="black", lw=0.8)
-    ax.set(xscale="log", yscale="log", xlabel="memories M", ylabel="ISR(M)",
-           title=f"ISR against M, d = {d}, β = {beta:g}: exact law (solid), Gaussian "
-                 "(dashed), Monte Carlo (points, 95% CI)")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="memories M",
+        ylabel="ISR(M)",
+        title=f"ISR against M, d = {d}, β = {beta:g}: exact law (solid), Gaussian "
+        "(dashed), Monte Carlo (points, 95% CI)",
+    )
     ax.set_ylim(1e-3, 10)
     ax.legend(fontsize=8, loc="upper left")
     ratio_ax.axhline(1, color="black", lw=0.8)
     ratio_ax.set_xticks(range(len(stores)), stores, rotation=45, ha="right")
-    ratio_ax.set(ylabel="capacity / exact-law capacity",
-                 title="capacity relative to the exact law")
+    ratio_ax.set(ylabel="capacity / exact-law capacity", title="capacity relative to the exact law")
     ratio_ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -404,32 +513,66 @@ def _plot(path: str, d: int, beta: float, seed: int, training_length: int,
     for i, name in enumerate(SCHEDULES):
         color = colors[i]
         for law, style in (("exact", "-"), ("gaussian", "--")):
-            curve = np.array([schedule_isr(name, law, d, beta, training_length, m)
-                              for m in grid])
+            curve = np.array([schedule_isr(name, law, d, beta, training_length, m) for m in grid])
             curve[~np.isfinite(curve)] = np.nan  # past the float range: off the chart anyway
-            ax.plot(grid, curve, style, color=color, lw=1.3,
-                    label=f"{SCHEDULES[name].title}" if law == "exact" else None)
-        b = [float(SCHEDULES[name].beta(__import__("mpmath").mp, math.log(m), beta,
-                                         math.log(training_length))) for m in SCHEDULE_POINTS]
+            ax.plot(
+                grid,
+                curve,
+                style,
+                color=color,
+                lw=1.3,
+                label=f"{SCHEDULES[name].title}" if law == "exact" else None,
+            )
+        b = [
+            float(
+                SCHEDULES[name].beta(
+                    __import__("mpmath").mp, math.log(m), beta, math.log(training_length)
+                )
+            )
+            for m in SCHEDULE_POINTS
+        ]
         points = []
         for m, bb in zip(SCHEDULE_POINTS, b, strict=True):
             points.append(estimate_isr("softmax", d, m, bb, seed=seed, rel_se=PLOT_REL_SE[1]))
             bar.update(1)
-        crossings.append(f"{SCHEDULES[name].title}: " + ", ".join(
-            f"{law} {_fmt_m(first_crossing(name, law, d, beta, training_length).memories)}"
-            for law in ("gaussian", "exact")))
-        ax.errorbar(SCHEDULE_POINTS, [p[0] for p in points],
-                    yerr=[Z95 * p[1] for p in points], fmt="o", color=color, capsize=3, ms=4)
+        crossings.append(
+            f"{SCHEDULES[name].title}: "
+            + ", ".join(
+                f"{law} {_fmt_m(first_crossing(name, law, d, beta, training_length).memories)}"
+                for law in ("gaussian", "exact")
+            )
+        )
+        ax.errorbar(
+            SCHEDULE_POINTS,
+            [p[0] for p in points],
+            yerr=[Z95 * p[1] for p in points],
+            fmt="o",
+            color=color,
+            capsize=3,
+            ms=4,
+        )
     ax.axhline(1, color="black", lw=0.8)
     ax.axvline(2e6, color="grey", lw=0.8, ls=":")
-    ax.set(xscale="log", yscale="log", xlabel="memories M", ylabel="ISR(M)",
-           title=f"Softmax logit scaling, d = {d}, β0 = {beta:g}, L = {training_length}: "
-                 "exact (solid), Gaussian (dashed), Monte Carlo (points)")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="memories M",
+        ylabel="ISR(M)",
+        title=f"Softmax logit scaling, d = {d}, β0 = {beta:g}, L = {training_length}: "
+        "exact (solid), Gaussian (dashed), Monte Carlo (points)",
+    )
     ax.set_ylim(1e-9, 1e3)
     ax.legend(fontsize=9, loc="upper left")
-    ax.text(0.99, 0.02, "first M with ISR = 1\n" + "\n".join(crossings), ha="right",
-            va="bottom", transform=ax.transAxes, fontsize=9,
-            bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "grey"})
+    ax.text(
+        0.99,
+        0.02,
+        "first M with ISR = 1\n" + "\n".join(crossings),
+        ha="right",
+        va="bottom",
+        transform=ax.transAxes,
+        fontsize=9,
+        bbox={"facecolor": "white", "alpha": 0.9, "edgecolor": "grey"},
+    )
     fig.tight_layout()
     fig.savefig(second, dpi=110)
     plt.close(fig)
@@ -446,9 +589,12 @@ def _fmt_m(m: float | None) -> str:
 def _text(estimates: Sequence[Estimate], beta: float) -> str:
     e = estimates[0]
     at_source = e.d == 64 and beta == 8  # the seed's figures belong to d = 64, β = 8 only
-    head = (f"{'store':<14} {'M':>8}  {'ISR(M) [95% CI]':<28} {'MC capacity [95% CI]':<38} "
-            f"{'Gaussian':>10} {'exact':>10} " + (f"{'source':>8} " if at_source else "")
-            + f"{'MC/exact':>9}")
+    head = (
+        f"{'store':<14} {'M':>8}  {'ISR(M) [95% CI]':<28} {'MC capacity [95% CI]':<38} "
+        f"{'Gaussian':>10} {'exact':>10} "
+        + (f"{'source':>8} " if at_source else "")
+        + f"{'MC/exact':>9}"
+    )
     lines = [head, "-" * len(head)]
     for e in estimates:
         isr = f"{e.isr:.5f} [{e.isr_ci95[0]:.5f}, {e.isr_ci95[1]:.5f}]"
@@ -457,13 +603,19 @@ def _text(estimates: Sequence[Estimate], beta: float) -> str:
             f"{e.store:<14} {e.memories:>8}  {isr:<28} {cap:<38} {e.theory['gaussian']:>10,.6g} "
             f"{e.theory['exact']:>10,.6g} "
             + (f"{STORES[e.store].source:>8,.6g} " if at_source else "")
-            + f"{e.capacity / e.theory['exact'] - 1:>+9.2%}" + ("  capped" if e.capped else ""))
-    lines.append(f"d = {e.d}, β = {beta:g}, estimator {e.estimator}, seed {e.seed}"
-                 + ("; source: the seed's figures at d = 64, β = 8" if at_source else "")
-                 + "; least squares 'exact' is the unit-key leading order 2d + 1")
+            + f"{e.capacity / e.theory['exact'] - 1:>+9.2%}"
+            + ("  capped" if e.capped else "")
+        )
+    lines.append(
+        f"d = {e.d}, β = {beta:g}, estimator {e.estimator}, seed {e.seed}"
+        + ("; source: the seed's figures at d = 64, β = 8" if at_source else "")
+        + "; least squares 'exact' is the unit-key leading order 2d + 1"
+    )
     if any(x.capped for x in estimates):
-        lines.append(f"capped: the sample for a {TARGET_REL_SE:g} relative standard error "
-                     f"would exceed {PAIRS_RANGE[1]:.0e} pairs; the interval is the achieved one")
+        lines.append(
+            f"capped: the sample for a {TARGET_REL_SE:g} relative standard error "
+            f"would exceed {PAIRS_RANGE[1]:.0e} pairs; the interval is the achieved one"
+        )
     return "\n".join(lines)
 
 
@@ -479,22 +631,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--estimator", default="rao-blackwell", choices=ESTIMATORS)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--plot", metavar="FILE.png",
-                        help="ISR against M for the --store stores; with softmax, also "
-                        "FILE_schedules.png (the logit-scaling schedules)")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="ISR against M for the --store stores; with softmax, also "
+        "FILE_schedules.png (the logit-scaling schedules)",
+    )
     args = parser.parse_args(argv)
     names = list(PART_B) if args.store == "all" else [args.store]
     if args.plot:  # before any work: a missing extra is a one-line error, not a traceback
         from importlib.util import find_spec
 
         if find_spec("matplotlib") is None:
-            print(f"{prog}: error: --plot needs matplotlib: pip install "
-                  "'transformer-proofs[plot]'", file=sys.stderr)
+            print(
+                f"{prog}: error: --plot needs matplotlib: pip install 'transformer-proofs[plot]'",
+                file=sys.stderr,
+            )
             return 2
     try:
-        estimates = [estimate(n, args.d, args.memories, args.beta, queries=args.queries,
-                              draws=args.draws, seed=args.seed, estimator=args.estimator)
-                     for n in names]
+        estimates = [
+            estimate(
+                n,
+                args.d,
+                args.memories,
+                args.beta,
+                queries=args.queries,
+                draws=args.draws,
+                seed=args.seed,
+                estimator=args.estimator,
+            )
+            for n in names
+        ]
         if args.plot:
             written = plot(args.plot, args.d, args.beta, args.seed, stores=names)
             print(f"{prog}: wrote {', '.join(written)}", file=sys.stderr)

@@ -155,14 +155,17 @@ def _torch_steps(gate: str, eta: float, steps: int, seed: int):
         opt.zero_grad()
         loss = 0.5 * ((block(xt) - tt) ** 2).sum() / xt.shape[0]
         loss.backward()
-        yield (tuple(lin.weight.detach().numpy().copy() for lin in lins),
-               tuple(lin.weight.grad.numpy().copy() for lin in lins))
+        yield (
+            tuple(lin.weight.detach().numpy().copy() for lin in lins),
+            tuple(lin.weight.grad.numpy().copy() for lin in lins),
+        )
         opt.step()
     yield tuple(lin.weight.detach().numpy().copy() for lin in lins), None
 
 
-def train(gate: str, eta: float, steps: int = STEPS, backend: str = "numpy",
-          seed: int = SEED) -> Run:
+def train(
+    gate: str, eta: float, steps: int = STEPS, backend: str = "numpy", seed: int = SEED
+) -> Run:
     """Train the block with gate σ = ``gate`` for ``steps`` steps of size ``eta``."""
     if gate not in DERIVATIVES:
         raise ValueError(f"gate={gate!r}: expected one of {', '.join(DERIVATIVES)}")
@@ -183,12 +186,14 @@ def train(gate: str, eta: float, steps: int = STEPS, backend: str = "numpy",
             eta2[k] = eta2[k] + eta**2 * square[k]
             first[k] = first[k] - 2 * eta * pairing[k]
     final = {k: now[k] - start[k] for k in QUANTITIES}
-    return Run(gate, eta, steps, backend, {k: np.array(v) for k, v in drift.items()}, final,
-               eta2, first, w)
+    return Run(
+        gate, eta, steps, backend, {k: np.array(v) for k, v in drift.items()}, final, eta2, first, w
+    )
 
 
-def sweep(etas: Sequence[float] = ETAS, steps: int = STEPS, backend: str = "numpy",
-          seed: int = SEED) -> tuple[Run, ...]:
+def sweep(
+    etas: Sequence[float] = ETAS, steps: int = STEPS, backend: str = "numpy", seed: int = SEED
+) -> tuple[Run, ...]:
     """Every gate of ``GATES`` at every step size."""
     return tuple(train(gate, eta, steps, backend, seed) for gate in GATES for eta in etas)
 
@@ -213,26 +218,46 @@ def training_checks(runs: Sequence[Run]) -> tuple[NumericCheck, ...]:
         for q in QUANTITIES:
             symmetric = expected_ratio(gate, q) == 4.0
             law = max(r.full_law_error(q) for r in mine)
-            out.append(NumericCheck(
-                f"{gate}: drift of {QUANTITY_TEXT[q]} = Σ(−2η⟨g, Aθ⟩ + η²gᵀAg), every run",
-                backend, len(mine), law, LAW_REL_TOL, law <= LAW_REL_TOL,
-                f"η = {', '.join(f'{r.eta:g}' for r in mine)}, {mine[0].steps} steps"))
+            out.append(
+                NumericCheck(
+                    f"{gate}: drift of {QUANTITY_TEXT[q]} = Σ(−2η⟨g, Aθ⟩ + η²gᵀAg), every run",
+                    backend,
+                    len(mine),
+                    law,
+                    LAW_REL_TOL,
+                    law <= LAW_REL_TOL,
+                    f"η = {', '.join(f'{r.eta:g}' for r in mine)}, {mine[0].steps} steps",
+                )
+            )
             eta2 = max(r.law_error(q) for r in mine)
-            out.append(NumericCheck(
-                f"{gate}: drift of {QUANTITY_TEXT[q]} " +
-                ("= Σ η²gᵀAg (η² law)" if symmetric else "≠ Σ η²gᵀAg (first-order drift)"),
-                backend, len(mine), eta2, LAW_REL_TOL,
-                (eta2 <= LAW_REL_TOL) == symmetric,
-                "relative miss of the η² prediction" + ("" if symmetric else
-                                                          " (must exceed the tolerance)"),
-                expect="agree" if symmetric else "differ"))
+            out.append(
+                NumericCheck(
+                    f"{gate}: drift of {QUANTITY_TEXT[q]} "
+                    + ("= Σ η²gᵀAg (η² law)" if symmetric else "≠ Σ η²gᵀAg (first-order drift)"),
+                    backend,
+                    len(mine),
+                    eta2,
+                    LAW_REL_TOL,
+                    (eta2 <= LAW_REL_TOL) == symmetric,
+                    "relative miss of the η² prediction"
+                    + ("" if symmetric else " (must exceed the tolerance)"),
+                    expect="agree" if symmetric else "differ",
+                )
+            )
             rs = ratios(runs, gate, q)
             want = expected_ratio(gate, q)
             miss = max(abs(r / want - 1) for r in rs)
-            out.append(NumericCheck(
-                f"{gate}: drift of {QUANTITY_TEXT[q]} at 2η / at η ≈ {want:g}", backend,
-                len(rs), miss, RATIO_TOL, miss <= RATIO_TOL,
-                "ratios " + ", ".join(f"{r:.4f}" for r in rs)))
+            out.append(
+                NumericCheck(
+                    f"{gate}: drift of {QUANTITY_TEXT[q]} at 2η / at η ≈ {want:g}",
+                    backend,
+                    len(rs),
+                    miss,
+                    RATIO_TOL,
+                    miss <= RATIO_TOL,
+                    "ratios " + ", ".join(f"{r:.4f}" for r in rs),
+                )
+            )
     return tuple(out)
 
 
@@ -240,17 +265,26 @@ def torch_agrees(steps: int, seed: int = SEED) -> NumericCheck:
     """torch (nn.Linear, autograd, SGD) and the numpy hand gradients end at the same weights."""
     worst = 0.0
     for gate in GATES:
-        a, b = train(gate, ETAS[0], steps, "numpy", seed), train(gate, ETAS[0], steps, "torch",
-                                                                   seed)
+        a, b = (
+            train(gate, ETAS[0], steps, "numpy", seed),
+            train(gate, ETAS[0], steps, "torch", seed),
+        )
         for wa, wb in zip(a.weights, b.weights, strict=True):
             worst = max(worst, float(np.max(np.abs(wa - wb)) / np.max(np.abs(wa))))
-    return NumericCheck("torch SGD and numpy hand gradients reach the same weights", "torch",
-                        len(GATES), worst, TORCH_REL_TOL, worst <= TORCH_REL_TOL,
-                        f"{steps} steps at η = {ETAS[0]:g}")
+    return NumericCheck(
+        "torch SGD and numpy hand gradients reach the same weights",
+        "torch",
+        len(GATES),
+        worst,
+        TORCH_REL_TOL,
+        worst <= TORCH_REL_TOL,
+        f"{steps} steps at η = {ETAS[0]:g}",
+    )
 
 
-def training_report(steps: int = STEPS, torch: bool = False, seed: int = SEED
-                    ) -> tuple[tuple[Run, ...], tuple[NumericCheck, ...]]:
+def training_report(
+    steps: int = STEPS, torch: bool = False, seed: int = SEED
+) -> tuple[tuple[Run, ...], tuple[NumericCheck, ...]]:
     """The sweep on torch when asked and installed (numpy otherwise), and its checks."""
     backend = "torch" if torch and torch_available() else "numpy"
     runs = sweep(ETAS, steps, backend, seed)
@@ -262,9 +296,17 @@ def training_report(steps: int = STEPS, torch: bool = False, seed: int = SEED
 
 def records(runs: Sequence[Run]) -> list[dict]:
     """The runs as JSON-able records (what ``plot`` draws and ``--json`` prints)."""
-    return [{"gate": r.gate, "eta": r.eta, "steps": r.steps, "backend": r.backend,
-             "drift": {q: r.drift[q].tolist() for q in QUANTITIES},
-             "law_error": {q: r.law_error(q) for q in QUANTITIES}} for r in runs]
+    return [
+        {
+            "gate": r.gate,
+            "eta": r.eta,
+            "steps": r.steps,
+            "backend": r.backend,
+            "drift": {q: r.drift[q].tolist() for q in QUANTITIES},
+            "law_error": {q: r.law_error(q) for q in QUANTITIES},
+        }
+        for r in runs
+    ]
 
 
 def plot(runs: Sequence[dict], path: str) -> str:
@@ -283,17 +325,27 @@ def plot(runs: Sequence[dict], path: str) -> str:
     for ax, q in zip(axes, QUANTITIES, strict=True):
         for r in runs:
             drift = np.asarray(r["drift"][q][1:])
-            ax.plot(np.arange(1, len(drift) + 1), np.maximum(drift, 1e-300), styles[r["gate"]],
-                    color=colors[etas.index(r["eta"]) % len(colors)],
-                    label=f"{names[r['gate']]}, η = {r['eta']:g}")
-        ax.set(xscale="log", yscale="log", xlabel="gradient steps",
-               title=f"drift of {QUANTITY_TEXT[q]} (max over units)")
+            ax.plot(
+                np.arange(1, len(drift) + 1),
+                np.maximum(drift, 1e-300),
+                styles[r["gate"]],
+                color=colors[etas.index(r["eta"]) % len(colors)],
+                label=f"{names[r['gate']]}, η = {r['eta']:g}",
+            )
+        ax.set(
+            xscale="log",
+            yscale="log",
+            xlabel="gradient steps",
+            title=f"drift of {QUANTITY_TEXT[q]} (max over units)",
+        )
         ax.grid(True, which="major", alpha=0.3)
     axes[0].set_ylabel("max_j |Q_j(t) − Q_j(0)|")
     axes[0].legend(fontsize=8)
-    fig.suptitle(f"LLaMA-style block {SHAPE}, plain gradient descent ({runs[0]['backend']}): "
-                 "η² law (ReGLU both; SwiGLU k–v) vs first-order drift (SwiGLU q–k)",
-                 fontsize=9)
+    fig.suptitle(
+        f"LLaMA-style block {SHAPE}, plain gradient descent ({runs[0]['backend']}): "
+        "η² law (ReGLU both; SwiGLU k–v) vs first-order drift (SwiGLU q–k)",
+        fontsize=9,
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -322,12 +374,27 @@ def pairing_checks(seed: int = SEED) -> tuple[NumericCheck, NumericCheck]:
     far from 0 for SwiGLU's gate/key rescaling."""
     zero = max(_relative_pairing("relu", q, seed) for q in QUANTITIES)
     broken = _relative_pairing("silu", "qk", seed)
-    return (NumericCheck("ReGLU block, MSE loss: ⟨∇L, Aθ⟩ = 0 per unit (both rescalings)",
-                         "numpy", SHAPE["hidden"], zero, PAIRING_TOL, zero <= PAIRING_TOL,
-                         "relative to |∇L|·|θ|"),
-            NumericCheck("SwiGLU block, MSE loss: ⟨∇_q L, q⟩ − ⟨∇_k L, k⟩ ≠ 0", "numpy",
-                         SHAPE["hidden"], broken, BROKEN_FLOOR, broken >= BROKEN_FLOOR,
-                         "relative to |∇L|·|θ|; must exceed the floor", expect="differ"))
+    return (
+        NumericCheck(
+            "ReGLU block, MSE loss: ⟨∇L, Aθ⟩ = 0 per unit (both rescalings)",
+            "numpy",
+            SHAPE["hidden"],
+            zero,
+            PAIRING_TOL,
+            zero <= PAIRING_TOL,
+            "relative to |∇L|·|θ|",
+        ),
+        NumericCheck(
+            "SwiGLU block, MSE loss: ⟨∇_q L, q⟩ − ⟨∇_k L, k⟩ ≠ 0",
+            "numpy",
+            SHAPE["hidden"],
+            broken,
+            BROKEN_FLOOR,
+            broken >= BROKEN_FLOOR,
+            "relative to |∇L|·|θ|; must exceed the floor",
+            expect="differ",
+        ),
+    )
 
 
 def _at_degree(exponent, degree) -> float:
@@ -336,9 +403,13 @@ def _at_degree(exponent, degree) -> float:
     return float(exponent.subs({s: degree for s in free}) if free else exponent)
 
 
-def invariance_checks(layer: Callable, weights: Sequence[str],
-                      exponents: Sequence[tuple[str, object]], gates: Sequence[str] = (),
-                      seed: int = SEED) -> tuple[NumericCheck, ...]:
+def invariance_checks(
+    layer: Callable,
+    weights: Sequence[str],
+    exponents: Sequence[tuple[str, object]],
+    gates: Sequence[str] = (),
+    seed: int = SEED,
+) -> tuple[NumericCheck, ...]:
     """The layer (``symbolic.layers``) is unchanged when unit j's rows of each weight are
     scaled by ``a^e`` (``e`` may contain the degree ``p``), for random layers, a and j; every
     table activation when ``gates`` is empty."""
@@ -364,18 +435,34 @@ def invariance_checks(layer: Callable, weights: Sequence[str],
             worst = max(worst, normwise_error(before, after))
     from numeric_checks.activations import REL_TOL
 
-    return (NumericCheck(f"{layer.__name__}: unchanged by the rescaling of one unit's rows",
-                         "numpy", len(names) * INVARIANCE_TRIALS, worst, REL_TOL,
-                         worst <= REL_TOL, ", ".join(names)),)
+    return (
+        NumericCheck(
+            f"{layer.__name__}: unchanged by the rescaling of one unit's rows",
+            "numpy",
+            len(names) * INVARIANCE_TRIALS,
+            worst,
+            REL_TOL,
+            worst <= REL_TOL,
+            ", ".join(names),
+        ),
+    )
 
 
 def step_checks(seed: int = SEED) -> tuple[NumericCheck, ...]:
     """A few numpy gradient steps of the ReGLU block follow the η² law to rounding."""
     run = train("relu", ETAS[0], QUICK_STEPS, "numpy", seed)
     miss = max(run.law_error(q) for q in QUANTITIES)
-    return (NumericCheck("ReGLU block: drift = Σ η²gᵀAg over a few steps (both rescalings)",
-                         "numpy", QUICK_STEPS, miss, LAW_REL_TOL, miss <= LAW_REL_TOL,
-                         f"η = {ETAS[0]:g}"),)
+    return (
+        NumericCheck(
+            "ReGLU block: drift = Σ η²gᵀAg over a few steps (both rescalings)",
+            "numpy",
+            QUICK_STEPS,
+            miss,
+            LAW_REL_TOL,
+            miss <= LAW_REL_TOL,
+            f"η = {ETAS[0]:g}",
+        ),
+    )
 
 
 QUICK_STEPS = 5  # steps of the quick check in python -m proofs

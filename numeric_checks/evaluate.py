@@ -80,8 +80,7 @@ def _condition(c, var: sympy.Symbol, x: np.ndarray) -> np.ndarray:
         return np.zeros(x.shape, dtype=bool)
     ops = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
     if isinstance(c, sympy.core.relational.Relational) and c.rel_op in ops:
-        return np.broadcast_to(ops[c.rel_op](_eval(c.lhs, var, x), _eval(c.rhs, var, x)),
-                               x.shape)
+        return np.broadcast_to(ops[c.rel_op](_eval(c.lhs, var, x), _eval(c.rhs, var, x)), x.shape)
     if isinstance(c, sympy.And):
         return np.logical_and.reduce([_condition(a, var, x) for a in c.args])
     if isinstance(c, sympy.Or):

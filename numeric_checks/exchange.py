@@ -24,8 +24,11 @@ def _backends(torch: bool):
     if torch and torch_available():
         import torch
 
-        yield "torch", (lambda a: torch.tensor(a, dtype=torch.float64)), (
-            lambda act: act.torch_fn())
+        yield (
+            "torch",
+            (lambda a: torch.tensor(a, dtype=torch.float64)),
+            (lambda act: act.torch_fn()),
+        )
 
 
 def exchange_identity_checks(kind: str, torch: bool = False) -> tuple[NumericCheck, ...]:
@@ -51,8 +54,11 @@ def exchange_identity_checks(kind: str, torch: bool = False) -> tuple[NumericChe
                     scale = max(float(np.max(np.abs(one))), float(np.max(np.abs(other))), 1e-300)
                     worst = max(worst, float(np.max(np.abs(one - other - want))) / scale)
                 samples += 1
-        name = ("Sym(x; Q, K, V) = Sym(x; K, Q, V), every table activation" if kind == "symmetric"
-                else "Gated(Q, K) − Gated(K, Q) = Σ_j H(x·q_j, x·k_j) v_j, every table activation")
+        name = (
+            "Sym(x; Q, K, V) = Sym(x; K, Q, V), every table activation"
+            if kind == "symmetric"
+            else "Gated(Q, K) − Gated(K, Q) = Σ_j H(x·q_j, x·k_j) v_j, every table activation"
+        )
         checks.append(NumericCheck(name, backend, samples, worst, REL_TOL, worst <= REL_TOL))
     if kind == "gated":
         rng = np.random.default_rng(SEED)
@@ -60,8 +66,18 @@ def exchange_identity_checks(kind: str, torch: bool = False) -> tuple[NumericChe
         for _ in range(TRIALS):
             x, Q, K, V = random_layer(rng)
             linear = lambda t: LINEAR_SLOPE * t  # noqa: E731
-            worst = max(worst, relative_gap(layers.gated(x, Q, K, V, linear),
-                                    layers.gated(x, K, Q, V, linear)))
-        checks.append(NumericCheck(f"σ(z) = {LINEAR_SLOPE}·z: Gated(Q, K) = Gated(K, Q)", "numpy",
-                                   TRIALS, worst, REL_TOL, worst <= REL_TOL))
+            worst = max(
+                worst,
+                relative_gap(layers.gated(x, Q, K, V, linear), layers.gated(x, K, Q, V, linear)),
+            )
+        checks.append(
+            NumericCheck(
+                f"σ(z) = {LINEAR_SLOPE}·z: Gated(Q, K) = Gated(K, Q)",
+                "numpy",
+                TRIALS,
+                worst,
+                REL_TOL,
+                worst <= REL_TOL,
+            )
+        )
     return tuple(checks)

@@ -43,8 +43,9 @@ def tilt(d: int, beta: float) -> float:
     return s_star * math.sqrt((d - 1) / (1 - s_star * s_star))
 
 
-def importance_pairs(store: str, d: int, beta: float, mu: float, pairs: int,
-                     rng: np.random.Generator) -> np.ndarray:
+def importance_pairs(
+    store: str, d: int, beta: float, mu: float, pairs: int, rng: np.random.Generator
+) -> np.ndarray:
     """``pairs`` independent terms ``y = L·(f(s)/f(1))²`` (their mean estimates E[(f/f(1))²])."""
     ratio = STORES[store].normalized_weight
     q = rng.standard_normal((pairs, d))

@@ -142,8 +142,9 @@ def _augmented_static_query(g: Draw, act: Activation):
     s = g.sigma(act)
     bq, bk = g.normal(d), g.normal(n)
     lhs = layers.static_query_with_bias(x, Qs, bq, K, bk, V, s)
-    rhs = layers.static_query(layers.augment(x), layers.augmented_query(Qs, bq),
-                              layers.augmented_keys(K, bk), V, s)
+    rhs = layers.static_query(
+        layers.augment(x), layers.augmented_query(Qs, bq), layers.augmented_keys(K, bk), V, s
+    )
     return lhs, rhs
 
 
@@ -210,8 +211,10 @@ def _rank_r_is_bilinear(g: Draw, act: Activation):
 
 def _rank_r_scores_loop(g: Draw, act: Activation):
     x, Qs, Ks, _ = _rank_r_layer(g)
-    loop = [sum((x @ Q[:, t]) * (x @ K[:, t]) for t in range(Q.shape[1]))
-            for Q, K in zip(Qs, Ks, strict=True)]
+    loop = [
+        sum((x @ Q[:, t]) * (x @ K[:, t]) for t in range(Q.shape[1]))
+        for Q, K in zip(Qs, Ks, strict=True)
+    ]
     return layers.rank_r_scores(x, Qs, Ks), np.stack([np.asarray(c) for c in loop], axis=-1)
 
 
@@ -238,35 +241,73 @@ IDENTITIES: dict[str, Identity] = {
         Identity("key_value_sum", "A1", "σ(x Kᵀ) V = Σ_j σ(x·k_j) v_j", _key_value_sum),
         Identity("absorption", "A2", "σ((x Q) Kᵀ) V = σ(x (K Qᵀ)ᵀ) V", _absorption),
         Identity("mlp_is_static_query", "A2", "σ(x Kᵀ) V = σ((x I) Kᵀ) V", _mlp_is_static_query),
-        Identity("absorption_with_bias", "A2",
-                 "σ((x Q + b_q) Kᵀ + b_k) V = σ(x (K Qᵀ)ᵀ + b_q Kᵀ + b_k) V",
-                 _absorption_with_bias),
-        Identity("augmented_static_query", "A2",
-                 "σ((x Q + b_q) Kᵀ + b_k) V = σ((x̃ Q̃) K̃ᵀ) V", _augmented_static_query),
-        Identity("biased_mlp_is_static_query", "A2", "σ(x Kᵀ + b) V = σ((x̃ I) K̃ᵀ) V",
-                 _biased_mlp_is_static_query),
-        Identity("symmetric_part", "A3", "Σ_j σ(x M_j xᵀ) v_j = Σ_j σ(x (M_j + M_jᵀ)/2 xᵀ) v_j",
-                 _symmetric_part),
-        Identity("rank1_bilinear", "A4", "bilinear with M_j = q_jᵀ k_j = σ((x Qᵀ) ⊙ (x Kᵀ)) V",
-                 _rank1_bilinear),
-        Identity("gated_unit_sum", "A5", "(σ(x Qᵀ) ⊙ (x Kᵀ)) V = Σ_j σ(x·q_j)(x·k_j) v_j",
-                 _gated_unit_sum),
-        Identity("gated_is_symmetric_when_linear", "A5", "σ(z) = c·z ⇒ Gated = Sym",
-                 _gated_is_symmetric_when_linear, activations=("identity",)),
-        Identity("rank_r_is_bilinear", "A8", "rank-r layer = bilinear layer with M_j = Q_j K_jᵀ",
-                 _rank_r_is_bilinear),
-        Identity("rank_r_scores", "A8", "x Q_j K_jᵀ xᵀ = Σ_s (x·q_js)(x·k_js)",
-                 _rank_r_scores_loop, activations=("identity",)),
-        Identity("rank_r_gl", "A8", "rank-r layer invariant under (Q_j A, K_j A^{-T})",
-                 _rank_r_gl),
-        Identity("rank_r_exchange", "A8", "rank-r layer invariant under Q_j ↔ K_j",
-                 _rank_r_exchange),
+        Identity(
+            "absorption_with_bias",
+            "A2",
+            "σ((x Q + b_q) Kᵀ + b_k) V = σ(x (K Qᵀ)ᵀ + b_q Kᵀ + b_k) V",
+            _absorption_with_bias,
+        ),
+        Identity(
+            "augmented_static_query",
+            "A2",
+            "σ((x Q + b_q) Kᵀ + b_k) V = σ((x̃ Q̃) K̃ᵀ) V",
+            _augmented_static_query,
+        ),
+        Identity(
+            "biased_mlp_is_static_query",
+            "A2",
+            "σ(x Kᵀ + b) V = σ((x̃ I) K̃ᵀ) V",
+            _biased_mlp_is_static_query,
+        ),
+        Identity(
+            "symmetric_part",
+            "A3",
+            "Σ_j σ(x M_j xᵀ) v_j = Σ_j σ(x (M_j + M_jᵀ)/2 xᵀ) v_j",
+            _symmetric_part,
+        ),
+        Identity(
+            "rank1_bilinear",
+            "A4",
+            "bilinear with M_j = q_jᵀ k_j = σ((x Qᵀ) ⊙ (x Kᵀ)) V",
+            _rank1_bilinear,
+        ),
+        Identity(
+            "gated_unit_sum",
+            "A5",
+            "(σ(x Qᵀ) ⊙ (x Kᵀ)) V = Σ_j σ(x·q_j)(x·k_j) v_j",
+            _gated_unit_sum,
+        ),
+        Identity(
+            "gated_is_symmetric_when_linear",
+            "A5",
+            "σ(z) = c·z ⇒ Gated = Sym",
+            _gated_is_symmetric_when_linear,
+            activations=("identity",),
+        ),
+        Identity(
+            "rank_r_is_bilinear",
+            "A8",
+            "rank-r layer = bilinear layer with M_j = Q_j K_jᵀ",
+            _rank_r_is_bilinear,
+        ),
+        Identity(
+            "rank_r_scores",
+            "A8",
+            "x Q_j K_jᵀ xᵀ = Σ_s (x·q_js)(x·k_js)",
+            _rank_r_scores_loop,
+            activations=("identity",),
+        ),
+        Identity("rank_r_gl", "A8", "rank-r layer invariant under (Q_j A, K_j A^{-T})", _rank_r_gl),
+        Identity(
+            "rank_r_exchange", "A8", "rank-r layer invariant under Q_j ↔ K_j", _rank_r_exchange
+        ),
     )
 }
 
 
-def check(name: str, backend: str = "numpy", trials: int = TRIALS,
-          seed: int = SEED) -> NumericCheck:
+def check(
+    name: str, backend: str = "numpy", trials: int = TRIALS, seed: int = SEED
+) -> NumericCheck:
     """Evaluate the identity ``name`` on ``trials`` random layers; agree within ``REL_TOL``."""
     identity = IDENTITIES[name]
     acts = [ACTIVATIONS[a] for a in identity.activations or ACTIVATIONS]
@@ -277,8 +318,15 @@ def check(name: str, backend: str = "numpy", trials: int = TRIALS,
     for t in range(trials):
         lhs, rhs = identity.sides(g, acts[t % len(acts)])
         worst = max(worst, normwise_error(lhs, rhs))
-    return NumericCheck(f"{name}: {identity.statement}", backend, trials, worst, REL_TOL,
-                        worst <= REL_TOL, f"{len(acts)} activations, random shapes ≤ {MAX_DIM}")
+    return NumericCheck(
+        f"{name}: {identity.statement}",
+        backend,
+        trials,
+        worst,
+        REL_TOL,
+        worst <= REL_TOL,
+        f"{len(acts)} activations, random shapes ≤ {MAX_DIM}",
+    )
 
 
 def checks(names: Iterable[str], torch: bool = False) -> tuple[NumericCheck, ...]:
@@ -298,12 +346,18 @@ def _weights_of(form: str, g: Draw, d: int, n: int, r: int) -> list:
         "mlp": lambda: [g.normal(n, d), g.normal(n, d)],
         "static_query": lambda: [g.normal(d, d), g.normal(n, d), g.normal(n, d)],
         "bilinear": lambda: [[g.normal(d, d) for _ in range(n)], g.normal(n, d)],
-        "rank_r": lambda: [[g.normal(d, r) for _ in range(n)], [g.normal(d, r) for _ in range(n)],
-                           g.normal(n, d)],
+        "rank_r": lambda: [
+            [g.normal(d, r) for _ in range(n)],
+            [g.normal(d, r) for _ in range(n)],
+            g.normal(n, d),
+        ],
         "symmetric_rank1": lambda: [g.normal(n, d), g.normal(n, d), g.normal(n, d)],
         "gated": lambda: [g.normal(n, d), g.normal(n, d), g.normal(n, d)],
-        "gated_rank_r": lambda: [[g.normal(d, r) for _ in range(n)],
-                                 [g.normal(d, r) for _ in range(n)], g.normal(n, d)],
+        "gated_rank_r": lambda: [
+            [g.normal(d, r) for _ in range(n)],
+            [g.normal(d, r) for _ in range(n)],
+            g.normal(n, d),
+        ],
     }[form]()
 
 
@@ -322,19 +376,36 @@ def parameter_counts(torch: bool = False) -> tuple[NumericCheck, ...]:
             out = layers.LAYER_FORMS[form].fn(g.normal(2, d), *weights, np.tanh)
             if out.shape != (2, d):
                 problems.append(f"{form} at d={d}, n={n}, r={r} returned shape {out.shape}")
-            worst = max(worst, abs(_entries(weights) - int(layers.parameter_count(form, d=d, n=n,
-                                                                                   r=r))))
+            worst = max(
+                worst, abs(_entries(weights) - int(layers.parameter_count(form, d=d, n=n, r=r)))
+            )
     runs = len(layers.LAYER_FORMS) * len(COUNT_SIZES)
-    out = [NumericCheck("entries of the weights each layer form runs with = LAYER_FORMS formula",
-                        "numpy", runs, float(worst), 0.0, worst == 0 and not problems,
-                        "; ".join(problems))]
+    out = [
+        NumericCheck(
+            "entries of the weights each layer form runs with = LAYER_FORMS formula",
+            "numpy",
+            runs,
+            float(worst),
+            0.0,
+            worst == 0 and not problems,
+            "; ".join(problems),
+        )
+    ]
     if torch and torch_available():
         worst = 0
         for d, n, _ in COUNT_SIZES:
             params = sum(p.numel() for p in llama_mlp(d, n).parameters())
             worst = max(worst, abs(params - int(layers.parameter_count("gated", d=d, n=n))))
-        out.append(NumericCheck("LLaMA block (3 nn.Linear): sum of parameters().numel() = 3nd",
-                                "torch", len(COUNT_SIZES), float(worst), 0.0, worst == 0))
+        out.append(
+            NumericCheck(
+                "LLaMA block (3 nn.Linear): sum of parameters().numel() = 3nd",
+                "torch",
+                len(COUNT_SIZES),
+                float(worst),
+                0.0,
+                worst == 0,
+            )
+        )
     return tuple(out)
 
 
@@ -355,26 +426,30 @@ class WitnessCase:
     certified: float  # a float inside the certified enclosure of the exact difference
 
 
-def replay_witnesses(name: str, cases: Sequence[WitnessCase],
-                     backend: str = "numpy") -> NumericCheck:
+def replay_witnesses(
+    name: str, cases: Sequence[WitnessCase], backend: str = "numpy"
+) -> NumericCheck:
     """Each witness in float64: matches its certified value and is far from 0."""
     worst, failures = 0.0, []
     for case in cases:
         g = Draw(np.random.default_rng(SEED), backend)
-        values = {k: g.array(np.array(v.tolist(), dtype=np.float64))
-                  for k, v in case.values.items()}
+        values = {
+            k: g.array(np.array(v.tolist(), dtype=np.float64)) for k, v in case.values.items()
+        }
         got = float(np.asarray(case.difference(g.sigma(case.activation), values)).reshape(-1)[0])
         err = abs(got - case.certified) / max(abs(case.certified), 1e-300)
         worst = max(worst, err)
         if err > REL_TOL or abs(got) < WITNESS_FLOOR:
-            failures.append(f"{case.activation.name}: float64 {got:.6g} vs certified "
-                            f"{case.certified:.6g}")
+            failures.append(
+                f"{case.activation.name}: float64 {got:.6g} vs certified {case.certified:.6g}"
+            )
     detail = "; ".join(failures) or f"every difference ≥ {WITNESS_FLOOR:g} and as certified"
     return NumericCheck(name, backend, len(cases), worst, REL_TOL, not failures, detail)
 
 
-def replay_all(name: str, cases: Sequence[WitnessCase], torch: bool = False
-               ) -> tuple[NumericCheck, ...]:
+def replay_all(
+    name: str, cases: Sequence[WitnessCase], torch: bool = False
+) -> tuple[NumericCheck, ...]:
     out = [replay_witnesses(name, cases)]
     if torch and torch_available():
         out.append(replay_witnesses(name, [c for c in cases if c.activation.torch], "torch"))
@@ -422,21 +497,45 @@ def llama_swiglu(seed: int = SEED) -> tuple[NumericCheck, ...]:
             if backend == "torch":
                 form = layers.gated(x, W1, W3, W2.T, silu.torch_fn()).numpy()
                 err = normwise_error(real, form)
-                out.append(NumericCheck("LLaMA w2(silu(w1 x) * w3 x) = layers.gated(x, W1, W3, "
-                                        "W2ᵀ, F.silu)", "torch", shape["batch"], err, REL_TOL,
-                                        err <= REL_TOL, _shape_text(shape)))
+                out.append(
+                    NumericCheck(
+                        "LLaMA w2(silu(w1 x) * w3 x) = layers.gated(x, W1, W3, W2ᵀ, F.silu)",
+                        "torch",
+                        shape["batch"],
+                        err,
+                        REL_TOL,
+                        err <= REL_TOL,
+                        _shape_text(shape),
+                    )
+                )
                 as_np = [a.numpy() for a in (x, W1, W3, W2.T)]
                 form = layers.gated(*as_np, silu.numpy)
                 err = normwise_error(real, form)
-                out.append(NumericCheck("LLaMA block = layers.gated with the table's numpy silu",
-                                        "numpy", shape["batch"], err, REL_TOL, err <= REL_TOL,
-                                        _shape_text(shape)))
+                out.append(
+                    NumericCheck(
+                        "LLaMA block = layers.gated with the table's numpy silu",
+                        "numpy",
+                        shape["batch"],
+                        err,
+                        REL_TOL,
+                        err <= REL_TOL,
+                        _shape_text(shape),
+                    )
+                )
             else:
                 err = normwise_error(real, _exact_gated(x, W1, W3, W2.T, silu))
-                out.append(NumericCheck("LLaMA block = SymPy gated form (exact weights, σ = "
-                                        "z·sigmoid(z), certified enclosure)", "mpmath",
-                                        shape["batch"], err, REL_TOL, err <= REL_TOL,
-                                        _shape_text(shape)))
+                out.append(
+                    NumericCheck(
+                        "LLaMA block = SymPy gated form (exact weights, σ = "
+                        "z·sigmoid(z), certified enclosure)",
+                        "mpmath",
+                        shape["batch"],
+                        err,
+                        REL_TOL,
+                        err <= REL_TOL,
+                        _shape_text(shape),
+                    )
+                )
     return tuple(out)
 
 
@@ -450,8 +549,7 @@ def _exact_gated(x, Q, K, V, act: Activation) -> np.ndarray:
     from symbolic.certify import certified_float
 
     exact = [sympy.Matrix(a.tolist()).applyfunc(sympy.Rational) for a in (x, Q, K, V)]
-    sigma = sympy.Lambda(sympy.Symbol("t", real=True),
-                         act.sympy_at(sympy.Symbol("t", real=True)))
+    sigma = sympy.Lambda(sympy.Symbol("t", real=True), act.sympy_at(sympy.Symbol("t", real=True)))
     value = layers.gated(*exact, sigma)
     return np.array([[certified_float(e) for e in row] for row in value.tolist()])
 

@@ -73,12 +73,24 @@ class RetrievalEstimate:
         return self.errors / self.queries
 
     def to_json(self) -> dict:
-        return {"store": self.store, "d": self.d, "beta": self.beta, "memories": self.memories,
-                "queries": self.queries, "errors": self.errors, "rate": self.rate,
-                "ci95": list(self.ci95), "interval": "Wilson score, 95 %", "seed": self.seed,
-                "seconds": self.seconds,
-                "model": {"gaussian": self.gaussian, "spherical": self.spherical,
-                          "fluctuating": self.fluctuating}}
+        return {
+            "store": self.store,
+            "d": self.d,
+            "beta": self.beta,
+            "memories": self.memories,
+            "queries": self.queries,
+            "errors": self.errors,
+            "rate": self.rate,
+            "ci95": list(self.ci95),
+            "interval": "Wilson score, 95 %",
+            "seed": self.seed,
+            "seconds": self.seconds,
+            "model": {
+                "gaussian": self.gaussian,
+                "spherical": self.spherical,
+                "fluctuating": self.fluctuating,
+            },
+        }
 
 
 def wilson(errors: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -99,8 +111,9 @@ def similarities(rng: np.random.Generator, shape: tuple[int, int], d: int) -> np
 Weight = Callable[[np.ndarray, float], np.ndarray]  # u = f(s)/f(1), as in the store table
 
 
-def _chunk(rng: np.random.Generator, weight: Weight, d: int, B: int, n: int, first: bool,
-           beta: float) -> tuple[np.ndarray, np.ndarray]:
+def _chunk(
+    rng: np.random.Generator, weight: Weight, d: int, B: int, n: int, first: bool, beta: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Weights ``u = f(s)/f(1)`` (B, n) and unit values (B, n, d) of one chunk of memories;
     in the first chunk memory 0 is the queried one (``s = 1``, ``u = 1``)."""
     s = similarities(rng, (B, n), d)
@@ -110,8 +123,9 @@ def _chunk(rng: np.random.Generator, weight: Weight, d: int, B: int, n: int, fir
     return u, unit_rows(rng, (B, n, d))
 
 
-def trial_errors(weight: Weight, d: int, M: int, B: int, beta: float,
-                 seed: np.random.SeedSequence) -> int:
+def trial_errors(
+    weight: Weight, d: int, M: int, B: int, beta: float, seed: np.random.SeedSequence
+) -> int:
     """Errors among ``B`` independent memories of ``M`` pairs, each queried with ``k_0``
     (``weight``: a store's ``normalized_weight``)."""
     size = max(1, CHUNK_ELEMENTS // (B * d))
@@ -124,13 +138,15 @@ def trial_errors(weight: Weight, d: int, M: int, B: int, beta: float,
         return int(np.count_nonzero(scores.argmax(axis=1) != 0))
     r = np.zeros((B, d))
     for start, child in zip(starts, seeds, strict=True):  # pass 1: the recall
-        u, V = _chunk(np.random.default_rng(child), weight, d, B, min(size, M - start),
-                      start == 0, beta)
+        u, V = _chunk(
+            np.random.default_rng(child), weight, d, B, min(size, M - start), start == 0, beta
+        )
         r += np.matmul(u[:, None, :], V)[:, 0, :]
     own = best = None
     for start, child in zip(starts, seeds, strict=True):  # pass 2: the same values, scored
-        _, V = _chunk(np.random.default_rng(child), weight, d, B, min(size, M - start),
-                      start == 0, beta)
+        _, V = _chunk(
+            np.random.default_rng(child), weight, d, B, min(size, M - start), start == 0, beta
+        )
         scores = np.matmul(V, r[:, :, None])[:, :, 0]
         if start == 0:
             own, scores = scores[:, 0], scores[:, 1:]
@@ -139,8 +155,14 @@ def trial_errors(weight: Weight, d: int, M: int, B: int, beta: float,
     return int(np.count_nonzero(best > own))
 
 
-def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEFAULT_SEED,
-             beta: float | None = None, memories: int | None = None) -> RetrievalEstimate:
+def estimate(
+    store: str,
+    d: int,
+    queries: int = DEFAULT_QUERIES,
+    seed: int = DEFAULT_SEED,
+    beta: float | None = None,
+    memories: int | None = None,
+) -> RetrievalEstimate:
     """Decoding errors of ``queries`` independent trials at ``M = round(M*)`` (or ``memories``)."""
     start = time.perf_counter()
     beta = default_beta(d) if beta is None else beta
@@ -155,48 +177,78 @@ def estimate(store: str, d: int, queries: int = DEFAULT_QUERIES, seed: int = DEF
         raise InvalidArgument(
             f"--store {store} --d {d} --queries {queries}: {queries} memories of {M:,} pairs "
             f"are estimated at ~{seconds:.2g} s (bound {MAX_SECONDS:g} s); give fewer --queries "
-            "or a smaller --d")
+            "or a smaller --d"
+        )
     model = error_probability(store, d, M, beta)
     batch = max(1, min(queries, CHUNK_ELEMENTS // (M * d)))
     root = np.random.SeedSequence([seed, d, M, list(STORES).index(store)])
     starts = range(0, queries, batch)
     weight = STORES[store].normalized_weight
-    errors = sum(trial_errors(weight, d, M, min(batch, queries - b), beta, child)
-                 for b, child in zip(starts, root.spawn(len(starts)), strict=True))
-    return RetrievalEstimate(store, d, model.beta, M, queries, errors, wilson(errors, queries),
-                             seed, time.perf_counter() - start, model.gaussian, model.spherical,
-                             model.fluctuating)
+    errors = sum(
+        trial_errors(weight, d, M, min(batch, queries - b), beta, child)
+        for b, child in zip(starts, root.spawn(len(starts)), strict=True)
+    )
+    return RetrievalEstimate(
+        store,
+        d,
+        model.beta,
+        M,
+        queries,
+        errors,
+        wilson(errors, queries),
+        seed,
+        time.perf_counter() - start,
+        model.gaussian,
+        model.spherical,
+        model.fluctuating,
+    )
 
 
 # --- command line ----------------------------------------------------------------------------
 
 
 def text_table(rows: Sequence[RetrievalEstimate]) -> str:
-    head = (f"{'store':<14} {'d':>4} {'M':>9} {'queries':>8} {'errors':>7}  "
-            f"{'MC rate [95% Wilson CI]':<34} {'fluct.':>9} {'spherical':>9} {'Gaussian':>9}")
+    head = (
+        f"{'store':<14} {'d':>4} {'M':>9} {'queries':>8} {'errors':>7}  "
+        f"{'MC rate [95% Wilson CI]':<34} {'fluct.':>9} {'spherical':>9} {'Gaussian':>9}"
+    )
     lines = [head, "-" * len(head)]
     for e in rows:
         mc = f"{e.rate:.4%} [{e.ci95[0]:.4%}, {e.ci95[1]:.4%}]"
-        lines.append(f"{e.store:<14} {e.d:>4} {e.memories:>9,} {e.queries:>8} {e.errors:>7}  "
-                     f"{mc:<34} {e.fluctuating:>9.4%} {e.spherical:>9.4%} {e.gaussian:>9.4%}")
+        lines.append(
+            f"{e.store:<14} {e.d:>4} {e.memories:>9,} {e.queries:>8} {e.errors:>7}  "
+            f"{mc:<34} {e.fluctuating:>9.4%} {e.spherical:>9.4%} {e.gaussian:>9.4%}"
+        )
     betas = {e.beta for e in rows if e.beta is not None}
-    lines.append("M = round(M*), exact-law capacity; one query per memory draw; "
-                 f"seed {rows[0].seed}"
-                 + (f"; softmax β = {', '.join(f'{b:g}' for b in sorted(betas))}" if betas
-                    else ""))
+    lines.append(
+        "M = round(M*), exact-law capacity; one query per memory draw; "
+        f"seed {rows[0].seed}"
+        + (f"; softmax β = {', '.join(f'{b:g}' for b in sorted(betas))}" if betas else "")
+    )
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.retrieval"
     parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=comma_list(str, "store names"),
-                        default=list(DEFAULT_STORES),
-                        help="stores, comma-separated (default: " + ",".join(DEFAULT_STORES) + ")")
-    parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=[DEFAULT_D],
-                        help=f"dimensions, comma-separated (default {DEFAULT_D})")
-    parser.add_argument("--queries", type=integer_text, default=DEFAULT_QUERIES,
-                        help=f"independent trials per store (default {DEFAULT_QUERIES})")
+    parser.add_argument(
+        "--store",
+        type=comma_list(str, "store names"),
+        default=list(DEFAULT_STORES),
+        help="stores, comma-separated (default: " + ",".join(DEFAULT_STORES) + ")",
+    )
+    parser.add_argument(
+        "--d",
+        type=comma_list(integer_text, "integers"),
+        default=[DEFAULT_D],
+        help=f"dimensions, comma-separated (default {DEFAULT_D})",
+    )
+    parser.add_argument(
+        "--queries",
+        type=integer_text,
+        default=DEFAULT_QUERIES,
+        help=f"independent trials per store (default {DEFAULT_QUERIES})",
+    )
     parser.add_argument("--beta", type=float, help="softmax β (default √d)")
     parser.add_argument("--seed", type=integer_text, default=DEFAULT_SEED)
     parser.add_argument("--json", action="store_true")
@@ -205,8 +257,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for store in args.store:  # every bad name before any work
             for d in args.d:
                 validate(store, d, default_beta(d) if args.beta is None else args.beta)
-        rows = [estimate(store, d, args.queries, args.seed, args.beta)
-                for d in args.d for store in args.store]
+        rows = [
+            estimate(store, d, args.queries, args.seed, args.beta)
+            for d in args.d
+            for store in args.store
+        ]
     except InvalidArgument as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

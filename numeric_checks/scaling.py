@@ -59,11 +59,24 @@ def symmetric_scaling_checks() -> tuple[NumericCheck, ...]:
         for _ in range(TRIALS):
             x, Q, K, V = random_layer(rng)
             al = _alpha(rng, signed=True)
-            worst = max(worst, relative_gap(layers.symmetric_rank1(x, al * Q, K / al, V, act.numpy),
-                                    layers.symmetric_rank1(x, Q, K, V, act.numpy)))
+            worst = max(
+                worst,
+                relative_gap(
+                    layers.symmetric_rank1(x, al * Q, K / al, V, act.numpy),
+                    layers.symmetric_rank1(x, Q, K, V, act.numpy),
+                ),
+            )
             count += 1
-    return (NumericCheck("Sym(x; αQ, K/α, V) = Sym(x; Q, K, V), random α ≠ 0", "numpy", count,
-                         worst, REL_TOL, worst <= REL_TOL),)
+    return (
+        NumericCheck(
+            "Sym(x; αQ, K/α, V) = Sym(x; Q, K, V), random α ≠ 0",
+            "numpy",
+            count,
+            worst,
+            REL_TOL,
+            worst <= REL_TOL,
+        ),
+    )
 
 
 def scaling_identity_checks() -> tuple[NumericCheck, ...]:
@@ -81,12 +94,21 @@ def scaling_identity_checks() -> tuple[NumericCheck, ...]:
             scale = max(float(np.max(np.abs(one))), float(np.max(np.abs(other))), 1e-300)
             worst = max(worst, float(np.max(np.abs(one - other - want))) / scale)
             count += 1
-    return (NumericCheck("Gated(αQ, K/α) − Gated(Q, K) = (1/α)·Σ_j (σ(αu_j) − ασ(u_j)) w_j v_j",
-                         "numpy", count, worst, REL_TOL, worst <= REL_TOL),)
+    return (
+        NumericCheck(
+            "Gated(αQ, K/α) − Gated(Q, K) = (1/α)·Σ_j (σ(αu_j) − ασ(u_j)) w_j v_j",
+            "numpy",
+            count,
+            worst,
+            REL_TOL,
+            worst <= REL_TOL,
+        ),
+    )
 
 
-def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
-                                torch: bool = False) -> tuple[NumericCheck, ...]:
+def generalized_symmetry_checks(
+    an: ActivationAnalysis, act: Activation | None, torch: bool = False
+) -> tuple[NumericCheck, ...]:
     sigma = act.numpy if act is not None else numpy_function(an.expr)
     checks = []
     p = an.degree
@@ -96,22 +118,46 @@ def generalized_symmetry_checks(an: ActivationAnalysis, act: Activation | None,
             gap = 0.0
             for _ in range(3):
                 al, minus_p = _alpha(rng, False), -float(p)
-                gap = max(gap, symmetry_gap(
-                    fn, layers.gated, lambda Q, K, al=al, e=minus_p: (al * Q, al**e * K),
-                    to_backend, rng))
-            checks.append(expected_check(f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend,
-                                         gap, True, None))
+                gap = max(
+                    gap,
+                    symmetry_gap(
+                        fn,
+                        layers.gated,
+                        lambda Q, K, al=al, e=minus_p: (al * Q, al**e * K),
+                        to_backend,
+                        rng,
+                    ),
+                )
+            checks.append(
+                expected_check(
+                    f"gated: Q → αQ, K → α^(−{p})K, random α > 0", backend, gap, True, None
+                )
+            )
         else:
-            gap = symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend,
-                                rng)
-            checks.append(expected_check("gated: Q → 2Q, K → K/2", backend, gap,
-                                  an.inverse_scaling_symmetric, scaling_break(an),
-                                  scaling_witness_gap(an, fn, to_backend)))
+            gap = symmetry_gap(fn, layers.gated, lambda Q, K: (2.0 * Q, K / 2.0), to_backend, rng)
+            checks.append(
+                expected_check(
+                    "gated: Q → 2Q, K → K/2",
+                    backend,
+                    gap,
+                    an.inverse_scaling_symmetric,
+                    scaling_break(an),
+                    scaling_witness_gap(an, fn, to_backend),
+                )
+            )
         gap = symmetry_gap(fn, layers.gated, lambda Q, K: (-Q, -K), to_backend, rng)
         odd, q = _oddness(an)
         wgap = None if q is None else witness_layer_gap(fn, to_backend, (-q, -1.0), (q, 1.0))
-        checks.append(expected_check("gated: Q → −Q, K → −K (α = −1)", backend, gap,
-                              True if an.is_linear else odd, None, wgap))
+        checks.append(
+            expected_check(
+                "gated: Q → −Q, K → −K (α = −1)",
+                backend,
+                gap,
+                True if an.is_linear else odd,
+                None,
+                wgap,
+            )
+        )
     return tuple(checks)
 
 

@@ -79,9 +79,23 @@ SCHEDULE_NAMES = ("constant", "logn", "yarn")
 BLAS_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 KEY_COLUMNS = ("store", "d", "beta", "schedule", "memories", "estimator", "seed", "rel_se_target")
 COLUMNS = KEY_COLUMNS + (
-    "quantity", "estimate", "ci95_lo", "ci95_hi", "exact", "gaussian", "exact_kind",
-    "estimate_vs_exact", "isr", "isr_ci95_lo", "isr_ci95_hi", "effective_beta", "pairs",
-    "chunks", "rel_se", "capped")
+    "quantity",
+    "estimate",
+    "ci95_lo",
+    "ci95_hi",
+    "exact",
+    "gaussian",
+    "exact_kind",
+    "estimate_vs_exact",
+    "isr",
+    "isr_ci95_lo",
+    "isr_ci95_hi",
+    "effective_beta",
+    "pairs",
+    "chunks",
+    "rel_se",
+    "capped",
+)
 
 
 @dataclass(frozen=True)
@@ -103,7 +117,7 @@ class Point:
 
     def entropy(self) -> list[int]:
         digest = hashlib.sha256(repr(self.key()).encode()).digest()
-        return [self.seed, *(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))]
+        return [self.seed, *(int.from_bytes(digest[i : i + 4], "little") for i in range(0, 16, 4))]
 
     @property
     def effective_beta(self) -> float | None:
@@ -115,9 +129,14 @@ class Point:
         from symbolic.capacity import SCHEDULES
 
         with mpmath.workdps(30):
-            return float(SCHEDULES[self.schedule].beta(
-                mpmath.mp, mpmath.log(self.memories), mpmath.mpf(self.beta),
-                mpmath.log(TRAINING_LENGTH)))
+            return float(
+                SCHEDULES[self.schedule].beta(
+                    mpmath.mp,
+                    mpmath.log(self.memories),
+                    mpmath.mpf(self.beta),
+                    mpmath.log(TRAINING_LENGTH),
+                )
+            )
 
 
 def _cell(x: Any) -> str:
@@ -132,10 +151,16 @@ def _cell(x: Any) -> str:
 # --- the grid ----------------------------------------------------------------------------
 
 
-def grid(stores: Iterable[str] = DEFAULT_STORES, ds: Iterable[int] = DEFAULT_D,
-         betas: Iterable[float | str] = ("sqrt",), schedules: Iterable[str] = ("constant",),
-         memories: Iterable[int] | None = None, estimator: str = "auto",
-         seed: int = DEFAULT_SEED, rel_se: float = DEFAULT_REL_SE) -> list[Point]:
+def grid(
+    stores: Iterable[str] = DEFAULT_STORES,
+    ds: Iterable[int] = DEFAULT_D,
+    betas: Iterable[float | str] = ("sqrt",),
+    schedules: Iterable[str] = ("constant",),
+    memories: Iterable[int] | None = None,
+    estimator: str = "auto",
+    seed: int = DEFAULT_SEED,
+    rel_se: float = DEFAULT_REL_SE,
+) -> list[Point]:
     """The points of stores × d × β × schedules × M (β and schedules only matter for softmax).
 
     ``betas`` holds numbers or ``"sqrt"`` (β = √d). Without ``memories`` a point estimates the
@@ -148,9 +173,9 @@ def grid(stores: Iterable[str] = DEFAULT_STORES, ds: Iterable[int] = DEFAULT_D,
     for store in stores:
         uses_beta = STORES[store].uses_beta
         for d in ds:
-            for beta in (betas if uses_beta else [None]):
+            for beta in betas if uses_beta else [None]:
                 b = None if beta is None else (math.sqrt(d) if beta == "sqrt" else float(beta))
-                for sched in (schedules if uses_beta else [None]):
+                for sched in schedules if uses_beta else [None]:
                     for m in ms:
                         p = Point(store, d, b, sched, m, estimator, seed, rel_se)
                         # on the β the point uses: β(M) under a schedule, not the base β
@@ -164,37 +189,43 @@ def grid(stores: Iterable[str] = DEFAULT_STORES, ds: Iterable[int] = DEFAULT_D,
 def _estimator(store: str, d: int, beta: float | None, asked: str) -> str:
     if store == "least_squares":
         return "qr"
-    if asked == "importance" or (asked == "auto" and store == "softmax"
-                                 and 4 * beta * beta / d > IMPORTANCE_ABOVE):
+    if asked == "importance" or (
+        asked == "auto" and store == "softmax" and 4 * beta * beta / d > IMPORTANCE_ABOVE
+    ):
         return "importance"
     return "rao-blackwell"
 
 
-def _validate(stores: list[str], ds: list[int], betas: list, schedules: list[str],
-              ms: list, estimator: str, rel_se: float) -> None:
+def _validate(
+    stores: list[str],
+    ds: list[int],
+    betas: list,
+    schedules: list[str],
+    ms: list,
+    estimator: str,
+    rel_se: float,
+) -> None:
     for s in stores:
         if s not in STORES:
-            raise InvalidArgument(f"--store {s}: unknown store; valid stores: "
-                                  + ", ".join(STORES))
+            raise InvalidArgument(f"--store {s}: unknown store; valid stores: " + ", ".join(STORES))
     for d in ds:
         if not 3 <= d <= MAX_D:
             raise InvalidArgument(f"--d {d}: the dimension must be an integer in [3, {MAX_D}]")
     for b in betas:
-        if b != "sqrt" and not (isinstance(b, (int, float)) and 0 < b <= 1000
-                                and math.isfinite(b)):
+        if b != "sqrt" and not (isinstance(b, (int, float)) and 0 < b <= 1000 and math.isfinite(b)):
             raise InvalidArgument(f"--beta {b}: β must be 'sqrt' or a number in (0, 1000]")
     for sc in schedules:
         if sc not in SCHEDULE_NAMES:
-            raise InvalidArgument(f"--schedule {sc}: valid schedules: "
-                                  + ", ".join(SCHEDULE_NAMES))
+            raise InvalidArgument(f"--schedule {sc}: valid schedules: " + ", ".join(SCHEDULE_NAMES))
     if any(sc != "constant" for sc in schedules) and ms == [None]:
         raise InvalidArgument("--schedule logn/yarn set β from M: give --memories too")
     for m in ms:
         if m is not None and not 2 <= m <= 10**18:
             raise InvalidArgument(f"--memories {m}: M must be an integer in [2, 1e18]")
     if estimator not in ESTIMATORS:
-        raise InvalidArgument(f"--estimator {estimator}: valid estimators: "
-                              + ", ".join(ESTIMATORS))
+        raise InvalidArgument(
+            f"--estimator {estimator}: valid estimators: " + ", ".join(ESTIMATORS)
+        )
     if not 1e-5 <= rel_se <= 0.5:
         raise InvalidArgument(f"--rel-se {rel_se}: must lie in [1e-5, 0.5]")
 
@@ -223,8 +254,9 @@ def _moments(y: np.ndarray) -> dict:
     return {"n": int(y.size), "mean": mean, "m2": float(np.square(y - mean).sum())}
 
 
-def weight_chunk(store: str, d: int, beta: float, keys: int, entropy: list[int],
-                 index: int) -> dict:
+def weight_chunk(
+    store: str, d: int, beta: float, keys: int, entropy: list[int], index: int
+) -> dict:
     """Rao–Blackwell: ``QUERIES × keys`` pairs of fresh unit vectors, moments of y."""
     rng = _rng(entropy, index)
     q = unit_rows(rng, (QUERIES, d))
@@ -234,11 +266,11 @@ def weight_chunk(store: str, d: int, beta: float, keys: int, entropy: list[int],
     return _moments(w.ravel())
 
 
-def importance_chunk(store: str, d: int, beta: float, pairs: int, entropy: list[int],
-                     index: int) -> dict:
+def importance_chunk(
+    store: str, d: int, beta: float, pairs: int, entropy: list[int], index: int
+) -> dict:
     """Importance sampling: ``pairs`` independent shifted pairs, moments of ``L·y``."""
-    return _moments(importance_pairs(store, d, beta, tilt(d, beta), pairs,
-                                     _rng(entropy, index)))
+    return _moments(importance_pairs(store, d, beta, tilt(d, beta), pairs, _rng(entropy, index)))
 
 
 def ls_chunk(d: int, memories: int, draws: int, entropy: list[int], index: int) -> dict:
@@ -248,9 +280,14 @@ def ls_chunk(d: int, memories: int, draws: int, entropy: list[int], index: int) 
     q, _ = np.linalg.qr(unit_rows(rng, (draws, memories, d)))
     lev = np.einsum("rmd,rmd->rm", q, q)
     sig, inter = (lev**2).sum(1), (lev - lev**2).sum(1)
-    return {"n": draws, "s": float(sig.sum()), "i": float(inter.sum()),
-            "ss": float((sig * sig).sum()), "ii": float((inter * inter).sum()),
-            "si": float((sig * inter).sum())}
+    return {
+        "n": draws,
+        "s": float(sig.sum()),
+        "i": float(inter.sum()),
+        "ss": float((sig * sig).sum()),
+        "ii": float((inter * inter).sum()),
+        "si": float((sig * inter).sum()),
+    }
 
 
 def merge_moments(parts: Sequence[dict]) -> dict:
@@ -286,8 +323,9 @@ def plan(point: Point, max_pairs: int = MAX_PAIRS) -> list[Plan]:
         for j, m in enumerate((lo, lo + 1)):
             per = max(1, CHUNK_ELEMENTS // (m * d))
             chunks = math.ceil(LS_DRAWS / per)
-            out.append(Plan(point, ls_chunk, (d, m, per, entropy + [j]), chunks,
-                            chunks * per, False))
+            out.append(
+                Plan(point, ls_chunk, (d, m, per, entropy + [j]), chunks, chunks * per, False)
+            )
         return out
     beta = point.effective_beta or 1.0
     if point.estimator == "importance":
@@ -298,21 +336,42 @@ def plan(point: Point, max_pairs: int = MAX_PAIRS) -> list[Plan]:
     pairs = max(MIN_PAIRS, min(want, max_pairs))
     if point.estimator == "importance":
         per = max(1024, CHUNK_ELEMENTS // d)
-        return [Plan(point, importance_chunk, (point.store, d, beta, per, entropy),
-                     math.ceil(pairs / per), math.ceil(pairs / per) * per, capped)]
+        return [
+            Plan(
+                point,
+                importance_chunk,
+                (point.store, d, beta, per, entropy),
+                math.ceil(pairs / per),
+                math.ceil(pairs / per) * per,
+                capped,
+            )
+        ]
     keys = max(1024, CHUNK_ELEMENTS // max(d, QUERIES))
     per = QUERIES * keys
-    return [Plan(point, weight_chunk, (point.store, d, beta, keys, entropy),
-                 math.ceil(pairs / per), math.ceil(pairs / per) * per, capped)]
+    return [
+        Plan(
+            point,
+            weight_chunk,
+            (point.store, d, beta, keys, entropy),
+            math.ceil(pairs / per),
+            math.ceil(pairs / per) * per,
+            capped,
+        )
+    ]
 
 
 def _importance_pairs(point: Point) -> int:
     """Pairs for the target precision: CV² of the weighted term measured by a pilot of 2¹⁶
     pairs (its own generator, not one of the chunks), with a factor 2 of headroom."""
     beta = point.effective_beta
-    pilot = importance_pairs(point.store, point.d, beta, tilt(point.d, beta), 1 << 16,
-                             np.random.default_rng(np.random.SeedSequence(point.entropy(),
-                                                                          spawn_key=(2**31,))))
+    pilot = importance_pairs(
+        point.store,
+        point.d,
+        beta,
+        tilt(point.d, beta),
+        1 << 16,
+        np.random.default_rng(np.random.SeedSequence(point.entropy(), spawn_key=(2**31,))),
+    )
     cv2 = float(pilot.var() / pilot.mean() ** 2)
     return int(2 * cv2 / point.rel_se_target**2) + 1
 
@@ -322,8 +381,7 @@ def _ls_lower(point: Point) -> int:
         return max(point.d + 1, point.memories)
     from symbolic.capacity import store_capacity
 
-    return max(point.d + 1, math.floor(store_capacity("least_squares", point.d).exact
-                                       .capacity.mid))
+    return max(point.d + 1, math.floor(store_capacity("least_squares", point.d).exact.capacity.mid))
 
 
 # --- turning statistics into a row ---------------------------------------------------------
@@ -334,25 +392,41 @@ def _theory(point: Point) -> dict[str, Any]:
 
     if point.memories is None:
         cap = store_capacity(point.store, point.d, rational(point.beta or 8))
-        return {"exact": cap.exact.capacity.mid, "gaussian": cap.gaussian.capacity.mid,
-                "exact_kind": cap.exact.kind}
+        return {
+            "exact": cap.exact.capacity.mid,
+            "gaussian": cap.gaussian.capacity.mid,
+            "exact_kind": cap.exact.kind,
+        }
     if point.store == "softmax":
-        return {law: schedule_isr(point.schedule or "constant", law, point.d, point.beta,
-                                  TRAINING_LENGTH, point.memories)
-                for law in ("exact", "gaussian")} | {"exact_kind": "closed form"}
+        return {
+            law: schedule_isr(
+                point.schedule or "constant",
+                law,
+                point.d,
+                point.beta,
+                TRAINING_LENGTH,
+                point.memories,
+            )
+            for law in ("exact", "gaussian")
+        } | {"exact_kind": "closed form"}
     from symbolic.capacity import isr
 
-    return {law: isr(point.store, law, point.d, point.beta or 8, point.memories)
-            for law in ("exact", "gaussian")} | {"exact_kind": store_capacity(
-                point.store, point.d, rational(point.beta or 8)).exact.kind}
+    return {
+        law: isr(point.store, law, point.d, point.beta or 8, point.memories)
+        for law in ("exact", "gaussian")
+    } | {"exact_kind": store_capacity(point.store, point.d, rational(point.beta or 8)).exact.kind}
 
 
 def row(point: Point, stats: list[dict], plans: list[Plan]) -> dict[str, Any]:
     """One line of the results table (no timings: the table of a rerun is byte-identical)."""
     out: dict[str, Any] = {c: getattr(point, c) for c in KEY_COLUMNS}
     out.update(_theory(point))
-    out.update(effective_beta=point.effective_beta, chunks=sum(p.chunks for p in plans),
-               pairs=sum(p.pairs for p in plans), capped=any(p.capped for p in plans))
+    out.update(
+        effective_beta=point.effective_beta,
+        chunks=sum(p.chunks for p in plans),
+        pairs=sum(p.pairs for p in plans),
+        capped=any(p.capped for p in plans),
+    )
     if point.store == "least_squares":
         isr_se = [_ratio(merge_sums(s)) for s in stats]
         (a, sa), (b, sb) = isr_se
@@ -374,12 +448,20 @@ def row(point: Point, stats: list[dict], plans: list[Plan]) -> dict[str, Any]:
             isr_m, isr_sd = (est - 1) * mean, (est - 1) * se  # ISR at the estimated M*: 1
         else:
             est = (point.memories - 1) * mean
-            lo_ci, hi_ci = est - Z95 * (point.memories - 1) * se, est + Z95 * (
-                point.memories - 1) * se
+            lo_ci, hi_ci = (
+                est - Z95 * (point.memories - 1) * se,
+                est + Z95 * (point.memories - 1) * se,
+            )
             isr_m, isr_sd = est, (point.memories - 1) * se
-    out.update(quantity="capacity" if point.memories is None else "isr", estimate=est,
-               ci95_lo=lo_ci, ci95_hi=hi_ci, isr=isr_m, isr_ci95_lo=isr_m - Z95 * isr_sd,
-               isr_ci95_hi=isr_m + Z95 * isr_sd)
+    out.update(
+        quantity="capacity" if point.memories is None else "isr",
+        estimate=est,
+        ci95_lo=lo_ci,
+        ci95_hi=hi_ci,
+        isr=isr_m,
+        isr_ci95_lo=isr_m - Z95 * isr_sd,
+        isr_ci95_hi=isr_m + Z95 * isr_sd,
+    )
     exact = out.get("exact")
     out["estimate_vs_exact"] = (est / exact - 1) if exact and math.isfinite(exact) else None
     return {c: out.get(c) for c in COLUMNS}
@@ -405,46 +487,65 @@ def _dask_client(workers: int | None, scheduler: str | None):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise DaskMissing(f"{'--scheduler' if scheduler else '--workers'} needs Dask, which is "
-                          f"not installed: {EXTRA}; or run in this process with --workers 0"
-                          ) from None
+        raise DaskMissing(
+            f"{'--scheduler' if scheduler else '--workers'} needs Dask, which is "
+            f"not installed: {EXTRA}; or run in this process with --workers 0"
+        ) from None
     if scheduler:
         try:
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError) as exc:
-            raise InvalidArgument(f"--scheduler {scheduler}: cannot connect ({exc}); start "
-                                  "one with 'dask scheduler' and 'dask worker ADDRESS'") from None
+            raise InvalidArgument(
+                f"--scheduler {scheduler}: cannot connect ({exc}); start "
+                "one with 'dask scheduler' and 'dask worker ADDRESS'"
+            ) from None
         client.run(os.environ.update, BLAS_ENV)  # later BLAS pools; nanny sets them at spawn
         return client, None
     import logging
 
     n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                           dashboard_address=":0", silence_logs=logging.ERROR,
-                           env=dict(BLAS_ENV))
+    cluster = LocalCluster(
+        n_workers=n,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+        env=dict(BLAS_ENV),
+    )
     return Client(cluster), cluster
 
 
-def run_sweep(points: Sequence[Point], *, workers: int | None = None,
-              scheduler: str | None = None, out: str | None = None,
-              max_pairs: int = MAX_PAIRS, progress: bool = True,
-              done: Sequence[dict] = (), client: Any = None) -> list[dict[str, Any]]:
+def run_sweep(
+    points: Sequence[Point],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    out: str | None = None,
+    max_pairs: int = MAX_PAIRS,
+    progress: bool = True,
+    done: Sequence[dict] = (),
+    client: Any = None,
+) -> list[dict[str, Any]]:
     """Estimate every point; ``workers=0`` runs the chunks in this process (no Dask).
 
     ``client``: an open ``dask.distributed.Client`` to use (and leave open) instead of starting
     a cluster. Rows already in ``done`` (a previous run's table, same key columns) are kept, not
     redone; with ``out`` the table is rewritten as each point finishes.
     """
-    have = {tuple(_cell(r[c]) if not isinstance(r[c], str) else r[c] for c in KEY_COLUMNS): r
-            for r in done}
+    have = {
+        tuple(_cell(r[c]) if not isinstance(r[c], str) else r[c] for c in KEY_COLUMNS): r
+        for r in done
+    }
     rows = {p: have[p.key()] for p in points if p.key() in have}
     todo = [p for p in points if p not in rows]
     plans = {p: plan(p, max_pairs) for p in todo}
     for p, ps in plans.items():
         if any(x.capped for x in ps):
-            print(f"numeric_checks.sweep: warning: {p.store} d={p.d} beta={p.beta}: the "
-                  f"sample is capped at --max-pairs {max_pairs:g}; its rel_se is reported",
-                  file=sys.stderr)
+            print(
+                f"numeric_checks.sweep: warning: {p.store} d={p.d} beta={p.beta}: the "
+                f"sample is capped at --max-pairs {max_pairs:g}; its rel_se is reported",
+                file=sys.stderr,
+            )
     tasks = [(p, j, i) for p in todo for j, pl in enumerate(plans[p]) for i in range(pl.chunks)]
     results: dict[tuple, dict] = {}
     remaining = {p: sum(pl.chunks for pl in plans[p]) for p in todo}
@@ -456,8 +557,10 @@ def run_sweep(points: Sequence[Point], *, workers: int | None = None,
         remaining[p] -= 1
         bar.update(1)
         if remaining[p] == 0:
-            stats_by_plan = [[results.pop((p, jj, ii)) for ii in range(pl.chunks)]
-                             for jj, pl in enumerate(plans[p])]
+            stats_by_plan = [
+                [results.pop((p, jj, ii)) for ii in range(pl.chunks)]
+                for jj, pl in enumerate(plans[p])
+            ]
             rows[p] = row(p, stats_by_plan, plans[p])
             if out:
                 write_table(out, [rows[q] for q in points if q in rows])
@@ -483,8 +586,12 @@ def run_sweep(points: Sequence[Point], *, workers: int | None = None,
     return table
 
 
-def _run_on(client: Any, tasks: list[tuple], plans: dict[Point, list[Plan]],
-            finished: Callable[[tuple, dict], None]) -> None:
+def _run_on(
+    client: Any,
+    tasks: list[tuple],
+    plans: dict[Point, list[Plan]],
+    finished: Callable[[tuple, dict], None],
+) -> None:
     """Submit every chunk and hand each result to ``finished`` as it arrives."""
     from dask.distributed import as_completed
 
@@ -542,11 +649,14 @@ def read_table(path: str) -> list[dict]:
             else:
                 rows = list(csv.DictReader(fh))
     except (OSError, ValueError) as exc:
-        raise InvalidArgument(f"--out {path}: cannot read it to resume ({exc}); move it away "
-                              "or pick another file") from None
+        raise InvalidArgument(
+            f"--out {path}: cannot read it to resume ({exc}); move it away or pick another file"
+        ) from None
     if rows and set(KEY_COLUMNS) - set(rows[0]):
-        raise InvalidArgument(f"--out {path}: not a sweep table (columns "
-                              f"{', '.join(sorted(set(KEY_COLUMNS) - set(rows[0])))} missing)")
+        raise InvalidArgument(
+            f"--out {path}: not a sweep table (columns "
+            f"{', '.join(sorted(set(KEY_COLUMNS) - set(rows[0])))} missing)"
+        )
     for r in rows:
         for c in KEY_COLUMNS:
             r[c] = _cell(r[c]) if not isinstance(r[c], str) else r[c]
@@ -554,14 +664,15 @@ def read_table(path: str) -> list[dict]:
 
 
 def _json_row(r: dict) -> dict:
-    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v)
-            for k, v in r.items()}
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()}
 
 
 def text_table(rows: Sequence[dict]) -> str:
-    head = (f"{'store':<14} {'d':>5} {'beta':>7} {'schedule':<9} {'M':>9} {'estimator':<13} "
-            f"{'quantity':<8} {'estimate [95% CI]':<36} {'exact':>12} {'Gaussian':>12} "
-            f"{'MC/exact':>9}")
+    head = (
+        f"{'store':<14} {'d':>5} {'beta':>7} {'schedule':<9} {'M':>9} {'estimator':<13} "
+        f"{'quantity':<8} {'estimate [95% CI]':<36} {'exact':>12} {'Gaussian':>12} "
+        f"{'MC/exact':>9}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         est = f"{_num(r['estimate'])} [{_num(r['ci95_lo'])}, {_num(r['ci95_hi'])}]"
@@ -571,7 +682,8 @@ def text_table(rows: Sequence[dict]) -> str:
             f"{_num(r['memories']):>9} {r['estimator']:<13} {r['quantity']:<8} {est:<36} "
             f"{_num(r['exact']):>12} {_num(r['gaussian']):>12} "
             f"{'' if vs in (None, '') else f'{float(vs):+.2%}':>9}"
-            + ("  (capped)" if str(r["capped"]) == "True" else ""))
+            + ("  (capped)" if str(r["capped"]) == "True" else "")
+        )
     return "\n".join(lines)
 
 
@@ -593,8 +705,9 @@ def plot_capacity_vs_d(rows: Sequence[dict], path: str) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    caps = [r for r in rows if r["quantity"] == "capacity" and r["schedule"] in (None, "",
-                                                                                 "constant")]
+    caps = [
+        r for r in rows if r["quantity"] == "capacity" and r["schedule"] in (None, "", "constant")
+    ]
     stores = list(dict.fromkeys(r["store"] for r in caps))
     fig, ax = plt.subplots(figsize=(9, 6.5))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -605,14 +718,22 @@ def plot_capacity_vs_d(rows: Sequence[dict], path: str) -> str:
         ax.plot(d, [float(r["exact"]) for r in rs], "-", color=c, label=store)
         ax.plot(d, [float(r["gaussian"]) for r in rs], "--", color=c, lw=0.9)
         est = np.array([float(r["estimate"]) for r in rs])
-        err = [est - np.array([float(r["ci95_lo"]) for r in rs]),
-               np.array([float(r["ci95_hi"]) for r in rs]) - est]
+        err = [
+            est - np.array([float(r["ci95_lo"]) for r in rs]),
+            np.array([float(r["ci95_hi"]) for r in rs]) - est,
+        ]
         ax.errorbar(d, est, yerr=err, fmt="o", color=c, ms=4, capsize=3)
-    ax.set(xscale="log", yscale="log", xlabel="d", ylabel="capacity M* (ISR = 1)",
-           title="Capacity vs d: exact (solid), Gaussian (dashed), Monte Carlo (points, "
-                 "95% CI); softmax β = √d")
-    ax.set_xticks(sorted({int(r["d"]) for r in caps}), [str(x) for x in sorted(
-        {int(r["d"]) for r in caps})])
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="d",
+        ylabel="capacity M* (ISR = 1)",
+        title="Capacity vs d: exact (solid), Gaussian (dashed), Monte Carlo (points, "
+        "95% CI); softmax β = √d",
+    )
+    ax.set_xticks(
+        sorted({int(r["d"]) for r in caps}), [str(x) for x in sorted({int(r["d"]) for r in caps})]
+    )
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -633,11 +754,13 @@ def comma_list(kind: Callable[[str], Any], name: str) -> Callable[[str], list]:
         try:
             items = [kind(x.strip()) for x in text.split(",") if x.strip()]
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r}: expected a comma-separated list of "
-                                             f"{name}") from None
+            raise argparse.ArgumentTypeError(
+                f"{text!r}: expected a comma-separated list of {name}"
+            ) from None
         if not items:
             raise argparse.ArgumentTypeError(f"{text!r}: empty list")
         return items
+
     return parse
 
 
@@ -655,28 +778,60 @@ def integer_text(text: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.sweep"
     parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=comma_list(str, "store names"),
-                        default=list(DEFAULT_STORES), help="stores (default: all)")
-    parser.add_argument("--d", type=comma_list(integer_text, "integers"), default=list(DEFAULT_D),
-                        help="dimensions (default 8,16,32,64,128,256)")
-    parser.add_argument("--beta", type=comma_list(_beta, "numbers or 'sqrt'"), default=["sqrt"],
-                        help="softmax β values, or 'sqrt' for β = √d (default)")
-    parser.add_argument("--schedule", type=comma_list(str, "schedule names"), default=["constant"],
-                        help="softmax logit scaling: constant, logn, yarn (need --memories)")
-    parser.add_argument("--memories", type=comma_list(integer_text, "integers"),
-                        help="M values: estimate ISR(M) there (default: the capacity)")
+    parser.add_argument(
+        "--store",
+        type=comma_list(str, "store names"),
+        default=list(DEFAULT_STORES),
+        help="stores (default: all)",
+    )
+    parser.add_argument(
+        "--d",
+        type=comma_list(integer_text, "integers"),
+        default=list(DEFAULT_D),
+        help="dimensions (default 8,16,32,64,128,256)",
+    )
+    parser.add_argument(
+        "--beta",
+        type=comma_list(_beta, "numbers or 'sqrt'"),
+        default=["sqrt"],
+        help="softmax β values, or 'sqrt' for β = √d (default)",
+    )
+    parser.add_argument(
+        "--schedule",
+        type=comma_list(str, "schedule names"),
+        default=["constant"],
+        help="softmax logit scaling: constant, logn, yarn (need --memories)",
+    )
+    parser.add_argument(
+        "--memories",
+        type=comma_list(integer_text, "integers"),
+        help="M values: estimate ISR(M) there (default: the capacity)",
+    )
     parser.add_argument("--estimator", default="auto", help="auto | rao-blackwell | importance")
-    parser.add_argument("--rel-se", type=float, default=DEFAULT_REL_SE,
-                        help=f"target relative standard error (default {DEFAULT_REL_SE:g})")
-    parser.add_argument("--max-pairs", type=integer_text, default=MAX_PAIRS,
-                        help=f"cap on the pairs of one point (default {MAX_PAIRS:g})")
-    parser.add_argument("--workers", type=int, help="local Dask workers (default: one per "
-                        "core); 0 runs in this process without Dask")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="use an existing Dask cluster (tcp://host:8786)")
+    parser.add_argument(
+        "--rel-se",
+        type=float,
+        default=DEFAULT_REL_SE,
+        help=f"target relative standard error (default {DEFAULT_REL_SE:g})",
+    )
+    parser.add_argument(
+        "--max-pairs",
+        type=integer_text,
+        default=MAX_PAIRS,
+        help=f"cap on the pairs of one point (default {MAX_PAIRS:g})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="local Dask workers (default: one per core); 0 runs in this process without Dask",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS", help="use an existing Dask cluster (tcp://host:8786)"
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--out", metavar="FILE", help="results table (.csv or .json); a rerun "
-                        "resumes from it")
+    parser.add_argument(
+        "--out", metavar="FILE", help="results table (.csv or .json); a rerun resumes from it"
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--plot", metavar="FILE.png", help="capacity against d (matplotlib)")
@@ -697,19 +852,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             from importlib.util import find_spec
 
             if find_spec("matplotlib") is None:
-                raise InvalidArgument("--plot needs matplotlib: pip install "
-                                      "'transformer-proofs[plot]'")
-        points = grid(args.store, args.d, args.beta, args.schedule, args.memories,
-                      args.estimator, args.seed, args.rel_se)  # bad input first: exit 2
+                raise InvalidArgument(
+                    "--plot needs matplotlib: pip install 'transformer-proofs[plot]'"
+                )
+        points = grid(
+            args.store,
+            args.d,
+            args.beta,
+            args.schedule,
+            args.memories,
+            args.estimator,
+            args.seed,
+            args.rel_se,
+        )  # bad input first: exit 2
         if args.workers != 0:  # fail before any work when Dask is missing
             try:
                 import dask.distributed  # noqa: F401
             except ImportError:
-                raise DaskMissing(f"Dask is not installed: {EXTRA}; or run in this process "
-                                  "with --workers 0") from None
+                raise DaskMissing(
+                    f"Dask is not installed: {EXTRA}; or run in this process with --workers 0"
+                ) from None
         done = read_table(args.out) if args.out else []
-        rows = run_sweep(points, workers=args.workers, scheduler=args.scheduler, out=args.out,
-                         max_pairs=args.max_pairs, progress=not args.no_progress, done=done)
+        rows = run_sweep(
+            points,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            out=args.out,
+            max_pairs=args.max_pairs,
+            progress=not args.no_progress,
+            done=done,
+        )
         if args.plot:
             plot_capacity_vs_d(rows, args.plot)
     except InvalidArgument as exc:
@@ -719,8 +891,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps([_json_row(r) for r in rows], indent=1))
     else:
         print(text_table(rows))
-    print(f"{len(rows)} points in {time.perf_counter() - start:.1f} s"
-          + (f"; table: {Path(args.out).resolve()}" if args.out else ""), file=sys.stderr)
+    print(
+        f"{len(rows)} points in {time.perf_counter() - start:.1f} s"
+        + (f"; table: {Path(args.out).resolve()}" if args.out else ""),
+        file=sys.stderr,
+    )
     return 0
 
 

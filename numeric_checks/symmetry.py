@@ -49,12 +49,16 @@ def _backends(activations: Mapping[str, ActivationSpec], names, torch: bool):
     if torch and torch_available() and all(activations[n].torch for n in names):
         import torch as th
 
-        yield ("torch", lambda a: th.tensor(a, dtype=th.float64),
-               {n: activations[n].torch() for n in names})
+        yield (
+            "torch",
+            lambda a: th.tensor(a, dtype=th.float64),
+            {n: activations[n].torch() for n in names},
+        )
 
 
-def symmetry_check(decision: SymmetryDecision, activations: Mapping[str, ActivationSpec],
-                   torch: bool = False) -> tuple[NumericCheck, ...]:
+def symmetry_check(
+    decision: SymmetryDecision, activations: Mapping[str, ActivationSpec], torch: bool = False
+) -> tuple[NumericCheck, ...]:
     """The decision's numeric cross-checks (see the module docstring), per backend; a witness
     whose certified difference float64 cannot resolve is replayed in mpmath instead."""
     layer = decision.layer
@@ -65,13 +69,22 @@ def symmetry_check(decision: SymmetryDecision, activations: Mapping[str, Activat
                 if digits is not None:
                     return (_mpmath_replay(decision, activations, digits),)
         except BudgetExceeded:  # never a pass: a replay that cannot finish is reported
-            return (NumericCheck("the witness replayed at the precision its difference needs",
-                                 "mpmath", 0, float("inf"), 0.0, False,
-                                 detail=f"the replay did not finish within {REPLAY_TIMEOUT_S:g} "
-                                        "s of CPU"),)
-    return tuple(check for backend, to_backend, functions in
-                 _backends(activations, layer.functions, torch)
-                 for check in _checks(decision, backend, to_backend, functions))
+            return (
+                NumericCheck(
+                    "the witness replayed at the precision its difference needs",
+                    "mpmath",
+                    0,
+                    float("inf"),
+                    0.0,
+                    False,
+                    detail=f"the replay did not finish within {REPLAY_TIMEOUT_S:g} s of CPU",
+                ),
+            )
+    return tuple(
+        check
+        for backend, to_backend, functions in _backends(activations, layer.functions, torch)
+        for check in _checks(decision, backend, to_backend, functions)
+    )
 
 
 def _checks(decision: SymmetryDecision, backend: str, to_backend, functions):
@@ -79,36 +92,66 @@ def _checks(decision: SymmetryDecision, backend: str, to_backend, functions):
     tolerance = REL_TOL if backend == "numpy" else TORCH_REL_TOL
     if decision.invariant is True:
         rng = np.random.default_rng(SEED)
-        n = max(SIZES["n"], *(u + 1 for u in transform.fixed_units)) \
-            if transform.fixed_units else SIZES["n"]
+        n = (
+            max(SIZES["n"], *(u + 1 for u in transform.fixed_units))
+            if transform.fixed_units
+            else SIZES["n"]
+        )
         sizes = {**SIZES, "n": n}
         value = PARAM_VALUE[_kind(decision)] if transform.one_parameter else None
         worst = 0.0
         for trial in range(TRIALS):
             values = {"x": to_backend(rng.standard_normal((1, sizes["d"])))}
-            values.update({name: to_backend(rng.standard_normal((sizes[r], sizes[c])))
-                           for name, (r, c) in layer.shapes})
+            values.update(
+                {
+                    name: to_backend(rng.standard_normal((sizes[r], sizes[c])))
+                    for name, (r, c) in layer.shapes
+                }
+            )
             unit = trial % n if transform.unit_index is not None else None
             moved = transformed(values, transform, value, unit, scalar=float)
-            worst = max(worst, relative_gap(_array(evaluate(layer, values["x"], moved, functions)),
-                                    _array(evaluate(layer, values["x"], values, functions))))
-        return (NumericCheck("F(x; Tθ) = F(x; θ) on random layers", backend, TRIALS, worst,
-                             tolerance, worst <= tolerance),)
+            worst = max(
+                worst,
+                relative_gap(
+                    _array(evaluate(layer, values["x"], moved, functions)),
+                    _array(evaluate(layer, values["x"], values, functions)),
+                ),
+            )
+        return (
+            NumericCheck(
+                "F(x; Tθ) = F(x; θ) on random layers",
+                backend,
+                TRIALS,
+                worst,
+                tolerance,
+                worst <= tolerance,
+            ),
+        )
     if decision.invariant is False and decision.witness is not None:
         w = decision.witness
-        values = {k: to_backend(np.array(m.tolist(), dtype=np.float64))
-                  for k, m in w.values.items()}
+        values = {
+            k: to_backend(np.array(m.tolist(), dtype=np.float64)) for k, m in w.values.items()
+        }
         value = None if w.parameter is None else float(w.parameter)
         moved = transformed(values, transform, value, w.unit, scalar=float)
         row, col = w.entry
-        gap = float(_array(evaluate(layer, values["x"], moved, functions))[row, col]
-                    - _array(evaluate(layer, values["x"], values, functions))[row, col])
+        gap = float(
+            _array(evaluate(layer, values["x"], moved, functions))[row, col]
+            - _array(evaluate(layer, values["x"], values, functions))[row, col]
+        )
         want = float(w.difference.evalf(30))
         error = abs(gap - want) / max(1.0, abs(want))
-        return (NumericCheck("the witness replayed: F(x; Tθ) − F(x; θ) at the certified entry",
-                             backend, 1, error, WITNESS_REL_TOL,
-                             error <= WITNESS_REL_TOL and gap != 0.0,
-                             detail=f"float64 {gap:.6g}, exact {want:.6g}"),)
+        return (
+            NumericCheck(
+                "the witness replayed: F(x; Tθ) − F(x; θ) at the certified entry",
+                backend,
+                1,
+                error,
+                WITNESS_REL_TOL,
+                error <= WITNESS_REL_TOL and gap != 0.0,
+                detail=f"float64 {gap:.6g}, exact {want:.6g}",
+            ),
+        )
     return ()
 
 
@@ -118,8 +161,10 @@ def _witness_sides(decision: SymmetryDecision, values, functions, scalar=float):
     value = w.parameter  # exact; ``scalar`` converts each coefficient at it
     moved = transformed(values, decision.transform, value, w.unit, scalar=scalar)
     row, col = w.entry
-    return (evaluate(layer, values["x"], moved, functions)[row, col],
-            evaluate(layer, values["x"], values, functions)[row, col])
+    return (
+        evaluate(layer, values["x"], moved, functions)[row, col],
+        evaluate(layer, values["x"], values, functions)[row, col],
+    )
 
 
 def _digits_needed(decision: SymmetryDecision, activations) -> int | None:
@@ -149,16 +194,21 @@ def _mpmath_replay(decision: SymmetryDecision, activations, digits: int) -> Nume
 
     w = decision.witness
     with mpmath.workdps(digits):
+
         def mp(v):
             v = sympy.sympify(v)
             if v.is_Rational:
                 return mpmath.mpf(int(v.p)) / int(v.q)
             return mpmath.mpf(str(v.evalf(digits)))
 
-        values = {k: np.array([[mp(v) for v in row] for row in m.tolist()], dtype=object)
-                  for k, m in w.values.items()}
-        functions = {n: np.vectorize(sympy.lambdify(z, activations[n].expr, "mpmath"),
-                                     otypes=[object]) for n in decision.layer.functions}
+        values = {
+            k: np.array([[mp(v) for v in row] for row in m.tolist()], dtype=object)
+            for k, m in w.values.items()
+        }
+        functions = {
+            n: np.vectorize(sympy.lambdify(z, activations[n].expr, "mpmath"), otypes=[object])
+            for n in decision.layer.functions
+        }
         after, before = _witness_sides(decision, values, functions, scalar=mp)
         gap = after - before
         want = mpmath.mpf(str(w.difference.evalf(digits)))
@@ -166,11 +216,16 @@ def _mpmath_replay(decision: SymmetryDecision, activations, digits: int) -> Nume
         tolerance = float(mpmath.mpf(10) ** (-(digits - GUARD_DIGITS // 2)))
         relative = float(abs(gap - want) / abs(want)) if want != 0 else float("inf")
         agrees = gap != 0 and relative <= 1e-6
-        return NumericCheck("the witness replayed at the precision its difference needs: "
-                            "F(x; Tθ) − F(x; θ) at the certified entry", "mpmath", 1, error,
-                            tolerance, agrees and error <= tolerance,
-                            detail=f"mpmath at {digits} digits {mpmath.nstr(gap, 6)}, exact "
-                                   f"{mpmath.nstr(want, 6)}")
+        return NumericCheck(
+            "the witness replayed at the precision its difference needs: "
+            "F(x; Tθ) − F(x; θ) at the certified entry",
+            "mpmath",
+            1,
+            error,
+            tolerance,
+            agrees and error <= tolerance,
+            detail=f"mpmath at {digits} digits {mpmath.nstr(gap, 6)}, exact {mpmath.nstr(want, 6)}",
+        )
 
 
 def _array(a) -> np.ndarray:

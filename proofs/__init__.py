@@ -1,2 +1,1 @@
 """Theorem modules: python -m proofs.<name>; python -m proofs checks them all."""
-

@@ -64,8 +64,10 @@ PROG = "python -m proofs"
 SCHEMA = "transformer-proofs/report/v2"  # bump the version on any incompatible change
 LIST_SCHEMA = "transformer-proofs/modules/v1"
 DEFAULT_ORDER = 1000  # modules without an ORDER run after those with one, by name
-NO_MODULES = ("no theorem modules found (a theorem module is proofs/<name>.py defining "
-              "build_report(); see docs/adding-a-theorem.md)")
+NO_MODULES = (
+    "no theorem modules found (a theorem module is proofs/<name>.py defining "
+    "build_report(); see docs/adding-a-theorem.md)"
+)
 
 
 @dataclass(frozen=True)
@@ -110,10 +112,13 @@ class Run:
 
 def discover(package: ModuleType = proofs) -> list[TheoremModule]:
     """Every theorem module of ``package``, imported, in ``ORDER`` then name order."""
-    found = [_load(info.name, lambda name=info.name: importlib.import_module(
-                 f"{package.__name__}.{name}"))
-             for info in pkgutil.iter_modules(package.__path__)
-             if not (info.name.startswith("_") or info.ispkg)]
+    found = [
+        _load(
+            info.name, lambda name=info.name: importlib.import_module(f"{package.__name__}.{name}")
+        )
+        for info in pkgutil.iter_modules(package.__path__)
+        if not (info.name.startswith("_") or info.ispkg)
+    ]
     return sorted((m for m in found if m is not None), key=lambda m: m.order)
 
 
@@ -124,8 +129,7 @@ def _load(name: str, importer) -> TheoremModule | None:
     try:
         module = importer()
     except Exception as exc:
-        return TheoremModule(name, None, f"import failed: {_one_line(exc)}",
-                             traceback.format_exc())
+        return TheoremModule(name, None, f"import failed: {_one_line(exc)}", traceback.format_exc())
     if not _is_theorem_module(module):
         return None
     return TheoremModule(name, module, import_seconds=time.perf_counter() - start)
@@ -140,7 +144,8 @@ def _is_theorem_module(module: ModuleType) -> bool:
     if not isinstance(module, ModuleType):
         return False
     return callable(getattr(module, "build_report", None)) or any(
-        is_claim(obj) for obj in vars(module).values())
+        is_claim(obj) for obj in vars(module).values()
+    )
 
 
 def discover_path(folder: str) -> list[TheoremModule]:
@@ -152,6 +157,7 @@ def discover_path(folder: str) -> list[TheoremModule]:
     root = Path(folder)
     if not root.is_dir():
         raise LookupError(f"--path {folder!r}: no such folder")
+
     def by_file(path: Path) -> ModuleType:
         name = f"user_theorems.{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
@@ -160,8 +166,11 @@ def discover_path(folder: str) -> list[TheoremModule]:
         spec.loader.exec_module(module)
         return module
 
-    found = [_load(path.stem, lambda path=path: by_file(path))
-             for path in sorted(root.glob("*.py")) if not path.name.startswith("_")]
+    found = [
+        _load(path.stem, lambda path=path: by_file(path))
+        for path in sorted(root.glob("*.py"))
+        if not path.name.startswith("_")
+    ]
     return sorted((m for m in found if m is not None), key=lambda m: m.order)
 
 
@@ -188,9 +197,16 @@ def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = No
 
             report = timed_build(lambda module=m.module: report_of(module), args)
         except Exception as exc:
-            runs.append(Run(m.name, None, f"build_report() raised {_one_line(exc)}",
-                            traceback.format_exc(), time.perf_counter() - start,
-                            m.import_seconds))
+            runs.append(
+                Run(
+                    m.name,
+                    None,
+                    f"build_report() raised {_one_line(exc)}",
+                    traceback.format_exc(),
+                    time.perf_counter() - start,
+                    m.import_seconds,
+                )
+            )
             continue
         runs.append(Run(m.name, report, seconds=report.seconds, import_seconds=m.import_seconds))
     return _resolve_across(runs)
@@ -229,19 +245,31 @@ def modules_table(runs: Sequence[Run], strict: bool = False) -> Table:
     rows = []
     for r in runs:
         if r.report is None:
-            rows.append((r.name, r.error, "—", 0, f"{MARK[FAILED]} {FAILED}", "—",
-                         f"{r.seconds:.2f} s"))
+            rows.append(
+                (r.name, r.error, "—", 0, f"{MARK[FAILED]} {FAILED}", "—", f"{r.seconds:.2f} s")
+            )
             continue
         rep = r.report
         status = rep.status_under(strict)
         resting = sum(1 for res in rep.results if res.rests_on)
         note = f" ({resting} resting on admitted facts)" if resting and status == "proved" else ""
-        rows.append((r.name, rep.title, rep.source, len(rep.results),
-                     f"{MARK[status]} {status}{note}", report_backing(rep),
-                     f"{r.seconds:.2f} s"))
-    return Table("modules", "Theorem modules",
-                 ("module", "title", "source items", "claims", "status", "backing", "time"),
-                 tuple(rows))
+        rows.append(
+            (
+                r.name,
+                rep.title,
+                rep.source,
+                len(rep.results),
+                f"{MARK[status]} {status}{note}",
+                report_backing(rep),
+                f"{r.seconds:.2f} s",
+            )
+        )
+    return Table(
+        "modules",
+        "Theorem modules",
+        ("module", "title", "source items", "claims", "status", "backing", "time"),
+        tuple(rows),
+    )
 
 
 def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
@@ -253,32 +281,50 @@ def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
     if any(rep.results for rep in reports):
         parts.append(table_text(claims_table(reports, strict)))
     parts.append(table_text(modules_table(runs, strict)))
-    problems = [f"  {rep.module} {res.claim.name}: {res.status} — {res.reason}"
-                for rep in reports for res in rep.results if res.status != "proved"]
+    problems = [
+        f"  {rep.module} {res.claim.name}: {res.status} — {res.reason}"
+        for rep in reports
+        for res in rep.results
+        if res.status != "proved"
+    ]
     if strict:
-        problems += [f"  {rep.module} {res.claim.name}: not proved under --strict — rests on"
-                     f"{admitted_text(res)}: " + "; ".join(
-                         s.statement + (f" (through {s.via})" if s.via else "")
-                         for s in res.rests_on)
-                     for rep in reports for res in rep.results
-                     if res.status == "proved" and res.rests_on]
+        problems += [
+            f"  {rep.module} {res.claim.name}: not proved under --strict — rests on"
+            f"{admitted_text(res)}: "
+            + "; ".join(
+                s.statement + (f" (through {s.via})" if s.via else "") for s in res.rests_on
+            )
+            for rep in reports
+            for res in rep.results
+            if res.status == "proved" and res.rests_on
+        ]
     problems += [f"  {r.name}: {r.error}" for r in runs if r.report is None]
-    problems += [f"  {r.name}: no claims (a module must check at least one)"
-                 for r in runs if r.report is not None and not r.report.results]
+    problems += [
+        f"  {r.name}: no claims (a module must check at least one)"
+        for r in runs
+        if r.report is not None and not r.report.results
+    ]
     if problems:
         parts.append("Not proved:\n" + "\n".join(problems))
     status = overall(runs, strict)
-    claims = [res.strict_status() if strict else res.status
-              for rep in reports for res in rep.results]
-    admitted = [res for rep in reports for res in rep.results
-                if res.status == "proved" and res.rests_on]
-    resting = (f" ({len(admitted)} proved resting on admitted facts: "
-               f"{sum(len(r.assumptions) for r in admitted)} assumptions, "
-               f"{sum(len(r.oracles) for r in admitted)} oracle results)"
-               if admitted and not strict else "")
-    parts.append(f"{PROG}: {_count(len(claims), 'claim')} in {_count(len(runs), 'module')} — "
-                 f"{summary_line(claims)}{resting} — {status}{' under --strict' * strict} "
-                 f"(exit {exit_code_for(status)}) in {seconds:.2f} s")
+    claims = [
+        res.strict_status() if strict else res.status for rep in reports for res in rep.results
+    ]
+    admitted = [
+        res for rep in reports for res in rep.results if res.status == "proved" and res.rests_on
+    ]
+    resting = (
+        f" ({len(admitted)} proved resting on admitted facts: "
+        f"{sum(len(r.assumptions) for r in admitted)} assumptions, "
+        f"{sum(len(r.oracles) for r in admitted)} oracle results)"
+        if admitted and not strict
+        else ""
+    )
+    parts.append(
+        f"{PROG}: {_count(len(claims), 'claim')} in {_count(len(runs), 'module')} — "
+        f"{summary_line(claims)}{resting} — {status}{' under --strict' * strict} "
+        f"(exit {exit_code_for(status)}) in {seconds:.2f} s"
+    )
     return "\n\n".join(parts)
 
 
@@ -296,16 +342,22 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
         for res in run.report.results if run.report is not None else ():
             c = res.claim
             key = c.name if c.name not in index else f"{run.name}:{c.name}"
-            index[key] = {"module": run.name, "title": c.title, "kind": c.kind,
-                          "source": c.source, "statement": res.claim.to_json()["statement"],
-                          "status": res.status,
-                          "strict_status": res.strict_status(),
-                          "assumptions": [s.statement for s in res.assumptions],
-                          "oracles": [s.statement for s in res.oracles],
-                          "definitions": len(res.definitions),
-                          "methods": list(res.methods),
-                          "seconds": round(res.verdict.seconds, 4), "uses": list(c.uses),
-                          "used_by": []}
+            index[key] = {
+                "module": run.name,
+                "title": c.title,
+                "kind": c.kind,
+                "source": c.source,
+                "statement": res.claim.to_json()["statement"],
+                "status": res.status,
+                "strict_status": res.strict_status(),
+                "assumptions": [s.statement for s in res.assumptions],
+                "oracles": [s.statement for s in res.oracles],
+                "definitions": len(res.definitions),
+                "methods": list(res.methods),
+                "seconds": round(res.verdict.seconds, 4),
+                "uses": list(c.uses),
+                "used_by": [],
+            }
     for key, entry in index.items():
         for used in entry["uses"]:
             if used in index:
@@ -313,8 +365,9 @@ def claims_index(runs: Sequence[Run]) -> dict[str, dict[str, Any]]:
     return index
 
 
-def json_report(runs: Sequence[Run], seconds: float, strict: bool = False,
-                answers: dict | None = None) -> dict[str, Any]:
+def json_report(
+    runs: Sequence[Run], seconds: float, strict: bool = False, answers: dict | None = None
+) -> dict[str, Any]:
     """The ``--json`` document (schema ``transformer-proofs/report/v2``, docs/json-schema.md);
     ``answers``: the second solver's answers from ``--smt2`` (issue 16), unless the runs'
     reports carry them already (``export_evidence``)."""
@@ -331,40 +384,77 @@ def json_report(runs: Sequence[Run], seconds: float, strict: bool = False,
     statuses = [c["status"] for c in claims.values()]
     modules = []
     for r in runs:
-        body = r.report.to_json() if r.report is not None else {
-            "module": f"proofs.{r.name}", "title": None, "source": None, "status": FAILED,
-            "seconds": round(r.seconds, 4), "results": [], "tables": [], "data": {}}
-        modules.append({"name": r.name, **body, "exit_code": exit_code_for(r.status),
-                        "error": r.error or None, "import_seconds": round(r.import_seconds, 4)})
-    return annotate({
-        "schema": SCHEMA,
-        "status": status,
-        "exit_code": exit_code_for(status),
-        "strict": strict,
-        "summary": {"modules": len(runs), "claims": len(claims),
-                    **{s: statuses.count(s) for s in ("proved", "refuted", "unknown", "failed")},
-                    "resting_on_admitted": sum(1 for c in claims.values()
-                                               if c["assumptions"] or c["oracles"])},
-        "seconds": round(seconds, 4),
-        "versions": versions(),
-        "modules": modules,
-        "claims": claims,
-        "missing_uses": sorted({u for c in claims.values() for u in c["uses"] if u not in claims}),
-    }, runs)
+        body = (
+            r.report.to_json()
+            if r.report is not None
+            else {
+                "module": f"proofs.{r.name}",
+                "title": None,
+                "source": None,
+                "status": FAILED,
+                "seconds": round(r.seconds, 4),
+                "results": [],
+                "tables": [],
+                "data": {},
+            }
+        )
+        modules.append(
+            {
+                "name": r.name,
+                **body,
+                "exit_code": exit_code_for(r.status),
+                "error": r.error or None,
+                "import_seconds": round(r.import_seconds, 4),
+            }
+        )
+    return annotate(
+        {
+            "schema": SCHEMA,
+            "status": status,
+            "exit_code": exit_code_for(status),
+            "strict": strict,
+            "summary": {
+                "modules": len(runs),
+                "claims": len(claims),
+                **{s: statuses.count(s) for s in ("proved", "refuted", "unknown", "failed")},
+                "resting_on_admitted": sum(
+                    1 for c in claims.values() if c["assumptions"] or c["oracles"]
+                ),
+            },
+            "seconds": round(seconds, 4),
+            "versions": versions(),
+            "modules": modules,
+            "claims": claims,
+            "missing_uses": sorted(
+                {u for c in claims.values() for u in c["uses"] if u not in claims}
+            ),
+        },
+        runs,
+    )
 
 
 def list_text(modules: Sequence[TheoremModule]) -> str:
     from symbolic.render import table_text
 
     rows = tuple((m.name, m.order[0], m.error or m.summary) for m in modules)
-    return table_text(Table("modules", "Theorem modules (python -m proofs.<module>)",
-                            ("module", "order", "about"), rows))
+    return table_text(
+        Table(
+            "modules",
+            "Theorem modules (python -m proofs.<module>)",
+            ("module", "order", "about"),
+            rows,
+        )
+    )
 
 
 def list_json(modules: Sequence[TheoremModule]) -> dict[str, Any]:
-    return {"schema": LIST_SCHEMA,
-            "modules": [{"name": m.name, "order": m.order[0], "summary": m.summary,
-                         "error": m.error or None} for m in modules]}
+    return {
+        "schema": LIST_SCHEMA,
+        "modules": [
+            {"name": m.name, "order": m.order[0], "summary": m.summary, "error": m.error or None}
+            for m in modules
+        ],
+    }
 
 
 # --- Command line -----------------------------------------------------------------------------
@@ -373,19 +463,37 @@ def list_json(modules: Sequence[TheoremModule]) -> dict[str, Any]:
 def parser() -> argparse.ArgumentParser:
     p = base_parser(PROG, __doc__)
     p.epilog = "\n\n".join(__doc__.split("\n\n")[2:4])  # exit codes and examples
-    p.add_argument("--only", action="append", metavar="NAME", default=[],
-                   help="check only this module (repeatable; e.g. --only exchange); with "
-                        "--recheck, a module or a claim of the export")
-    p.add_argument("--path", action="append", metavar="DIR", default=[],
-                   help="check the theorem modules in DIR instead of the toolkit's own "
-                        "(repeatable); a module needs only its @claim functions")
-    p.add_argument("--list", action="store_true",
-                   help="list the theorem modules without checking them")
-    p.add_argument("--version", action="version", version=version_text(),
-                   help="print the toolkit's version and those of SymPy, Z3 and mpmath")
-    p.add_argument("--strict", action="store_true",
-                   help="a claim that rests on an assumption or an oracle result is not proved "
-                        "(exit 3, the claims named)")
+    p.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        default=[],
+        help="check only this module (repeatable; e.g. --only exchange); with "
+        "--recheck, a module or a claim of the export",
+    )
+    p.add_argument(
+        "--path",
+        action="append",
+        metavar="DIR",
+        default=[],
+        help="check the theorem modules in DIR instead of the toolkit's own "
+        "(repeatable); a module needs only its @claim functions",
+    )
+    p.add_argument(
+        "--list", action="store_true", help="list the theorem modules without checking them"
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=version_text(),
+        help="print the toolkit's version and those of SymPy, Z3 and mpmath",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="a claim that rests on an assumption or an oracle result is not proved "
+        "(exit 3, the claims named)",
+    )
     return p
 
 
@@ -394,8 +502,10 @@ def version_text() -> str:
     from symbolic.versions import versions
 
     v = versions()
-    return (f"transformer-proofs {__version__} (sympy {v['sympy']}, z3-solver {v['z3-solver']}, "
-            f"mpmath {v['mpmath']}, python {v['python']})")
+    return (
+        f"transformer-proofs {__version__} (sympy {v['sympy']}, z3-solver {v['z3-solver']}, "
+        f"mpmath {v['mpmath']}, python {v['python']})"
+    )
 
 
 def select(modules: Sequence[TheoremModule], only: Sequence[str]) -> list[TheoremModule]:
@@ -404,8 +514,9 @@ def select(modules: Sequence[TheoremModule], only: Sequence[str]) -> list[Theore
     unknown = sorted(wanted - {m.name for m in modules})
     if unknown:
         valid = ", ".join(m.name for m in modules) or "(none found)"
-        raise LookupError(f"--only {unknown[0]!r}: no theorem module of that name; "
-                          f"valid names: {valid}")
+        raise LookupError(
+            f"--only {unknown[0]!r}: no theorem module of that name; valid names: {valid}"
+        )
     return [m for m in modules if m.name in wanted] if wanted else list(modules)
 
 
@@ -451,8 +562,9 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
         if not (args.json or args.latex is not None):
             print(dashboard(runs, seconds, args.strict))
     elif args.json or args.latex is not None:
-        emit_reports(reports, args,
-                     data=json_report(runs, seconds, args.strict) if args.json else None)
+        emit_reports(
+            reports, args, data=json_report(runs, seconds, args.strict) if args.json else None
+        )
     else:
         if args.verbose and reports:
             from symbolic.render import reports_text

@@ -50,42 +50,77 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
         "--fragment", action="store_true", help="with --latex: no preamble, for pasting"
     )
     # --- paper output (issue 14): LaTeX layout options and the HTML blueprint ---------------
-    parser.add_argument("--appendix", action="store_true",
-                        help="with --latex: statements and proofs only, no summary or tables")
-    parser.add_argument("--section-level", default="section", metavar="LEVEL",
-                        choices=("chapter", "section", "subsection", "subsubsection",
-                                 "paragraph"),
-                        help="with --latex: sectioning command of a module (default section; "
-                             "subsection nests the fragment under a section of the paper)")
-    parser.add_argument("--timings", action="store_true",
-                        help="with --latex: print check times (off: two runs are identical)")
-    parser.add_argument("--html", metavar="DIR",
-                        help="write a static HTML blueprint (index with the dependency graph, "
-                             "one page per module) to DIR; needs Graphviz dot")
+    parser.add_argument(
+        "--appendix",
+        action="store_true",
+        help="with --latex: statements and proofs only, no summary or tables",
+    )
+    parser.add_argument(
+        "--section-level",
+        default="section",
+        metavar="LEVEL",
+        choices=("chapter", "section", "subsection", "subsubsection", "paragraph"),
+        help="with --latex: sectioning command of a module (default section; "
+        "subsection nests the fragment under a section of the paper)",
+    )
+    parser.add_argument(
+        "--timings",
+        action="store_true",
+        help="with --latex: print check times (off: two runs are identical)",
+    )
+    parser.add_argument(
+        "--html",
+        metavar="DIR",
+        help="write a static HTML blueprint (index with the dependency graph, "
+        "one page per module) to DIR; needs Graphviz dot",
+    )
     # --- end of paper output options ------------------------------------------------------
     # --- issue 16: the evidence, exported and re-checked (docs/smt.md) ------------------------
-    parser.add_argument("--smt2", metavar="DIR", default=None, type=_output_folder,
-                        help="also write DIR/manifest.json and an obligation for every kernel "
-                             "step of the run under DIR (Z3 benchmarks, formulas as SMT-LIB 2, "
-                             "certificates, spot checks), and re-run each Z3 benchmark with "
-                             "cvc5 (backing z3+cvc5)")
-    parser.add_argument("--recheck", metavar="DIR", default=None,
-                        help="re-check the export under DIR from its manifest and files alone "
-                             "(Z3, cvc5, exact and interval arithmetic, spot checks; the result "
-                             "also goes to DIR/recheck.json); no theorem is run")
-    parser.add_argument("--rechecked", metavar="DIR", default=None,
-                        help="say z3+cvc5 for the Z3 obligations that DIR/recheck.json (from "
-                             "--recheck DIR) shows cvc5 proved, without running cvc5 again")
+    parser.add_argument(
+        "--smt2",
+        metavar="DIR",
+        default=None,
+        type=_output_folder,
+        help="also write DIR/manifest.json and an obligation for every kernel "
+        "step of the run under DIR (Z3 benchmarks, formulas as SMT-LIB 2, "
+        "certificates, spot checks), and re-run each Z3 benchmark with "
+        "cvc5 (backing z3+cvc5)",
+    )
+    parser.add_argument(
+        "--recheck",
+        metavar="DIR",
+        default=None,
+        help="re-check the export under DIR from its manifest and files alone "
+        "(Z3, cvc5, exact and interval arithmetic, spot checks; the result "
+        "also goes to DIR/recheck.json); no theorem is run",
+    )
+    parser.add_argument(
+        "--rechecked",
+        metavar="DIR",
+        default=None,
+        help="say z3+cvc5 for the Z3 obligations that DIR/recheck.json (from "
+        "--recheck DIR) shows cvc5 proved, without running cvc5 again",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="show every step's check")
-    parser.add_argument("--no-torch", action="store_true",
-                        help="numpy cross-checks only (torch's are added when it is installed; "
-                             "importing it takes ~2 s)")
-    parser.add_argument("--z3-timeout", type=_positive_int, metavar="MS",
-                        help="cap every Z3 call at MS milliseconds (a check that runs out of "
-                             "time is unknown: exit 3)")
-    parser.add_argument("--sympy-timeout", type=_positive_float, metavar="S",
-                        help="cap every SymPy simplification at S seconds of CPU time "
-                             "(unknown when hit)")
+    parser.add_argument(
+        "--no-torch",
+        action="store_true",
+        help="numpy cross-checks only (torch's are added when it is installed; "
+        "importing it takes ~2 s)",
+    )
+    parser.add_argument(
+        "--z3-timeout",
+        type=_positive_int,
+        metavar="MS",
+        help="cap every Z3 call at MS milliseconds (a check that runs out of "
+        "time is unknown: exit 3)",
+    )
+    parser.add_argument(
+        "--sympy-timeout",
+        type=_positive_float,
+        metavar="S",
+        help="cap every SymPy simplification at S seconds of CPU time (unknown when hit)",
+    )
     return parser
 
 
@@ -122,7 +157,8 @@ def _positive_int(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a whole number of milliseconds, got {text!r}") from None
+            f"expected a whole number of milliseconds, got {text!r}"
+        ) from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {value}")
     return value
@@ -188,8 +224,13 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
     elif args.latex is not None:
         from symbolic.latex import document
 
-        tex = document(reports, fragment=args.fragment, timings=args.timings,
-                       appendix=args.appendix, section_level=args.section_level)
+        tex = document(
+            reports,
+            fragment=args.fragment,
+            timings=args.timings,
+            appendix=args.appendix,
+            section_level=args.section_level,
+        )
         if args.latex == "-":
             sys.stdout.write(tex)
         else:
@@ -197,8 +238,10 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
                 with open(args.latex, "w", encoding="utf-8") as fh:
                     fh.write(tex)
             except OSError as exc:
-                raise InvalidArgument(f"--latex {args.latex!r}: cannot write the file "
-                                      f"({exc.strerror or exc}); check the folder exists") from None
+                raise InvalidArgument(
+                    f"--latex {args.latex!r}: cannot write the file "
+                    f"({exc.strerror or exc}); check the folder exists"
+                ) from None
             print(f"wrote {args.latex}", file=sys.stderr)
     else:
         from symbolic.render import reports_text
@@ -239,13 +282,17 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
         try:
             exported = export(runs, args.smt2)
         except OSError as exc:
-            raise InvalidArgument(f"--smt2 {args.smt2!r}: cannot write there "
-                                  f"({exc.strerror or exc})") from None
-        print(f"{prog}: wrote {len(exported.smt2)} Z3 benchmarks, {len(exported.obligations)} "
-              f"SMT obligations, {len(exported.certificates)} certificates and "
-              f"{len(exported.spot)} spot checks for {exported.steps} facts to {args.smt2}, "
-              f"with manifest.json ({len(exported.skipped)} checked facts without an "
-              "obligation)", file=sys.stderr)
+            raise InvalidArgument(
+                f"--smt2 {args.smt2!r}: cannot write there ({exc.strerror or exc})"
+            ) from None
+        print(
+            f"{prog}: wrote {len(exported.smt2)} Z3 benchmarks, {len(exported.obligations)} "
+            f"SMT obligations, {len(exported.certificates)} certificates and "
+            f"{len(exported.spot)} spot checks for {exported.steps} facts to {args.smt2}, "
+            f"with manifest.json ({len(exported.skipped)} checked facts without an "
+            "obligation)",
+            file=sys.stderr,
+        )
         answers = exported.answers
     elif args.rechecked is not None:
         try:
@@ -272,15 +319,23 @@ def recheck_main(directory: str, prog: str, only: Sequence[str] = ()) -> int:
         rows, code, versions = recheck(directory, only)
     except ValueError as exc:
         return usage_error(prog, f"--only: {exc}")
-    print(table_text(Table("recheck", f"Re-checked from {directory}",
-                           ("claim", "fact", "check", "answer", "outcome"),
-                           tuple(r.cells() for r in rows))))
+    print(
+        table_text(
+            Table(
+                "recheck",
+                f"Re-checked from {directory}",
+                ("claim", "fact", "check", "answer", "outcome"),
+                tuple(r.cells() for r in rows),
+            )
+        )
+    )
     print(f"\n{prog} --recheck: {summary(rows, code, versions)}")
     return code
 
 
-def timed_build(build: Callable[..., Report], args: argparse.Namespace | None = None,
-                **options: Any) -> Report:
+def timed_build(
+    build: Callable[..., Report], args: argparse.Namespace | None = None, **options: Any
+) -> Report:
     """``build(**options)`` under the time limits the options ask for, with its wall time."""
     from dataclasses import replace
 
@@ -329,8 +384,9 @@ def run(
 VALUE_OPTIONS = ("--activation", "--layer", "--transform", "--param")
 
 
-def attach_dash_values(argv: list[str], parser: argparse.ArgumentParser,
-                       names: Sequence[str]) -> list[str]:
+def attach_dash_values(
+    argv: list[str], parser: argparse.ArgumentParser, names: Sequence[str]
+) -> list[str]:
     """``--activation -x/3`` → ``--activation=-x/3``: a value that starts with ``-`` but is no
     option of ``parser`` belongs to the option before it (argparse would reject it)."""
     known = set(parser._option_string_actions)
@@ -339,8 +395,13 @@ def attach_dash_values(argv: list[str], parser: argparse.ArgumentParser,
     while i < len(argv):
         token = argv[i]
         nxt = argv[i + 1] if i + 1 < len(argv) else None
-        if token in names and token in known and nxt is not None and nxt.startswith("-") \
-                and nxt.split("=")[0] not in known:
+        if (
+            token in names
+            and token in known
+            and nxt is not None
+            and nxt.startswith("-")
+            and nxt.split("=")[0] not in known
+        ):
             out.append(f"{token}={nxt}")
             i += 2
             continue
@@ -354,21 +415,32 @@ def activation_json(report: Report) -> object:
     several were given), from ``report.data["activations"]``; the per-activation results are
     the report's last ones, and each object says whether their numeric checks agree."""
     objects = [dict(o) for o in report.data["activations"]]
-    for obj, result in zip(objects, report.results[-len(objects):], strict=True):
+    for obj, result in zip(objects, report.results[-len(objects) :], strict=True):
         obj["numeric_agrees"] = all(n.agrees for n in result.numeric)
     return objects[0] if len(objects) == 1 else objects
 
 
 def add_activation_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--activation", action="append", metavar="EXPR_OR_NAME",
-                        help="analyse this activation: a table name (relu, gelu, ...) or an "
-                             "expression in x such as 'x*sigmoid(x)'; repeatable")
+    parser.add_argument(
+        "--activation",
+        action="append",
+        metavar="EXPR_OR_NAME",
+        help="analyse this activation: a table name (relu, gelu, ...) or an "
+        "expression in x such as 'x*sigmoid(x)'; repeatable",
+    )
 
 
-def run_with_activations(build: Callable[..., Report], doc: str | None, prog: str,
-                         argv: Sequence[str] | None = None) -> int:
+def run_with_activations(
+    build: Callable[..., Report], doc: str | None, prog: str, argv: Sequence[str] | None = None
+) -> int:
     """``run`` for a module whose report can be asked about user activations
     (``--activation``, repeatable): ``build(activations=..., torch=...)``."""
-    return run(build, doc, prog, add_activation_argument,
-               lambda a: {"activations": a.activation, "torch": torch_wanted(a)}, argv,
-               lambda report, a: activation_json(report) if a.activation else None)
+    return run(
+        build,
+        doc,
+        prog,
+        add_activation_argument,
+        lambda a: {"activations": a.activation, "torch": torch_wanted(a)},
+        argv,
+        lambda report, a: activation_json(report) if a.activation else None,
+    )

@@ -139,8 +139,9 @@ THEORY_EXACT = {
     "relu2": 1 + 2 * d_ * (d_ + 2) / 3,
     "relu3": 1 + 2 * d_ * (d_ + 2) * (d_ + 4) / 15,
     "glu_relu": 1 + 2 * d_ * (d_ + 2) / 3,
-    "softmax": 1 + sympy.exp(2 * beta_) / (
-        sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2) * sympy.besseli(d_ / 2 - 1, 2 * beta_)),
+    "softmax": 1
+    + sympy.exp(2 * beta_)
+    / (sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2) * sympy.besseli(d_ / 2 - 1, 2 * beta_)),
 }
 
 
@@ -157,9 +158,12 @@ def second_moment_form(store: MemoryStore, law: str) -> sympy.Expr:
     if store.expectation == "mgf":
         return mgf2(law)
     plus, minus = half_line_squares(store.weight)
-    terms = [moment_form(law, n // 2) if c == 1 else sympy.Mul(c, moment_form(law, n // 2),
-                                                                evaluate=False)
-             for (n,), c in (plus + minus).terms()]
+    terms = [
+        moment_form(law, n // 2)
+        if c == 1
+        else sympy.Mul(c, moment_form(law, n // 2), evaluate=False)
+        for (n,), c in (plus + minus).terms()
+    ]
     total = terms[0] if len(terms) == 1 else sympy.Add(*terms, evaluate=False)
     return sympy.Mul(HALF, total, evaluate=False)
 
@@ -186,10 +190,12 @@ def square_degrees(store: MemoryStore) -> list[int]:
 def outward(lo: float, hi: float, digits: int = 9) -> tuple[sympy.Rational, sympy.Rational]:
     """Rationals ``a ≤ lo`` and ``b ≥ hi`` with ``digits`` significant digits (a float end of a
     certified interval may be rounded inward by an ulp; these are not)."""
+
     def cut(x: float, up: bool) -> sympy.Rational:
         scale = sympy.Integer(10) ** (digits - 1 - math.floor(math.log10(abs(x))))
         q = sympy.Rational(x) * scale
         return (sympy.ceiling(q) + 1 if up else sympy.floor(q) - 1) / scale
+
     return cut(lo, False), cut(hi, True)
 
 
@@ -197,8 +203,15 @@ def _relative(a: float, b: float) -> float:
     return abs(a - b) / abs(b)
 
 
-def _numeric(name: str, got: float, want: float, tol: float, samples: int = 1,
-             backend_name: str = "mpmath", detail: str = "") -> NumericCheck:
+def _numeric(
+    name: str,
+    got: float,
+    want: float,
+    tol: float,
+    samples: int = 1,
+    backend_name: str = "mpmath",
+    detail: str = "",
+) -> NumericCheck:
     err = _relative(float(got), float(want)) if want else abs(float(got))
     return NumericCheck(name, backend_name, samples, err, tol, err <= tol, detail)
 
@@ -215,25 +228,43 @@ def isr_rows() -> list[tuple]:
     norm2 = sum(W[m] * W[n] * delta[m, n] for m in range(4) for n in range(4))
     isr = (M_ - 1) * E2 / F1
     return [
-        (put(norm2, {c: int(m == n) for (m, n), c in delta.items()}), sum(x**2 for x in W),
-         "E[v_m·v_n] = δ_mn (independent unit values)",
-         "E_v‖Σ_m w_m v_m‖² = Σ_{m,n} w_m w_n E[v_m·v_n] = Σ_m w_m² (shown for 4 memories)"),
-        (sum((x / Z) ** 2 for x in W[1:]) / (W[0] / Z) ** 2, sum(x**2 for x in W[1:]) / W[0] ** 2,
-         "cancel Z", "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²: normalizing leaves ISR"),
-        (put(isr, {M_: 1 + F1 / E2}), 1, "substitute M = 1 + f(1)²/E[f(s)²]",
-         "ISR(M) = (M − 1)E[f(s)²]/f(1)² equals 1 at M* = 1 + f(1)²/E[f(s)²]"),
+        (
+            put(norm2, {c: int(m == n) for (m, n), c in delta.items()}),
+            sum(x**2 for x in W),
+            "E[v_m·v_n] = δ_mn (independent unit values)",
+            "E_v‖Σ_m w_m v_m‖² = Σ_{m,n} w_m w_n E[v_m·v_n] = Σ_m w_m² (shown for 4 memories)",
+        ),
+        (
+            sum((x / Z) ** 2 for x in W[1:]) / (W[0] / Z) ** 2,
+            sum(x**2 for x in W[1:]) / W[0] ** 2,
+            "cancel Z",
+            "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²: normalizing leaves ISR",
+        ),
+        (
+            put(isr, {M_: 1 + F1 / E2}),
+            1,
+            "substitute M = 1 + f(1)²/E[f(s)²]",
+            "ISR(M) = (M − 1)E[f(s)²]/f(1)² equals 1 at M* = 1 + f(1)²/E[f(s)²]",
+        ),
     ]
 
 
 def isr_lemma() -> Result:
     statement, steps = identities(isr_rows())
     claim = Claim(
-        "isr-weights", "ISR of a store with weights f(s)",
+        "isr-weights",
+        "ISR of a store with weights f(s)",
         "For w_m = f(s_m) and independent unit values: E‖Σ_{m≠i} w_m v_m‖² = (M−1)E[f(s)²] and "
         "‖w_i v_i‖² = f(1)², so ISR(M) = (M−1)E[f(s)²]/f(1)² and M* = 1 + f(1)²/E[f(s)²]; "
-        "normalizing the weights (softmax's 1/Z) leaves the ratio unchanged", SOURCE, "lemma",
-        ("values v_m independent of the keys and of each other, uniform on the unit sphere",
-         "the query is the stored key k_i, so s_i = k_i·k_i = 1"), statement=statement)
+        "normalizing the weights (softmax's 1/Z) leaves the ratio unchanged",
+        SOURCE,
+        "lemma",
+        (
+            "values v_m independent of the keys and of each other, uniform on the unit sphere",
+            "the query is the stored key k_i, so s_i = k_i·k_i = 1",
+        ),
+        statement=statement,
+    )
     return Result(claim, Derivation(steps))
 
 
@@ -246,10 +277,13 @@ def law_rows() -> list[tuple]:
     beta_density = T ** (-HALF) * (1 - T) ** ((d_ - 3) / 2) / beta_fn
     rho, phi = LAWS["exact"].density, LAWS["gaussian"].density
     return [
-        (sympy.Mul(SP, put(beta_density, {T: SP**2}), evaluate=False), rho.subs(s, SP),
-         "s = g₁/‖g‖ (rotation invariance); s² = G₁/(G₁+G₂), G₁ ~ Γ(1/2), G₂ ~ Γ((d−1)/2) "
-         "independent, is Beta(1/2, (d−1)/2); density of ±√t: f_s(s) = |s|·f_{s²}(s²)",
-         "|s|·Beta(1/2, (d−1)/2)-density(s²) = c_d (1 − s²)^((d−3)/2)"),
+        (
+            sympy.Mul(SP, put(beta_density, {T: SP**2}), evaluate=False),
+            rho.subs(s, SP),
+            "s = g₁/‖g‖ (rotation invariance); s² = G₁/(G₁+G₂), G₁ ~ Γ(1/2), G₂ ~ Γ((d−1)/2) "
+            "independent, is Beta(1/2, (d−1)/2); density of ±√t: f_s(s) = |s|·f_{s²}(s²)",
+            "|s|·Beta(1/2, (d−1)/2)-density(s²) = c_d (1 − s²)^((d−3)/2)",
+        ),
         (put(rho, {s: -s}), rho, "(−s)² = s²", "the density is even: ρ(−s) = ρ(s)"),
         (put(phi, {s: -s}), phi, "(−s)² = s²", "the Gaussian density is even too"),
     ]
@@ -258,11 +292,16 @@ def law_rows() -> list[tuple]:
 def law_lemma(d: int) -> Result:
     statement, steps = identities(law_rows())
     claim = Claim(
-        "similarity-law", "The exact law of the similarity of two unit vectors",
+        "similarity-law",
+        "The exact law of the similarity of two unit vectors",
         "s = k·q for independent uniform unit k, q ∈ R^d has density c_d (1 − s²)^((d−3)/2) on "
         "[−1, 1], c_d = Γ(d/2)/(√π Γ((d−1)/2)); s² ~ Beta(1/2, (d−1)/2); both laws are even "
         "(the statement: the change of variables t = s² and the evenness, checked pointwise)",
-        SOURCE, "lemma", (f"d ≥ {MIN_D}",), statement=statement)
+        SOURCE,
+        "lemma",
+        (f"d ≥ {MIN_D}",),
+        statement=statement,
+    )
     with mpmath.workdps(NUMERIC_DPS):
         total = quad_expectation("exact", d, lambda x: 1)
     rng = np.random.default_rng(SEED)
@@ -273,8 +312,15 @@ def law_lemma(d: int) -> Result:
     spread = math.sqrt(105 / 9 * d * (d + 2) / ((d + 4) * (d + 6)) - 1) / math.sqrt(pairs)
     numeric = (
         _numeric(f"∫ density = 1 at d = {d}", total, 1, QUAD_TOLERANCE),
-        _numeric(f"E[s⁴]·d(d+2)/3 = 1 from {pairs} pairs of numpy unit vectors", fourth, 1,
-                 5 * spread, pairs, "numpy", "tolerance 5 standard errors"),
+        _numeric(
+            f"E[s⁴]·d(d+2)/3 = 1 from {pairs} pairs of numpy unit vectors",
+            fourth,
+            1,
+            5 * spread,
+            pairs,
+            "numpy",
+            "tolerance 5 standard errors",
+        ),
     )
     return Result(claim, Derivation(steps), numeric)
 
@@ -286,82 +332,137 @@ def moments_rows() -> list[tuple]:
     a = (d_ - 3) / 2
     rho = LAWS["exact"].density
     rows = [
-        (sympy.Mul(2, put(s ** (2 * k_) * (1 - s**2) ** a, {s: sympy.sqrt(T)}),
-                   1 / (2 * sympy.sqrt(T)), evaluate=False),
-         T ** (k_ - HALF) * (1 - T) ** a,
-         "substitute s = √t on each half-line, ds = dt/(2√t)",
-         "∫_{−1}^{1} s^(2k)(1−s²)^a ds = ∫_0^1 t^(k−1/2)(1−t)^a dt"),
-        (exact_normalizer() * sympy.gamma(k_ + HALF) * sympy.gamma((d_ - 1) / 2)
-         / sympy.gamma(k_ + d_ / 2), moment("exact", k_),
-         "Euler's Beta integral; gammasimp", "c_d·B(k + 1/2, (d−1)/2) = (1/2)_k/(d/2)_k"),
-        ((2 / d_) ** k_ * sympy.gamma(k_ + HALF) / sympy.sqrt(sympy.pi), moment("gaussian", k_),
-         "Gaussian moments ∫ s^(2k) N(0, 1/d); gammasimp",
-         "E_N[s^(2k)] = (2/d)^k Γ(k+1/2)/√π = (1/2)_k (2/d)^k"),
-        (put(rho * s ** (2 * P_), {s: -s}), rho * s ** (2 * P_),
-         "substitute s → −s (the density is even)",
-         "s^(2p)ρ(s) is even, so E[relu(s)^(2p)] = ∫_0^1 s^(2p)ρ = E[s^(2p)]/2"),
+        (
+            sympy.Mul(
+                2,
+                put(s ** (2 * k_) * (1 - s**2) ** a, {s: sympy.sqrt(T)}),
+                1 / (2 * sympy.sqrt(T)),
+                evaluate=False,
+            ),
+            T ** (k_ - HALF) * (1 - T) ** a,
+            "substitute s = √t on each half-line, ds = dt/(2√t)",
+            "∫_{−1}^{1} s^(2k)(1−s²)^a ds = ∫_0^1 t^(k−1/2)(1−t)^a dt",
+        ),
+        (
+            exact_normalizer()
+            * sympy.gamma(k_ + HALF)
+            * sympy.gamma((d_ - 1) / 2)
+            / sympy.gamma(k_ + d_ / 2),
+            moment("exact", k_),
+            "Euler's Beta integral; gammasimp",
+            "c_d·B(k + 1/2, (d−1)/2) = (1/2)_k/(d/2)_k",
+        ),
+        (
+            (2 / d_) ** k_ * sympy.gamma(k_ + HALF) / sympy.sqrt(sympy.pi),
+            moment("gaussian", k_),
+            "Gaussian moments ∫ s^(2k) N(0, 1/d); gammasimp",
+            "E_N[s^(2k)] = (2/d)^k Γ(k+1/2)/√π = (1/2)_k (2/d)^k",
+        ),
+        (
+            put(rho * s ** (2 * P_), {s: -s}),
+            rho * s ** (2 * P_),
+            "substitute s → −s (the density is even)",
+            "s^(2p)ρ(s) is even, so E[relu(s)^(2p)] = ∫_0^1 s^(2p)ρ = E[s^(2p)]/2",
+        ),
     ]
     for law in LAW_NAMES:
         for kk in (1, 2, 3):
-            rows.append((moment_form(law, kk), moment_value(law, kk),
-                         "expand the rising factorials", f"{law}: E[s^{2 * kk}]"))
+            rows.append(
+                (
+                    moment_form(law, kk),
+                    moment_value(law, kk),
+                    "expand the rising factorials",
+                    f"{law}: E[s^{2 * kk}]",
+                )
+            )
     return rows
 
 
 def moments_lemma(d: int) -> Result:
     statement, steps = identities(moments_rows())
     claim = Claim(
-        "even-moments", "Even moments of s under both laws",
+        "even-moments",
+        "Even moments of s under both laws",
         "E[s^(2k)] = (1/2)_k/(d/2)_k = (2k−1)!!/(d(d+2)⋯(d+2k−2)) (exact law) and "
         "(2k−1)!!/d^k (Gaussian); odd moments vanish; E[relu(s)^(2p)] = E[s^(2p)]/2 "
         "(the statement: the substitution, Euler's Beta integral and the evenness as identities "
         "of integrands and Gamma functions)",
-        SOURCE, "lemma", uses=("similarity-law",), statement=statement)
+        SOURCE,
+        "lemma",
+        uses=("similarity-law",),
+        statement=statement,
+    )
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
         for law in LAW_NAMES:
             for kk in (2, 3):  # E[s²] = 1/d is checked by capacity-outer_product
                 got = quad_expectation(law, d, lambda x, kk=kk: x ** (2 * kk))
-                numeric.append(_numeric(f"{law}: E[s^{2 * kk}] at d = {d}", got,
-                                        moment(law, kk, d), QUAD_TOLERANCE))
+                numeric.append(
+                    _numeric(
+                        f"{law}: E[s^{2 * kk}] at d = {d}", got, moment(law, kk, d), QUAD_TOLERANCE
+                    )
+                )
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
 def mgf_rows() -> list[tuple]:
     phi = sympy.sqrt(d_ / (2 * sympy.pi)) * sympy.exp(-d_ * s**2 / 2)
     return [
-        ((2 * beta_) ** (2 * k_) * moment("exact", k_) / sympy.factorial(2 * k_),
-         beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)),
-         "exp series, odd moments vanish; gammasimp",
-         "(2β)^(2k) E[s^(2k)]/(2k)! = β^(2k)/(k! (d/2)_k)"),
-        (mgf2("exact"), BESSEL_FORM, "₀F₁ as a modified Bessel function (hyperexpand)",
-         "₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)"),
-        (sympy.exp(2 * beta_ * s) * phi,
-         sympy.exp(2 * beta_**2 / d_) * phi.subs(s, s - 2 * beta_ / d_),
-         "complete the square; the shifted density integrates to 1",
-         "exp(2βs)·N(s; 0, 1/d) = exp(2β²/d)·N(s; 2β/d, 1/d)"),
+        (
+            (2 * beta_) ** (2 * k_) * moment("exact", k_) / sympy.factorial(2 * k_),
+            beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)),
+            "exp series, odd moments vanish; gammasimp",
+            "(2β)^(2k) E[s^(2k)]/(2k)! = β^(2k)/(k! (d/2)_k)",
+        ),
+        (
+            mgf2("exact"),
+            BESSEL_FORM,
+            "₀F₁ as a modified Bessel function (hyperexpand)",
+            "₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)",
+        ),
+        (
+            sympy.exp(2 * beta_ * s) * phi,
+            sympy.exp(2 * beta_**2 / d_) * phi.subs(s, s - 2 * beta_ / d_),
+            "complete the square; the shifted density integrates to 1",
+            "exp(2βs)·N(s; 0, 1/d) = exp(2β²/d)·N(s; 2β/d, 1/d)",
+        ),
     ]
 
 
 def mgf_lemma(d: int, beta: sympy.Rational) -> Result:
     statement, steps = identities(mgf_rows())
     claim = Claim(
-        "mgf", "The moment generating function of s",
+        "mgf",
+        "The moment generating function of s",
         "E[exp(2βs)] = Σ_k β^(2k)/(k!(d/2)_k) = ₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β) "
         "(exact law) and exp(2β²/d) (Gaussian) (the statement: the series' terms, the Bessel "
-        "form and the completed square)", SOURCE, "lemma", uses=("even-moments",),
-        statement=statement)
+        "form and the completed square)",
+        SOURCE,
+        "lemma",
+        uses=("even-moments",),
+        statement=statement,
+    )
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
         b = mpmath.mpf(beta)
         for law in LAW_NAMES:
             got = quad_expectation(law, d, lambda x: mpmath.exp(2 * b * x))
-            numeric.append(_numeric(f"{law}: E[exp(2βs)] at d = {d}, β = {beta}", got,
-                                    mp_mgf2(law, b, d), QUAD_TOLERANCE))
-        bessel = mpmath.gamma(mpmath.mpf(d) / 2) * b ** (1 - mpmath.mpf(d) / 2) * mpmath.besseli(
-            mpmath.mpf(d) / 2 - 1, 2 * b)
-        numeric.append(_numeric("₀F₁ = Bessel form", mp_mgf2("exact", b, d), bessel,
-                                QUAD_TOLERANCE))
+            numeric.append(
+                _numeric(
+                    f"{law}: E[exp(2βs)] at d = {d}, β = {beta}",
+                    got,
+                    mp_mgf2(law, b, d),
+                    QUAD_TOLERANCE,
+                )
+            )
+        bessel = (
+            mpmath.gamma(mpmath.mpf(d) / 2)
+            * b ** (1 - mpmath.mpf(d) / 2)
+            * mpmath.besseli(mpmath.mpf(d) / 2 - 1, 2 * b)
+        )
+        numeric.append(
+            _numeric("₀F₁ = Bessel form", mp_mgf2("exact", b, d), bessel, QUAD_TOLERANCE)
+        )
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
@@ -387,18 +488,28 @@ def swiglu_enclosure(cap: StoreCapacity, law: str) -> tuple[sympy.Rational, symp
 def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
     j = sympy.Symbol("j", integer=True, nonnegative=True)
     rows = [
-        (moment("exact", k_) / moment("gaussian", k_), (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
-         "gammasimp",
-         "E_exact[s^(2k)]/E_N[s^(2k)] = (d/2)^k/(d/2)_k = Π_{j<k} (d/2)/(d/2 + j)"),
-        (sympy.simplify((d_ / 2) / (d_ / 2 + j) - 1), "nonpositive", "SymPy assumptions",
-         "each factor (d/2)/(d/2 + j) ≤ 1 for j ≥ 0"),
-        ((beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)))
-         / ((2 * beta_**2 / d_) ** k_ / sympy.factorial(k_)),
-         (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_), "gammasimp",
-         "the MGF series terms have the same ratio: ₀F₁(; d/2; β²) ≤ exp(2β²/d)"),
+        (
+            moment("exact", k_) / moment("gaussian", k_),
+            (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
+            "gammasimp",
+            "E_exact[s^(2k)]/E_N[s^(2k)] = (d/2)^k/(d/2)_k = Π_{j<k} (d/2)/(d/2 + j)",
+        ),
+        (
+            sympy.simplify((d_ / 2) / (d_ / 2 + j) - 1),
+            "nonpositive",
+            "SymPy assumptions",
+            "each factor (d/2)/(d/2 + j) ≤ 1 for j ≥ 0",
+        ),
+        (
+            (beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)))
+            / ((2 * beta_**2 / d_) ** k_ / sympy.factorial(k_)),
+            (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
+            "gammasimp",
+            "the MGF series terms have the same ratio: ₀F₁(; d/2; β²) ≤ exp(2β²/d)",
+        ),
     ]
     statement, steps = checked(rows)
-    formulas, parts = list(statement.args), list(steps[:len(rows)])
+    formulas, parts = list(statement.args), list(steps[: len(rows)])
     for name, cap in caps.items():
         store, values = cap.store, {d_: cap.d, beta_: cap.beta}
         if store.expectation == "projection":
@@ -411,8 +522,10 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
             rule = "exact arithmetic on the certified enclosures of capacity-swiglu"
             note = f"{name}: M*_exact ≥ {lo_e} > {hi_g} ≥ M*_gauss"
         elif theory_form(name, "exact") == theory_form(name, "gaussian"):
-            forms = [capacity_form(signal_form(store), second_moment_form(store, law))
-                     for law in ("exact", "gaussian")]
+            forms = [
+                capacity_form(signal_form(store), second_moment_form(store, law))
+                for law in ("exact", "gaussian")
+            ]
             formula, fact = eq(*forms), check_equal(*forms)
             rule, note = "the two laws' second moments agree", f"{name}: M*_exact = M*_gauss"
         else:
@@ -421,18 +534,25 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
             fact = check_compare(sides[0], ">", sides[1])
             rule = "exact or outward-rounded enclosures of both closed forms"
             note = f"{name}: M*_exact > M*_gauss at d = {cap.d}" + (
-                f", β = {cap.beta}" if store.uses_beta else "")
+                f", β = {cap.beta}" if store.uses_beta else ""
+            )
         formulas.append(formula)
         parts.append(Step(fact, rule, note))
     claim = Claim(
-        "gaussian-underestimates", "The Gaussian approximation underestimates capacity",
+        "gaussian-underestimates",
+        "The Gaussian approximation underestimates capacity",
         "E_exact[s^(2k)] ≤ E_N[s^(2k)] and E_exact[exp(2βs)] ≤ exp(2β²/d), termwise because "
         "(d/2)_k ≥ (d/2)^k; hence M*_exact ≥ M*_gauss for every store built from even moments "
         "or the MGF (compared at this d), and, by the certified intervals of capacity-swiglu, "
-        "for SwiGLU", SOURCE, "lemma",
-        uses=("even-moments", "mgf", "capacity-swiglu"), statement=conjunction(*formulas))
-    return Result(claim, Derivation(concluded(list(steps[:len(rows)]) + parts[len(rows):],
-                                              parts)))
+        "for SwiGLU",
+        SOURCE,
+        "lemma",
+        uses=("even-moments", "mgf", "capacity-swiglu"),
+        statement=conjunction(*formulas),
+    )
+    return Result(
+        claim, Derivation(concluded(list(steps[: len(rows)]) + parts[len(rows) :], parts))
+    )
 
 
 # --- the stores ------------------------------------------------------------------------------
@@ -446,8 +566,14 @@ def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
         if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
             lhs = sympy.Subs(store.weight**2, s, sign * T)
         side = "" if sign > 0 else "−"
-        steps.append(equal_step(lhs, poly.as_expr(), f"substitute s = {side}t, t > 0",
-                                note=f"f({side}t)² = {sympy.sstr(poly.as_expr())}"))
+        steps.append(
+            equal_step(
+                lhs,
+                poly.as_expr(),
+                f"substitute s = {side}t, t > 0",
+                note=f"f({side}t)² = {sympy.sstr(poly.as_expr())}",
+            )
+        )
     return tuple(steps)
 
 
@@ -465,27 +591,43 @@ def store_result(cap: StoreCapacity) -> Result:
     values = {d_: d, beta_: beta}
     g, e = cap.gaussian, cap.exact
     claim = Claim(
-        f"capacity-{store.name}", f"Capacity of the {store.title} store",
+        f"capacity-{store.name}",
+        f"Capacity of the {store.title} store",
         f"weights {store.weight_text}: M*_gauss = {g.formula} = {g.capacity.mid:,.6g} and "
         f"M*_exact = {e.formula} = {e.capacity.mid:,.6g} at d = {d}"
         + (f", β = {beta}" if store.uses_beta else ""),
-        SOURCE, uses=("isr-weights", "even-moments", "mgf"), statement=store_statement(store.name))
+        SOURCE,
+        uses=("isr-weights", "even-moments", "mgf"),
+        statement=store_statement(store.name),
+    )
     steps: list[Step] = list(half_line_steps(store)) if store.expectation == "moments" else []
     chains, values_at = [], []
     for law in ("gaussian", "exact"):
         closed = theory_form(store.name, law)
         chain = capacity_chain(
-            store.name, law, signal_form(store), second_moment_form(store, law), closed,
+            store.name,
+            law,
+            signal_form(store),
+            second_moment_form(store, law),
+            closed,
             "exp(β)² = exp(2β); cancel" if store.expectation == "mgf" else "cancel",
-            mstar(law), lemma_facts(
-                law, square_degrees(store) if store.expectation == "moments" else (),
-                mgf=store.expectation == "mgf"))
+            mstar(law),
+            lemma_facts(
+                law,
+                square_degrees(store) if store.expectation == "moments" else (),
+                mgf=store.expectation == "mgf",
+            ),
+        )
         steps += chain
         chains.append(chain[-1])
-        values_at.append(equal_step(put(closed, values), closed.subs(values),
-                                    f"evaluate at d = {d}" + (f", β = {beta}"
-                                                              if store.uses_beta else ""),
-                                    note=f"{law}: M* = {cap.law(law).capacity.mid:,.6g}"))
+        values_at.append(
+            equal_step(
+                put(closed, values),
+                closed.subs(values),
+                f"evaluate at d = {d}" + (f", β = {beta}" if store.uses_beta else ""),
+                note=f"{law}: M* = {cap.law(law).capacity.mid:,.6g}",
+            )
+        )
     steps = concluded(steps + values_at, chains)
     numeric: list[NumericCheck] = []
     with mpmath.workdps(NUMERIC_DPS):
@@ -494,66 +636,93 @@ def store_result(cap: StoreCapacity) -> Result:
             got = quad_expectation(law, d, f2)
             want = second_moment(store, law).subs(values)
             want = sympy.lambdify((), want, "mpmath")()
-            numeric.append(_numeric(f"{law}: E[f(s)²] by quadrature", got, want,
-                                    QUAD_TOLERANCE))
+            numeric.append(_numeric(f"{law}: E[f(s)²] by quadrature", got, want, QUAD_TOLERANCE))
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
 def swiglu_definition(cap: StoreCapacity, law: str) -> sympy.Expr:
     """``1 + f(1)²/∫ f(s)² ρ(s) ds`` at this d: what ``M*`` of SwiGLU is."""
     lo, hi = LAWS[law].support
-    second = put(sympy.Integral(cap.store.weight**2 * LAWS[law].density, (s, lo, hi)),
-                 {d_: cap.d})
+    second = put(sympy.Integral(cap.store.weight**2 * LAWS[law].density, (s, lo, hi)), {d_: cap.d})
     return capacity_form(signal_form(cap.store), second)
 
 
 def swiglu_enclosed(cap: StoreCapacity, law: str) -> sympy.Basic:
     """``lo ≤ M*_law ≤ hi``, the certified interval."""
     lo, hi = swiglu_enclosure(cap, law)
-    return sympy.And(sympy.LessThan(lo, mstar(law)), sympy.LessThan(mstar(law), hi),
-                     evaluate=False)
+    return sympy.And(sympy.LessThan(lo, mstar(law)), sympy.LessThan(mstar(law), hi), evaluate=False)
 
 
 def swiglu_result(cap: StoreCapacity) -> Result:
     store, d = cap.store, cap.d
     g, e = cap.gaussian, cap.exact
     claim = Claim(
-        f"capacity-{store.name}", f"Capacity of the {store.title} store",
+        f"capacity-{store.name}",
+        f"Capacity of the {store.title} store",
         f"weights {store.weight_text}: M*_gauss = {g.formula} = {g.capacity.mid:,.6g} and "
         f"M*_exact = {e.formula} = {e.capacity.mid:,.6g} at d = {d}; E[f(s)²] has no closed "
-        "form: the statement is the certified intervals (oracle results)", SOURCE,
+        "form: the statement is the certified intervals (oracle results)",
+        SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
-        statement=conjunction(*(swiglu_enclosed(cap, law) for law in ("gaussian", "exact"))))
+        statement=conjunction(*(swiglu_enclosed(cap, law) for law in ("gaussian", "exact"))),
+    )
     n, c = leading_term(store.weight**2)
-    steps = [equal_step(put(sympy.powsimp(sympy.expand(store.weight**2 / s**n)), {s: 0}), c,
-                        "leading term at s = 0",
-                        note=f"f(s)² = {sympy.sstr(c)}·s^{n} + O(s^{n + 1}): leading-order "
-                        f"M* = 1 + f(1)²/({sympy.sstr(c)}·E[s^{n}])")]
+    steps = [
+        equal_step(
+            put(sympy.powsimp(sympy.expand(store.weight**2 / s**n)), {s: 0}),
+            c,
+            "leading term at s = 0",
+            note=f"f(s)² = {sympy.sstr(c)}·s^{n} + O(s^{n + 1}): leading-order "
+            f"M* = 1 + f(1)²/({sympy.sstr(c)}·E[s^{n}])",
+        )
+    ]
     parts, numeric = [], []
     for law in LAW_NAMES:
         enc = cap.law(law).capacity
         lead = leading_order_capacity(store, law)
-        steps.append(Step(define(mstar(law), swiglu_definition(cap, law)),
-                          "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)", note=f"{law} law"))
+        steps.append(
+            Step(
+                define(mstar(law), swiglu_definition(cap, law)),
+                "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
+                note=f"{law} law",
+            )
+        )
         formula = swiglu_enclosed(cap, law)
-        text = (f"{law}: M* ∈ [{enc.lo:,.8g}, {enc.hi:,.8g}] (leading order in 1/d: "
-                f"{float(lead.subs({d_: d})):,.6g})")
-        fact = (oracle(text, "interval", enc.certificate, formula)
-                if enc.hi - enc.lo <= CERTIFIED_WIDTH * enc.mid
-                else undecided(formula, f"enclosure wider than {CERTIFIED_WIDTH:.0e}", "interval"))
-        parts.append(Step(fact, "certified quadrature: interval Simpson rule, f⁽⁴⁾ enclosed per "
-                          "panel group, tails bounded; enclosure narrower than "
-                          f"{CERTIFIED_WIDTH:.0e} relative", note=text))
+        text = (
+            f"{law}: M* ∈ [{enc.lo:,.8g}, {enc.hi:,.8g}] (leading order in 1/d: "
+            f"{float(lead.subs({d_: d})):,.6g})"
+        )
+        fact = (
+            oracle(text, "interval", enc.certificate, formula)
+            if enc.hi - enc.lo <= CERTIFIED_WIDTH * enc.mid
+            else undecided(formula, f"enclosure wider than {CERTIFIED_WIDTH:.0e}", "interval")
+        )
+        parts.append(
+            Step(
+                fact,
+                "certified quadrature: interval Simpson rule, f⁽⁴⁾ enclosed per "
+                "panel group, tails bounded; enclosure narrower than "
+                f"{CERTIFIED_WIDTH:.0e} relative",
+                note=text,
+            )
+        )
         steps.append(parts[-1])
         with mpmath.workdps(NUMERIC_DPS):
             f2 = sympy.lambdify(s, store.weight**2, "mpmath")
             got = quad_expectation(law, d, f2)
             at_one = float(sympy.N(store.weight.subs(s, 1) ** 2, 20))
             inside = enc.lo <= 1 + at_one / float(got) <= enc.hi
-            numeric.append(NumericCheck(
-                f"{law}: mpmath.quad capacity inside the certified interval", "mpmath", 1,
-                0.0 if inside else 1.0, 0.0, inside,
-                f"{1 + at_one / float(got):.10g} in [{enc.lo:.10g}, {enc.hi:.10g}]"))
+            numeric.append(
+                NumericCheck(
+                    f"{law}: mpmath.quad capacity inside the certified interval",
+                    "mpmath",
+                    1,
+                    0.0 if inside else 1.0,
+                    0.0,
+                    inside,
+                    f"{1 + at_one / float(got):.10g} in [{enc.lo:.10g}, {enc.hi:.10g}]",
+                )
+            )
     return Result(claim, Derivation(concluded(steps, parts)), tuple(numeric))
 
 
@@ -561,14 +730,24 @@ def ls_capacity_result(cap: StoreCapacity) -> Result:
     g, e = cap.gaussian, cap.exact
     closed = capacity_expr(cap.store, "gaussian")
     claim = Claim(
-        f"capacity-{cap.store.name}", f"Capacity of the {cap.store.title} store",
+        f"capacity-{cap.store.name}",
+        f"Capacity of the {cap.store.title} store",
         f"keys with i.i.d. N(0, 1/d) entries: ISR(M) = (M − d)/(d + 2) for M ≥ d, "
-        f"M* = 2d + 2 = {g.capacity.mid:g} at d = {cap.d}", SOURCE,
-        assumptions=(f"not claimed: unit keys give 2d + 1 + O(1/d) = {e.capacity.mid:g} "
-                     "(leading order; Monte Carlo in numeric_checks.capacity)",),
-        uses=("ls-overload",), statement=eq(put(LS_ISR, {M_: closed}), 1))
-    step = equal_step(put(LS_ISR, {M_: closed}), 1,
-                      "substitute M = 2d + 2 into ls-overload's ISR", note="ISR(2d + 2) = 1")
+        f"M* = 2d + 2 = {g.capacity.mid:g} at d = {cap.d}",
+        SOURCE,
+        assumptions=(
+            f"not claimed: unit keys give 2d + 1 + O(1/d) = {e.capacity.mid:g} "
+            "(leading order; Monte Carlo in numeric_checks.capacity)",
+        ),
+        uses=("ls-overload",),
+        statement=eq(put(LS_ISR, {M_: closed}), 1),
+    )
+    step = equal_step(
+        put(LS_ISR, {M_: closed}),
+        1,
+        "substitute M = 2d + 2 into ls-overload's ISR",
+        note="ISR(2d + 2) = 1",
+    )
     return Result(claim, Derivation((step,)))
 
 
@@ -582,27 +761,46 @@ def source_result(caps64: dict[str, StoreCapacity]) -> Result:
             with sympy.evaluate(False):
                 gap = put(sympy.Abs(closed - src) / src, values)
             formulas.append(sympy.StrictLessThan(gap, tol, evaluate=False))
-            steps.append(Step(check_compare(gap, "<", tol),
-                              "exact or outward-rounded enclosure of the closed form",
-                              note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} "
-                                   f"(source {float(src):g})"))
+            steps.append(
+                Step(
+                    check_compare(gap, "<", tol),
+                    "exact or outward-rounded enclosure of the closed form",
+                    note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} "
+                    f"(source {float(src):g})",
+                )
+            )
             continue
         lo, hi = swiglu_enclosure(cap, "gaussian")  # every value the certificate allows
         gap = sympy.Abs(mstar("gaussian") - src) / src
-        formulas.append(ForAll((mstar("gaussian"),), sympy.StrictLessThan(gap, tol,
-                                                                          evaluate=False),
-                               domain=sympy.Interval(lo, hi)))
-        steps.append(Step(check_bound_on(gap, mstar("gaussian"), lo, hi, "<", tol),
-                          "interval arithmetic over the certified interval of capacity-swiglu",
-                          note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} for "
-                               f"every M*_gauss in [{float(lo):,.6g}, {float(hi):,.6g}]"))
+        formulas.append(
+            ForAll(
+                (mstar("gaussian"),),
+                sympy.StrictLessThan(gap, tol, evaluate=False),
+                domain=sympy.Interval(lo, hi),
+            )
+        )
+        steps.append(
+            Step(
+                check_bound_on(gap, mstar("gaussian"), lo, hi, "<", tol),
+                "interval arithmetic over the certified interval of capacity-swiglu",
+                note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} for "
+                f"every M*_gauss in [{float(lo):,.6g}, {float(hi):,.6g}]",
+            )
+        )
     claim = Claim(
-        "source-table", "The Gaussian approximation reproduces the source's table",
+        "source-table",
+        "The Gaussian approximation reproduces the source's table",
         f"at d = {SOURCE_D}, β = {SOURCE_BETA} every Gaussian capacity is within "
-        f"{float(tol):.0%} of the source's '≈' figure", SOURCE, "proposition",
-        (f"the source rounds; its largest rounding is 65 → '≈ 64' (1.6 %), hence the "
-         f"{float(tol):.0%} tolerance",), uses=tuple(f"capacity-{n}" for n in PART_B),
-        statement=conjunction(*formulas))
+        f"{float(tol):.0%} of the source's '≈' figure",
+        SOURCE,
+        "proposition",
+        (
+            f"the source rounds; its largest rounding is 65 → '≈ 64' (1.6 %), hence the "
+            f"{float(tol):.0%} tolerance",
+        ),
+        uses=tuple(f"capacity-{n}" for n in PART_B),
+        statement=conjunction(*formulas),
+    )
     return Result(claim, Derivation(concluded(steps, steps)))
 
 
@@ -613,22 +811,33 @@ KP, KM, KT, G_, B_ = sympy.symbols("K^+ K K^T G B", commutative=False)
 
 def ls_exact_recall(d: int) -> Result:
     claim = Claim(
-        "ls-exact-recall", "Least squares recalls exactly up to d memories",
+        "ls-exact-recall",
+        "Least squares recalls exactly up to d memories",
         "for M ≤ d keys in general position W = V K⁺ gives W k_i = v_i: ISR = 0; K⁺K = I "
-        "with K⁺ = (KᵀK)⁻¹Kᵀ for full column rank", SOURCE,
-        assumptions=("keys i.i.d. uniform on the sphere, hence linearly independent for M ≤ d "
-                     "with probability 1",), statement=eq(KP * KM, 1))
-    pinv, gram, inv = (Step(define(KP, B_ * KT), "K⁺ = (KᵀK)⁻¹Kᵀ for full column rank"),
-                       Step(define(G_, KT * KM), "the Gram matrix"),
-                       Step(define(B_, G_**-1), "KᵀK is invertible (full column rank)"))
+        "with K⁺ = (KᵀK)⁻¹Kᵀ for full column rank",
+        SOURCE,
+        assumptions=(
+            "keys i.i.d. uniform on the sphere, hence linearly independent for M ≤ d "
+            "with probability 1",
+        ),
+        statement=eq(KP * KM, 1),
+    )
+    pinv, gram, inv = (
+        Step(define(KP, B_ * KT), "K⁺ = (KᵀK)⁻¹Kᵀ for full column rank"),
+        Step(define(G_, KT * KM), "the Gram matrix"),
+        Step(define(B_, G_**-1), "KᵀK is invertible (full column rank)"),
+    )
     first = unfold(pinv.fact, KP * KM)  # K⁺K = (B Kᵀ) K
     by_g = symm(unfold(gram.fact, B_ * G_))  # B (Kᵀ K) = B G
     by_b = unfold(inv.fact, B_ * G_)  # B G = G⁻¹ G
     calc = Calc(KP * KM).eq(first.formula.rhs, "unfold K⁺", by=first)
     if calc.end != by_g.formula.lhs:
         calc = calc.eq(by_g.formula.lhs, "associativity")
-    calc = (calc.eq(B_ * G_, "fold KᵀK = G", by=by_g)
-            .eq(by_b.formula.rhs, "unfold B", by=by_b).eq(sympy.Integer(1), "G⁻¹G = I"))
+    calc = (
+        calc.eq(B_ * G_, "fold KᵀK = G", by=by_g)
+        .eq(by_b.formula.rhs, "unfold B", by=by_b)
+        .eq(sympy.Integer(1), "G⁻¹G = I")
+    )
     steps = (pinv, gram, inv) + calc.steps(note="K⁺K = I, so W k_i = V K⁺ K e_i = v_i")
     rng = np.random.default_rng(SEED)
     n = min(d, LS_CHECK_MAX_D)
@@ -636,9 +845,17 @@ def ls_exact_recall(d: int) -> Result:
     keys /= np.linalg.norm(keys, axis=0)
     err = float(np.abs(np.linalg.pinv(keys) @ keys - np.eye(n)).max())
     at = "" if n == d else f" (check run at d = {n} ≤ {LS_CHECK_MAX_D}, not {d})"
-    numeric = (NumericCheck(f"max |K⁺K − I| for {n} unit keys in R^{n}{at}", "numpy", 1, err,
-                            1e-8,
-                            err <= 1e-8, "float64; tolerance allows condition numbers ~1e7"),)
+    numeric = (
+        NumericCheck(
+            f"max |K⁺K − I| for {n} unit keys in R^{n}{at}",
+            "numpy",
+            1,
+            err,
+            1e-8,
+            err <= 1e-8,
+            "float64; tolerance allows condition numbers ~1e7",
+        ),
+    )
     return Result(claim, Derivation(steps), numeric)
 
 
@@ -651,16 +868,25 @@ def ls_rows() -> list[tuple]:
     beta_law = {al: d_ / 2, be: (M_ - d_) / 2}
     mean, second = al / (al + be), al * (al + 1) / ((al + be) * (al + be + 1))
     return [
-        (sympy.Mul(Kt, A, A**-1, A, K, evaluate=False), Kt * A * K,
-         "P² = Kᵀ A (KKᵀ) A K with A = (KKᵀ)⁻¹, so KKᵀ = A⁻¹",
-         "P = Kᵀ(KKᵀ)⁻¹K is a projection (Pᵀ = P, tr P = d)"),
-        (put(mean, beta_law), d_ / M_, "Beta(d/2, (M−d)/2) mean",
-         "E[P_ii] = d/M (also tr P / M)"),
-        (put(second, beta_law), d_ * (d_ + 2) / (M_ * (M_ + 2)), "Beta second moment",
-         "E[P_ii²] = d(d+2)/(M(M+2))"),
-        (put((mean - second) / second, beta_law), LS_ISR,
-         "Σ_{m≠i} P_mi² = P_ii − P_ii² (P² = P); cancel",
-         "ISR(M) = (E P_ii − E P_ii²)/E P_ii² = (M − d)/(d + 2)"),
+        (
+            sympy.Mul(Kt, A, A**-1, A, K, evaluate=False),
+            Kt * A * K,
+            "P² = Kᵀ A (KKᵀ) A K with A = (KKᵀ)⁻¹, so KKᵀ = A⁻¹",
+            "P = Kᵀ(KKᵀ)⁻¹K is a projection (Pᵀ = P, tr P = d)",
+        ),
+        (put(mean, beta_law), d_ / M_, "Beta(d/2, (M−d)/2) mean", "E[P_ii] = d/M (also tr P / M)"),
+        (
+            put(second, beta_law),
+            d_ * (d_ + 2) / (M_ * (M_ + 2)),
+            "Beta second moment",
+            "E[P_ii²] = d(d+2)/(M(M+2))",
+        ),
+        (
+            put((mean - second) / second, beta_law),
+            LS_ISR,
+            "Σ_{m≠i} P_mi² = P_ii − P_ii² (P² = P); cancel",
+            "ISR(M) = (E P_ii − E P_ii²)/E P_ii² = (M − d)/(d + 2)",
+        ),
         (put(LS_ISR, {M_: 2 * d_ + 2}), 1, "substitute M = 2d + 2", "ISR(2d + 2) = 1"),
     ]
 
@@ -668,13 +894,19 @@ def ls_rows() -> list[tuple]:
 def ls_overload(d: int) -> Result:
     statement, steps = identities(ls_rows())
     claim = Claim(
-        "ls-overload", "Least squares above d memories",
+        "ls-overload",
+        "Least squares above d memories",
         "for M ≥ d the recall of k_i is Σ_m P_mi v_m with P = Kᵀ(KKᵀ)⁻¹K a rank-d projection; "
         "ISR = (E[P_ii] − E[P_ii²])/E[P_ii²]; for keys with i.i.d. N(0, 1/d) entries "
-        "P_ii ~ Beta(d/2, (M−d)/2), so ISR = (M − d)/(d + 2) and M* = 2d + 2", SOURCE,
-        assumptions=("keys with i.i.d. Gaussian entries (rotation-invariant key matrix, so the "
-                     "row space of K is uniformly distributed); unit-norm keys give "
-                     "M* = 2d + 1 + O(1/d), checked by Monte Carlo",), statement=statement)
+        "P_ii ~ Beta(d/2, (M−d)/2), so ISR = (M − d)/(d + 2) and M* = 2d + 2",
+        SOURCE,
+        assumptions=(
+            "keys with i.i.d. Gaussian entries (rotation-invariant key matrix, so the "
+            "row space of K is uniformly distributed); unit-norm keys give "
+            "M* = 2d + 1 + O(1/d), checked by Monte Carlo",
+        ),
+        statement=statement,
+    )
     rng = np.random.default_rng(SEED)
     n = min(d, LS_CHECK_MAX_D)
     m, draws = 2 * n + 2, LS_DRAWS
@@ -683,8 +915,17 @@ def ls_overload(d: int) -> Result:
     lev = (q * q).sum(-1)
     got = float((lev - lev**2).mean() / (lev**2).mean())
     at = "" if n == d else f", check run at d = {n} ≤ {LS_CHECK_MAX_D}, not {d}"
-    numeric = (_numeric(f"ISR({m}) = 1 for Gaussian keys ({draws} draws{at})", got, 1, 0.02,
-                        draws * m, "numpy", "tolerance: ~6 standard errors at d ≥ 8"),)
+    numeric = (
+        _numeric(
+            f"ISR({m}) = 1 for Gaussian keys ({draws} draws{at})",
+            got,
+            1,
+            0.02,
+            draws * m,
+            "numpy",
+            "tolerance: ~6 standard errors at d ≥ 8",
+        ),
+    )
     return Result(claim, Derivation(steps), numeric)
 
 
@@ -698,43 +939,79 @@ def softmax_rows() -> list[tuple]:
     rho_e = (1 - s**2) ** a * sympy.exp(2 * beta_ * s)
     sub = (1 - x) / (1 + x)  # maps x ∈ (0, ∞) onto s ∈ (−1, 1)
     return [
-        (put(sympy.diff(expo, beta_), {beta_: d_ / 2}), 0, "differentiate",
-         "d/dβ (2β − 2β²/d) = 0 at β = d/2"),
-        (sympy.diff(expo, beta_, 2), "negative", "SymPy assumptions",
-         "d²/dβ² (2β − 2β²/d) = −4/d < 0: a maximum"),
-        (put(expo, {beta_: d_ / 2}), d_ / 2, "substitute β = d/2",
-         "ln(M* − 1) = 2β* − 2β*²/d = d/2 at the optimum"),
-        (2 * rho_e - 2 * s * rho_e - 2 * (1 - s) * rho_e, 0,
-         "differentiate under ∫ (smooth integrand, compact support); linearity",
-         "d/dβ [2β − ln E e^(2βs)] = 2 − 2E[s e^(2βs)]/E[e^(2βs)] "
-         "= 2 E[(1 − s) e^(2βs)]/E[e^(2βs)]"),
-        ((2 * x / (1 + x)) * (4 * x / (1 + x) ** 2) ** a * sympy.exp(2 * beta_ * sub),
-         "positive", "SymPy assumptions", "(1 − s)(1 − s²)^((d−3)/2) e^(2βs) > 0 on −1 < s < 1 "
-         "(s = (1−x)/(1+x), x > 0)"),
+        (
+            put(sympy.diff(expo, beta_), {beta_: d_ / 2}),
+            0,
+            "differentiate",
+            "d/dβ (2β − 2β²/d) = 0 at β = d/2",
+        ),
+        (
+            sympy.diff(expo, beta_, 2),
+            "negative",
+            "SymPy assumptions",
+            "d²/dβ² (2β − 2β²/d) = −4/d < 0: a maximum",
+        ),
+        (
+            put(expo, {beta_: d_ / 2}),
+            d_ / 2,
+            "substitute β = d/2",
+            "ln(M* − 1) = 2β* − 2β*²/d = d/2 at the optimum",
+        ),
+        (
+            2 * rho_e - 2 * s * rho_e - 2 * (1 - s) * rho_e,
+            0,
+            "differentiate under ∫ (smooth integrand, compact support); linearity",
+            "d/dβ [2β − ln E e^(2βs)] = 2 − 2E[s e^(2βs)]/E[e^(2βs)] "
+            "= 2 E[(1 − s) e^(2βs)]/E[e^(2βs)]",
+        ),
+        (
+            (2 * x / (1 + x)) * (4 * x / (1 + x) ** 2) ** a * sympy.exp(2 * beta_ * sub),
+            "positive",
+            "SymPy assumptions",
+            "(1 − s)(1 − s²)^((d−3)/2) e^(2βs) > 0 on −1 < s < 1 (s = (1−x)/(1+x), x > 0)",
+        ),
     ]
 
 
 def softmax_beta_result(d: int) -> Result:
     statement, steps = checked(softmax_rows())
     claim = Claim(
-        "softmax-optimal-beta", "The capacity-maximizing β of softmax",
+        "softmax-optimal-beta",
+        "The capacity-maximizing β of softmax",
         "Gaussian law: M* = 1 + exp(2β − 2β²/d) is maximal at β* = d/2 with M* = 1 + exp(d/2). "
         "Exact law: M*(β) = 1 + exp(2β)/E[exp(2βs)] strictly increases with β (no finite "
         "maximizer; M* − 1 ~ 2√π β^((d−1)/2)/Γ(d/2)) because s < 1 almost surely",
-        SOURCE, uses=("mgf",), statement=statement)
+        SOURCE,
+        uses=("mgf",),
+        statement=statement,
+    )
     with mpmath.workdps(NUMERIC_DPS):
         grid = [mpmath.mpf(b) for b in (1, 2, 4, 8, 16, 32, 64, 128)]
         caps = [2 * b - mpmath.log(mp_mgf2("exact", b, d)) for b in grid]
         increasing = all(b > a for a, b in zip(caps, caps[1:], strict=False))
         big = mpmath.mpf(50 * d * d)
         ratio = mpmath.exp(2 * big - mpmath.log(mp_mgf2("exact", big, d))) / (
-            2 * mpmath.sqrt(mpmath.pi) * big ** (mpmath.mpf(d - 1) / 2) / mpmath.gamma(
-                mpmath.mpf(d) / 2))
+            2
+            * mpmath.sqrt(mpmath.pi)
+            * big ** (mpmath.mpf(d - 1) / 2)
+            / mpmath.gamma(mpmath.mpf(d) / 2)
+        )
     numeric = (
-        NumericCheck("ln(M*−1) increasing on β = 1, 2, …, 128 (exact law)", "mpmath",
-                     len(grid), 0.0 if increasing else 1.0, 0.0, increasing),
-        _numeric(f"asymptotic 2√π β^((d−1)/2)/Γ(d/2) at β = {int(big)}", ratio, 1,
-                 d * d / float(big), detail="relative correction O(d²/β)"),
+        NumericCheck(
+            "ln(M*−1) increasing on β = 1, 2, …, 128 (exact law)",
+            "mpmath",
+            len(grid),
+            0.0 if increasing else 1.0,
+            0.0,
+            increasing,
+        ),
+        _numeric(
+            f"asymptotic 2√π β^((d−1)/2)/Γ(d/2) at β = {int(big)}",
+            ratio,
+            1,
+            d * d / float(big),
+            detail="relative correction O(d²/β)",
+        ),
     )
     return Result(claim, Derivation(steps), numeric)
 
@@ -745,26 +1022,37 @@ X_ = sympy.Symbol("x", positive=True)  # x = ln M
 def exact_log_isr(name: str, d: int, beta0: sympy.Rational, L: int) -> sympy.Expr:
     """``ln ISR(e^x) = x + ln(1 − e^(−x)) + ln ₀F₁(; d/2; β(x)²) − 2β(x)`` (exact law)."""
     b = schedule_beta_expr(name, beta0, L)
-    return (X_ + sympy.log(1 - sympy.exp(-X_))
-            + sympy.log(sympy.hyper([], [sympy.Rational(d, 2)], b**2)) - 2 * b)
+    return (
+        X_
+        + sympy.log(1 - sympy.exp(-X_))
+        + sympy.log(sympy.hyper([], [sympy.Rational(d, 2)], b**2))
+        - 2 * b
+    )
 
 
-def exact_crossing(name: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
-                   ) -> sympy.Basic | None:
+def exact_crossing(
+    name: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
+) -> sympy.Basic | None:
     """What the exact law's certificate says: ``ln ISR < 0`` on ``[ln 2, lo]`` and ``> 0`` at
     a point of ``[lo, hi]`` (rational ends outside the float bracket); None: no crossing."""
     if c.root_x is None:
         return None
     F = exact_log_isr(name, d, beta0, L)
     lo, hi = outward(c.lo_x, c.hi_x, 12)
-    return sympy.And(ForAll((X_,), sympy.StrictLessThan(F, 0, evaluate=False),
-                            domain=sympy.Interval(sympy.log(2), lo)),
-                     Exists((X_,), sympy.StrictGreaterThan(F, 0, evaluate=False),
-                            domain=sympy.Interval(lo, hi)), evaluate=False)
+    return sympy.And(
+        ForAll(
+            (X_,),
+            sympy.StrictLessThan(F, 0, evaluate=False),
+            domain=sympy.Interval(sympy.log(2), lo),
+        ),
+        Exists((X_,), sympy.StrictGreaterThan(F, 0, evaluate=False), domain=sympy.Interval(lo, hi)),
+        evaluate=False,
+    )
 
 
-def crossing_facts(name: str, law: str, c: Crossing, d: int, beta0: sympy.Rational,
-                   L: int) -> tuple[Fact, ...]:
+def crossing_facts(
+    name: str, law: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
+) -> tuple[Fact, ...]:
     """The facts of a certified crossing; the exact law's oracle result restated with its
     formula (the same certificate, admitted the same way)."""
     facts = c.facts or (c.verdict,)
@@ -778,27 +1066,40 @@ def crossing_facts(name: str, law: str, c: Crossing, d: int, beta0: sympy.Ration
     return (oracle(said, fact.verdict.method, fact.verdict.certificate, formula),)
 
 
-def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: float,
-                    L: int) -> Result:
+def schedule_result(
+    name: str, crossings: dict[str, Crossing], d: int, beta0: float, L: int
+) -> Result:
     sched = SCHEDULES[name]
     where = "; ".join(
         f"{law}: M ≈ {_fmt_memories(c)}" if c.root_x is not None else f"{law}: none"
-        for law, c in crossings.items())
-    rules = {"gaussian": ("ln ISR < 0 below the bracket: interval bisection",
-                          "ln ISR > 0 at its upper end: interval enclosure"),
-             "exact": ("ln E[exp(2βs)] − 2β decreases in β (softmax-optimal-beta) and β(M) "
-                       "increases: monotone steps with certified bounds (oracle); intermediate "
-                       "value theorem",)}
-    steps = [Step(f, rules[law][min(i, len(rules[law]) - 1)], note=f"{law} law")
-             for law, c in crossings.items()
-             for i, f in enumerate(crossing_facts(name, law, c, d, rational(beta0), L))]
+        for law, c in crossings.items()
+    )
+    rules = {
+        "gaussian": (
+            "ln ISR < 0 below the bracket: interval bisection",
+            "ln ISR > 0 at its upper end: interval enclosure",
+        ),
+        "exact": (
+            "ln E[exp(2βs)] − 2β decreases in β (softmax-optimal-beta) and β(M) "
+            "increases: monotone steps with certified bounds (oracle); intermediate "
+            "value theorem",
+        ),
+    }
+    steps = [
+        Step(f, rules[law][min(i, len(rules[law]) - 1)], note=f"{law} law")
+        for law, c in crossings.items()
+        for i, f in enumerate(crossing_facts(name, law, c, d, rational(beta0), L))
+    ]
     claim = Claim(
-        f"schedule-{name}", f"Softmax with {sched.title}: first crossing of ISR = 1",
+        f"schedule-{name}",
+        f"Softmax with {sched.title}: first crossing of ISR = 1",
         f"{sched.formula} (β0 = {beta0}, L = {L}, d = {d}): ISR(M) < 1 for every 2 ≤ M below the "
-        f"first crossing and ISR > 1 just after it — {where}; x = ln M", SOURCE,
+        f"first crossing and ISR > 1 just after it — {where}; x = ln M",
+        SOURCE,
         assumptions=("ISR under each law as in capacity-softmax, β = β(M)",),
         uses=("softmax-optimal-beta", "gaussian-underestimates"),
-        statement=conjunction(*(s.formula for s in steps)))
+        statement=conjunction(*(s.formula for s in steps)),
+    )
     numeric = []
     with mpmath.workdps(NUMERIC_DPS):
         for law, c in crossings.items():
@@ -808,11 +1109,21 @@ def schedule_result(name: str, crossings: dict[str, Crossing], d: int, beta0: fl
             x_end = max(mpmath.log(2), min(c.root_x * (1 - 1e-3), c.lo_x))
             xs = [mpmath.log(2) + (x_end - mpmath.log(2)) * i / GRID for i in range(GRID + 1)]
             b0, lnL = mpmath.mpf(rational(beta0)), mpmath.log(L)
-            worst = max(log_isr(mpmath.mp, law, d, SCHEDULES[name].beta(mpmath.mp, x, b0, lnL),
-                                x) for x in xs)
-            numeric.append(NumericCheck(f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below "
-                                        "the crossing", "mpmath", GRID + 1, float(worst), 0.0,
-                                        bool(worst < 0), expect="below"))
+            worst = max(
+                log_isr(mpmath.mp, law, d, SCHEDULES[name].beta(mpmath.mp, x, b0, lnL), x)
+                for x in xs
+            )
+            numeric.append(
+                NumericCheck(
+                    f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below the crossing",
+                    "mpmath",
+                    GRID + 1,
+                    float(worst),
+                    0.0,
+                    bool(worst < 0),
+                    expect="below",
+                )
+            )
     return Result(claim, Derivation(concluded(steps, steps)), tuple(numeric))
 
 
@@ -825,82 +1136,122 @@ def _fmt_memories(c: Crossing) -> str:
 # --- report ----------------------------------------------------------------------------------
 
 
-def build_report(d: int = SOURCE_D, beta: float = SOURCE_BETA,
-                 training_length: int = QWEN_TRAINING_LENGTH) -> Report:
+def build_report(
+    d: int = SOURCE_D, beta: float = SOURCE_BETA, training_length: int = QWEN_TRAINING_LENGTH
+) -> Report:
     """Every capacity claim of Part B at dimension ``d`` and softmax temperature ``beta``."""
     if int(d) != d or d < MIN_D:
         raise InvalidArgument(f"--d {d}: the dimension must be an integer ≥ {MIN_D}")
     if int(d) == d and d > MAX_D:
-        raise InvalidArgument(f"--d {d}: at most {MAX_D} (the exact-law series are summed "
-                              "to a fixed precision)")
+        raise InvalidArgument(
+            f"--d {d}: at most {MAX_D} (the exact-law series are summed to a fixed precision)"
+        )
     if not (beta > 0 and math.isfinite(beta) and beta <= MAX_BETA):
         raise InvalidArgument(f"--beta {beta}: β must be a positive number ≤ {MAX_BETA:g}")
     if int(training_length) != training_length or training_length < 2:
         raise InvalidArgument(f"--training-length {training_length}: L must be an integer ≥ 2")
     d, beta_q = int(d), rational(beta)
     with mpmath.workdps(30):
-        if any(log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
-               for law in LAW_NAMES):
-            raise InvalidArgument(f"--d {d} --beta {beta:g}: softmax interference already "
-                                  "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
-                                  "crossing to find; use a smaller β for this d")
+        if any(
+            log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
+            for law in LAW_NAMES
+        ):
+            raise InvalidArgument(
+                f"--d {d} --beta {beta:g}: softmax interference already "
+                "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
+                "crossing to find; use a smaller β for this d"
+            )
     caps = {name: store_capacity(name, d, beta_q) for name in PART_B}
     caps64 = {name: store_capacity(name, SOURCE_D, sympy.Integer(SOURCE_BETA)) for name in PART_B}
-    crossings = {name: {law: first_crossing(name, law, d, beta, training_length)
-                        for law in LAW_NAMES} for name in SCHEDULES}
-    results = [isr_lemma(), law_lemma(d), moments_lemma(d), mgf_lemma(d, beta_q),
-               domination_lemma(caps)]
+    crossings = {
+        name: {law: first_crossing(name, law, d, beta, training_length) for law in LAW_NAMES}
+        for name in SCHEDULES
+    }
+    results = [
+        isr_lemma(),
+        law_lemma(d),
+        moments_lemma(d),
+        mgf_lemma(d, beta_q),
+        domination_lemma(caps),
+    ]
     results += [store_result(cap) for cap in caps.values()]
     results += [source_result(caps64), ls_exact_recall(d), ls_overload(d), softmax_beta_result(d)]
     results += [schedule_result(n, c, d, beta, training_length) for n, c in crossings.items()]
     data = capacity_data(caps, crossings, d, beta, training_length)
-    return Report("proofs.capacity", "Associative-memory capacity", SOURCE,
-                  tuple(results), tables(data), data)
+    return Report(
+        "proofs.capacity", "Associative-memory capacity", SOURCE, tuple(results), tables(data), data
+    )
 
 
-def capacity_data(caps: dict[str, StoreCapacity], crossings: dict[str, dict[str, Crossing]],
-                  d: int, beta: float, L: int) -> dict:
+def capacity_data(
+    caps: dict[str, StoreCapacity],
+    crossings: dict[str, dict[str, Crossing]],
+    d: int,
+    beta: float,
+    L: int,
+) -> dict:
     at_source = d == SOURCE_D and rational(beta) == SOURCE_BETA
     stores = {}
     for name, cap in caps.items():
         g, e = cap.gaussian, cap.exact
         src = cap.store.source
         stores[name] = {
-            "title": cap.store.title, "weights": cap.store.weight_text,
-            "gaussian": g.capacity.mid, "exact": e.capacity.mid,
-            "source": float(src), "source_text": cap.store.source_text,
-            "formula_gaussian": g.formula, "formula_exact": e.formula,
-            "kind_gaussian": g.kind, "kind_exact": e.kind,
+            "title": cap.store.title,
+            "weights": cap.store.weight_text,
+            "gaussian": g.capacity.mid,
+            "exact": e.capacity.mid,
+            "source": float(src),
+            "source_text": cap.store.source_text,
+            "formula_gaussian": g.formula,
+            "formula_exact": e.formula,
+            "kind_gaussian": g.kind,
+            "kind_exact": e.kind,
             "gaussian_interval": [g.capacity.lo, g.capacity.hi],
             "exact_interval": [e.capacity.lo, e.capacity.hi],
             "relative_difference": cap.relative_difference,
-            "source_relative_difference_gaussian": (g.capacity.mid - src) / src if at_source
+            "source_relative_difference_gaussian": (g.capacity.mid - src) / src
+            if at_source
             else None,
-            "source_relative_difference_exact": (e.capacity.mid - src) / src if at_source
-            else None,
+            "source_relative_difference_exact": (e.capacity.mid - src) / src if at_source else None,
             "note": "; ".join(x for x in (cap.store.note, e.note) if x),
         }
     schedules = {}
     for name, by_law in crossings.items():
         sched = SCHEDULES[name]
         schedules[name] = {
-            "title": sched.title, "formula": sched.formula,
-            "isr": {law: {str(M): _finite(schedule_isr(name, law, d, beta, L, M))
-                          for M in ISR_GRID} for law in LAW_NAMES},
-            "crossing": {law: {
-                "memories": _finite(c.memories), "log10_memories": c.log10_memories,
-                "beta_at_crossing": c.beta_at_root,
-                "bracket_ln_memories": [c.lo_x, c.hi_x], "status": c.status,
-                "below_one_up_to_2e6": c.root_x is None or c.lo_x > math.log(SEED_MEMORIES),
-            } for law, c in by_law.items()},
+            "title": sched.title,
+            "formula": sched.formula,
+            "isr": {
+                law: {str(M): _finite(schedule_isr(name, law, d, beta, L, M)) for M in ISR_GRID}
+                for law in LAW_NAMES
+            },
+            "crossing": {
+                law: {
+                    "memories": _finite(c.memories),
+                    "log10_memories": c.log10_memories,
+                    "beta_at_crossing": c.beta_at_root,
+                    "bracket_ln_memories": [c.lo_x, c.hi_x],
+                    "status": c.status,
+                    "below_one_up_to_2e6": c.root_x is None or c.lo_x > math.log(SEED_MEMORIES),
+                }
+                for law, c in by_law.items()
+            },
         }
-    return _json_safe({
-        "d": d, "beta": float(beta), "training_length": L,
-        "source": {"d": SOURCE_D, "beta": SOURCE_BETA, "tolerance": float(SOURCE_TOLERANCE),
-                   "applies": at_source},
-        "stores": stores,
-        "softmax": {"optimal_beta": softmax_optimum(d), "schedules": schedules},
-    })
+    return _json_safe(
+        {
+            "d": d,
+            "beta": float(beta),
+            "training_length": L,
+            "source": {
+                "d": SOURCE_D,
+                "beta": SOURCE_BETA,
+                "tolerance": float(SOURCE_TOLERANCE),
+                "applies": at_source,
+            },
+            "stores": stores,
+            "softmax": {"optimal_beta": softmax_optimum(d), "schedules": schedules},
+        }
+    )
 
 
 def _json_safe(x: object) -> object:
@@ -920,38 +1271,85 @@ def _finite(x: float | None) -> float | None:
 
 def tables(data: dict) -> tuple[Table, ...]:
     d, beta = data["d"], data["beta"]
-    rows = tuple((name, v["weights"], v["source"] if data["source"]["applies"] else None,
-                  v["gaussian"], v["exact"],
-                  "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
-                  v["kind_exact"]) for name, v in data["stores"].items())
-    stores = Table("capacities", f"Capacity M* (ISR = 1) at d = {d}, β = {beta:g}",
-                   ("store", "f(s)", "source", "Gaussian", "exact", "exact vs Gaussian",
-                    "exact kind"), rows,
-                   ("source: the seed's figure at d = 64, β = 8 ('≈')",
-                    "least squares 'Gaussian': keys with i.i.d. N(0, 1/d) entries; 'exact': "
-                    "unit keys, leading order in 1/d"))
+    rows = tuple(
+        (
+            name,
+            v["weights"],
+            v["source"] if data["source"]["applies"] else None,
+            v["gaussian"],
+            v["exact"],
+            "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
+            v["kind_exact"],
+        )
+        for name, v in data["stores"].items()
+    )
+    stores = Table(
+        "capacities",
+        f"Capacity M* (ISR = 1) at d = {d}, β = {beta:g}",
+        ("store", "f(s)", "source", "Gaussian", "exact", "exact vs Gaussian", "exact kind"),
+        rows,
+        (
+            "source: the seed's figure at d = 64, β = 8 ('≈')",
+            "least squares 'Gaussian': keys with i.i.d. N(0, 1/d) entries; 'exact': "
+            "unit keys, leading order in 1/d",
+        ),
+    )
     sched_rows = []
     for name, v in data["softmax"]["schedules"].items():
         for law in LAW_NAMES:
             c = v["crossing"][law]
-            where = (None if c["log10_memories"] is None else
-                     f"{c['memories']:.4g}" if c["memories"] is not None
-                     else f"10^{c['log10_memories']:.2f}")
-            sched_rows.append((name, law, v["isr"][law][str(10**6)],
-                               v["isr"][law][str(SEED_MEMORIES)], where,
-                               c["beta_at_crossing"], c["below_one_up_to_2e6"]))
-    sched = Table("schedules", f"Softmax logit scaling (β0 = {beta:g}, L = "
-                  f"{data['training_length']}, d = {d})",
-                  ("schedule", "law", "ISR(1e6)", "ISR(2e6)", "first M with ISR = 1",
-                   "β there", "ISR < 1 up to 2e6"), tuple(sched_rows))
+            where = (
+                None
+                if c["log10_memories"] is None
+                else f"{c['memories']:.4g}"
+                if c["memories"] is not None
+                else f"10^{c['log10_memories']:.2f}"
+            )
+            sched_rows.append(
+                (
+                    name,
+                    law,
+                    v["isr"][law][str(10**6)],
+                    v["isr"][law][str(SEED_MEMORIES)],
+                    where,
+                    c["beta_at_crossing"],
+                    c["below_one_up_to_2e6"],
+                )
+            )
+    sched = Table(
+        "schedules",
+        f"Softmax logit scaling (β0 = {beta:g}, L = {data['training_length']}, d = {d})",
+        (
+            "schedule",
+            "law",
+            "ISR(1e6)",
+            "ISR(2e6)",
+            "first M with ISR = 1",
+            "β there",
+            "ISR < 1 up to 2e6",
+        ),
+        tuple(sched_rows),
+    )
     opt = data["softmax"]["optimal_beta"]
-    best = Table("optimal-beta", "Softmax: capacity-maximizing β",
-                 ("law", "β*", "M*(β*)", "note"),
-                 (("gaussian", opt["gaussian"]["beta"], opt["gaussian"]["capacity"],
-                   opt["gaussian"]["formula"]),
-                  ("exact", "none (M* increases with β)",
-                   opt["exact"]["capacity_at_gaussian_optimum"],
-                   "M* at the Gaussian optimum β = d/2; " + opt["exact"]["formula"])))
+    best = Table(
+        "optimal-beta",
+        "Softmax: capacity-maximizing β",
+        ("law", "β*", "M*(β*)", "note"),
+        (
+            (
+                "gaussian",
+                opt["gaussian"]["beta"],
+                opt["gaussian"]["capacity"],
+                opt["gaussian"]["formula"],
+            ),
+            (
+                "exact",
+                "none (M* increases with β)",
+                opt["exact"]["capacity_at_gaussian_optimum"],
+                "M* at the Gaussian optimum β = d/2; " + opt["exact"]["formula"],
+            ),
+        ),
+    )
     return stores, sched, best
 
 
@@ -960,23 +1358,41 @@ def tables(data: dict) -> tuple[Table, ...]:
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--d", type=int, default=SOURCE_D, help="key dimension (default 64)")
-    parser.add_argument("--beta", type=float, default=SOURCE_BETA,
-                        help="softmax inverse temperature β (default 8 = √64)")
-    parser.add_argument("--training-length", type=int, default=QWEN_TRAINING_LENGTH,
-                        metavar="L", help="training length of the logit-scaling schedules "
-                        "(default 2048, Qwen)")
+    parser.add_argument(
+        "--beta",
+        type=float,
+        default=SOURCE_BETA,
+        help="softmax inverse temperature β (default 8 = √64)",
+    )
+    parser.add_argument(
+        "--training-length",
+        type=int,
+        default=QWEN_TRAINING_LENGTH,
+        metavar="L",
+        help="training length of the logit-scaling schedules (default 2048, Qwen)",
+    )
 
 
 def _json(report: Report, args: argparse.Namespace) -> dict:
-    return {**report.data, "status": report.status,
-            "claims": {r.claim.name: r.status for r in report.results},
-            "seconds": round(report.seconds, 3), "versions": versions()}
+    return {
+        **report.data,
+        "status": report.status,
+        "claims": {r.claim.name: r.status for r in report.results},
+        "seconds": round(report.seconds, 3),
+        "versions": versions(),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run(build_report, __doc__, "python -m proofs.capacity", _add_arguments,
-               lambda a: {"d": a.d, "beta": a.beta, "training_length": a.training_length},
-               argv, _json)
+    return run(
+        build_report,
+        __doc__,
+        "python -m proofs.capacity",
+        _add_arguments,
+        lambda a: {"d": a.d, "beta": a.beta, "training_length": a.training_length},
+        argv,
+        _json,
+    )
 
 
 if __name__ == "__main__":

@@ -74,8 +74,10 @@ W2 = MatrixSymbol("W2", d, n)
 LLAMA_7B = {d: 4096, n: 11008}  # LLaMA-7B: model width and MLP hidden width
 RANK_EXAMPLE = 8  # the rank r shown in the parameter table
 
-ASSUMPTIONS = ("B, d, n, d_out ≥ 1 symbolic (general dimension)",
-               "σ: R → R arbitrary (an uninterpreted function)")
+ASSUMPTIONS = (
+    "B, d, n, d_out ≥ 1 symbolic (general dimension)",
+    "σ: R → R arbitrary (an uninterpreted function)",
+)
 
 P, A = layers.held_product, layers.held_apply
 
@@ -114,36 +116,49 @@ GATED_ENTRY = gated(x, Q, K, V, sigma)[b, c]
 # --- A1 ---------------------------------------------------------------------------------------
 
 KEY_VALUE = Claim(
-    "reduction.key_value", "An MLP is a key–value memory",
-    "σ(xKᵀ)V = Σ_j σ(x·k_j) v_j: rows of K are keys, rows of V are values.", "A1",
-    kind="proposition", assumptions=ASSUMPTIONS,
-    statement=_eq(MLP_ENTRY, Sum(sigma(dot(K, j)) * V[j, c], (j, 0, n - 1))))
+    "reduction.key_value",
+    "An MLP is a key–value memory",
+    "σ(xKᵀ)V = Σ_j σ(x·k_j) v_j: rows of K are keys, rows of V are values.",
+    "A1",
+    kind="proposition",
+    assumptions=ASSUMPTIONS,
+    statement=_eq(MLP_ENTRY, Sum(sigma(dot(K, j)) * V[j, c], (j, 0, n - 1))),
+)
 
 
 def key_value() -> Derivation:
-    return Derivation((
-        entry_step(MLP_ENTRY,
-                   KEY_VALUE.statement.rhs,
-                   "entries of a matrix product; σ acts entry by entry",
-                   note=f"{GENERAL} σ(xKᵀ)V[b, c] = Σ_j σ(x_b·k_j) V[j, c]"),
-    ))
+    return Derivation(
+        (
+            entry_step(
+                MLP_ENTRY,
+                KEY_VALUE.statement.rhs,
+                "entries of a matrix product; σ acts entry by entry",
+                note=f"{GENERAL} σ(xKᵀ)V[b, c] = Σ_j σ(x_b·k_j) V[j, c]",
+            ),
+        )
+    )
 
 
 # --- A3 ---------------------------------------------------------------------------------------
 
 HALF_M = sympy.MatMul(sympy.S.Half, layers.held_sum(M, Transpose(M)), evaluate=False)
 SCORE = P(x1, M, Transpose(x1))  # x M xᵀ, a 1×1 matrix: its one entry is the score
-AVERAGE = layers.held_sum(sympy.MatMul(sympy.S.Half, SCORE, evaluate=False),
-                          sympy.MatMul(sympy.S.Half, Transpose(SCORE), evaluate=False))
+AVERAGE = layers.held_sum(
+    sympy.MatMul(sympy.S.Half, SCORE, evaluate=False),
+    sympy.MatMul(sympy.S.Half, Transpose(SCORE), evaluate=False),
+)
 AVERAGE_ENTRY, SCORE_ENTRY = AVERAGE[0, 0], SCORE[0, 0]
 SYMMETRIC_PART = Claim(
-    "reduction.symmetric_part", "The bilinear score sees only the symmetric part",
+    "reduction.symmetric_part",
+    "The bilinear score sees only the symmetric part",
     "x ((M + Mᵀ)/2) xᵀ = x M xᵀ for every x ∈ R^{1×d}, M ∈ R^{d×d}: distribute, then x Mᵀ xᵀ "
     "= (x M xᵀ)ᵀ, and a 1×1 matrix is its own transpose; hence the bilinear-attention layer "
     "Σ_j σ(x M_j xᵀ) v_j depends on each M_j only through (M_j + M_jᵀ)/2 (checked entry by entry "
-    "at B = 2, d = 3, n = 2).", "A3",
+    "at B = 2, d = 3, n = 2).",
+    "A3",
     assumptions=("d ≥ 1 symbolic (general dimension)",),
-    statement=_eq(P(x1, HALF_M, Transpose(x1)), SCORE))
+    statement=_eq(P(x1, HALF_M, Transpose(x1)), SCORE),
+)
 
 
 def _half(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
@@ -157,31 +172,52 @@ def symmetric_part() -> Derivation:
     xs, vs = symbolic_matrix("x", sz["B"], sz["d"]), symbolic_matrix("V", sz["n"], sz["d_out"])
     ms = [symbolic_matrix(f"M{u}", sz["d"], sz["d"]) for u in range(sz["n"])]
     hole = sympy.MatrixSymbol("H", 1, 1)
-    own = Step(symm(scalar_transpose(SCORE)), "a 1×1 matrix is its own transpose",
-               note="[general d] (x M xᵀ)ᵀ = x M xᵀ")
-    both = rule_step(cong(own.fact, sympy.Lambda(hole, layers.held_sum(_half(SCORE), _half(hole)))),
-                     "step 3 in the context ½ x M xᵀ + ½ (·)")
-    chain = (Calc(P(x1, HALF_M, Transpose(x1)))
-             .eq(layers.held_sum(_half(SCORE), _half(P(x1, Transpose(M), Transpose(x1)))),
-                 "distribute the product over the sum", check=check_matrix_expr_equal,
-                 note="[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ")
-             .eq(AVERAGE, "transpose of a product: x Mᵀ xᵀ = (x M xᵀ)ᵀ",
-                 check=check_matrix_expr_equal, note="[general d] = ½ x M xᵀ + ½ (x M xᵀ)ᵀ")
-             .eq(both.formula.rhs, "step 3 in the context ½ x M xᵀ + ½ (·)", by=both.fact)
-             .eq(SCORE, "½ A + ½ A = A", check=check_matrix_expr_equal)
-             .steps(note="[general d] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"))
-    return Derivation((
-        equal_step((xe * ((me + me.T) / 2) * xe.T)[0, 0],
-                   (xe * me * xe.T)[0, 0],
-                   "expand",
-                   note=f"[d = {e}; symbolic entries] x ((M + Mᵀ)/2) xᵀ = x M xᵀ"),
-        equal_matrices_step(layers.bilinear(xs, ms, vs, sigma),
-                            layers.bilinear(xs, [(m + m.T) / 2 for m in ms], vs, sigma),
-                            "expand every entry",
-                            note="[B=2, d=3, n=2, d_out=2; symbolic entries] bilinear(x, {M_j}, "
-                            "V, σ) = bilinear(x, {(M_j + M_jᵀ)/2}, V, σ)"),
-        own, *chain,
-    ))
+    own = Step(
+        symm(scalar_transpose(SCORE)),
+        "a 1×1 matrix is its own transpose",
+        note="[general d] (x M xᵀ)ᵀ = x M xᵀ",
+    )
+    both = rule_step(
+        cong(own.fact, sympy.Lambda(hole, layers.held_sum(_half(SCORE), _half(hole)))),
+        "step 3 in the context ½ x M xᵀ + ½ (·)",
+    )
+    chain = (
+        Calc(P(x1, HALF_M, Transpose(x1)))
+        .eq(
+            layers.held_sum(_half(SCORE), _half(P(x1, Transpose(M), Transpose(x1)))),
+            "distribute the product over the sum",
+            check=check_matrix_expr_equal,
+            note="[general d] x ((M + Mᵀ)/2) xᵀ = ½ x M xᵀ + ½ x Mᵀ xᵀ",
+        )
+        .eq(
+            AVERAGE,
+            "transpose of a product: x Mᵀ xᵀ = (x M xᵀ)ᵀ",
+            check=check_matrix_expr_equal,
+            note="[general d] = ½ x M xᵀ + ½ (x M xᵀ)ᵀ",
+        )
+        .eq(both.formula.rhs, "step 3 in the context ½ x M xᵀ + ½ (·)", by=both.fact)
+        .eq(SCORE, "½ A + ½ A = A", check=check_matrix_expr_equal)
+        .steps(note="[general d] x ((M + Mᵀ)/2) xᵀ = x M xᵀ")
+    )
+    return Derivation(
+        (
+            equal_step(
+                (xe * ((me + me.T) / 2) * xe.T)[0, 0],
+                (xe * me * xe.T)[0, 0],
+                "expand",
+                note=f"[d = {e}; symbolic entries] x ((M + Mᵀ)/2) xᵀ = x M xᵀ",
+            ),
+            equal_matrices_step(
+                layers.bilinear(xs, ms, vs, sigma),
+                layers.bilinear(xs, [(m + m.T) / 2 for m in ms], vs, sigma),
+                "expand every entry",
+                note="[B=2, d=3, n=2, d_out=2; symbolic entries] bilinear(x, {M_j}, "
+                "V, σ) = bilinear(x, {(M_j + M_jᵀ)/2}, V, σ)",
+            ),
+            own,
+            *chain,
+        )
+    )
 
 
 # --- A4 ---------------------------------------------------------------------------------------
@@ -196,28 +232,43 @@ def _row_dot(w: MatrixSymbol) -> sympy.Expr:
 
 
 RANK1_SCORE = Claim(
-    "reduction.rank1_score", "A rank-1 score is a product of two dot products",
-    "With M_j = q_jᵀk_j (q_j, k_j ∈ R^{1×d}): x M_j xᵀ = (x·q_j)(x·k_j).", "A4",
-    kind="lemma", assumptions=("d ≥ 1 symbolic (general dimension)",),
-    statement=_eq(RANK1_SCORE_ENTRY, _row_dot(q_j) * _row_dot(k_j)))
+    "reduction.rank1_score",
+    "A rank-1 score is a product of two dot products",
+    "With M_j = q_jᵀk_j (q_j, k_j ∈ R^{1×d}): x M_j xᵀ = (x·q_j)(x·k_j).",
+    "A4",
+    kind="lemma",
+    assumptions=("d ≥ 1 symbolic (general dimension)",),
+    statement=_eq(RANK1_SCORE_ENTRY, _row_dot(q_j) * _row_dot(k_j)),
+)
 # Σ_j σ(x_b M_j x_bᵀ) V[j, c] with M_j[i, l] = Q[j, i] K[j, l]: the bilinear layer of rank-1 units
-BILINEAR_RANK1_ENTRY = Sum(sigma(Sum(x[b, i] * Q[j, i] * K[j, l] * x[b, l],
-                                     (l, 0, d - 1), (i, 0, d - 1))) * V[j, c], (j, 0, n - 1))
+BILINEAR_RANK1_ENTRY = Sum(
+    sigma(Sum(x[b, i] * Q[j, i] * K[j, l] * x[b, l], (l, 0, d - 1), (i, 0, d - 1))) * V[j, c],
+    (j, 0, n - 1),
+)
 SYMMETRIC_RANK1 = Claim(
-    "reduction.symmetric_rank1", "Stacking rank-1 units gives the symmetric rank-1 form",
+    "reduction.symmetric_rank1",
+    "Stacking rank-1 units gives the symmetric rank-1 form",
     "Σ_j σ(x q_jᵀk_j xᵀ) v_j = σ((xQᵀ) ⊙ (xKᵀ))V, where the rows of Q, K are q_j, k_j "
-    "(entry [b, c], the score of unit j written with M_j[i, l] = Q[j, i]K[j, l]).", "A4",
-    uses=("reduction.rank1_score",), assumptions=ASSUMPTIONS,
-    statement=_eq(BILINEAR_RANK1_ENTRY, SYM_ENTRY))
+    "(entry [b, c], the score of unit j written with M_j[i, l] = Q[j, i]K[j, l]).",
+    "A4",
+    uses=("reduction.rank1_score",),
+    assumptions=ASSUMPTIONS,
+    statement=_eq(BILINEAR_RANK1_ENTRY, SYM_ENTRY),
+)
 
 
 def rank1_score() -> Derivation:
-    return Derivation((
-        entry_step(RANK1_SCORE_ENTRY, RANK1_SCORE.statement.rhs,
-                   "associativity, x (q_jᵀk_j) xᵀ = (x q_jᵀ)(k_j xᵀ): a product of two 1×1 "
-                   "matrices, so the double sum Σ_i Σ_l x_i q_i k_l x_l factors",
-                   note="[general d] x (q_jᵀ k_j) xᵀ = (x·q_j)(x·k_j)"),
-    ))
+    return Derivation(
+        (
+            entry_step(
+                RANK1_SCORE_ENTRY,
+                RANK1_SCORE.statement.rhs,
+                "associativity, x (q_jᵀk_j) xᵀ = (x q_jᵀ)(k_j xᵀ): a product of two 1×1 "
+                "matrices, so the double sum Σ_i Σ_l x_i q_i k_l x_l factors",
+                note="[general d] x (q_jᵀ k_j) xᵀ = (x·q_j)(x·k_j)",
+            ),
+        )
+    )
 
 
 def symmetric_rank1() -> Derivation:
@@ -227,98 +278,138 @@ def symmetric_rank1() -> Derivation:
     qs, ks = (symbolic_matrix(name, sz["n"], sz["d"]) for name in "QK")
     vs = symbolic_matrix("V", sz["n"], sz["d_out"])
     ms = [qs[u, :].T * ks[u, :] for u in range(sz["n"])]  # M_j = q_jᵀ k_j
-    return Derivation((
-        equal_matrices_step(layers.bilinear(xs, ms, vs, sigma),
-                            layers.symmetric_rank1(xs, qs, ks, vs, sigma),
-                            "expand every entry",
-                            note=f"{sizes} bilinear(x, {{q_jᵀk_j}}, V, σ) = "
-                            "symmetric_rank1(x, Q, K, V, σ)"),
-        entry_step(BILINEAR_RANK1_ENTRY, SYM_ENTRY,
-                   "reduction.rank1_score in every unit (the double sum factors into "
-                   "(x_b·q_j)(x_b·k_j)); these are the entries of (xQᵀ) ⊙ (xKᵀ)",
-                   note=f"{GENERAL} Σ_j σ(x_b q_jᵀk_j x_bᵀ) V[j, c] = σ((xQᵀ) ⊙ (xKᵀ))V[b, c]"),
-    ))
+    return Derivation(
+        (
+            equal_matrices_step(
+                layers.bilinear(xs, ms, vs, sigma),
+                layers.symmetric_rank1(xs, qs, ks, vs, sigma),
+                "expand every entry",
+                note=f"{sizes} bilinear(x, {{q_jᵀk_j}}, V, σ) = symmetric_rank1(x, Q, K, V, σ)",
+            ),
+            entry_step(
+                BILINEAR_RANK1_ENTRY,
+                SYM_ENTRY,
+                "reduction.rank1_score in every unit (the double sum factors into "
+                "(x_b·q_j)(x_b·k_j)); these are the entries of (xQᵀ) ⊙ (xKᵀ)",
+                note=f"{GENERAL} Σ_j σ(x_b q_jᵀk_j x_bᵀ) V[j, c] = σ((xQᵀ) ⊙ (xKᵀ))V[b, c]",
+            ),
+        )
+    )
 
 
 # --- A5 ---------------------------------------------------------------------------------------
 
 # torch.nn.Linear(bias=False) computes y[b, o] = Σ_i h[b, i]·W[o, i]; LLaMA's MLP, entry [b, c]:
 # w2(silu(w1(x)) * w3(x))[b, c] = Σ_j W2[c, j]·σ(Σ_i x[b, i] W1[j, i])·(Σ_i x[b, i] W3[j, i])
-LLAMA_ENTRY = Sum(W2[c, j] * sigma(Sum(x[b, i] * W1[j, i], (i, 0, d - 1)))
-                  * Sum(x[b, i] * W3[j, i], (i, 0, d - 1)), (j, 0, n - 1))
+LLAMA_ENTRY = Sum(
+    W2[c, j]
+    * sigma(Sum(x[b, i] * W1[j, i], (i, 0, d - 1)))
+    * Sum(x[b, i] * W3[j, i], (i, 0, d - 1)),
+    (j, 0, n - 1),
+)
 GATED_W_ENTRY = gated(x, W1, W3, Transpose(W2), sigma)[b, c]
 GATED_UNIT_SUM = Sum(sigma(dot(Q, j)) * dot(K, j) * V[j, c], (j, 0, n - 1))
 GATED_FORM = Claim(
-    "reduction.gated_form", "The gated MLP moves σ onto the query factor",
+    "reduction.gated_form",
+    "The gated MLP moves σ onto the query factor",
     "Gated(x) = (σ(xQᵀ) ⊙ (xKᵀ))V = Σ_j σ(x·q_j)(x·k_j) v_j — Sym with σ(a·b) replaced by "
     "σ(a)·b. LLaMA's w2(silu(w1(x)) * w3(x)), with torch.nn.Linear's y[b, o] = Σ_i h[b, i]W[o, i], "
-    "is Gated with Q = W1, K = W3, V = W2ᵀ, σ = silu.", "A5",
-    kind="proposition", assumptions=ASSUMPTIONS,
+    "is Gated with Q = W1, K = W3, V = W2ᵀ, σ = silu.",
+    "A5",
+    kind="proposition",
+    assumptions=ASSUMPTIONS,
     statement=sympy.And(
-        _eq(GATED_ENTRY, GATED_UNIT_SUM), _eq(LLAMA_ENTRY, GATED_W_ENTRY), evaluate=False))
+        _eq(GATED_ENTRY, GATED_UNIT_SUM), _eq(LLAMA_ENTRY, GATED_W_ENTRY), evaluate=False
+    ),
+)
 
 
 def gated_form() -> Derivation:
-    unit_sum = entry_step(GATED_ENTRY, GATED_UNIT_SUM,
-                          "entries of the products; σ on the query factor only",
-                          note=f"{GENERAL} Gated(x)[b, c] = Σ_j σ(x_b·q_j)(x_b·k_j) V[j, c]")
-    llama = entry_step(LLAMA_ENTRY, GATED_W_ENTRY,
-                       "w(h)[b, o] = Σ_i h[b, i]W[o, i] for torch.nn.Linear(bias=False), so "
-                       "W2[c, j] = (W2ᵀ)[j, c]",
-                       note="[general B, d, n] w2(σ(w1(x)) ⊙ w3(x))[b, c] = "
-                       "gated(x, W1, W3, W2ᵀ, σ)[b, c]")
-    return Derivation((unit_sum, llama,
-                       rule_step(conj(unit_sum.fact, llama.fact), "conjunction of steps 1, 2")))
+    unit_sum = entry_step(
+        GATED_ENTRY,
+        GATED_UNIT_SUM,
+        "entries of the products; σ on the query factor only",
+        note=f"{GENERAL} Gated(x)[b, c] = Σ_j σ(x_b·q_j)(x_b·k_j) V[j, c]",
+    )
+    llama = entry_step(
+        LLAMA_ENTRY,
+        GATED_W_ENTRY,
+        "w(h)[b, o] = Σ_i h[b, i]W[o, i] for torch.nn.Linear(bias=False), so "
+        "W2[c, j] = (W2ᵀ)[j, c]",
+        note="[general B, d, n] w2(σ(w1(x)) ⊙ w3(x))[b, c] = gated(x, W1, W3, W2ᵀ, σ)[b, c]",
+    )
+    return Derivation(
+        (unit_sum, llama, rule_step(conj(unit_sum.fact, llama.fact), "conjunction of steps 1, 2"))
+    )
 
 
 q, kk, c0 = sympy.symbols("q k c", real=True)
 a_, b_, z_, w_ = sympy.symbols("a b z w", real=True)
 ONE = sympy.Matrix([[1]])
 # Gated − Sym, entry [b, c], with σ uninterpreted: a sum of σ(a_j)b_j − σ(a_j b_j) terms
-DIFFERENCE_TERMS = Sum(sigma(dot(Q, j)) * dot(K, j) * V[j, c]
-                       - sigma(dot(Q, j) * dot(K, j)) * V[j, c], (j, 0, n - 1))
+DIFFERENCE_TERMS = Sum(
+    sigma(dot(Q, j)) * dot(K, j) * V[j, c] - sigma(dot(Q, j) * dot(K, j)) * V[j, c], (j, 0, n - 1)
+)
 
 
 def _unit_matrices(query: sympy.Expr, key: sympy.Expr) -> dict[str, sympy.ImmutableMatrix]:
-    return {"x": sympy.ImmutableMatrix(ONE), "Q": sympy.ImmutableMatrix([[query]]),
-            "K": sympy.ImmutableMatrix([[key]]), "V": sympy.ImmutableMatrix(ONE)}
+    return {
+        "x": sympy.ImmutableMatrix(ONE),
+        "Q": sympy.ImmutableMatrix([[query]]),
+        "K": sympy.ImmutableMatrix([[key]]),
+        "V": sympy.ImmutableMatrix(ONE),
+    }
 
 
 def _held_unit_difference(query: sympy.Expr, key: sympy.Expr) -> sympy.MatrixExpr:
     """Gated − Sym at d = n = 1, x = V = 1, Q = q, K = k, written out (not evaluated)."""
     u = _unit_matrices(query, key)
-    return layers.held_sum(gated(u["x"], u["Q"], u["K"], u["V"], sigma),
-                           sympy.MatMul(-1, symmetric(u["x"], u["Q"], u["K"], u["V"], sigma),
-                                        evaluate=False))
+    return layers.held_sum(
+        gated(u["x"], u["Q"], u["K"], u["V"], sigma),
+        sympy.MatMul(-1, symmetric(u["x"], u["Q"], u["K"], u["V"], sigma), evaluate=False),
+    )
 
 
 # as Z3's answer reads back (its products keep Z3's order of factors)
-FORWARD = sympy.Implies(ForAll((a_, b_), sympy.Eq(sympy.Mul(sigma(a_), b_, evaluate=False),
-                                                  sigma(a_ * b_))),
-                        sympy.Eq(sigma(z_), sympy.Mul(sigma(1), z_, evaluate=False)))
-BACKWARD = sympy.Implies(ForAll((w_,), sympy.Eq(sigma(w_), c0 * w_)),
-                         sympy.Eq(sigma(a_) * b_, sigma(a_ * b_)))
-AT_ONE_UNIT = _eq(_held_unit_difference(q, kk),
-                  sympy.ImmutableMatrix([[sigma(q) * kk - sigma(q * kk)]]))
+FORWARD = sympy.Implies(
+    ForAll((a_, b_), sympy.Eq(sympy.Mul(sigma(a_), b_, evaluate=False), sigma(a_ * b_))),
+    sympy.Eq(sigma(z_), sympy.Mul(sigma(1), z_, evaluate=False)),
+)
+BACKWARD = sympy.Implies(
+    ForAll((w_,), sympy.Eq(sigma(w_), c0 * w_)), sympy.Eq(sigma(a_) * b_, sigma(a_ * b_))
+)
+AT_ONE_UNIT = _eq(
+    _held_unit_difference(q, kk), sympy.ImmutableMatrix([[sigma(q) * kk - sigma(q * kk)]])
+)
 GATED_IFF_LINEAR = Claim(
-    "reduction.gated_iff_linear", "Gated ≡ Sym exactly for linear σ",
+    "reduction.gated_iff_linear",
+    "Gated ≡ Sym exactly for linear σ",
     "the four kernel facts of the argument Gated ≡ Sym for all d, n, x, Q, K, V ⇔ "
     "σ(a)·b = σ(a·b) for all real a, b ⇔ σ(z) = c·z: (1) Gated − Sym is, entry by entry at "
     "general dimension, the sum of σ(x·q_j)(x·k_j) − σ((x·q_j)(x·k_j)) times v_j, so "
     "σ(a)b = σ(ab) gives Gated ≡ Sym; (2) at d = n = 1, x = V = 1 it is σ(q)k − σ(qk), so "
     "Gated ≡ Sym gives σ(a)b = σ(ab); (3) that identity makes σ linear, σ(z) = σ(1)z; (4) a "
     "linear σ satisfies it. The glue between them (a sum of zero terms is zero; a layer "
-    "identity holds at d = n = 1) is the reading, not a kernel step.", "A5",
+    "identity holds at d = n = 1) is the reading, not a kernel step.",
+    "A5",
     uses=("reduction.symmetric_rank1", "reduction.gated_form"),
     assumptions=("σ: R → R arbitrary (uninterpreted in the Z3 steps)",),
-    statement=sympy.And(_eq(GATED_ENTRY - SYM_ENTRY, DIFFERENCE_TERMS), AT_ONE_UNIT, FORWARD,
-                        BACKWARD, evaluate=False))
+    statement=sympy.And(
+        _eq(GATED_ENTRY - SYM_ENTRY, DIFFERENCE_TERMS),
+        AT_ONE_UNIT,
+        FORWARD,
+        BACKWARD,
+        evaluate=False,
+    ),
+)
 
 
 def gated_minus_symmetric(sig: Callable, v: Mapping) -> object:
     """Gated − Sym at d = n = 1 (``v`` holds 1×1 x, Q, K, V): σ(xq)(xk)v − σ((xq)(xk))v."""
-    return (layers.gated(v["x"], v["Q"], v["K"], v["V"], sig)
-            - layers.symmetric_rank1(v["x"], v["Q"], v["K"], v["V"], sig))[0, 0]
+    return (
+        layers.gated(v["x"], v["Q"], v["K"], v["V"], sig)
+        - layers.symmetric_rank1(v["x"], v["Q"], v["K"], v["V"], sig)
+    )[0, 0]
 
 
 def _unit_values(query: sympy.Expr, key: sympy.Expr) -> dict[str, sympy.Matrix]:
@@ -329,30 +420,41 @@ def gated_iff_linear() -> Derivation:
     def forward(z3):  # (∀a,b: σ(a)b = σ(ab)) ⇒ σ(z) = σ(1)z
         s = uninterpreted_sigma(z3)
         a, bb, zz = z3.Reals("a b z")
-        hyp = z3.ForAll([a, bb], s(a) * bb == s(a * bb),
-                        patterns=[z3.MultiPattern(s(a), s(bb))])
+        hyp = z3.ForAll([a, bb], s(a) * bb == s(a * bb), patterns=[z3.MultiPattern(s(a), s(bb))])
         return z3.Implies(hyp, s(zz) == s(1) * zz)
 
     steps = (
-        entry_step(GATED_ENTRY - SYM_ENTRY, DIFFERENCE_TERMS,
-                   "entries of both layers; the sums over j combine",
-                   note=f"{GENERAL} Gated(x)[b, c] − Sym(x)[b, c] = Σ_j (σ(x_b·q_j)(x_b·k_j) − "
-                   "σ((x_b·q_j)(x_b·k_j))) V[j, c]: zero when σ(a)b = σ(ab) (⇐)"),
-        Step(check_matrix_expr_equal(AT_ONE_UNIT.lhs, AT_ONE_UNIT.rhs),
-             "evaluate both layers at d = n = 1",
-             note="[d = n = 1, x = 1, V = 1, Q = q, K = k] Gated − Sym = σ(q)·k − σ(q·k): "
-             "Gated ≡ Sym gives σ(q)k = σ(qk) for all q, k (⇒)"),
-        z3_step(forward,
-                "Z3 over an uninterpreted σ: negation unsat (trigger σ(a), σ(b))",
-                note="(⇒) for every σ: (∀a, b: σ(a)·b = σ(a·b)) ⇒ σ(z) = σ(1)·z for all z"),
-        Step(check_valid_formula(BACKWARD), "Z3 over an uninterpreted σ: negation unsat",
-             note="(⇐) for every σ: (∀z: σ(z) = c·z) ⇒ σ(a)·b = σ(a·b) for all a, b"),
+        entry_step(
+            GATED_ENTRY - SYM_ENTRY,
+            DIFFERENCE_TERMS,
+            "entries of both layers; the sums over j combine",
+            note=f"{GENERAL} Gated(x)[b, c] − Sym(x)[b, c] = Σ_j (σ(x_b·q_j)(x_b·k_j) − "
+            "σ((x_b·q_j)(x_b·k_j))) V[j, c]: zero when σ(a)b = σ(ab) (⇐)",
+        ),
+        Step(
+            check_matrix_expr_equal(AT_ONE_UNIT.lhs, AT_ONE_UNIT.rhs),
+            "evaluate both layers at d = n = 1",
+            note="[d = n = 1, x = 1, V = 1, Q = q, K = k] Gated − Sym = σ(q)·k − σ(q·k): "
+            "Gated ≡ Sym gives σ(q)k = σ(qk) for all q, k (⇒)",
+        ),
+        z3_step(
+            forward,
+            "Z3 over an uninterpreted σ: negation unsat (trigger σ(a), σ(b))",
+            note="(⇒) for every σ: (∀a, b: σ(a)·b = σ(a·b)) ⇒ σ(z) = σ(1)·z for all z",
+        ),
+        Step(
+            check_valid_formula(BACKWARD),
+            "Z3 over an uninterpreted σ: negation unsat",
+            note="(⇐) for every σ: (∀z: σ(z) = c·z) ⇒ σ(a)·b = σ(a·b) for all a, b",
+        ),
     )
-    return Derivation((*steps, rule_step(conj(*(s.fact for s in steps)),
-                                         "conjunction of steps 1–4")))
+    return Derivation(
+        (*steps, rule_step(conj(*(s.fact for s in steps)), "conjunction of steps 1–4"))
+    )
 
 
 # --- A5 per activation: a certified witness for every nonlinear σ -----------------------------
+
 
 def _unit_difference(act: Activation) -> sympy.Expr:
     """σ(q)·k − σ(q·k) for a table activation, written out (so that a linear σ reads
@@ -368,13 +470,17 @@ def _verdict_formula(act: Activation) -> sympy.Basic:
 
 
 ACTIVATION_WITNESSES = Claim(
-    "reduction.activations", "Each activation of the table, decided",
+    "reduction.activations",
+    "Each activation of the table, decided",
     "for each activation σ of the table (by its 'linear' entry): σ(q)·k − σ(q·k) = 0 for all q, k "
     "when σ is linear (Gated ≡ Sym, reduction.gated_iff_linear); otherwise not, by a witness at "
     "d = n = 1, x = 1, V = 1, Q = 1, K = k where Gated − Sym = σ(1)·k − σ(k) ≠ 0, certified by "
-    "exact rational or interval arithmetic: Gated ≢ Sym.", "A5",
-    kind="corollary", uses=("reduction.gated_iff_linear",),
-    statement=sympy.And(*(_verdict_formula(a) for a in ACTIVATIONS.values()), evaluate=False))
+    "exact rational or interval arithmetic: Gated ≢ Sym.",
+    "A5",
+    kind="corollary",
+    uses=("reduction.gated_iff_linear",),
+    statement=sympy.And(*(_verdict_formula(a) for a in ACTIVATIONS.values()), evaluate=False),
+)
 
 
 def _decide_activation(act: Activation) -> tuple[Step, LayerWitness | None]:
@@ -382,14 +488,22 @@ def _decide_activation(act: Activation) -> tuple[Step, LayerWitness | None]:
     w = certified_layer_witness(act, gated_minus_symmetric, lambda p: _unit_values(1, p))
     if w is None:
         fact = check_equal(_unit_difference(act), 0)
-        note = (f"{act.name}: σ(q)·k − σ(q·k) = 0 for all q, k, so Gated ≡ Sym"
-                if fact.proved else f"{act.name}: Gated ≡ Sym undecided")
-        return Step(fact, "SymPy on the difference (no witness among the candidate points)",
-                    note=note), None
-    fact = negate(counterexample(_unit_difference(act), 0,
-                                 {q: sympy.Integer(1), kk: w.point}, (q, kk)))
-    return Step(fact, f"certified at q = 1, k = {w.point} ({w.fact.verdict.method})",
-                note=f"{act.name}: σ(1)·({w.point}) − σ({w.point}) ≠ 0, so Gated ≢ Sym"), w
+        note = (
+            f"{act.name}: σ(q)·k − σ(q·k) = 0 for all q, k, so Gated ≡ Sym"
+            if fact.proved
+            else f"{act.name}: Gated ≡ Sym undecided"
+        )
+        return Step(
+            fact, "SymPy on the difference (no witness among the candidate points)", note=note
+        ), None
+    fact = negate(
+        counterexample(_unit_difference(act), 0, {q: sympy.Integer(1), kk: w.point}, (q, kk))
+    )
+    return Step(
+        fact,
+        f"certified at q = 1, k = {w.point} ({w.fact.verdict.method})",
+        note=f"{act.name}: σ(1)·({w.point}) − σ({w.point}) ≠ 0, so Gated ≢ Sym",
+    ), w
 
 
 def activation_witnesses() -> tuple[Derivation, Table, tuple[numeric.WitnessCase, ...]]:
@@ -398,22 +512,38 @@ def activation_witnesses() -> tuple[Derivation, Table, tuple[numeric.WitnessCase
         step, w = _decide_activation(act)
         steps.append(step)
         holds = None if step.verdict.status != "proved" else w is None
-        rows.append((act.name, act.note or None, holds,
-                     f"q = 1, k = {w.point}" if w else None,
-                     step.verdict.certificate or None, step.verdict.method))
+        rows.append(
+            (
+                act.name,
+                act.note or None,
+                holds,
+                f"q = 1, k = {w.point}" if w else None,
+                step.verdict.certificate or None,
+                step.verdict.method,
+            )
+        )
         if w is not None:
             cases.append(numeric.witness_case(w, gated_minus_symmetric))
-    table = Table("gated-vs-symmetric", "Gated ≡ Sym, per activation (A5)",
-                  ("activation", "known as", "Gated ≡ Sym", "witness (d = n = 1, x = V = 1)",
-                   "Gated − Sym at the witness", "method"), tuple(rows),
-                  ("a witness is found by trying points; the certificate, not the search, "
-                   "is the proof",))
-    steps.append(rule_step(conj(*(s.fact for s in steps)),
-                           f"conjunction of steps 1–{len(steps)}"))
+    table = Table(
+        "gated-vs-symmetric",
+        "Gated ≡ Sym, per activation (A5)",
+        (
+            "activation",
+            "known as",
+            "Gated ≡ Sym",
+            "witness (d = n = 1, x = V = 1)",
+            "Gated − Sym at the witness",
+            "method",
+        ),
+        tuple(rows),
+        ("a witness is found by trying points; the certificate, not the search, is the proof",),
+    )
+    steps.append(rule_step(conj(*(s.fact for s in steps)), f"conjunction of steps 1–{len(steps)}"))
     return Derivation(tuple(steps)), table, tuple(cases)
 
 
 # --- Parameter counts -------------------------------------------------------------------------
+
 
 def _times(*factors: sympy.Expr) -> sympy.Expr:
     return sympy.Mul(*factors, evaluate=False)
@@ -438,49 +568,95 @@ def _at_rank_one(e: sympy.Expr) -> sympy.Expr:
 
 
 COUNTS = {"bilinear": FULL, "rank_r": RANK_R, "symmetric_rank1": RANK_1}
-RATIO = _eq(_times(layers.parameter_count("bilinear"),
-                   sympy.Pow(layers.parameter_count("rank_r"), -1, evaluate=False)),
-            (d + 1) / (2 * r + 1))
+RATIO = _eq(
+    _times(
+        layers.parameter_count("bilinear"),
+        sympy.Pow(layers.parameter_count("rank_r"), -1, evaluate=False),
+    ),
+    (d + 1) / (2 * r + 1),
+)
 PARAMETERS = Claim(
-    "reduction.parameters", "Storage: full bilinear vs rank r vs rank 1",
+    "reduction.parameters",
+    "Storage: full bilinear vs rank r vs rank 1",
     "Per layer (values V ∈ R^{n×d} included): full bilinear n·d² + n·d, rank r 2ndr + nd, rank 1 "
     "(symmetric or gated: the same weights Q, K, V) 3nd, and rank r at r = 1 is rank 1; "
     "full/rank-r = (d + 1)/(2r + 1), and for the query–key weights alone n·d²/(2ndr) = d/(2r).",
-    "A3", kind="proposition", assumptions=("n, d, r ≥ 1 symbolic",),
-    statement=sympy.And(*(_eq(count, layers.parameter_count(form))
-                          for form, count in COUNTS.items()),
-                        _eq(_at_rank_one(RANK_R), RANK_1), RATIO,
-                        _eq(QK_RATIO, d / (2 * r)), evaluate=False))
+    "A3",
+    kind="proposition",
+    assumptions=("n, d, r ≥ 1 symbolic",),
+    statement=sympy.And(
+        *(_eq(count, layers.parameter_count(form)) for form, count in COUNTS.items()),
+        _eq(_at_rank_one(RANK_R), RANK_1),
+        RATIO,
+        _eq(QK_RATIO, d / (2 * r)),
+        evaluate=False,
+    ),
+)
 
 
 def parameter_counts() -> tuple[Derivation, Table]:
-    what = {"bilinear": "M_1..M_n and V", "rank_r": "Q_j, K_j and V",
-            "symmetric_rank1": "Q, K, V (the gated form has the same)"}
-    counts = [equal_step(count, layers.parameter_count(form), f"count the entries of {what[form]}",
-                         note=f"parameters({form}) = {layers.parameter_count(form)}")
-              for form, count in COUNTS.items()]
-    rank_one = (Calc(_at_rank_one(RANK_R))
-                .eq(_at_rank_one(layers.parameter_count("rank_r")), "step 2 at r = 1",
-                    by=inst(counts[1].fact, {r: sympy.Integer(1)}))
-                .eq(layers.parameter_count("symmetric_rank1"), "2nd·1 + nd = 3nd")
-                .eq(RANK_1, "step 3, read right to left", by=symm(counts[2].fact)))
+    what = {
+        "bilinear": "M_1..M_n and V",
+        "rank_r": "Q_j, K_j and V",
+        "symmetric_rank1": "Q, K, V (the gated form has the same)",
+    }
+    counts = [
+        equal_step(
+            count,
+            layers.parameter_count(form),
+            f"count the entries of {what[form]}",
+            note=f"parameters({form}) = {layers.parameter_count(form)}",
+        )
+        for form, count in COUNTS.items()
+    ]
+    rank_one = (
+        Calc(_at_rank_one(RANK_R))
+        .eq(
+            _at_rank_one(layers.parameter_count("rank_r")),
+            "step 2 at r = 1",
+            by=inst(counts[1].fact, {r: sympy.Integer(1)}),
+        )
+        .eq(layers.parameter_count("symmetric_rank1"), "2nd·1 + nd = 3nd")
+        .eq(RANK_1, "step 3, read right to left", by=symm(counts[2].fact))
+    )
     ratio = equal_step(RATIO.lhs, RATIO.rhs, "cancel n·d", note="full / rank r = (d + 1)/(2r + 1)")
-    qk = equal_step(QK_RATIO, d / (2 * r), "cancel n·d",
-                    note="query–key weights only: n·d² / (2ndr) = d/(2r)")
-    steps = [*counts, *rank_one.steps(note="rank r at r = 1 is rank 1: 2nd + nd = 3nd"),
-             ratio, qk]
-    steps.append(rule_step(conj(counts[0].fact, counts[1].fact, counts[2].fact,
-                                steps[-3].fact, ratio.fact, qk.fact),
-                           "conjunction of the counts, the r = 1 chain and the two ratios"))
+    qk = equal_step(
+        QK_RATIO, d / (2 * r), "cancel n·d", note="query–key weights only: n·d² / (2ndr) = d/(2r)"
+    )
+    steps = [*counts, *rank_one.steps(note="rank r at r = 1 is rank 1: 2nd + nd = 3nd"), ratio, qk]
+    steps.append(
+        rule_step(
+            conj(
+                counts[0].fact, counts[1].fact, counts[2].fact, steps[-3].fact, ratio.fact, qk.fact
+            ),
+            "conjunction of the counts, the r = 1 chain and the two ratios",
+        )
+    )
     forms = ("mlp", "static_query", "bilinear", "rank_r", "symmetric_rank1", "gated")
     at = {**LLAMA_7B, r: RANK_EXAMPLE}
-    rows = tuple((f.name, f.source, f.weights, layers.parameter_count(f.name),
-                  int(layers.parameter_count(f.name).subs(at)))
-                 for f in (layers.LAYER_FORMS[name] for name in forms))
-    table = Table("parameter-counts", "Parameters per layer (A3)",
-                  ("layer form", "THEORY", "weights", "parameters",
-                   f"at d = {LLAMA_7B[d]}, n = {LLAMA_7B[n]}, r = {RANK_EXAMPLE}"), rows,
-                  ("d = 4096, n = 11008 are LLaMA-7B's widths",))
+    rows = tuple(
+        (
+            f.name,
+            f.source,
+            f.weights,
+            layers.parameter_count(f.name),
+            int(layers.parameter_count(f.name).subs(at)),
+        )
+        for f in (layers.LAYER_FORMS[name] for name in forms)
+    )
+    table = Table(
+        "parameter-counts",
+        "Parameters per layer (A3)",
+        (
+            "layer form",
+            "THEORY",
+            "weights",
+            "parameters",
+            f"at d = {LLAMA_7B[d]}, n = {LLAMA_7B[n]}, r = {RANK_EXAMPLE}",
+        ),
+        rows,
+        ("d = 4096, n = 11008 are LLaMA-7B's widths",),
+    )
     return Derivation(tuple(steps)), table
 
 
@@ -489,6 +665,7 @@ def parameter_counts() -> tuple[Derivation, Table]:
 
 def build_report(torch: bool = False) -> Report:
     """Every claim of A1, A3–A5 with its derivation and numeric cross-checks."""
+
     def checks(*names: str):
         return numeric.checks(names, torch=torch)
 
@@ -502,17 +679,24 @@ def build_report(torch: bool = False) -> Report:
         Result(SYMMETRIC_RANK1, symmetric_rank1(), checks("rank1_bilinear")),
         Result(GATED_FORM, gated_form(), checks("gated_unit_sum") + llama),
         Result(GATED_IFF_LINEAR, gated_iff_linear(), checks("gated_is_symmetric_when_linear")),
-        Result(ACTIVATION_WITNESSES, witnesses,
-               numeric.replay_all("Gated − Sym at each certified witness", cases, torch)),
+        Result(
+            ACTIVATION_WITNESSES,
+            witnesses,
+            numeric.replay_all("Gated − Sym at each certified witness", cases, torch),
+        ),
         Result(PARAMETERS, counts, numeric.parameter_counts(torch)),
     )
-    return Report("proofs.reduction", "Bilinear attention → rank 1 → gated", "A1, A3–A5",
-                  results, (witness_table, count_table))
+    return Report(
+        "proofs.reduction",
+        "Bilinear attention → rank 1 → gated",
+        "A1, A3–A5",
+        results,
+        (witness_table, count_table),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run(build_report, __doc__, "python -m proofs.reduction",
-               options=torch_option, argv=argv)
+    return run(build_report, __doc__, "python -m proofs.reduction", options=torch_option, argv=argv)
 
 
 if __name__ == "__main__":

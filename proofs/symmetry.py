@@ -60,8 +60,9 @@ def activation_spec(text: str) -> ActivationSpec:
 
 
 def _functions(layer: Layer, sigma: ActivationSpec) -> dict[str, ActivationSpec]:
-    return {name: sigma if name == "sigma" else activation_spec(name)
-            for name in layer.functions} | {"sigma": sigma}
+    return {
+        name: sigma if name == "sigma" else activation_spec(name) for name in layer.functions
+    } | {"sigma": sigma}
 
 
 def _layer_name(layer: Layer) -> str:
@@ -76,24 +77,35 @@ def symmetry_result(decision: SymmetryDecision, activations, torch: bool = False
     sigma = "every σ" if decision.every_sigma else f"σ = {decision.activation}"
     if decision.invariant is True:
         title = f"{name} is invariant under {t}"
-        note = (f"F(x; Tθ) = F(x; θ) for all x, θ ({where}; {sigma}) with "
-                f"F(x) = {decision.layer.text}, T: {t}{domain}")
+        note = (
+            f"F(x; Tθ) = F(x; θ) for all x, θ ({where}; {sigma}) with "
+            f"F(x) = {decision.layer.text}, T: {t}{domain}"
+        )
         if decision.conserved:
             note += f"; generator A = {decision.generator}, θᵀAθ = {decision.conserved}"
     elif decision.invariant is False:
         title = f"{name} is not invariant under {t} (σ = {decision.activation})"
-        note = (f"F(x; Tθ) ≠ F(x; θ) at a certified witness ({where}) with "
-                f"F(x) = {decision.layer.text}, T: {t}{domain}")
+        note = (
+            f"F(x; Tθ) ≠ F(x; θ) at a certified witness ({where}) with "
+            f"F(x) = {decision.layer.text}, T: {t}{domain}"
+        )
     else:
         title = f"{name} under {t}: undecided (σ = {decision.activation})"
         known = "" if where == "—" else f" ({where}: not the general answer)"
-        note = (f"F(x; Tθ) = F(x; θ) with F(x) = {decision.layer.text}, T: {t} — undecided"
-                f"{known}")
-    claim = Claim(_claim_name(decision), title, note, "D", kind="proposition",
-                  assumptions=tuple(f"{'σ' if f == 'sigma' else f}(z) = {activations[f].expr}"
-                                    for f in decision.layer.functions),
-                  uses=("conservation.noether",) if decision.conserved else (),
-                  statement=decision.statement)
+        note = f"F(x; Tθ) = F(x; θ) with F(x) = {decision.layer.text}, T: {t} — undecided{known}"
+    claim = Claim(
+        _claim_name(decision),
+        title,
+        note,
+        "D",
+        kind="proposition",
+        assumptions=tuple(
+            f"{'σ' if f == 'sigma' else f}(z) = {activations[f].expr}"
+            for f in decision.layer.functions
+        ),
+        uses=("conservation.noether",) if decision.conserved else (),
+        statement=decision.statement,
+    )
     return Result(claim, Derivation(decision.steps), symmetry_check(decision, activations, torch))
 
 
@@ -110,8 +122,11 @@ def _claim_name(decision: SymmetryDecision) -> str:
     return f"symmetry.{slug(_layer_name(decision.layer))}.{slug(decision.activation)}.{digest}"
 
 
-def decision_json(decision: SymmetryDecision, result: Result,
-                  per_unit: tuple[SymmetryDecision, Result] | None = None) -> dict[str, Any]:
+def decision_json(
+    decision: SymmetryDecision,
+    result: Result,
+    per_unit: tuple[SymmetryDecision, Result] | None = None,
+) -> dict[str, Any]:
     unit = per_unit[0] if per_unit and per_unit[0].invariant else None
     return {
         "layer": decision.layer.table_name or decision.layer.text,
@@ -125,27 +140,39 @@ def decision_json(decision: SymmetryDecision, result: Result,
         "decision": decision.outcome,  # invariant, broken or unknown
         "sizes": decision.sizes,
         "every_sigma": decision.every_sigma,
-        "evidence": {"claim": result.claim.to_json(), "steps": result.derivation.to_json(),
-                     "methods": list(result.methods),
-                     "numeric": [n.to_json() for n in result.numeric]},
+        "evidence": {
+            "claim": result.claim.to_json(),
+            "steps": result.derivation.to_json(),
+            "methods": list(result.methods),
+            "numeric": [n.to_json() for n in result.numeric],
+        },
         "witness": None if decision.witness is None else decision.witness.to_json(),
         "generator": decision.generator,
         "conserved": decision.conserved,
         "conserved_per_unit": unit.conserved if unit else None,
-        "per_unit": None if per_unit is None else {
-            "transform": per_unit[0].transform.shown(), "invariant": per_unit[0].invariant,
-            "sizes": per_unit[0].sizes, "steps": per_unit[1].derivation.to_json()},
+        "per_unit": None
+        if per_unit is None
+        else {
+            "transform": per_unit[0].transform.shown(),
+            "invariant": per_unit[0].invariant,
+            "sizes": per_unit[0].sizes,
+            "steps": per_unit[1].derivation.to_json(),
+        },
         "conserved_by": CONSERVATION if decision.conserved else None,
     }
 
 
-def _per_unit(decision: SymmetryDecision, activations, torch: bool = False
-              ) -> tuple[SymmetryDecision, Result] | None:
+def _per_unit(
+    decision: SymmetryDecision, activations, torch: bool = False
+) -> tuple[SymmetryDecision, Result] | None:
     """For an invariant whole-matrix scaling of parameters with units: the same unit by unit
     (its conserved quantity is per unit, ``‖q_j‖² − ‖k_j‖²``)."""
     layer, unit = decision.layer, decision.transform.per_unit()
-    if not decision.conserved or unit is None or any(
-            layer.shape_of(s.target.name)[0] != "n" for s in unit.substitutions):
+    if (
+        not decision.conserved
+        or unit is None
+        or any(layer.shape_of(s.target.name)[0] != "n" for s in unit.substitutions)
+    ):
         return None
     d = decide(layer, unit, activations)
     return d, symmetry_result(d, activations, torch)
@@ -156,29 +183,51 @@ def _cell(v: bool | None) -> str:
 
 
 def symmetry_table(decisions: Sequence[SymmetryDecision]) -> Table:
-    rows = tuple((d.activation, d.transform.shown(), _cell(d.invariant),
-                  ("every σ" if d.every_sigma else "σ's facts") if d.invariant else
-                  ("witness" if d.invariant is False else "—"),
-                  d.sizes, d.conserved or "—") for d in decisions)
-    return Table("symmetries", "Which transformations leave the layer unchanged",
-                 ("activation", "transform", "invariant", "by", "sizes", "conserved"), rows,
-                 notes=(f"conserved: θᵀAθ for the generator A of a one-parameter group of "
-                        f"scalings; {CONSERVATION}.",))
+    rows = tuple(
+        (
+            d.activation,
+            d.transform.shown(),
+            _cell(d.invariant),
+            ("every σ" if d.every_sigma else "σ's facts")
+            if d.invariant
+            else ("witness" if d.invariant is False else "—"),
+            d.sizes,
+            d.conserved or "—",
+        )
+        for d in decisions
+    )
+    return Table(
+        "symmetries",
+        "Which transformations leave the layer unchanged",
+        ("activation", "transform", "invariant", "by", "sizes", "conserved"),
+        rows,
+        notes=(
+            f"conserved: θᵀAθ for the generator A of a one-parameter group of "
+            f"scalings; {CONSERVATION}.",
+        ),
+    )
 
 
-def symmetry_report(layer: str = "gated", transform: str | None = None,
-                    param: str = DEFAULT_PARAM, activation: str = DEFAULT_ACTIVATION,
-                    discover: bool = False, torch: bool = False) -> Report:
+def symmetry_report(
+    layer: str = "gated",
+    transform: str | None = None,
+    param: str = DEFAULT_PARAM,
+    activation: str = DEFAULT_ACTIVATION,
+    discover: bool = False,
+    torch: bool = False,
+) -> Report:
     """Decide ``transform`` (or, with ``discover``, the candidate family) for ``layer``;
     ``torch``: add the cross-checks with torch's real functions (the command line does, when
     torch is installed and ``--no-torch`` is not given)."""
     if isinstance(layer, str) and layer.strip() in BLOCKS:
         if discover and transform is not None:
-            raise InvalidArgument("--discover decides its own candidate transforms; drop "
-                                  "--transform (or --discover)")
+            raise InvalidArgument(
+                "--discover decides its own candidate transforms; drop --transform (or --discover)"
+            )
         if not discover and transform is None:
-            raise InvalidArgument("--transform is required (or --discover for the candidate "
-                                  "family)")
+            raise InvalidArgument(
+                "--transform is required (or --discover for the candidate family)"
+            )
         if discover:
             return block_report(layer.strip(), torch=torch)
         return block_transform_report(layer.strip(), transform, param)
@@ -187,8 +236,9 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
     if not discover and transform is None:
         raise InvalidArgument("--transform is required (or --discover for the candidate family)")
     if discover and transform is not None:
-        raise InvalidArgument("--discover decides its own candidate transforms; drop --transform "
-                              "(or --discover)")
+        raise InvalidArgument(
+            "--discover decides its own candidate transforms; drop --transform (or --discover)"
+        )
     from symbolic.activations import ACTIVATIONS
 
     texts = list(ACTIVATIONS) if activation.strip() == ALL else [activation]
@@ -208,8 +258,14 @@ def symmetry_report(layer: str = "gated", transform: str | None = None,
                 rows.append(unit[0])
             objects.append(decision_json(d, r, unit))
     data = {"decisions": objects, "discover": discover, "activations": texts}
-    return Report("proofs.symmetry", f"Symmetries of {_layer_name(parsed)}", "D",
-                  tuple(results), (symmetry_table(rows),), data=data)
+    return Report(
+        "proofs.symmetry",
+        f"Symmetries of {_layer_name(parsed)}",
+        "D",
+        tuple(results),
+        (symmetry_table(rows),),
+        data=data,
+    )
 
 
 def symmetry_json(report: Report, args: argparse.Namespace) -> Any:
@@ -220,32 +276,59 @@ def symmetry_json(report: Report, args: argparse.Namespace) -> Any:
     decisions = report.data["decisions"]
     if not report.data["discover"]:
         return decisions[0] if len(decisions) == 1 else decisions
-    tables = [{"layer": report.title.removeprefix("Symmetries of "), "activation": act,
-               "symmetries": [d for d in decisions if d["activation"] == act]}
-              for act in dict.fromkeys(d["activation"] for d in decisions)]
+    tables = [
+        {
+            "layer": report.title.removeprefix("Symmetries of "),
+            "activation": act,
+            "symmetries": [d for d in decisions if d["activation"] == act],
+        }
+        for act in dict.fromkeys(d["activation"] for d in decisions)
+    ]
     return tables[0] if len(tables) == 1 else tables
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--layer", default="gated", metavar="NAME_OR_EXPR",
-                        help="a layer table name (mlp, gated, symmetric_rank1, static_query), "
-                             "a block (llama_block, gpt2_block; with --discover) or an "
-                             "expression such as '(sigma(x @ Q.T) * (x @ K.T)) @ V'")
-    parser.add_argument("--transform", metavar="SUBSTITUTION",
-                        help="e.g. 'Q -> K, K -> Q', 'Q -> a*Q, K -> K/a', "
-                             "'Q[j] -> a*Q[j], K[j] -> K[j]/a'")
-    parser.add_argument("--param", default=DEFAULT_PARAM, metavar="DOMAIN",
-                        help="the transform's parameter: 'a > 0' (default), 'a < 0', 'a != 0'")
-    parser.add_argument("--activation", default=DEFAULT_ACTIVATION, metavar="EXPR_OR_NAME",
-                        help="σ: a table name, an expression in x, or 'all' (default relu)")
-    parser.add_argument("--discover", action="store_true",
-                        help="decide the standard candidate family (docs/symmetry.md)")
+    parser.add_argument(
+        "--layer",
+        default="gated",
+        metavar="NAME_OR_EXPR",
+        help="a layer table name (mlp, gated, symmetric_rank1, static_query), "
+        "a block (llama_block, gpt2_block; with --discover) or an "
+        "expression such as '(sigma(x @ Q.T) * (x @ K.T)) @ V'",
+    )
+    parser.add_argument(
+        "--transform",
+        metavar="SUBSTITUTION",
+        help="e.g. 'Q -> K, K -> Q', 'Q -> a*Q, K -> K/a', 'Q[j] -> a*Q[j], K[j] -> K[j]/a'",
+    )
+    parser.add_argument(
+        "--param",
+        default=DEFAULT_PARAM,
+        metavar="DOMAIN",
+        help="the transform's parameter: 'a > 0' (default), 'a < 0', 'a != 0'",
+    )
+    parser.add_argument(
+        "--activation",
+        default=DEFAULT_ACTIVATION,
+        metavar="EXPR_OR_NAME",
+        help="σ: a table name, an expression in x, or 'all' (default relu)",
+    )
+    parser.add_argument(
+        "--discover",
+        action="store_true",
+        help="decide the standard candidate family (docs/symmetry.md)",
+    )
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"torch": torch_wanted(args),
-            "layer": args.layer, "transform": args.transform, "param": args.param,
-            "activation": args.activation, "discover": args.discover}
+    return {
+        "torch": torch_wanted(args),
+        "layer": args.layer,
+        "transform": args.transform,
+        "param": args.param,
+        "activation": args.activation,
+        "discover": args.discover,
+    }
 
 
 # --- blocks: --layer llama_block / gpt2_block -------------------------------------------------
@@ -268,8 +351,9 @@ BLOCK_SOURCE = "D"
 
 
 def _claim(name: str, title: str, note: str, steps: tuple[Step, ...], uses=()) -> Claim:
-    return Claim(name, title, note, BLOCK_SOURCE, kind="proposition", uses=uses,
-                 statement=steps[-1].formula)
+    return Claim(
+        name, title, note, BLOCK_SOURCE, kind="proposition", uses=uses, statement=steps[-1].formula
+    )
 
 
 def _row(part: str, symmetry: str, outcome: str, sizes: str, conserved: str = "—"):
@@ -278,13 +362,20 @@ def _row(part: str, symmetry: str, outcome: str, sizes: str, conserved: str = "�
 
 def _candidate_result(block: BlockForm, dec: BlockDecision) -> Result:
     c = dec.candidate
-    verb = {"invariant": "is invariant under", "broken": "is not invariant under",
-            "unknown": "undecided under"}[dec.outcome]
+    verb = {
+        "invariant": "is invariant under",
+        "broken": "is not invariant under",
+        "unknown": "undecided under",
+    }[dec.outcome]
     note = f"{c.text} ({dec.sizes})"
     if dec.invariant and c.conserved:
         note += f"; conserved along gradient flow: {c.conserved}"
-    claim = _claim(f"symmetry.{block.name}.{_slug(c.name)}",
-                   f"{block.name}'s attention sub-layer {verb} {c.name}", note, dec.steps)
+    claim = _claim(
+        f"symmetry.{block.name}.{_slug(c.name)}",
+        f"{block.name}'s attention sub-layer {verb} {c.name}",
+        note,
+        dec.steps,
+    )
     return Result(claim, Derivation(dec.steps), block_check(block, dec))
 
 
@@ -294,26 +385,48 @@ def _slug(text: str) -> str:
 
 def _rope_result(block: BlockForm) -> Result:
     facts = rope_rotation_facts()
-    steps = tuple(Step(f, "trigonometry (kernel)", note=f"{n} RoPE plane{'s' if n > 1 else ''}: "
-                       "A a rotation in each plane, positions t, s and angles symbolic")
-                  for n, f in zip((1, 2), facts, strict=True))
-    claim = _claim(f"symmetry.{block.name}.rope_commuting_rotations",
-                   f"{block.name}: rotations commuting with RoPE keep the scores",
-                   "rope(q A, t)·rope(k A, s)ᵀ = rope(q, t)·rope(k, s)ᵀ for A = ⊕ R(α_i) in "
-                   "RoPE's planes (r = 2 and r = 4; A^{−T} = A); the sub-layer depends on "
-                   "W_Q, W_K only through these scores", steps)
+    steps = tuple(
+        Step(
+            f,
+            "trigonometry (kernel)",
+            note=f"{n} RoPE plane{'s' if n > 1 else ''}: "
+            "A a rotation in each plane, positions t, s and angles symbolic",
+        )
+        for n, f in zip((1, 2), facts, strict=True)
+    )
+    claim = _claim(
+        f"symmetry.{block.name}.rope_commuting_rotations",
+        f"{block.name}: rotations commuting with RoPE keep the scores",
+        "rope(q A, t)·rope(k A, s)ᵀ = rope(q, t)·rope(k, s)ᵀ for A = ⊕ R(α_i) in "
+        "RoPE's planes (r = 2 and r = 4; A^{−T} = A); the sub-layer depends on "
+        "W_Q, W_K only through these scores",
+        steps,
+    )
     return Result(claim, Derivation(steps))
 
 
 def _key_shift_result(block: BlockForm) -> Result:
     moved, shift = key_shift_facts(block)
-    steps = (Step(moved, "matrix algebra (kernel)", note="b_K,0 → b_K,0 + c moves each row of "
-                  "head 0's scores by a constant: S + (Q cᵀ/√r)·1ᵀ"),
-             Step(shift, "sum normal form (kernel)", note="softmax(s + u·1) = softmax(s), "
-                  "row by row, general T"))
-    claim = _claim(f"symmetry.{block.name}.softmax_shift", f"{block.name}: the key bias only "
-                   "shifts softmax's rows (Kunin et al. 2021's translation symmetry)",
-                   "b_K,0 → b_K,0 + c for every c ∈ ℝ^{1×r}; its gradient is 0", steps)
+    steps = (
+        Step(
+            moved,
+            "matrix algebra (kernel)",
+            note="b_K,0 → b_K,0 + c moves each row of "
+            "head 0's scores by a constant: S + (Q cᵀ/√r)·1ᵀ",
+        ),
+        Step(
+            shift,
+            "sum normal form (kernel)",
+            note="softmax(s + u·1) = softmax(s), row by row, general T",
+        ),
+    )
+    claim = _claim(
+        f"symmetry.{block.name}.softmax_shift",
+        f"{block.name}: the key bias only "
+        "shifts softmax's rows (Kunin et al. 2021's translation symmetry)",
+        "b_K,0 → b_K,0 + c for every c ∈ ℝ^{1×r}; its gradient is 0",
+        steps,
+    )
     return Result(claim, Derivation(steps))
 
 
@@ -321,35 +434,65 @@ def _norm_scale_results(block: BlockForm) -> list[Result]:
     if block.norm != "rms":
         return []
     exact, with_eps, residual = norm_scale_facts()
-    out = [Result(_claim(f"symmetry.{block.name}.prenorm_scale",
-                         "a pre-norm sub-layer f(RMSNorm(X)) is invariant under X → cX, c > 0 "
-                         "(ε = 0)", "entry (t, i) of RMSNorm, general d", (s := (Step(
-                             exact, "sum normal form (kernel)"),))), Derivation(s))]
-    for fact, what in ((with_eps, "with ε = 10⁻⁵ RMSNorm(cX) ≠ RMSNorm(X)"),
-                       (residual, "the residual sum X + RMSNorm(X)·W is not invariant")):
+    out = [
+        Result(
+            _claim(
+                f"symmetry.{block.name}.prenorm_scale",
+                "a pre-norm sub-layer f(RMSNorm(X)) is invariant under X → cX, c > 0 (ε = 0)",
+                "entry (t, i) of RMSNorm, general d",
+                (s := (Step(exact, "sum normal form (kernel)"),)),
+            ),
+            Derivation(s),
+        )
+    ]
+    for fact, what in (
+        (with_eps, "with ε = 10⁻⁵ RMSNorm(cX) ≠ RMSNorm(X)"),
+        (residual, "the residual sum X + RMSNorm(X)·W is not invariant"),
+    ):
         steps = (Step(negate(fact), "certified witness (kernel)"),)
-        out.append(Result(_claim(f"symmetry.{block.name}.prenorm_scale_{_slug(what)[:12]}",
-                                 f"X → cX: {what}", "d = 1, c = 2", steps), Derivation(steps)))
+        out.append(
+            Result(
+                _claim(
+                    f"symmetry.{block.name}.prenorm_scale_{_slug(what)[:12]}",
+                    f"X → cX: {what}",
+                    "d = 1, c = 2",
+                    steps,
+                ),
+                Derivation(steps),
+            )
+        )
     return out
 
 
 def _law_results(wanted: set[str]) -> list[Result]:
     training = training_checks()
-    by_law = {"qk": [c for c in training if "W_Qᵀ" in c.name],
-              "vo": [c for c in training if "W_Vᵀ" in c.name],
-              "shift": [c for c in training if "key bias" in c.name], "gain": []}
+    by_law = {
+        "qk": [c for c in training if "W_Qᵀ" in c.name],
+        "vo": [c for c in training if "W_Vᵀ" in c.name],
+        "shift": [c for c in training if "key bias" in c.name],
+        "gain": [],
+    }
     out = []
     for key in ("qk", "vo", "gain", "shift"):
         if key not in wanted:
             continue
         law = LAWS[key]()
-        steps = (Step(law.fact, "chain rule written into the formula; matrix algebra (kernel)",
-                      note=f"{law.group}: d/dt of {law.quantity} along θ̇ = −∇L"),)
-        claim = _claim(f"conservation.block.{key}", f"conserved along gradient flow: "
-                       f"{law.quantity}", f"the law of {law.group}; one SGD step changes it by "
-                       "exactly η²(…), no first-order term (with biases: W stacked with its "
-                       "bias row, the same identity)", steps,
-                       uses=("conservation.noether",))
+        steps = (
+            Step(
+                law.fact,
+                "chain rule written into the formula; matrix algebra (kernel)",
+                note=f"{law.group}: d/dt of {law.quantity} along θ̇ = −∇L",
+            ),
+        )
+        claim = _claim(
+            f"conservation.block.{key}",
+            f"conserved along gradient flow: {law.quantity}",
+            f"the law of {law.group}; one SGD step changes it by "
+            "exactly η²(…), no first-order term (with biases: W stacked with its "
+            "bias row, the same identity)",
+            steps,
+            uses=("conservation.noether",),
+        )
         out.append(Result(claim, Derivation(steps), tuple(by_law[key])))
     return out
 
@@ -382,26 +525,52 @@ def block_report(name: str, torch: bool = False) -> Report:
         dec = decide_candidate(block, cand)
         res = _candidate_result(block, dec)
         results.append(res)
-        rows.append(_row("attention", cand.name, dec.outcome, dec.sizes,
-                         cand.conserved if dec.invariant and cand.conserved else "—"))
+        rows.append(
+            _row(
+                "attention",
+                cand.name,
+                dec.outcome,
+                dec.sizes,
+                cand.conserved if dec.invariant and cand.conserved else "—",
+            )
+        )
         objects.append(_block_json(dec, res))
         if dec.invariant and cand.law:
             laws.add(cand.law)
     if block.rope:
         res = _rope_result(block)
         results.append(res)
-        rows.append(_row("attention", "RoPE-commuting rotations", _outcome(res),
-                         "r = 2 and 4; positions symbolic"))
+        rows.append(
+            _row(
+                "attention",
+                "RoPE-commuting rotations",
+                _outcome(res),
+                "r = 2 and 4; positions symbolic",
+            )
+        )
     if block.biases:
         res = _key_shift_result(block)
         results.append(res)
-        rows.append(_row("attention", "softmax shift (key bias)", _outcome(res), "general T",
-                         "b_K (gradient 0)"))
+        rows.append(
+            _row(
+                "attention",
+                "softmax shift (key bias)",
+                _outcome(res),
+                "general T",
+                "b_K (gradient 0)",
+            )
+        )
         laws.add("shift")
     for res in _norm_scale_results(block):
         results.append(res)
-        rows.append(_row("norm", res.claim.title, _outcome(res), "general d" if
-                         res.claim.name.endswith("prenorm_scale") else "d = 1"))
+        rows.append(
+            _row(
+                "norm",
+                res.claim.title,
+                _outcome(res),
+                "general d" if res.claim.name.endswith("prenorm_scale") else "d = 1",
+            )
+        )
     mlp, mlp_rows, mlp_objects = _mlp_results(block, torch)
     results += mlp
     rows += mlp_rows
@@ -409,37 +578,68 @@ def block_report(name: str, torch: bool = False) -> Report:
     for res in _law_results(laws):
         results.append(res)
         rows.append(_row("law", res.claim.title, _outcome(res), "general d, r"))
-    table = Table("block_symmetries", f"Symmetries of {name}: {block.title}",
-                  ("part", "symmetry", "decision", "sizes", "conserved"), tuple(rows),
-                  notes=("invariant: the kernel proved the sub-layer identity; broken: a "
-                         "certified witness; the block depends on these parameters only "
-                         "through the sub-layer shown.",))
-    data = {"discover": True, "decisions": objects,
-            "block_json": {"layer": name, "title": block.title, "symmetries": objects}}
-    return Report("proofs.symmetry", f"Symmetries of {name}", BLOCK_SOURCE, tuple(results),
-                  (table,), data=data)
+    table = Table(
+        "block_symmetries",
+        f"Symmetries of {name}: {block.title}",
+        ("part", "symmetry", "decision", "sizes", "conserved"),
+        tuple(rows),
+        notes=(
+            "invariant: the kernel proved the sub-layer identity; broken: a "
+            "certified witness; the block depends on these parameters only "
+            "through the sub-layer shown.",
+        ),
+    )
+    data = {
+        "discover": True,
+        "decisions": objects,
+        "block_json": {"layer": name, "title": block.title, "symmetries": objects},
+    }
+    return Report(
+        "proofs.symmetry",
+        f"Symmetries of {name}",
+        BLOCK_SOURCE,
+        tuple(results),
+        (table,),
+        data=data,
+    )
 
 
 def _outcome(res: Result) -> str:
     if res.status == "proved":
-        return "broken" if res.derivation.steps[-1].formula.func.__name__ == "Not" else \
-            "invariant"
+        return "broken" if res.derivation.steps[-1].formula.func.__name__ == "Not" else "invariant"
     return res.status
 
 
 def _block_json(dec: BlockDecision, res: Result) -> dict[str, Any]:
-    return {"part": "attention", "symmetry": dec.candidate.name,
-            "transform": dec.candidate.text, "decision": dec.outcome, "status": res.status,
-            "sizes": dec.sizes, "conserved": dec.candidate.conserved if dec.invariant else None,
-            "witness": None if dec.witness is None else {
-                "sizes": dec.witness["sizes"], "entry": list(dec.witness["entry"]),
-                "values": {k: [[str(v) for v in row] for row in m.tolist()]
-                           for k, m in dec.witness["values"].items()},
-                "group": {k: [[str(v) for v in row] for row in m.tolist()]
-                          for k, m in dec.witness["group"].items()},
-                "difference": str(dec.witness["difference"])[:400]},
-            "evidence": {"claim": res.claim.to_json(), "steps": res.derivation.to_json(),
-                         "numeric": [n.to_json() for n in res.numeric]}}
+    return {
+        "part": "attention",
+        "symmetry": dec.candidate.name,
+        "transform": dec.candidate.text,
+        "decision": dec.outcome,
+        "status": res.status,
+        "sizes": dec.sizes,
+        "conserved": dec.candidate.conserved if dec.invariant else None,
+        "witness": None
+        if dec.witness is None
+        else {
+            "sizes": dec.witness["sizes"],
+            "entry": list(dec.witness["entry"]),
+            "values": {
+                k: [[str(v) for v in row] for row in m.tolist()]
+                for k, m in dec.witness["values"].items()
+            },
+            "group": {
+                k: [[str(v) for v in row] for row in m.tolist()]
+                for k, m in dec.witness["group"].items()
+            },
+            "difference": str(dec.witness["difference"])[:400],
+        },
+        "evidence": {
+            "claim": res.claim.to_json(),
+            "steps": res.derivation.to_json(),
+            "numeric": [n.to_json() for n in res.numeric],
+        },
+    }
 
 
 def block_transform_report(name: str, transform: str, param: str | None) -> Report:
@@ -450,12 +650,21 @@ def block_transform_report(name: str, transform: str, param: str | None) -> Repo
     cand = parse_block_transform(transform, block, parse_groups(param))
     dec = decide_candidate(block, cand)
     res = _candidate_result(block, dec)
-    table = Table("block_symmetries", f"{name}: {cand.text}",
-                  ("part", "symmetry", "decision", "sizes", "conserved"),
-                  (_row("attention", cand.text, dec.outcome, dec.sizes),))
+    table = Table(
+        "block_symmetries",
+        f"{name}: {cand.text}",
+        ("part", "symmetry", "decision", "sizes", "conserved"),
+        (_row("attention", cand.text, dec.outcome, dec.sizes),),
+    )
     obj = _block_json(dec, res)
-    return Report("proofs.symmetry", f"Symmetries of {name}", BLOCK_SOURCE, (res,), (table,),
-                  data={"discover": False, "decisions": [obj], "block_json": obj})
+    return Report(
+        "proofs.symmetry",
+        f"Symmetries of {name}",
+        BLOCK_SOURCE,
+        (res,),
+        (table,),
+        data={"discover": False, "decisions": [obj], "block_json": obj},
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -87,58 +87,98 @@ def _name(form: str, act: str) -> str:
 
 def evenness_statement() -> sympy.Basic:
     """``σ((−s)²) = σ(s²) ∧ σ((−1)²) = σ(1)`` for an uninterpreted σ."""
-    return conjunction(eq(put(sigma(s**2), {s: -s}), sigma(s**2)),
-                       eq(put(sigma(s**2), {s: -1}), sigma(1)))
+    return conjunction(
+        eq(put(sigma(s**2), {s: -s}), sigma(s**2)), eq(put(sigma(s**2), {s: -1}), sigma(1))
+    )
 
 
 def evenness() -> Result:
     steps = []
-    for point, rule, note in ((-s, "(−s)² = s²", "f(−s) = f(s) for f(s) = σ(s²)"),
-                              (-1, "(−1)² = 1", "the key −k_i: weight σ(1), the signal's")):
+    for point, rule, note in (
+        (-s, "(−s)² = s²", "f(−s) = f(s) for f(s) = σ(s²)"),
+        (-1, "(−1)² = 1", "the key −k_i: weight σ(1), the signal's"),
+    ):
         square = equal_step(put(s**2, {s: point}), (s**2).subs(s, -point), rule)
-        steps += [square, Step(cong(square.fact, sympy.Lambda(H, sigma(H))),
-                               "σ of equals (σ arbitrary)", note)]
+        steps += [
+            square,
+            Step(cong(square.fact, sympy.Lambda(H, sigma(H))), "σ of equals (σ arbitrary)", note),
+        ]
     steps = concluded(steps, steps[1::2])
     statement = evenness_statement()
     claim = Claim(
-        "tied.symmetric-even", "The symmetric tied store cannot tell s from −s",
+        "tied.symmetric-even",
+        "The symmetric tied store cannot tell s from −s",
         "σ((−s)²) = σ(s²) for every σ: with tied keys the symmetric rank-1 weight is even in s, "
         "so a key at similarity −s weighs what one at s does; the law of s being even, "
         "E[f²; s < 0] = E[f²; s > 0] (anti-aligned keys carry half the interference), and the "
-        "key −k_i gets the signal's own weight σ(1)", SOURCE, "lemma",
-        ("σ: R → R arbitrary (an uninterpreted function)",), uses=("similarity-law",),
-        statement=statement)
+        "key −k_i gets the signal's own weight σ(1)",
+        SOURCE,
+        "lemma",
+        ("σ: R → R arbitrary (an uninterpreted function)",),
+        uses=("similarity-law",),
+        statement=statement,
+    )
     rng = np.random.default_rng(SEED)
     sims = rng.uniform(-1, 1, 1000)
-    worst = max(float(np.max(np.abs(STORES[_name("sym", a)].normalized_weight(sims.copy(), 1.0)
-                                    - STORES[_name("sym", a)].normalized_weight(-sims, 1.0))))
-                for a in ACTIVATIONS)
-    return Result(claim, Derivation(steps), (NumericCheck(
-        "σ(s²) = σ((−s)²) at 1000 random s, every table activation", "numpy",
-        1000 * len(ACTIVATIONS), worst, 0.0, worst == 0.0,
-        "squaring ±s gives the same float: the error is exactly 0"),))
+    worst = max(
+        float(
+            np.max(
+                np.abs(
+                    STORES[_name("sym", a)].normalized_weight(sims.copy(), 1.0)
+                    - STORES[_name("sym", a)].normalized_weight(-sims, 1.0)
+                )
+            )
+        )
+        for a in ACTIVATIONS
+    )
+    return Result(
+        claim,
+        Derivation(steps),
+        (
+            NumericCheck(
+                "σ(s²) = σ((−s)²) at 1000 random s, every table activation",
+                "numpy",
+                1000 * len(ACTIVATIONS),
+                worst,
+                0.0,
+                worst == 0.0,
+                "squaring ±s gives the same float: the error is exactly 0",
+            ),
+        ),
+    )
 
 
-def half_line_step(f: sympy.Expr, sign: int, poly: sympy.Expr, everywhere: bool,
-                   note: str) -> Step:
+def half_line_step(f: sympy.Expr, sign: int, poly: sympy.Expr, everywhere: bool, note: str) -> Step:
     """The kernel fact ``f(±t)² = P(t)`` for every ``t > 0`` (``everywhere``) or every
     ``0 < t ≤ 1``. ``t > 0`` is a positive symbol; ``0 < t ≤ 1`` is ``t = 1 − u/(1 + u)``,
     ``u ≥ 0``, which settles the branches of hardtanh, ReLU6 and hard-swish at once; otherwise
     the kernel splits the piecewise difference over ``(0, 1]``."""
     if everywhere:
-        return Step(check_equal(*_sides(f.xreplace({s: sign * T_POS}), f, sign * T_POS,
-                                        poly.xreplace({t: T_POS}))),
-                    "substitute s = ±t, t > 0", note=note)
-    fact = check_equal(*_sides(f.xreplace({s: sign * UNIT_POINT}), f, sign * UNIT_POINT,
-                               poly.xreplace({t: UNIT_POINT})), QUICK_TIMEOUT_S)
+        return Step(
+            check_equal(
+                *_sides(f.xreplace({s: sign * T_POS}), f, sign * T_POS, poly.xreplace({t: T_POS}))
+            ),
+            "substitute s = ±t, t > 0",
+            note=note,
+        )
+    fact = check_equal(
+        *_sides(
+            f.xreplace({s: sign * UNIT_POINT}), f, sign * UNIT_POINT, poly.xreplace({t: UNIT_POINT})
+        ),
+        QUICK_TIMEOUT_S,
+    )
     if fact.proved:
         return Step(fact, "substitute s = ±(1 − u/(1 + u)), u ≥ 0 (0 < |s| ≤ 1)", note=note)
-    return Step(check_zero_on(f.subs(s, sign * t) ** 2 - poly, t, UNIT),
-                "kernel: the difference on (0, 1], branch by branch", note=note)
+    return Step(
+        check_zero_on(f.subs(s, sign * t) ** 2 - poly, t, UNIT),
+        "kernel: the difference on (0, 1], branch by branch",
+        note=note,
+    )
 
 
-def _sides(at: sympy.Expr, f: sympy.Expr, point: sympy.Expr, poly: sympy.Expr
-           ) -> tuple[sympy.Expr, sympy.Expr]:
+def _sides(
+    at: sympy.Expr, f: sympy.Expr, point: sympy.Expr, poly: sympy.Expr
+) -> tuple[sympy.Expr, sympy.Expr]:
     """``f(point)²`` (squared unevaluated; ``Subs`` where that would equal ``P``) and ``P``."""
     lhs = sympy.Pow(at, 2, evaluate=False)
     return (sympy.Subs(f**2, s, point) if lhs == poly else lhs), poly
@@ -148,7 +188,8 @@ def _sides(at: sympy.Expr, f: sympy.Expr, point: sympy.Expr, poly: sympy.Expr
 
 N_ = sympy.Symbol("n", integer=True, nonnegative=True)
 ABS_MOMENT = {  # E|s|^n (the module docstring of symbolic.tied_memory)
-    "exact": sympy.gamma(d_ / 2) * sympy.gamma((N_ + 1) / 2)
+    "exact": sympy.gamma(d_ / 2)
+    * sympy.gamma((N_ + 1) / 2)
     / (sympy.sqrt(sympy.pi) * sympy.gamma((d_ + N_) / 2)),
     "gaussian": (2 / d_) ** (N_ / 2) * sympy.gamma((N_ + 1) / 2) / sympy.sqrt(sympy.pi),
 }
@@ -161,9 +202,10 @@ def abs_moment_form(law: str, n: int) -> sympy.Expr:
 
 def second_form(form: TiedForm, law: str) -> sympy.Expr:
     """``E[f(s)²] = ½ Σ_n (c⁺_n + c⁻_n) E|s|^n`` from ``f(±t)² = Σ c±_n tⁿ`` (even law)."""
-    terms = [abs_moment_form(law, n) if c == 1 else sympy.Mul(c, abs_moment_form(law, n),
-                                                              evaluate=False)
-             for (n,), c in sympy.Poly(sympy.expand(form.plus + form.minus), t).terms()]
+    terms = [
+        abs_moment_form(law, n) if c == 1 else sympy.Mul(c, abs_moment_form(law, n), evaluate=False)
+        for (n,), c in sympy.Poly(sympy.expand(form.plus + form.minus), t).terms()
+    ]
     total = terms[0] if len(terms) == 1 else sympy.Add(*terms, evaluate=False)
     return sympy.Mul(HALF, total, evaluate=False)
 
@@ -175,8 +217,13 @@ def mstar(form_name: str, law: str) -> sympy.Symbol:
 
 def capacity_statement(act: str) -> sympy.Basic:
     """``M*_form,law = closed form in d`` for both forms and both laws."""
-    return conjunction(*(eq(mstar(f, law), closed_law(tied_form(_name(f, act)), law)[0])
-                         for f in TIED_FORMS for law in LAW_NAMES))
+    return conjunction(
+        *(
+            eq(mstar(f, law), closed_law(tied_form(_name(f, act)), law)[0])
+            for f in TIED_FORMS
+            for law in LAW_NAMES
+        )
+    )
 
 
 @cache
@@ -185,12 +232,22 @@ def capacity_steps(act: str, form_name: str, law: str) -> tuple[Step, ...]:
     step is ``M*_form,law = closed form``."""
     form = tied_form(_name(form_name, act))
     expr, second = closed_law(form, law)[0], second_form(form, law)
-    facts = [(odd_moment_fact(law, n), f"E|s|^{n} (Beta integral)") if n % 2
-             else lemma_facts(law, (n,))[0] for n in _degrees(form)]
+    facts = [
+        (odd_moment_fact(law, n), f"E|s|^{n} (Beta integral)")
+        if n % 2
+        else lemma_facts(law, (n,))[0]
+        for n in _degrees(form)
+    ]
     return capacity_chain(
-        _name(form_name, act), law,
-        sympy.Pow(put(form.store.weight, {s: 1}), 2, evaluate=False), second,
-        expr, "cancel to a rational function of d", mstar(form_name, law), facts)
+        _name(form_name, act),
+        law,
+        sympy.Pow(put(form.store.weight, {s: 1}), 2, evaluate=False),
+        second,
+        expr,
+        "cancel to a rational function of d",
+        mstar(form_name, law),
+        facts,
+    )
 
 
 def _degrees(form: TiedForm) -> list[int]:
@@ -211,10 +268,16 @@ def closed_result(act: str, d: int) -> Result:
         f = form.store.weight
         for side, sign in SIDES:
             poly = form.plus if side == "plus" else form.minus
-            steps.append(half_line_step(f, sign, poly, form.everywhere,
-                                        f"{form_name}: f({'' if sign > 0 else '−'}t)² = "
-                                        f"{sympy.sstr(poly)} for "
-                                        + ("t > 0" if form.everywhere else "0 < t ≤ 1")))
+            steps.append(
+                half_line_step(
+                    f,
+                    sign,
+                    poly,
+                    form.everywhere,
+                    f"{form_name}: f({'' if sign > 0 else '−'}t)² = "
+                    f"{sympy.sstr(poly)} for " + ("t > 0" if form.everywhere else "0 < t ≤ 1"),
+                )
+            )
         for law in LAW_NAMES:
             expr, plus, minus = closed_law(form, law)
             steps += capacity_steps(act, form_name, law)
@@ -222,15 +285,32 @@ def closed_result(act: str, d: int) -> Result:
             got = 1 + 1 / sum(_quadrature_halves(form, law, d))
             want = float(expr.subs(d_, d))
             err = abs(got - want) / want
-            numeric.append(NumericCheck(f"{form_name}, {law}: Gauss–Legendre M* at d = {d}",
-                                        "numpy", 2, err, QUAD_TOLERANCE, err <= QUAD_TOLERANCE))
-    support = "" if all(tied_form(_name(f, act)).everywhere for f in TIED_FORMS) else (
-        " (Gaussian: the polynomial of |s| ≤ 1 with Gaussian moments; tails beyond |s| = 1 "
-        "dropped)")
-    claim = Claim(f"tied.capacity-{act}", f"Tied-key capacities, {act}",
-                  f"weights {act}(s²) (sym) and {act}(s)·s (gated), both laws" + support,
-                  SOURCE, uses=("isr-weights", "even-moments", "tied.symmetric-even"),
-                  statement=capacity_statement(act))
+            numeric.append(
+                NumericCheck(
+                    f"{form_name}, {law}: Gauss–Legendre M* at d = {d}",
+                    "numpy",
+                    2,
+                    err,
+                    QUAD_TOLERANCE,
+                    err <= QUAD_TOLERANCE,
+                )
+            )
+    support = (
+        ""
+        if all(tied_form(_name(f, act)).everywhere for f in TIED_FORMS)
+        else (
+            " (Gaussian: the polynomial of |s| ≤ 1 with Gaussian moments; tails beyond |s| = 1 "
+            "dropped)"
+        )
+    )
+    claim = Claim(
+        f"tied.capacity-{act}",
+        f"Tied-key capacities, {act}",
+        f"weights {act}(s²) (sym) and {act}(s)·s (gated), both laws" + support,
+        SOURCE,
+        uses=("isr-weights", "even-moments", "tied.symmetric-even"),
+        statement=capacity_statement(act),
+    )
     return Result(claim, Derivation(concluded(steps, chains)), tuple(numeric))
 
 
@@ -253,35 +333,45 @@ def _quadrature_halves(form, law: str, d: int) -> tuple[float, float]:
     if law == "exact" or form.everywhere:
         return numeric_halves(form.store, law, d)
     at_one = float(form.signal) ** 2
-    coeffs = [[float(c) / at_one for c in sympy.Poly(p, t).all_coeffs()]
-              for p in (form.plus, form.minus)]
-    return tuple(half_line_quadrature(lambda x, c=c: np.polyval(c, x), law, d)
-                 for c in coeffs)
+    coeffs = [
+        [float(c) / at_one for c in sympy.Poly(p, t).all_coeffs()] for p in (form.plus, form.minus)
+    ]
+    return tuple(half_line_quadrature(lambda x, c=c: np.polyval(c, x), law, d) for c in coeffs)
 
 
 def relu_doubles() -> Result:
     claim = Claim(
-        "tied.relu-gate-doubles", "The ReLU gate doubles the tied capacity",
+        "tied.relu-gate-doubles",
+        "The ReLU gate doubles the tied capacity",
         "M*_gated − 1 = 2(M*_sym − 1) for σ = relu under both laws: relu(s²) = s² weighs "
-        "anti-aligned keys like aligned ones, relu(s)·s = relu(s)² silences them", SOURCE,
+        "anti-aligned keys like aligned ones, relu(s)·s = relu(s)² silences them",
+        SOURCE,
         uses=("tied.capacity-relu",),
-        statement=conjunction(*(doubling_statement(law) for law in LAW_NAMES)))
+        statement=conjunction(*(doubling_statement(law) for law in LAW_NAMES)),
+    )
     steps, parts = [], []
     for law in LAW_NAMES:
-        gated, sym = (_used(capacity_steps("relu", f, law)[-1], "tied.capacity-relu")
-                      for f in ("gated", "sym"))
+        gated, sym = (
+            _used(capacity_steps("relu", f, law)[-1], "tied.capacity-relu")
+            for f in ("gated", "sym")
+        )
         left = cong(gated.fact, sympy.Lambda(H, H - 1))
         right = symm(cong(sym.fact, sympy.Lambda(H, DOUBLED)))
-        calc = (Calc(left.formula.lhs).eq(left.formula.rhs, "subtract 1", by=left)
-                .eq(right.formula.lhs, "the closed forms of tied.capacity-relu; expand")
-                .eq(right.formula.rhs, "subtract 1, double", by=right))
+        calc = (
+            Calc(left.formula.lhs)
+            .eq(left.formula.rhs, "subtract 1", by=left)
+            .eq(right.formula.lhs, "the closed forms of tied.capacity-relu; expand")
+            .eq(right.formula.rhs, "subtract 1, double", by=right)
+        )
         steps += [gated, sym, *calc.steps(note=f"{law}: M*_gated − 1 = 2(M*_sym − 1)")]
         parts.append(steps[-1])
     return Result(claim, Derivation(concluded(steps, parts)))
 
 
-CROSSOVER = {"exact": d_ * (d_ - 8) * (d_ + 2) * (d_ + 4) / 105,
-             "gaussian": d_**3 * (d_ - 14) / 105}
+CROSSOVER = {
+    "exact": d_ * (d_ - 8) * (d_ + 2) * (d_ + 4) / 105,
+    "gaussian": d_**3 * (d_ - 14) / 105,
+}
 
 
 def crossover_statement(law: str) -> sympy.Basic:
@@ -291,24 +381,35 @@ def crossover_statement(law: str) -> sympy.Basic:
 
 def relu2_crossover() -> Result:
     claim = Claim(
-        "tied.relu2-symmetric-wins", "For ReLU² the symmetric tied store holds more",
+        "tied.relu2-symmetric-wins",
+        "For ReLU² the symmetric tied store holds more",
         "M*_sym − M*_gated = d(d − 8)(d + 2)(d + 4)/105 (exact law) and d³(d − 14)/105 "
         "(Gaussian): relu(s²)² = s⁸ has higher degree than relu(s)⁴s², so above d = 8 "
         "(Gaussian: 14) the symmetric form stores more despite its anti-aligned interference",
-        SOURCE, uses=("tied.capacity-relu2",),
-        statement=conjunction(*(crossover_statement(law) for law in LAW_NAMES)))
+        SOURCE,
+        uses=("tied.capacity-relu2",),
+        statement=conjunction(*(crossover_statement(law) for law in LAW_NAMES)),
+    )
     steps, parts = [], []
     for law in LAW_NAMES:
-        sym, gated = (_used(capacity_steps("relu2", f, law)[-1], "tied.capacity-relu2")
-                      for f in ("sym", "gated"))
+        sym, gated = (
+            _used(capacity_steps("relu2", f, law)[-1], "tied.capacity-relu2")
+            for f in ("sym", "gated")
+        )
         first = cong(sym.fact, sympy.Lambda(H, put(H - H2, {H2: mstar("gated", law)})))
         closed_sym = sym.formula.rhs
         second = cong(gated.fact, sympy.Lambda(H2, put(H - H2, {H: closed_sym})))
-        calc = (Calc(first.formula.lhs).eq(first.formula.rhs, "M*_sym's closed form", by=first)
-                .eq(second.formula.rhs, "M*_gated's closed form", by=second)
-                .eq(CROSSOVER[law], "factor"))
-        steps += [sym, gated, *calc.steps(note=f"{law}: M*_sym − M*_gated = "
-                                          f"{sympy.sstr(CROSSOVER[law])}")]
+        calc = (
+            Calc(first.formula.lhs)
+            .eq(first.formula.rhs, "M*_sym's closed form", by=first)
+            .eq(second.formula.rhs, "M*_gated's closed form", by=second)
+            .eq(CROSSOVER[law], "factor")
+        )
+        steps += [
+            sym,
+            gated,
+            *calc.steps(note=f"{law}: M*_sym − M*_gated = {sympy.sstr(CROSSOVER[law])}"),
+        ]
         parts.append(steps[-1])
     return Result(claim, Derivation(concluded(steps, parts)))
 
@@ -319,14 +420,27 @@ def build_report(d: int = DEFAULT_D) -> Report:
         raise InvalidArgument(f"--d {d}: the dimension must be an integer in [3, {MAX_D}]")
     d = int(d)
     closed = [a for a in ACTIVATIONS if all(tied_form(_name(f, a)).closed for f in TIED_FORMS)]
-    results = [evenness(), *(closed_result(a, d) for a in closed), relu_doubles(),
-               relu2_crossover()]
+    results = [
+        evenness(),
+        *(closed_result(a, d) for a in closed),
+        relu_doubles(),
+        relu2_crossover(),
+    ]
     rows = tied_table(d)
-    data = {"d": d, "stores": rows,
-            "closed_form_activations": closed,
-            "numeric_activations": [a for a in ACTIVATIONS if a not in closed]}
-    return Report("proofs.tied_memory", "Tied-key memories: symmetric vs gated", SOURCE,
-                  tuple(results), (table(rows, d),), data)
+    data = {
+        "d": d,
+        "stores": rows,
+        "closed_form_activations": closed,
+        "numeric_activations": [a for a in ACTIVATIONS if a not in closed],
+    }
+    return Report(
+        "proofs.tied_memory",
+        "Tied-key memories: symmetric vs gated",
+        SOURCE,
+        tuple(results),
+        (table(rows, d),),
+        data,
+    )
 
 
 def _fmt(x: float | None) -> str:
@@ -338,21 +452,44 @@ def table(rows: list[dict], d: int) -> Table:
     out = []
     for act in ACTIVATIONS:
         sym, gated = by[act, "sym"], by[act, "gated"]
-        kinds = sorted({sym["kind_exact"], gated["kind_exact"], sym["kind_gaussian"],
-                        gated["kind_gaussian"]})
-        ratio = (None if None in (sym["exact"], gated["exact"])
-                 else gated["exact"] / sym["exact"])
-        out.append((act, _fmt(sym["gaussian"]), _fmt(sym["exact"]), _fmt(gated["gaussian"]),
-                    _fmt(gated["exact"]), "" if ratio is None else f"{ratio:.3f}",
-                    f"{gated['anti_aligned_share']:.3f}", ", ".join(kinds)))
-    return Table("tied", f"Tied-key capacity M* at d = {d}: σ(s²) (sym) vs σ(s)·s (gated)",
-                 ("activation", "sym Gaussian", "sym exact", "gated Gaussian", "gated exact",
-                  "gated/sym (exact)", "gated anti-aligned share", "kind"), tuple(out),
-                 ("anti-aligned share: E[f²; s < 0]/E[f²] under the exact law; 0.5 for every "
-                  "symmetric store (tied.symmetric-even)",
-                  "numeric: Gauss–Legendre quadrature of f itself, not certified (the Gaussian "
-                  "column of hardtanh, ReLU6, hard-swish: their polynomial holds on |s| ≤ 1 only, "
-                  "and the Gaussian law also weighs |s| > 1)"))
+        kinds = sorted(
+            {sym["kind_exact"], gated["kind_exact"], sym["kind_gaussian"], gated["kind_gaussian"]}
+        )
+        ratio = None if None in (sym["exact"], gated["exact"]) else gated["exact"] / sym["exact"]
+        out.append(
+            (
+                act,
+                _fmt(sym["gaussian"]),
+                _fmt(sym["exact"]),
+                _fmt(gated["gaussian"]),
+                _fmt(gated["exact"]),
+                "" if ratio is None else f"{ratio:.3f}",
+                f"{gated['anti_aligned_share']:.3f}",
+                ", ".join(kinds),
+            )
+        )
+    return Table(
+        "tied",
+        f"Tied-key capacity M* at d = {d}: σ(s²) (sym) vs σ(s)·s (gated)",
+        (
+            "activation",
+            "sym Gaussian",
+            "sym exact",
+            "gated Gaussian",
+            "gated exact",
+            "gated/sym (exact)",
+            "gated anti-aligned share",
+            "kind",
+        ),
+        tuple(out),
+        (
+            "anti-aligned share: E[f²; s < 0]/E[f²] under the exact law; 0.5 for every "
+            "symmetric store (tied.symmetric-even)",
+            "numeric: Gauss–Legendre quadrature of f itself, not certified (the Gaussian "
+            "column of hardtanh, ReLU6, hard-swish: their polynomial holds on |s| ≤ 1 only, "
+            "and the Gaussian law also weighs |s| > 1)",
+        ),
+    )
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -360,8 +497,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return run(build_report, __doc__, "python -m proofs.tied_memory", _add_arguments,
-               lambda a: {"d": a.d}, argv)
+    return run(
+        build_report,
+        __doc__,
+        "python -m proofs.tied_memory",
+        _add_arguments,
+        lambda a: {"d": a.d},
+        argv,
+    )
 
 
 if __name__ == "__main__":

@@ -105,12 +105,14 @@ class ActivationAnalysis:
                 "exchange": {
                     "statement": "Gated(x; Q, K, V) = Gated(x; K, Q, V) for all x, Q, K, V",
                     "equivalent_to": "linear (docs/theory.md A6)",
-                    "witness": None if self.exchange_witness is None else
-                    {"a": str(self.exchange_witness[0]), "b": str(self.exchange_witness[1])},
+                    "witness": None
+                    if self.exchange_witness is None
+                    else {"a": str(self.exchange_witness[0]), "b": str(self.exchange_witness[1])},
                 },
-                "homogeneity": {**_decision_json(self.homogeneity),
-                                "degree_exact": None if self.degree is None else
-                                shown_text(self.degree)},
+                "homogeneity": {
+                    **_decision_json(self.homogeneity),
+                    "degree_exact": None if self.degree is None else shown_text(self.degree),
+                },
                 "inverse_scaling": _decision_json(self.inverse_scaling),
             },
         }
@@ -119,8 +121,9 @@ class ActivationAnalysis:
 def shown_text(expr: sympy.Basic) -> str:
     from symbolic.formula_text import text
 
-    return text(expr) if not isinstance(expr, sympy.Basic) or expr.args or expr.is_Atom \
-        else str(expr)
+    return (
+        text(expr) if not isinstance(expr, sympy.Basic) or expr.args or expr.is_Atom else str(expr)
+    )
 
 
 def degree_json(degree: sympy.Expr | None) -> int | str | None:
@@ -138,24 +141,28 @@ def _truth(d: Decision) -> bool | None:
 
 
 def _decision_json(d: Decision) -> dict[str, Any]:
-    return {"fact": {"statement": Step(d.holds, "").statement, **d.holds.to_json()},
-            "verdict": d.holds.verdict.to_json(),
-            "steps": [s.to_json() for s in d.steps]}
+    return {
+        "fact": {"statement": Step(d.holds, "").statement, **d.holds.to_json()},
+        "verdict": d.holds.verdict.to_json(),
+        "steps": [s.to_json() for s in d.steps],
+    }
 
 
 def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
     """Gated keeps Q → αQ, K → K/α (all α > 0) ⇔ ``∀α > 0, a: σ(αa) = α σ(a)``."""
     p = homogeneity.value
     if homogeneity.holds.proved and (p == 1 or p == EVERY_DEGREE):
-        return Decision(check_homogeneous(expr, z, 1) if p == EVERY_DEGREE else
-                        homogeneity.holds)
+        return Decision(check_homogeneous(expr, z, 1) if p == EVERY_DEGREE else homogeneity.holds)
     lhs, rhs = expr.xreplace({z: ALPHA * z}), ALPHA * expr
     for alpha, a in _scaling_candidates(expr, homogeneity):
         fact = counterexample(lhs, rhs, {ALPHA: alpha, z: a}, (ALPHA, z))
         if fact.refuted:
             return Decision(fact, witness=a, value=alpha)
-    reason = ("the degree is undecided" if homogeneity.holds.status == UNKNOWN else
-              "no certified point (α, a) with σ(αa) ≠ ασ(a) among the candidates")
+    reason = (
+        "the degree is undecided"
+        if homogeneity.holds.status == UNKNOWN
+        else "no certified point (α, a) with σ(αa) ≠ ασ(a) among the candidates"
+    )
     return Decision(undecided(homogeneity_formula(expr, z, 1), reason, "interval"))
 
 
@@ -201,33 +208,52 @@ def _analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
         with time_limit(SCALING_TIMEOUT_S):
             inverse_scaling = _inverse_scaling(expr, homogeneity)
     except BudgetExceeded as exc:
-        inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
-                                             f"witness search stopped: {exc}", "interval"))
+        inverse_scaling = Decision(
+            undecided(homogeneity_formula(expr, z, 1), f"witness search stopped: {exc}", "interval")
+        )
     except SYMPY_GAVE_UP as exc:
-        inverse_scaling = Decision(undecided(homogeneity_formula(expr, z, 1),
-                                             f"witness search failed: {type(exc).__name__}",
-                                             "interval"))
+        inverse_scaling = Decision(
+            undecided(
+                homogeneity_formula(expr, z, 1),
+                f"witness search failed: {type(exc).__name__}",
+                "interval",
+            )
+        )
     return ActivationAnalysis(label, expr, linear, homogeneity, inverse_scaling)
 
 
 def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
     """Title and statement of the claim that the analysis proves."""
-    parts = [{PROVED: "σ is linear, so Gated keeps the exchange symmetry Q ↔ K",
-              REFUTED: "σ is not linear, so Gated breaks the exchange symmetry Q ↔ K",
-              UNKNOWN: "linearity of σ is undecided"}[a.linear.holds.status]]
+    parts = [
+        {
+            PROVED: "σ is linear, so Gated keeps the exchange symmetry Q ↔ K",
+            REFUTED: "σ is not linear, so Gated breaks the exchange symmetry Q ↔ K",
+            UNKNOWN: "linearity of σ is undecided",
+        }[a.linear.holds.status]
+    ]
     if a.every_degree:
         parts.append("σ ≡ 0 is positively homogeneous of every degree")
     elif a.degree is not None:
         p = shown_text(a.degree)
-        parts.append(f"σ is positively homogeneous of degree {p}, so Gated keeps "
-                     f"Q → αQ, K → α^(−{p})K (α > 0)")
+        parts.append(
+            f"σ is positively homogeneous of degree {p}, so Gated keeps "
+            f"Q → αQ, K → α^(−{p})K (α > 0)"
+        )
     else:
-        parts.append({REFUTED: "σ is not positively homogeneous of any degree",
-                      UNKNOWN: "homogeneity of σ is undecided",
-                      PROVED: "homogeneity of σ is undecided"}[a.homogeneity.holds.status])
-    parts.append({PROVED: "Gated keeps the inverse scaling Q → αQ, K → K/α",
-                  REFUTED: "Gated breaks the inverse scaling Q → αQ, K → K/α",
-                  UNKNOWN: "inverse scaling undecided"}[a.inverse_scaling.holds.status])
+        parts.append(
+            {
+                REFUTED: "σ is not positively homogeneous of any degree",
+                UNKNOWN: "homogeneity of σ is undecided",
+                PROVED: "homogeneity of σ is undecided",
+            }[a.homogeneity.holds.status]
+        )
+    parts.append(
+        {
+            PROVED: "Gated keeps the inverse scaling Q → αQ, K → K/α",
+            REFUTED: "Gated breaks the inverse scaling Q → αQ, K → K/α",
+            UNKNOWN: "inverse scaling undecided",
+        }[a.inverse_scaling.holds.status]
+    )
     return f"symmetries of the gated form with σ = {a.label}", "; ".join(parts) + "."
 
 
@@ -240,8 +266,13 @@ def decided(d: Decision) -> Fact:
 def decided_statement(decisions: tuple[Decision, ...]) -> sympy.Basic:
     """The conjunction of what ``decisions`` state: each property's formula, negated where it is
     refuted (written out here, so a fact that concludes anything else does not prove it)."""
-    return sympy.And(*(sympy.Not(d.holds.formula, evaluate=False) if d.holds.refuted
-                       else d.holds.formula for d in decisions), evaluate=False)
+    return sympy.And(
+        *(
+            sympy.Not(d.holds.formula, evaluate=False) if d.holds.refuted else d.holds.formula
+            for d in decisions
+        ),
+        evaluate=False,
+    )
 
 
 def conclusion(decisions: tuple[Decision, ...]) -> Fact:
@@ -258,24 +289,35 @@ def decision_steps(d: Decision, rule: str) -> tuple[Step, ...]:
 CONCLUSION_RULE = "the decisions together (conjunction)"
 
 
-RULES = ("linearity: counterexample or cases z > 0, z < 0, z = 0 (kernel)",
-         "homogeneity: forced degree and certified point, or the cases (kernel)",
-         "inverse scaling: σ(αa) = ασ(a), proved or refuted at a certified (α, a) (kernel)")
+RULES = (
+    "linearity: counterexample or cases z > 0, z < 0, z = 0 (kernel)",
+    "homogeneity: forced degree and certified point, or the cases (kernel)",
+    "inverse scaling: σ(αa) = ασ(a), proved or refuted at a certified (α, a) (kernel)",
+)
 
 
-def as_result(a: ActivationAnalysis, name: str, source: str = "A6, A7",
-              numeric: tuple = ()) -> Result:
+def as_result(
+    a: ActivationAnalysis, name: str, source: str = "A6, A7", numeric: tuple = ()
+) -> Result:
     """A Result whose statement is the decided properties (``ActivationAnalysis.statement``);
     undecided parts make it unknown."""
     title, note = _phrase(a)
-    claim = Claim(name, title, note, source, kind="proposition",
-                  assumptions=(f"σ(z) = {shown_text(a.expr)}",),
-                  uses=("exchange.lemma", "exchange.gated_iff", "scaling.degree_p"),
-                  statement=a.statement)
-    steps = tuple(s for d, rule in zip(a.decisions, RULES, strict=True)
-                  for s in decision_steps(d, rule))
-    return Result(claim, Derivation((*steps, Step(conclusion(a.decisions), CONCLUSION_RULE))),
-                  numeric)
+    claim = Claim(
+        name,
+        title,
+        note,
+        source,
+        kind="proposition",
+        assumptions=(f"σ(z) = {shown_text(a.expr)}",),
+        uses=("exchange.lemma", "exchange.gated_iff", "scaling.degree_p"),
+        statement=a.statement,
+    )
+    steps = tuple(
+        s for d, rule in zip(a.decisions, RULES, strict=True) for s in decision_steps(d, rule)
+    )
+    return Result(
+        claim, Derivation((*steps, Step(conclusion(a.decisions), CONCLUSION_RULE))), numeric
+    )
 
 
 def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:
@@ -305,6 +347,18 @@ def parsed_item(text: str) -> tuple[str, sympy.Expr, Any]:
     return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None
 
 
-__all__ = ["CONCLUSION_RULE", "ActivationAnalysis", "analyze", "analyze_item", "as_result",
-           "conclusion", "decided", "decided_statement", "decision_steps", "degree_json",
-           "parsed_item", "table_items", "value_at"]
+__all__ = [
+    "CONCLUSION_RULE",
+    "ActivationAnalysis",
+    "analyze",
+    "analyze_item",
+    "as_result",
+    "conclusion",
+    "decided",
+    "decided_statement",
+    "decision_steps",
+    "degree_json",
+    "parsed_item",
+    "table_items",
+    "value_at",
+]

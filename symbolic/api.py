@@ -61,8 +61,10 @@ def uninterpreted(name: str) -> sympy.FunctionClass:
     """An arbitrary function ℝ → ℝ named ``name``: a SymPy function that ``valid`` hands to Z3
     as an uninterpreted function (nothing is assumed about it)."""
     if not isinstance(name, str) or not name.isidentifier():
-        raise InvalidArgument(f"name={name!r}: an uninterpreted function needs an identifier, "
-                              "e.g. uninterpreted('sigma')")
+        raise InvalidArgument(
+            f"name={name!r}: an uninterpreted function needs an identifier, "
+            "e.g. uninterpreted('sigma')"
+        )
     return sympy.Function(name, real=True)
 
 
@@ -73,16 +75,21 @@ def _points(variables: list[sympy.Symbol]) -> Iterator[dict]:
 
 
 def _fits(s: sympy.Symbol, v: sympy.Rational) -> bool:
-    return not ((s.is_positive and v <= 0) or (s.is_negative and v >= 0) or
-                (s.is_nonnegative and v < 0) or (s.is_nonzero and v == 0) or
-                (s.is_integer and not v.is_integer))
+    return not (
+        (s.is_positive and v <= 0)
+        or (s.is_negative and v >= 0)
+        or (s.is_nonnegative and v < 0)
+        or (s.is_nonzero and v == 0)
+        or (s.is_integer and not v.is_integer)
+    )
 
 
 COUNTEREXAMPLE_RULE = "certified counterexample at a rational point"
 
 
-def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
-          note: str = "") -> Step:
+def equal(
+    lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0", note: str = ""
+) -> Step:
     """The step ``lhs = rhs`` for all values of the symbols where its denominators are nonzero
     (SymPy), or between two explicit matrices, entry by entry. When SymPy's rewrites do not
     prove it, rational points of the symbols' domains are tried (by the kernel first, then more
@@ -91,8 +98,10 @@ def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
     matrices = isinstance(lhs, sympy.MatrixBase), isinstance(rhs, sympy.MatrixBase)
     if any(matrices):
         if not all(matrices):
-            raise InvalidArgument(f"equal(lhs={_short(lhs)}, rhs={_short(rhs)}): a matrix and a "
-                                  "scalar; compare two matrices or two numbers")
+            raise InvalidArgument(
+                f"equal(lhs={_short(lhs)}, rhs={_short(rhs)}): a matrix and a "
+                "scalar; compare two matrices or two numbers"
+            )
         try:
             return Step(check_matrix_equal(lhs, rhs), rule, note)
         except ValueError as exc:
@@ -104,8 +113,13 @@ def equal(lhs: Any, rhs: Any, rule: str = "SymPy: lhs − rhs simplifies to 0",
     if fact.proved or fact.refuted:
         return Step(fact, rule, note)
     free = lhs.free_symbols | rhs.free_symbols
-    if free and all(isinstance(s, sympy.Symbol) for s in free) and not (
-            lhs.has(sympy.core.function.AppliedUndef) or rhs.has(sympy.core.function.AppliedUndef)):
+    if (
+        free
+        and all(isinstance(s, sympy.Symbol) for s in free)
+        and not (
+            lhs.has(sympy.core.function.AppliedUndef) or rhs.has(sympy.core.function.AppliedUndef)
+        )
+    ):
         variables = sorted(free, key=str)
         for point in _points(variables):
             found = counterexample(lhs, rhs, point, tuple(variables))
@@ -143,8 +157,7 @@ def positive(expr: Any, note: str = "") -> Step:
     expr = _scalar(_sympify(expr, "expr"), "expr")
     if expr.free_symbols:
         return Step(check_sign(expr, "positive"), "SymPy assumptions", note)
-    return Step(check_compare(expr, ">", sympy.Integer(0)), "certified (exact or interval)",
-                note)
+    return Step(check_compare(expr, ">", sympy.Integer(0)), "certified (exact or interval)", note)
 
 
 def assume(statement: str, formula: Any = None, note: str = "") -> Step:
@@ -177,14 +190,21 @@ def _scalar(value: sympy.Basic, name: str) -> sympy.Expr:
     if isinstance(value, (sympy.MatrixBase, sympy.MatrixExpr)):
         raise InvalidArgument(f"{name}={_short(value)}: a matrix, where a number is expected")
     if not isinstance(value, sympy.Expr):
-        raise InvalidArgument(f"{name}={_short(value)}: a {type(value).__name__}, where a "
-                              "number is expected (a statement goes to valid())")
+        raise InvalidArgument(
+            f"{name}={_short(value)}: a {type(value).__name__}, where a "
+            "number is expected (a statement goes to valid())"
+        )
     return value
 
 
-def claim(name: str, source: str = "", title: str | None = None, kind: str = "proposition",
-          uses: Iterable[str] = (), statement: Any = None
-          ) -> Callable[[Callable[[], Iterable]], Callable[[], Result]]:
+def claim(
+    name: str,
+    source: str = "",
+    title: str | None = None,
+    kind: str = "proposition",
+    uses: Iterable[str] = (),
+    statement: Any = None,
+) -> Callable[[Callable[[], Iterable]], Callable[[], Result]]:
     """Decorator: a generator of steps becomes a function returning the checked ``Result``.
 
     ``statement`` is the theorem, a SymPy formula (read like any other argument); without it,
@@ -196,13 +216,17 @@ def claim(name: str, source: str = "", title: str | None = None, kind: str = "pr
         raise InvalidArgument(f"claim(name={name!r}): a claim needs a name, e.g. 'mine.lemma'")
     stated = None if statement is None else _sympify(statement, "statement")
     if stated is not None and not isinstance(stated, sympy.logic.boolalg.Boolean):
-        raise InvalidArgument(f"claim({name!r}, statement={_short(stated)}): a statement is a "
-                              "formula (Eq, a relation, Implies, ForAll, ...)")
+        raise InvalidArgument(
+            f"claim({name!r}, statement={_short(stated)}): a statement is a "
+            "formula (Eq, a relation, Implies, ForAll, ...)"
+        )
 
     def decorate(build: Callable[[], Iterable]) -> Callable[[], Result]:
         if not inspect.isgeneratorfunction(build):
-            raise InvalidArgument(f"@claim({name!r}) on {build.__name__}: the function must "
-                                  "yield its steps (equal, valid, nonzero, positive, assume)")
+            raise InvalidArgument(
+                f"@claim({name!r}) on {build.__name__}: the function must "
+                "yield its steps (equal, valid, nonzero, positive, assume)"
+            )
         doc = inspect.getdoc(build) or ""
         note = doc.split("\n\n")[0].replace("\n", " ").strip()
 
@@ -213,12 +237,24 @@ def claim(name: str, source: str = "", title: str | None = None, kind: str = "pr
                 if isinstance(item, Fact):
                     item = Step(item, "kernel check")
                 if not isinstance(item, Step):
-                    raise InvalidArgument(f"claim {name!r} yielded {type(item).__name__}: "
-                                          "yield steps (equal, valid, nonzero, positive, assume)")
+                    raise InvalidArgument(
+                        f"claim {name!r} yielded {type(item).__name__}: "
+                        "yield steps (equal, valid, nonzero, positive, assume)"
+                    )
                 steps.append(item)
             formula = stated if stated is not None else steps[-1].formula if steps else None
-            return Result(Claim(name, title or note or name, note, source or "user", kind,
-                                uses=tuple(uses), statement=formula), Derivation(tuple(steps)))
+            return Result(
+                Claim(
+                    name,
+                    title or note or name,
+                    note,
+                    source or "user",
+                    kind,
+                    uses=tuple(uses),
+                    statement=formula,
+                ),
+                Derivation(tuple(steps)),
+            )
 
         setattr(run, CLAIM_MARK, name)
         return run
@@ -237,16 +273,21 @@ def report_of(module: Any) -> Report:
         return build()
     claims = [obj for _, obj in sorted(vars(module).items()) if is_claim(obj)]
     doc = (getattr(module, "__doc__", None) or "").strip()
-    return Report(module.__name__, doc.splitlines()[0] if doc else module.__name__, "user",
-                  tuple(c() for c in claims))
+    return Report(
+        module.__name__,
+        doc.splitlines()[0] if doc else module.__name__,
+        "user",
+        tuple(c() for c in claims),
+    )
 
 
 def assert_proved(result: Result) -> None:
     """Raise ``AssertionError`` naming the first step that is not proved, its verdict and
     witness (or the numeric check that disagrees)."""
     if not isinstance(result, Result):
-        raise InvalidArgument(f"assert_proved({result!r:.60}): expected a Result (call the "
-                              "@claim function)")
+        raise InvalidArgument(
+            f"assert_proved({result!r:.60}): expected a Result (call the @claim function)"
+        )
     if result.status == "proved":
         return
     for i, step in enumerate(result.derivation.steps, 1):
@@ -255,6 +296,9 @@ def assert_proved(result: Result) -> None:
             witness = ", ".join(f"{k} = {val}" for k, val in v.witness)
             raise AssertionError(
                 f"claim {result.claim.name}: step {i} ({step.statement}) is {v.status} by "
-                f"{v.method}" + (f" at {witness}" if witness else "") +
-                (f" [{v.certificate}]" if v.certificate else "") + f": {v.reason}")
+                f"{v.method}"
+                + (f" at {witness}" if witness else "")
+                + (f" [{v.certificate}]" if v.certificate else "")
+                + f": {v.reason}"
+            )
     raise AssertionError(f"claim {result.claim.name} is {result.status}: {result.reason}")

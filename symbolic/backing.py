@@ -20,9 +20,9 @@ from typing import Any
 # The vocabulary, in the order the words are listed: word → what it means.
 BACKING: dict[str, str] = {
     "z3+cvc5": "Z3 proved the obligation, and cvc5 answered unsat on its exported SMT-LIB 2 "
-               "file (in this run, or in the re-check record --rechecked DIR reads)",
+    "file (in this run, or in the re-check record --rechecked DIR reads)",
     "z3": "Z3 proved the obligation (negation unsat); no second solver's answer in this run — "
-          "python -m proofs --smt2 DIR runs cvc5 on it",
+    "python -m proofs --smt2 DIR runs cvc5 on it",
     "sympy": "a SymPy identity or simplification, checked by the kernel",
     "exact": "exact rational arithmetic",
     "interval": "outward-rounded interval arithmetic (mpmath iv)",
@@ -53,8 +53,10 @@ def _z3_obligations(result: Any) -> set[tuple] | None:
 def _words(result: Any, checks: Mapping[tuple, dict] | None) -> set[str]:
     steps = result.derivation.steps
     # a kernel rule adds no backend: its premises carry theirs
-    found = ({m for s in result.derivation.checked for m in s.verdict.method.split("+")}
-             - {"none", "rule"})
+    found = {m for s in result.derivation.checked for m in s.verdict.method.split("+")} - {
+        "none",
+        "rule",
+    }
     if "z3" in found and checks:
         keys = _z3_obligations(result)
         if keys and all(checks.get(k, {}).get("cvc5") == "unsat" for k in keys):
@@ -101,10 +103,11 @@ def evidence_fields(report: Any, result: Any) -> dict[str, Any]:
     answers, options, versions and cvc5's proof size): what ``--json`` adds to a claim."""
     fields: dict[str, Any] = {"backing": claim_backing(report, result)}
     if report.second_checks is not None:
-        fields["solvers"] = [{"step": step, "part": list(path), **a}
-                             for (claim, step, path), a in sorted(report.second_checks.items(),
-                                                                  key=str)
-                             if claim == result.claim.name]
+        fields["solvers"] = [
+            {"step": step, "part": list(path), **a}
+            for (claim, step, path), a in sorted(report.second_checks.items(), key=str)
+            if claim == result.claim.name
+        ]
     return fields
 
 
@@ -123,14 +126,16 @@ def rechecked_answers(runs: Sequence[Any], directory: str) -> dict[tuple, dict]:
     for key, path, text in z3_obligations(runs):
         seen = by_digest.get(digest(text), {})
         proved = seen.get("agrees") is True and seen.get("z3") == seen.get("cvc5") == "unsat"
-        answers[key] = {"file": path.rsplit("/", 1)[-1],
-                        "z3": "unsat" if proved else "not in the re-check record",
-                        "z3_version": str(versions.get("z3", "")),
-                        "cvc5": "unsat" if proved else "not in the re-check record",
-                        "cvc5_options": str(seen.get("cvc5_options", "")) if proved else "",
-                        "cvc5_version": str(versions.get("cvc5", "")),
-                        "cvc5_proof_steps": _count(seen, "cvc5_proof_steps", proved),
-                        "cvc5_trust_steps": _count(seen, "cvc5_trust_steps", proved)}
+        answers[key] = {
+            "file": path.rsplit("/", 1)[-1],
+            "z3": "unsat" if proved else "not in the re-check record",
+            "z3_version": str(versions.get("z3", "")),
+            "cvc5": "unsat" if proved else "not in the re-check record",
+            "cvc5_options": str(seen.get("cvc5_options", "")) if proved else "",
+            "cvc5_version": str(versions.get("cvc5", "")),
+            "cvc5_proof_steps": _count(seen, "cvc5_proof_steps", proved),
+            "cvc5_trust_steps": _count(seen, "cvc5_trust_steps", proved),
+        }
     return answers
 
 

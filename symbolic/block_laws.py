@@ -43,11 +43,21 @@ class Law:
 ETA = sympy.Symbol("eta", positive=True)
 
 
-def _step_law(a: sympy.MatrixExpr, ga: sympy.MatrixExpr, a_left: bool, b: sympy.MatrixExpr,
-              gb: sympy.MatrixExpr, b_left: bool, name: str, quantity: str, group: str) -> Law:
+def _step_law(
+    a: sympy.MatrixExpr,
+    ga: sympy.MatrixExpr,
+    a_left: bool,
+    b: sympy.MatrixExpr,
+    gb: sympy.MatrixExpr,
+    b_left: bool,
+    name: str,
+    quantity: str,
+    group: str,
+) -> Law:
     """One SGD step ``a → a − η∇_a, b → b − η∇_b`` changes ``q(a) − q(b)`` (``q(x) = xᵀx`` or
     ``x xᵀ``) by exactly ``η²(q(∇_a) − q(∇_b))``: no first-order term, which is the
     gradient-flow law ``d/dt (q(a) − q(b)) = 0``."""
+
     def q(x, left):
         return x.T * x if left else x * x.T
 
@@ -59,22 +69,41 @@ def _step_law(a: sympy.MatrixExpr, ga: sympy.MatrixExpr, a_left: bool, b: sympy.
 def qk_law() -> Law:
     Wq, Wk = sympy.MatrixSymbol("W_Q", d, r), sympy.MatrixSymbol("W_K", d, r)
     G = sympy.MatrixSymbol("Γ", d, d)
-    return _step_law(Wq, G * Wk, True, Wk, G.T * Wq, True, "qk", "W_Qᵀ W_Q − W_Kᵀ W_K",
-                     "GL(r): W_Q → W_Q A, W_K → W_K A^{−T}")
+    return _step_law(
+        Wq,
+        G * Wk,
+        True,
+        Wk,
+        G.T * Wq,
+        True,
+        "qk",
+        "W_Qᵀ W_Q − W_Kᵀ W_K",
+        "GL(r): W_Q → W_Q A, W_K → W_K A^{−T}",
+    )
 
 
 def vo_law() -> Law:
     Wv, Wo = sympy.MatrixSymbol("W_V", d, r), sympy.MatrixSymbol("W_O", r, d)
     G = sympy.MatrixSymbol("Γ", d, d)
-    return _step_law(Wv, G * Wo.T, True, Wo, Wv.T * G, False, "vo", "W_Vᵀ W_V − W_O W_Oᵀ",
-                     "GL(r): W_V → W_V B, W_O → B^{−1} W_O")
+    return _step_law(
+        Wv,
+        G * Wo.T,
+        True,
+        Wo,
+        Wv.T * G,
+        False,
+        "vo",
+        "W_Vᵀ W_V − W_O W_Oᵀ",
+        "GL(r): W_V → W_V B, W_O → B^{−1} W_O",
+    )
 
 
 def gain_law() -> Law:
     Gn, W = sympy.MatrixSymbol("G", d, d), sympy.MatrixSymbol("W", d, m)
     G = sympy.MatrixSymbol("Γ", d, m)
-    return _step_law(Gn, G * W.T, True, W, Gn.T * G, False, "gain", "Gᵀ G − W Wᵀ",
-                     "G → G D, W → D^{−1} W")
+    return _step_law(
+        Gn, G * W.T, True, W, Gn.T * G, False, "gain", "Gᵀ G − W Wᵀ", "G → G D, W → D^{−1} W"
+    )
 
 
 def softmax_shift_fact() -> Fact:
@@ -90,8 +119,12 @@ def softmax_shift_fact() -> Fact:
 
 
 def shift_law() -> Law:
-    return Law("shift", "the key bias b_K (gradient 0)", "softmax(s + u·1) = softmax(s)",
-               softmax_shift_fact())
+    return Law(
+        "shift",
+        "the key bias b_K (gradient 0)",
+        "softmax(s + u·1) = softmax(s)",
+        softmax_shift_fact(),
+    )
 
 
 LAWS = {"qk": qk_law, "vo": vo_law, "gain": gain_law, "shift": shift_law}

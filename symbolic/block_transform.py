@@ -39,54 +39,74 @@ def parse_groups(text: str | None) -> dict[str, str]:
         elif len(words) == 2 and words[1] == "diagonal":
             name, kind = words[0], "diagonal"
         else:
-            raise layer_error(text, f"{part.strip()!r}: expected 'A in GL', 'A in O' or "
-                              "'D diagonal', comma separated", "--param")
+            raise layer_error(
+                text,
+                f"{part.strip()!r}: expected 'A in GL', 'A in O' or 'D diagonal', comma separated",
+                "--param",
+            )
         if not (name.isidentifier() and name[:1].isupper() and len(name) <= 8):
-            raise layer_error(text, f"{name!r}: a group element is a capital name such as A",
-                              "--param")
+            raise layer_error(
+                text, f"{name!r}: a group element is a capital name such as A", "--param"
+            )
         out[name] = kind
     return out
 
 
-def parse_block_transform(text: str, block: BlockForm, groups: Mapping[str, str] | None = None
-                          ) -> Candidate:
+def parse_block_transform(
+    text: str, block: BlockForm, groups: Mapping[str, str] | None = None
+) -> Candidate:
     """The transform as a ``Candidate`` of ``symbolic.blocks`` (decided like the table's)."""
     params = parameters(block)
     if isinstance(text, str):
         for bad in ":{}":
             if bad in text:
-                raise layer_error(text, f"{bad!r} at column {text.index(bad) + 1} is not "
-                                  "allowed; write TARGET -> PRODUCT, ...", "--transform")
-    tree, checks = parsed_tree(text, "--transform", MAX_CHARS,
-                               wrap=lambda s: "{" + s.replace("->", ": ") + "}")
+                raise layer_error(
+                    text,
+                    f"{bad!r} at column {text.index(bad) + 1} is not "
+                    "allowed; write TARGET -> PRODUCT, ...",
+                    "--transform",
+                )
+    tree, checks = parsed_tree(
+        text, "--transform", MAX_CHARS, wrap=lambda s: "{" + s.replace("->", ": ") + "}"
+    )
     if not isinstance(tree, ast.Dict) or not tree.keys or None in tree.keys:
-        raise checks.error("expected substitutions TARGET -> PRODUCT separated by commas, e.g. "
-                           "'WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T'")
+        raise checks.error(
+            "expected substitutions TARGET -> PRODUCT separated by commas, e.g. "
+            "'WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T'"
+        )
     groups = dict(groups or {})
     sizes: dict[str, Any] = {}
     subs = []
     for key, value in zip(tree.keys, tree.values, strict=True):
         if not isinstance(key, ast.Name) or key.id not in params:
             shown = key.id if isinstance(key, ast.Name) else type(key).__name__.lower()
-            raise checks.error(f"{shown!r} is not a parameter of {block.name}'s attention; its "
-                               f"parameters: {', '.join(params)}")
+            raise checks.error(
+                f"{shown!r} is not a parameter of {block.name}'s attention; its "
+                f"parameters: {', '.join(params)}"
+            )
         factors = _factors(value, checks)
         sources = [f for f in factors if f[0] in params]
         if len(sources) != 1:
-            raise checks.error(f"the right side of {key.id} -> … must be a product with exactly "
-                               "one parameter, e.g. WQ0 @ A or inv(B) @ WO0")
+            raise checks.error(
+                f"the right side of {key.id} -> … must be a product with exactly "
+                "one parameter, e.g. WQ0 @ A or inv(B) @ WO0"
+            )
         where = factors.index(sources[0])
         rows, cols = params[sources[0][0]].shape
         if (rows, cols) != params[key.id].shape or sources[0][1] or sources[0][2]:
-            raise checks.error(f"{key.id} -> …: the parameter on the right must be {key.id}'s "
-                               "shape, untransposed and not inverted")
+            raise checks.error(
+                f"{key.id} -> …: the parameter on the right must be {key.id}'s "
+                "shape, untransposed and not inverted"
+            )
         for i, (name, _, _) in enumerate(factors):
             if name in params:
                 continue
             side = rows if i < where else cols
             if sizes.setdefault(name, side) != side:
-                raise checks.error(f"{name} multiplies sides of different sizes ({sizes[name]}"
-                                   f" and {side}); a group element is one square matrix")
+                raise checks.error(
+                    f"{name} multiplies sides of different sizes ({sizes[name]}"
+                    f" and {side}); a group element is one square matrix"
+                )
         subs.append((key.id, tuple(factors)))
     if len({k for k, _ in subs}) != len(subs):
         raise checks.error("a target is substituted twice")
@@ -129,15 +149,21 @@ def _factors(node: ast.expr, checks) -> list[tuple[str, bool, bool]]:
         transposed, node = True, node.value
     inverted = False
     if isinstance(node, ast.Call):
-        if not (isinstance(node.func, ast.Name) and node.func.id == "inv" and
-                len(node.args) == 1 and not node.keywords):
+        if not (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "inv"
+            and len(node.args) == 1
+            and not node.keywords
+        ):
             raise checks.error("the only call is inv(A), of one group element")
         inverted, node = True, node.args[0]
         if isinstance(node, ast.Attribute) and node.attr == "T":
             transposed, node = not transposed, node.value
     if not isinstance(node, ast.Name) or not node.id[:1].isupper() or "__" in node.id:
-        raise checks.error(f"{type(node).__name__.lower()} is not allowed in a product; use "
-                           "parameters, capital group names, .T, inv(...) and @")
+        raise checks.error(
+            f"{type(node).__name__.lower()} is not allowed in a product; use "
+            "parameters, capital group names, .T, inv(...) and @"
+        )
     return [(node.id, transposed, inverted)]
 
 

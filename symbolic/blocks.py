@@ -66,12 +66,29 @@ class BlockForm:
     mlp_activation: str
 
 
-BLOCKS = {b.name: b for b in (
-    BlockForm("llama_block", "RMSNorm → attention with RoPE → residual → RMSNorm → SwiGLU → "
-              "residual", "rms", True, False, "(silu(x @ W1.T) * (x @ W3.T)) @ W2", "silu"),
-    BlockForm("gpt2_block", "LayerNorm → attention (biases) → residual → LayerNorm → GELU MLP "
-              "→ residual", "layer", False, True, "gelu(x @ W1.T) @ W2", "gelu"),
-)}
+BLOCKS = {
+    b.name: b
+    for b in (
+        BlockForm(
+            "llama_block",
+            "RMSNorm → attention with RoPE → residual → RMSNorm → SwiGLU → residual",
+            "rms",
+            True,
+            False,
+            "(silu(x @ W1.T) * (x @ W3.T)) @ W2",
+            "silu",
+        ),
+        BlockForm(
+            "gpt2_block",
+            "LayerNorm → attention (biases) → residual → LayerNorm → GELU MLP → residual",
+            "layer",
+            False,
+            True,
+            "gelu(x @ W1.T) @ W2",
+            "gelu",
+        ),
+    )
+}
 
 
 def parameters(block: BlockForm) -> dict[str, sympy.MatrixSymbol]:
@@ -103,12 +120,16 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
     """The attention sub-layer A(X) at symbolic sizes (see the module docstring)."""
     X = sympy.MatrixSymbol("X", T, d)
     M = sympy.MatrixSymbol("M", T, T)
-    C, S, P = (sympy.MatrixSymbol("C", T, r), sympy.MatrixSymbol("S", T, r),
-               sympy.MatrixSymbol("P", r, r))
+    C, S, P = (
+        sympy.MatrixSymbol("C", T, r),
+        sympy.MatrixSymbol("S", T, r),
+        sympy.MatrixSymbol("P", r, r),
+    )
     centred = X - X * _ones(d, d) / d if block.norm == "layer" else X
     mean_square = sympy.HadamardProduct(centred, centred) * _ones(d, d) / d
-    normed = sympy.HadamardProduct(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square),
-                                   centred) * p["G"]
+    normed = (
+        sympy.HadamardProduct(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred) * p["G"]
+    )
     if block.biases:
         normed = normed + _ones(T, 1) * p["b"]
 
@@ -131,8 +152,13 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
 # --- numpy: an independent implementation, for the cross-checks -----------------------------
 
 
-def attention_numpy(block: BlockForm, X: np.ndarray, p: Mapping[str, np.ndarray],
-                    causal: bool = True, omega: np.ndarray | None = None) -> np.ndarray:
+def attention_numpy(
+    block: BlockForm,
+    X: np.ndarray,
+    p: Mapping[str, np.ndarray],
+    causal: bool = True,
+    omega: np.ndarray | None = None,
+) -> np.ndarray:
     """The same sub-layer in numpy, written from the definitions (norms, RoPE by angle, causal
     mask, softmax), not from the symbolic form."""
     t_len, width = X.shape
@@ -142,8 +168,7 @@ def attention_numpy(block: BlockForm, X: np.ndarray, p: Mapping[str, np.ndarray]
         normed = normed + p["b"]
     out = np.zeros_like(X)
     for h in range(HEADS):
-        q, k, v = (normed @ p[f"W{w}{h}"] + (p[f"b{w}{h}"] if block.biases else 0)
-                   for w in "QKV")
+        q, k, v = (normed @ p[f"W{w}{h}"] + (p[f"b{w}{h}"] if block.biases else 0) for w in "QKV")
         if block.rope:
             q, k = rope_numpy(q, omega), rope_numpy(k, omega)
         scores = q @ k.T / np.sqrt(q.shape[1])
@@ -241,25 +266,43 @@ def candidates(block: BlockForm) -> list[Candidate]:
     """The standard candidates of the attention sub-layer, in a fixed order."""
     bias = block.biases
     out = [
-        Candidate("head permutation", "head 0 ↔ head 1 (W_Q, W_K, W_V, W_O"
-                  f"{', b_Q, b_K, b_V' if bias else ''})", {}, _swap_heads),
-        Candidate("GL(r) of QK" + (" with RoPE" if block.rope else ""),
-                  "W_Q,0 → W_Q,0 A, W_K,0 → W_K,0 A^{−T}"
-                  + (" (b_Q,0, b_K,0 alike)" if bias else "") + ", A ∈ GL(r)",
-                  {"A": (r, r, "GL")}, lambda p, g: _qk(p, g, bias),
-                  conserved="Ŵ_Qᵀ Ŵ_Q − Ŵ_Kᵀ Ŵ_K, Ŵ = [W; b] (W with its bias row)" if bias
-                  else "W_Qᵀ W_Q − W_Kᵀ W_K",
-                  law="qk"),
-        Candidate("GL(r) of VO", "W_V,0 → W_V,0 B, W_O,0 → B^{−1} W_O,0"
-                  + (" (b_V,0 alike)" if bias else "") + ", B ∈ GL(r)",
-                  {"B": (r, r, "GL")}, lambda p, g: _vo(p, g, bias),
-                  conserved="Ŵ_Vᵀ Ŵ_V − W_O W_Oᵀ, Ŵ_V = [W_V; b_V]" if bias
-                  else "W_Vᵀ W_V − W_O W_Oᵀ", law="vo"),
-        Candidate(("RMSNorm" if block.norm == "rms" else "LayerNorm") + " gain absorption",
-                  "G → G D" + (", b → b D" if bias else "") + ", W_{Q,K,V},h → D^{−1} W, "
-                  "D invertible diagonal", {"D": (d, d, "diagonal")},
-                  lambda p, g: _gain(p, g, bias),
-                  conserved="diag(Gᵀ G − Σ W Wᵀ) (the gains' diagonal)", law="gain"),
+        Candidate(
+            "head permutation",
+            f"head 0 ↔ head 1 (W_Q, W_K, W_V, W_O{', b_Q, b_K, b_V' if bias else ''})",
+            {},
+            _swap_heads,
+        ),
+        Candidate(
+            "GL(r) of QK" + (" with RoPE" if block.rope else ""),
+            "W_Q,0 → W_Q,0 A, W_K,0 → W_K,0 A^{−T}"
+            + (" (b_Q,0, b_K,0 alike)" if bias else "")
+            + ", A ∈ GL(r)",
+            {"A": (r, r, "GL")},
+            lambda p, g: _qk(p, g, bias),
+            conserved="Ŵ_Qᵀ Ŵ_Q − Ŵ_Kᵀ Ŵ_K, Ŵ = [W; b] (W with its bias row)"
+            if bias
+            else "W_Qᵀ W_Q − W_Kᵀ W_K",
+            law="qk",
+        ),
+        Candidate(
+            "GL(r) of VO",
+            "W_V,0 → W_V,0 B, W_O,0 → B^{−1} W_O,0"
+            + (" (b_V,0 alike)" if bias else "")
+            + ", B ∈ GL(r)",
+            {"B": (r, r, "GL")},
+            lambda p, g: _vo(p, g, bias),
+            conserved="Ŵ_Vᵀ Ŵ_V − W_O W_Oᵀ, Ŵ_V = [W_V; b_V]" if bias else "W_Vᵀ W_V − W_O W_Oᵀ",
+            law="vo",
+        ),
+        Candidate(
+            ("RMSNorm" if block.norm == "rms" else "LayerNorm") + " gain absorption",
+            "G → G D" + (", b → b D" if bias else "") + ", W_{Q,K,V},h → D^{−1} W, "
+            "D invertible diagonal",
+            {"D": (d, d, "diagonal")},
+            lambda p, g: _gain(p, g, bias),
+            conserved="diag(Gᵀ G − Σ W Wᵀ) (the gains' diagonal)",
+            law="gain",
+        ),
     ]
     return out
 
@@ -280,8 +323,9 @@ def key_shift_facts(block: BlockForm) -> tuple[Fact, Fact]:
 
     with sympy.evaluate(False):
         shifted = scores(p["bK0"] + c)
-    moved = check_matrix_expr_equal(shifted, scores(p["bK0"]) + q * c.T / sympy.sqrt(r)
-                                    * _ones(1, T))
+    moved = check_matrix_expr_equal(
+        shifted, scores(p["bK0"]) + q * c.T / sympy.sqrt(r) * _ones(1, T)
+    )
     return moved, softmax_shift_fact()
 
 
@@ -322,20 +366,52 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
     fact = check_matrix_expr_equal(after, before, timeout_s=BLOCK_TIMEOUT_S)
     if fact.proved:
         kinds = ", ".join(f"{k} {kind}" for k, (_, _, kind) in cand.group.items())
-        return BlockDecision(block.name, cand, True, (Step(
-            fact, f"{GENERAL_BLOCK}: matrix algebra (transpose, inverse, products inside "
-            "softmax and the norms)",
-            note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}"),),
-            GENERAL_BLOCK)
+        return BlockDecision(
+            block.name,
+            cand,
+            True,
+            (
+                Step(
+                    fact,
+                    f"{GENERAL_BLOCK}: matrix algebra (transpose, inverse, products inside "
+                    "softmax and the norms)",
+                    note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}",
+                ),
+            ),
+            GENERAL_BLOCK,
+        )
     found = block_witness(block, cand)
     if found is not None:
         witness, wfact = found
-        return BlockDecision(block.name, cand, False, (Step(
-            negate(wfact), "certified witness: one entry of A(X; gθ) − A(X; θ) is nonzero "
-            "(kernel)"),), witness_sizes_text(), witness=witness)
-    return BlockDecision(block.name, cand, None, (Step(undecided(
-        fact.formula, "neither the matrix identity nor a certified witness within the bounds",
-        "sympy+interval"), "bounded search"),), "—")
+        return BlockDecision(
+            block.name,
+            cand,
+            False,
+            (
+                Step(
+                    negate(wfact),
+                    "certified witness: one entry of A(X; gθ) − A(X; θ) is nonzero (kernel)",
+                ),
+            ),
+            witness_sizes_text(),
+            witness=witness,
+        )
+    return BlockDecision(
+        block.name,
+        cand,
+        None,
+        (
+            Step(
+                undecided(
+                    fact.formula,
+                    "neither the matrix identity nor a certified witness within the bounds",
+                    "sympy+interval",
+                ),
+                "bounded search",
+            ),
+        ),
+        "—",
+    )
 
 
 # --- witnesses at explicit sizes: T = 2, d = 2, r = 2, one head moved ---------------------------
@@ -374,10 +450,15 @@ def block_witness(block: BlockForm, cand: Candidate):
     values = [sympy.Rational(v) for v in ("1", "-1", "2", "1/2", "-2", "3/2")]
     sizes = {T: WITNESS_T, d: WITNESS_D, r: WITNESS_R}
     p = parameters(block)
-    explicit = {k: sympy.Matrix(*[sizes.get(s, s) for s in m.shape],
-                                lambda i, j, k=k: sympy.Symbol(f"{k}_{i}{j}", real=True)
-                                if k != "G" or i == j else sympy.Integer(0))
-                for k, m in p.items()}  # the gain is diagonal
+    explicit = {
+        k: sympy.Matrix(
+            *[sizes.get(s, s) for s in m.shape],
+            lambda i, j, k=k: (
+                sympy.Symbol(f"{k}_{i}{j}", real=True) if k != "G" or i == j else sympy.Integer(0)
+            ),
+        )
+        for k, m in p.items()
+    }  # the gain is diagonal
     X = sympy.Matrix(WITNESS_T, WITNESS_D, lambda i, j: sympy.Symbol(f"X_{i}{j}", real=True))
     g = {}
     for k, (_, _, kind) in cand.group.items():
@@ -400,31 +481,43 @@ def block_witness(block: BlockForm, cand: Candidate):
         point = {s: rng.choice(values) for s in symbols}
         fact = counterexample(after, before, point, tuple(symbols))
         if fact.refuted:
-            rest = {v: sympy.Integer(1) for m in (X, *explicit.values())
-                    for v in m.free_symbols if v not in point}  # the difference has none
+            rest = {
+                v: sympy.Integer(1)
+                for m in (X, *explicit.values())
+                for v in m.free_symbols
+                if v not in point
+            }  # the difference has none
             values = {k: m.xreplace({**rest, **point}) for k, m in {"X": X, **explicit}.items()}
-            return {"sizes": witness_sizes_text(), "entry": (WITNESS_T - 1, 0),
-                    "values": values, "group": dict(g),
-                    "difference": (after - before).xreplace(point)}, fact
+            return {
+                "sizes": witness_sizes_text(),
+                "entry": (WITNESS_T - 1, 0),
+                "values": values,
+                "group": dict(g),
+                "difference": (after - before).xreplace(point),
+            }, fact
     return None
 
 
-def _explicit_attention(block: BlockForm, X: sympy.Matrix, p: Mapping[str, sympy.Matrix]
-                        ) -> sympy.Matrix:
+def _explicit_attention(
+    block: BlockForm, X: sympy.Matrix, p: Mapping[str, sympy.Matrix]
+) -> sympy.Matrix:
     """The sub-layer on explicit matrices (causal mask, RoPE tables of ``_rope_tables``)."""
     t_len, width = X.shape
     y = X - X * sympy.ones(width, width) / width if block.norm == "layer" else X
-    rows = [sympy.sqrt(sum(y[i, j] ** 2 for j in range(width)) / width + EPSILON)
-            for i in range(t_len)]
+    rows = [
+        sympy.sqrt(sum(y[i, j] ** 2 for j in range(width)) / width + EPSILON) for i in range(t_len)
+    ]
     normed = sympy.Matrix(t_len, width, lambda i, j: y[i, j] / rows[i]) * p["G"]
     if block.biases:
         normed = normed + sympy.ones(t_len, 1) * p["b"]
     C, S, P = _rope_tables(t_len, WITNESS_R)
     out = sympy.zeros(t_len, width)
     for h in range(HEADS):
+
         def affine(w, h=h):
             z = normed * p[f"W{w}{h}"]
             return z + sympy.ones(t_len, 1) * p[f"b{w}{h}"] if block.biases else z
+
         q, k, v = affine("Q"), affine("K"), affine("V")
         if block.rope:
             q = q.multiply_elementwise(C) + (q * P).multiply_elementwise(S)
@@ -466,13 +559,23 @@ def rope_rotation_facts() -> list[Fact]:
 
 
 def _rot(angle: sympy.Expr) -> sympy.Matrix:
-    return sympy.Matrix([[sympy.cos(angle), sympy.sin(angle)],
-                         [-sympy.sin(angle), sympy.cos(angle)]])
+    return sympy.Matrix(
+        [[sympy.cos(angle), sympy.sin(angle)], [-sympy.sin(angle), sympy.cos(angle)]]
+    )
 
 
-__all__ = ["BLOCKS", "BlockDecision", "BlockForm", "Candidate", "attention", "attention_numpy",
-           "candidates", "decide_candidate", "parameters",
-           "rope_rotation_facts"]
+__all__ = [
+    "BLOCKS",
+    "BlockDecision",
+    "BlockForm",
+    "Candidate",
+    "attention",
+    "attention_numpy",
+    "candidates",
+    "decide_candidate",
+    "parameters",
+    "rope_rotation_facts",
+]
 
 
 # --- pre-norm scale invariance: X → cX, c > 0 ------------------------------------------------
@@ -497,8 +600,10 @@ def norm_scale_facts() -> tuple[Fact, Fact, Fact]:
     def rms1(scale, e):  # d = 1
         return scale * x / sympy.sqrt(scale**2 * x**2 + e)
 
-    with_eps = counterexample(rms1(c, eps), rms1(1, eps),
-                              {c: 2, x: sympy.Rational(1, 1000), eps: EPSILON}, (c, x, eps))
-    residual = counterexample(c * x + rms1(c, 0) * w, x + rms1(1, 0) * w,
-                              {c: 2, x: 1, w: 1}, (c, x, w))
+    with_eps = counterexample(
+        rms1(c, eps), rms1(1, eps), {c: 2, x: sympy.Rational(1, 1000), eps: EPSILON}, (c, x, eps)
+    )
+    residual = counterexample(
+        c * x + rms1(c, 0) * w, x + rms1(1, 0) * w, {c: 2, x: 1, w: 1}, (c, x, w)
+    )
     return exact, with_eps, residual

@@ -39,14 +39,23 @@ class Calc:
     def end(self) -> sympy.Basic:
         return self.links[-1].formula.rhs if self.links else self.start
 
-    def eq(self, rhs: sympy.Basic, rule: str, *, note: str = "",
-           check: Checker = check_equal, by: Fact | None = None) -> Calc:
+    def eq(
+        self,
+        rhs: sympy.Basic,
+        rule: str,
+        *,
+        note: str = "",
+        check: Checker = check_equal,
+        by: Fact | None = None,
+    ) -> Calc:
         """The next link ``end = rhs``: checked by ``check`` (SymPy's ``check_equal`` unless
         said), or ``by`` a fact already made whose formula is exactly that equation."""
         fact = by if by is not None else check(self.end, rhs)
         if by is not None and fact.formula != sympy.Eq(self.end, rhs, evaluate=False):
-            raise ValueError(f"Calc.eq(by=...): the fact says {sympy.sstr(fact.formula)[:80]}, "
-                             f"not {sympy.sstr(self.end)[:40]} = {sympy.sstr(rhs)[:40]}")
+            raise ValueError(
+                f"Calc.eq(by=...): the fact says {sympy.sstr(fact.formula)[:80]}, "
+                f"not {sympy.sstr(self.end)[:40]} = {sympy.sstr(rhs)[:40]}"
+            )
         return Calc(self.start, self.links + (Step(fact, rule, note),))
 
     def steps(self, rule: str = "", note: str = "") -> tuple[Step, ...]:
@@ -54,8 +63,11 @@ class Calc:
         if len(self.links) < 2:
             return self.links
         n = len(self.links)
-        closing = Step(trans(*(s.fact for s in self.links)),
-                       rule or f"transitivity: the chain of the {n} steps above", note)
+        closing = Step(
+            trans(*(s.fact for s in self.links)),
+            rule or f"transitivity: the chain of the {n} steps above",
+            note,
+        )
         return self.links + (closing,)
 
 
@@ -69,8 +81,9 @@ def rule_step(fact: Fact, rule: str, note: str = "") -> Step:
     return Step(fact, rule, note)
 
 
-def in_context(step: Step, hole: sympy.Symbol, context: sympy.Basic, rule: str,
-               note: str = "") -> Step:
+def in_context(
+    step: Step, hole: sympy.Symbol, context: sympy.Basic, rule: str, note: str = ""
+) -> Step:
     """``C[a] = C[b]`` from the step ``a = b`` (``context`` mentions ``hole`` where a goes)."""
     return Step(cong(step.fact, sympy.Lambda(hole, context)), rule, note)
 
@@ -80,8 +93,9 @@ def reversed_step(step: Step, note: str = "") -> Step:
     return Step(symm(step.fact), "symmetry of equality", note)
 
 
-def instance(step: Step, substitution: Mapping[sympy.Symbol, sympy.Basic], rule: str = "",
-             note: str = "") -> Step:
+def instance(
+    step: Step, substitution: Mapping[sympy.Symbol, sympy.Basic], rule: str = "", note: str = ""
+) -> Step:
     """The step's fact at the given terms (each checked to lie in its variable's set)."""
     shown = ", ".join(f"{sympy.sstr(v)} := {sympy.sstr(t)}" for v, t in substitution.items())
     return Step(inst(step.fact, substitution), rule or f"instance at {shown}", note)

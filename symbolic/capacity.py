@@ -70,8 +70,13 @@ class CertifiedValue:
     certificate: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"lo": self.lo, "hi": self.hi, "value": self.mid, "method": self.method,
-                "certificate": self.certificate}
+        return {
+            "lo": self.lo,
+            "hi": self.hi,
+            "value": self.mid,
+            "method": self.method,
+            "certificate": self.certificate,
+        }
 
 
 @dataclass(frozen=True)
@@ -122,8 +127,13 @@ def _digits(x: Any, n: int) -> str:
 
 
 def from_iv(v: iv.mpf, certificate: str = "") -> CertifiedValue:
-    return CertifiedValue(to_float(v.a), to_float(v.b), to_float(v.mid), "interval",
-                          certificate or f"[{_digits(v.a, 15)}, {_digits(v.b, 15)}]")
+    return CertifiedValue(
+        to_float(v.a),
+        to_float(v.b),
+        to_float(v.mid),
+        "interval",
+        certificate or f"[{_digits(v.a, 15)}, {_digits(v.b, 15)}]",
+    )
 
 
 def certified(expr: sympy.Expr) -> CertifiedValue:
@@ -138,8 +148,9 @@ def mgf_capacity(d: int, beta: sympy.Rational) -> CertifiedValue:
     """Softmax under the exact law, ``1 + exp(2β)/₀F₁(; d/2; β²)``, certified."""
     top = enclose(sympy.exp(2 * beta), IV_PREC)
     with iv_precision():
-        return from_iv(1 + top / hyp0f1_enclosure(sympy.Rational(d, 2), iv.mpf(beta.p) ** 2
-                                                   / beta.q**2))
+        return from_iv(
+            1 + top / hyp0f1_enclosure(sympy.Rational(d, 2), iv.mpf(beta.p) ** 2 / beta.q**2)
+        )
 
 
 def rational(x: float | int | str) -> sympy.Rational:
@@ -154,8 +165,10 @@ _t = sympy.Symbol("t", positive=True)
 
 def half_line_squares(f: sympy.Expr) -> tuple[sympy.Poly, sympy.Poly]:
     """``f(s)²`` on ``s = t > 0`` and on ``s = −t < 0``, as polynomials in ``t``."""
-    return (sympy.Poly(sympy.expand(f.subs(s, _t) ** 2), _t),
-            sympy.Poly(sympy.expand(f.subs(s, -_t) ** 2), _t))
+    return (
+        sympy.Poly(sympy.expand(f.subs(s, _t) ** 2), _t),
+        sympy.Poly(sympy.expand(f.subs(s, -_t) ** 2), _t),
+    )
 
 
 @cache  # pure SymPy: asked for by the store table, its derivations and the source check
@@ -208,16 +221,28 @@ def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) ->
     if store.expectation == "projection":
         expr = capacity_expr(store, law)
         if law == "gaussian":
-            return LawCapacity(law, certified(expr.subs(values)),
-                               "2d + 2 (keys with i.i.d. N(0, 1/d) entries: leverage "
-                               "P_ii ~ Beta(d/2, (M−d)/2), ISR = (M − d)/(d + 2))",
-                               expr, None, "closed form", None)
-        return LawCapacity(law, certified(expr.subs(values)),
-                           "2d + 1, leading order in 1/d (unit keys; the 1/d term is not "
-                           "derived: Monte Carlo gives 2d + 1 − 1.5/d)",
-                           expr, None, "asymptotic", None,
-                           "leading order ISR ≈ (M − d)/(d + 1); Monte Carlo: M* = 16.82, "
-                           "32.91, 64.95, 128.98 at d = 8, 16, 32, 64")
+            return LawCapacity(
+                law,
+                certified(expr.subs(values)),
+                "2d + 2 (keys with i.i.d. N(0, 1/d) entries: leverage "
+                "P_ii ~ Beta(d/2, (M−d)/2), ISR = (M − d)/(d + 2))",
+                expr,
+                None,
+                "closed form",
+                None,
+            )
+        return LawCapacity(
+            law,
+            certified(expr.subs(values)),
+            "2d + 1, leading order in 1/d (unit keys; the 1/d term is not "
+            "derived: Monte Carlo gives 2d + 1 − 1.5/d)",
+            expr,
+            None,
+            "asymptotic",
+            None,
+            "leading order ISR ≈ (M − d)/(d + 1); Monte Carlo: M* = 16.82, "
+            "32.91, 64.95, 128.98 at d = 8, 16, 32, 64",
+        )
     at_one = store.weight.subs(s, 1) ** 2
     if store.expectation == "quadrature":
         moment2 = certified_expectation(law, d, store.weight**2, store.square_bound)
@@ -225,21 +250,26 @@ def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) ->
         with iv_precision():
             cap = 1 + top / moment2
             slope = moment2 / top
-        enc = from_iv(cap, f"E[f(s)²] ∈ [{_digits(moment2.a, 12)}, "
-                           f"{_digits(moment2.b, 12)}]")
+        enc = from_iv(cap, f"E[f(s)²] ∈ [{_digits(moment2.a, 12)}, {_digits(moment2.b, 12)}]")
         lead = leading_order_capacity(store, law)
-        formula = (f"1 + f(1)²/E[f(s)²], E certified by interval Simpson quadrature "
-                   f"(leading order in 1/d: {sympy.sstr(lead)})")
-        return LawCapacity(law, enc, formula, None, None, "certified numeric",
-                           float(mpmath.log(slope.mid)))
+        formula = (
+            f"1 + f(1)²/E[f(s)²], E certified by interval Simpson quadrature "
+            f"(leading order in 1/d: {sympy.sstr(lead)})"
+        )
+        return LawCapacity(
+            law, enc, formula, None, None, "certified numeric", float(mpmath.log(slope.mid))
+        )
     expr = capacity_expr(store, law)
     moment2 = second_moment(store, law)
-    enc = (mgf_capacity(d, beta) if law == "exact" and store.expectation == "mgf"
-           else certified(expr.subs(values)))
+    enc = (
+        mgf_capacity(d, beta)
+        if law == "exact" and store.expectation == "mgf"
+        else certified(expr.subs(values))
+    )
     log_slope = mpmath.log(_mp_value(moment2.subs(values))) - mpmath.log(
-        _mp_value(at_one.subs(values)))
-    return LawCapacity(law, enc, sympy.sstr(expr), expr, moment2,
-                       "closed form", float(log_slope))
+        _mp_value(at_one.subs(values))
+    )
+    return LawCapacity(law, enc, sympy.sstr(expr), expr, moment2, "closed form", float(log_slope))
 
 
 def _tied_capacity(store: MemoryStore, law: str, d: int) -> LawCapacity:
@@ -250,12 +280,31 @@ def _tied_capacity(store: MemoryStore, law: str, d: int) -> LawCapacity:
     if v.capacity is None:
         raise ValueError(f"store {store.name}: capacity undefined ({v.reason})")
     if v.expr is not None:
-        return LawCapacity(law, certified(v.expr.subs(d_, d)), sympy.sstr(v.expr), v.expr,
-                           v.second_moment, v.kind, -math.log(v.capacity - 1))
-    value = CertifiedValue(v.capacity, v.capacity, v.capacity, "numeric",
-                           "Gauss–Legendre quadrature on each half-line, not certified")
-    return LawCapacity(law, value, "1 + f(1)²/E[f(s)²], E by Gauss–Legendre quadrature "
-                       "(numeric, not certified)", None, None, v.kind, -math.log(v.capacity - 1))
+        return LawCapacity(
+            law,
+            certified(v.expr.subs(d_, d)),
+            sympy.sstr(v.expr),
+            v.expr,
+            v.second_moment,
+            v.kind,
+            -math.log(v.capacity - 1),
+        )
+    value = CertifiedValue(
+        v.capacity,
+        v.capacity,
+        v.capacity,
+        "numeric",
+        "Gauss–Legendre quadrature on each half-line, not certified",
+    )
+    return LawCapacity(
+        law,
+        value,
+        "1 + f(1)²/E[f(s)²], E by Gauss–Legendre quadrature (numeric, not certified)",
+        None,
+        None,
+        v.kind,
+        -math.log(v.capacity - 1),
+    )
 
 
 def _mp_value(expr: sympy.Expr) -> mpmath.mpf:
@@ -301,12 +350,18 @@ def softmax_optimum(d: int) -> dict[str, Any]:
     exact_at = mgf_capacity(d, g_beta)
     asymptotic = 2 * sympy.sqrt(sympy.pi) * beta_ ** ((d_ - 1) / 2) / sympy.gamma(d_ / 2)
     return {
-        "gaussian": {"beta": float(g_beta), "capacity": to_float(mpmath.exp(d / 2) + 1),
-                     "formula": "β* = d/2, M* = 1 + exp(d/2)"},
-        "exact": {"beta": None, "increasing_in_beta": True,
-                  "capacity_at_gaussian_optimum": exact_at.mid,
-                  "formula": "M*(β) strictly increasing, unbounded: no finite maximizer; "
-                             f"M* − 1 ~ {sympy.sstr(asymptotic)} as β → ∞"},
+        "gaussian": {
+            "beta": float(g_beta),
+            "capacity": to_float(mpmath.exp(d / 2) + 1),
+            "formula": "β* = d/2, M* = 1 + exp(d/2)",
+        },
+        "exact": {
+            "beta": None,
+            "increasing_in_beta": True,
+            "capacity_at_gaussian_optimum": exact_at.mid,
+            "formula": "M*(β) strictly increasing, unbounded: no finite maximizer; "
+            f"M* − 1 ~ {sympy.sstr(asymptotic)} as β → ∞",
+        },
     }
 
 
@@ -334,10 +389,18 @@ SCHEDULES: dict[str, Schedule] = {
     sc.name: sc
     for sc in (
         Schedule("constant", "no scaling", "β(M) = β0", lambda ctx, x, b0, lnL: b0 + 0 * x),
-        Schedule("logn", "Su / Qwen LogN", "β(M) = β0·max(1, log_L M)",
-                 lambda ctx, x, b0, lnL: b0 * _max(ctx, x / lnL, ctx.mpf(1))),
-        Schedule("yarn", "YaRN (Qwen2.5-1M)", "β(M) = β0·(0.1·ln(M/L) + 1)² for M > L",
-                 lambda ctx, x, b0, lnL: b0 * (_max(ctx, x - lnL, ctx.mpf(0)) / 10 + 1) ** 2),
+        Schedule(
+            "logn",
+            "Su / Qwen LogN",
+            "β(M) = β0·max(1, log_L M)",
+            lambda ctx, x, b0, lnL: b0 * _max(ctx, x / lnL, ctx.mpf(1)),
+        ),
+        Schedule(
+            "yarn",
+            "YaRN (Qwen2.5-1M)",
+            "β(M) = β0·(0.1·ln(M/L) + 1)² for M > L",
+            lambda ctx, x, b0, lnL: b0 * (_max(ctx, x - lnL, ctx.mpf(0)) / 10 + 1) ** 2,
+        ),
     )
 }
 
@@ -352,7 +415,6 @@ def _hyp0f1(ctx: Any, d: int, beta: Any) -> Any:
     if ctx is iv:
         return hyp0f1_enclosure(sympy.Rational(d, 2), beta**2)
     return mp_hyp0f1(mpmath.mpf(d) / 2, beta**2)
-
 
 
 def schedule_isr(name: str, law: str, d: int, beta0: float, L: int, M: float) -> float:
@@ -411,8 +473,7 @@ def first_crossing(name: str, law: str, d: int, beta0: float, L: int) -> Crossin
         lo, hi = root - delta, root + delta
         beta_root = sched.beta(mpmath.mp, root, b0, lnL)
     facts = _certify(sched, law, d, rational(beta0), L, lo, hi)
-    return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), facts[0],
-                    facts)
+    return Crossing(name, law, float(root), float(lo), float(hi), float(beta_root), facts[0], facts)
 
 
 _x = sympy.Symbol("x", positive=True)  # x = ln M
@@ -421,8 +482,11 @@ _x = sympy.Symbol("x", positive=True)  # x = ln M
 def schedule_beta_expr(name: str, beta0: sympy.Rational, L: int) -> sympy.Expr:
     """β(x) of a schedule as a SymPy expression in ``x = ln M`` (for the kernel)."""
     lnL = sympy.log(L)
-    return {"constant": beta0 + 0 * _x, "logn": beta0 * sympy.Max(1, _x / lnL),
-            "yarn": beta0 * (sympy.Max(_x - lnL, 0) / 10 + 1) ** 2}[name]
+    return {
+        "constant": beta0 + 0 * _x,
+        "logn": beta0 * sympy.Max(1, _x / lnL),
+        "yarn": beta0 * (sympy.Max(_x - lnL, 0) / 10 + 1) ** 2,
+    }[name]
 
 
 def gaussian_log_isr_expr(name: str, d: int, beta0: sympy.Rational, L: int) -> sympy.Expr:
@@ -431,8 +495,15 @@ def gaussian_log_isr_expr(name: str, d: int, beta0: sympy.Rational, L: int) -> s
     return _x + sympy.log(1 - sympy.exp(-_x)) + 2 * b**2 / d - 2 * b
 
 
-def _certify(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
-             lo: mpmath.mpf, hi: mpmath.mpf | None) -> tuple[Fact, ...]:
+def _certify(
+    sched: Schedule,
+    law: str,
+    d: int,
+    beta0: sympy.Rational,
+    L: int,
+    lo: mpmath.mpf,
+    hi: mpmath.mpf | None,
+) -> tuple[Fact, ...]:
     """The facts certifying a crossing. Gaussian law: kernel facts on the formula ``ln ISR``
     (``check_bound_on`` below the bracket, ``check_compare`` above it). Exact law: this
     module's monotone-step certificate (an oracle fact; see ``_below_one_exact``)."""
@@ -466,8 +537,15 @@ def _interval_fact(status: str, reason: str, certificate: str = "", **kw: Any) -
     return undecided(sympy.Symbol(reason), reason, "interval")
 
 
-def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
-                      lo: mpmath.mpf, hi: mpmath.mpf | None) -> Fact:
+def _certify_crossing(
+    sched: Schedule,
+    law: str,
+    d: int,
+    beta0: sympy.Rational,
+    L: int,
+    lo: mpmath.mpf,
+    hi: mpmath.mpf | None,
+) -> Fact:
     """ISR < 1 on ``[2, e^lo]`` and (unless ``hi`` is None: no crossing) ISR(e^hi) > 1."""
     try:
         return _certify_crossing_iv(sched, law, d, beta0, L, lo, hi)
@@ -475,24 +553,36 @@ def _certify_crossing(sched: Schedule, law: str, d: int, beta0: sympy.Rational, 
         return _interval_fact("unknown", f"not certified: {exc}")
 
 
-def _certify_crossing_iv(sched: Schedule, law: str, d: int, beta0: sympy.Rational, L: int,
-                         lo: mpmath.mpf, hi: mpmath.mpf | None) -> Fact:
+def _certify_crossing_iv(
+    sched: Schedule,
+    law: str,
+    d: int,
+    beta0: sympy.Rational,
+    L: int,
+    lo: mpmath.mpf,
+    hi: mpmath.mpf | None,
+) -> Fact:
     with iv_precision():
         b0 = iv.mpf(beta0.p) / beta0.q
         lnL = iv.log(iv.mpf(L))
         beta = lambda x: sched.beta(iv, x, b0, lnL)  # noqa: E731
         below = (_below_one_gaussian if law == "gaussian" else _below_one_exact)(
-            beta, d, iv.mpf(lo))
+            beta, d, iv.mpf(lo)
+        )
         if below.status != "proved" or hi is None:
             return _interval_fact(below.status, below.reason)
         x_hi = iv.mpf(hi)
         above = log_isr(iv, law, d, beta(x_hi), x_hi)
         if not above.a > 0:
-            return _interval_fact("unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} "
-                            "is not certainly > 0")
-    return _interval_fact("proved", f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
-                    f"{_digits(hi, 12)} (intermediate value theorem)",
-                    certificate=f"ln M* ∈ [{_digits(lo, 12)}, {_digits(hi, 12)}]")
+            return _interval_fact(
+                "unknown", f"ln ISR(e^{_digits(hi, 12)}) ∈ {above} is not certainly > 0"
+            )
+    return _interval_fact(
+        "proved",
+        f"{below.reason}; ln ISR > {_digits(above.a, 6)} at ln M = "
+        f"{_digits(hi, 12)} (intermediate value theorem)",
+        certificate=f"ln M* ∈ [{_digits(lo, 12)}, {_digits(hi, 12)}]",
+    )
 
 
 def _below_one_gaussian(beta: Callable, d: int, x_end: iv.mpf) -> _Outcome:
@@ -512,10 +602,12 @@ def _below_one_gaussian(beta: Callable, d: int, x_end: iv.mpf) -> _Outcome:
         else:
             width = width / 2
             if width.b < mpmath.mpf(2) ** -40 or boxes > MAX_CERTIFY_STEPS:
-                return _Outcome("unknown", f"ln ISR not certified < 0 near ln M = "
-                                f"{_digits(x.a, 12)} (an earlier crossing?)")
-    return _Outcome("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
-                    f"({boxes} interval boxes)")
+                return _Outcome(
+                    "unknown",
+                    f"ln ISR not certified < 0 near ln M = "
+                    f"{_digits(x.a, 12)} (an earlier crossing?)",
+                )
+    return _Outcome("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] ({boxes} interval boxes)")
 
 
 def _below_one_exact(beta: Callable, d: int, x_end: iv.mpf) -> _Outcome:
@@ -542,8 +634,13 @@ def _below_one_exact(beta: Callable, d: int, x_end: iv.mpf) -> _Outcome:
             c = min(c, (iv.log(_hyp0f1(iv, d, b)) - 2 * b).b)
             reach = iv.log(1 + iv.exp(iv.mpf(-c))).a
         if reach <= x.a or steps > MAX_CERTIFY_STEPS:
-            return _Outcome("unknown", f"ln ISR not certified < 0 at ln M = "
-                            f"{_digits(x.a, 12)} (an earlier crossing?)")
+            return _Outcome(
+                "unknown",
+                f"ln ISR not certified < 0 at ln M = {_digits(x.a, 12)} (an earlier crossing?)",
+            )
         x = iv.mpf(min(reach, x_end.a))
-    return _Outcome("proved", f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
-                    f"({steps} monotone steps, {exact_steps} with the certified 0F1)")
+    return _Outcome(
+        "proved",
+        f"ISR < 1 on [2, e^{_digits(x_end.a, 12)}] "
+        f"({steps} monotone steps, {exact_steps} with the certified 0F1)",
+    )

@@ -40,8 +40,12 @@ def eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
     return sympy.Eq(lhs, rhs, evaluate=False)
 
 
-_SIGN = {"positive": sympy.StrictGreaterThan, "negative": sympy.StrictLessThan,
-         "nonnegative": sympy.GreaterThan, "nonpositive": sympy.LessThan}
+_SIGN = {
+    "positive": sympy.StrictGreaterThan,
+    "negative": sympy.StrictLessThan,
+    "nonnegative": sympy.GreaterThan,
+    "nonpositive": sympy.LessThan,
+}
 
 
 def signed(expr: sympy.Expr, sign: str) -> sympy.Basic:
@@ -68,8 +72,12 @@ def concluded(steps: Sequence[Step], parts: Sequence[Step]) -> tuple[Step, ...]:
 def identities(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
     """``(statement, steps)`` for rows ``(lhs, rhs, rule, note)``: each ``lhs = rhs`` checked
     by SymPy, the statement their conjunction."""
-    steps = tuple(Step(known, rule, note) if (known := _known(lhs, rhs)) is not None
-                  else equal_step(lhs, rhs, rule, note=note) for lhs, rhs, rule, note in rows)
+    steps = tuple(
+        Step(known, rule, note)
+        if (known := _known(lhs, rhs)) is not None
+        else equal_step(lhs, rhs, rule, note=note)
+        for lhs, rhs, rule, note in rows
+    )
     return conjunction(*(eq(r[0], r[1]) for r in rows)), concluded(steps, steps)
 
 
@@ -99,7 +107,7 @@ def moment_form(law: str, k: int) -> sympy.Expr:
 
 def moment_value(law: str, k: int) -> sympy.Expr:
     """``(2k−1)!!/(d(d+2)⋯(d+2k−2))`` (exact law) or ``(2k−1)!!/d^k`` (Gaussian)."""
-    below = (sympy.Mul(*(d_ + 2 * j for j in range(k))) if law == "exact" else d_**k)
+    below = sympy.Mul(*(d_ + 2 * j for j in range(k))) if law == "exact" else d_**k
     return sympy.factorial2(2 * k - 1) / below
 
 
@@ -124,12 +132,12 @@ def by_facts(calc: Calc, facts: Sequence[tuple[Fact, str]]) -> Calc:
 
 def capacity_form(top: sympy.Expr, second: sympy.Expr) -> sympy.Expr:
     """``M* = 1 + f(1)²/E[f(s)²]`` (lemma isr-weights), written out."""
-    return sympy.Add(1, sympy.Mul(top, sympy.Pow(second, -1, evaluate=False), evaluate=False),
-                     evaluate=False)
+    return sympy.Add(
+        1, sympy.Mul(top, sympy.Pow(second, -1, evaluate=False), evaluate=False), evaluate=False
+    )
 
 
-def lemma_facts(law: str, degrees: Sequence[int] = (), mgf: bool = False
-                ) -> list[tuple[Fact, str]]:
+def lemma_facts(law: str, degrees: Sequence[int] = (), mgf: bool = False) -> list[tuple[Fact, str]]:
     """The lemmas' facts for ``E[s^n]``, ``n`` in ``degrees`` (even), or for ₀F₁ (``mgf``)."""
     if mgf:
         return [(bessel_fact(), "₀F₁ as a Bessel function (lemma mgf)")] if law == "exact" else []
@@ -139,15 +147,25 @@ def lemma_facts(law: str, degrees: Sequence[int] = (), mgf: bool = False
 MAX_MOMENT = 12  # E[s^24]: the highest even moment a store of this toolkit needs is E[s^12]
 
 
-def capacity_chain(name: str, law: str, top: sympy.Expr, second: sympy.Expr,
-                   closed: sympy.Expr, rule: str, symbol: sympy.Symbol,
-                   facts: Sequence[tuple[Fact, str]] = ()) -> tuple[Step, ...]:
+def capacity_chain(
+    name: str,
+    law: str,
+    top: sympy.Expr,
+    second: sympy.Expr,
+    closed: sympy.Expr,
+    rule: str,
+    symbol: sympy.Symbol,
+    facts: Sequence[tuple[Fact, str]] = (),
+) -> tuple[Step, ...]:
     """``symbol := 1 + top/second``, then ``symbol = 1 + top/second = … = closed``: the
     definition, its unfolding, the lemmas' ``facts`` put in place, the kernel's check of the
     algebra (``rule``) and the chain (its last step: ``symbol = closed``)."""
     value = capacity_form(top, second)
-    definition = Step(define(symbol, value), "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
-                      note=f"{name}, {law} law")
+    definition = Step(
+        define(symbol, value),
+        "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
+        note=f"{name}, {law} law",
+    )
     calc = Calc(symbol).eq(value, "unfold the definition", by=unfold(definition.fact, symbol))
     calc = by_facts(calc, facts)
     calc = calc.eq(closed, rule)

@@ -28,13 +28,23 @@ from symbolic.kernel.intervals import (
     tight_enclosure,
 )
 
-__all__ = ["CERTIFY_TIMEOUT_S", "MAX_BITS", "START_BITS", "CannotEnclose", "Enclosure",
-           "certified_float", "certified_sign", "certify_nonzero", "enclose",
-           "tight_enclosure"]
+__all__ = [
+    "CERTIFY_TIMEOUT_S",
+    "MAX_BITS",
+    "START_BITS",
+    "CannotEnclose",
+    "Enclosure",
+    "certified_float",
+    "certified_sign",
+    "certify_nonzero",
+    "enclose",
+    "tight_enclosure",
+]
 
 
-def certify_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
-                    max_bits: int = MAX_BITS):
+def certify_nonzero(
+    expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS
+):
     """The kernel's verdict on ``expr ≠ 0`` (read-only; steps use ``check_nonzero``'s fact)."""
     return check_nonzero(expr, timeout_s, max_bits).verdict
 

@@ -27,13 +27,25 @@ __all__ = ["SIMPLIFY_TIMEOUT_S", "decide_zero", "equal_matrices_step", "equal_st
 decide_zero = zero_verdict  # read-only use: a verdict that guides a search, never a step
 
 
-def equal_step(lhs: sympy.Expr, rhs: sympy.Expr, rule: str, *, note: str = "",
-               timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Step:
+def equal_step(
+    lhs: sympy.Expr,
+    rhs: sympy.Expr,
+    rule: str,
+    *,
+    note: str = "",
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+) -> Step:
     """A derivation step ``lhs = rhs`` checked by SymPy."""
     return Step(check_equal(lhs, rhs, timeout_s), rule, note)
 
 
-def equal_matrices_step(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase, rule: str, *,
-                        note: str = "", timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Step:
+def equal_matrices_step(
+    lhs: sympy.MatrixBase,
+    rhs: sympy.MatrixBase,
+    rule: str,
+    *,
+    note: str = "",
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+) -> Step:
     """A step ``lhs = rhs`` between explicit matrices, checked entry by entry."""
     return Step(check_matrix_equal(lhs, rhs, timeout_s), rule, note)

@@ -14,8 +14,14 @@ import sympy
 from symbolic.engine import Step
 from symbolic.kernel import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 
-__all__ = ["entry_identity", "entry_step", "exchange_outer_sums", "matrix_identity",
-           "matrix_step", "sum_normal_form"]
+__all__ = [
+    "entry_identity",
+    "entry_step",
+    "exchange_outer_sums",
+    "matrix_identity",
+    "matrix_step",
+    "sum_normal_form",
+]
 
 
 def matrix_identity(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr):
@@ -28,8 +34,7 @@ def entry_identity(lhs: sympy.Expr, rhs: sympy.Expr):
     return check_sum_equal(lhs, rhs).verdict
 
 
-def matrix_step(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr, rule: str, *,
-                note: str = "") -> Step:
+def matrix_step(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr, rule: str, *, note: str = "") -> Step:
     """A derivation step ``lhs = rhs`` between matrix expressions, checked by SymPy."""
     return Step(check_matrix_expr_equal(lhs, rhs), rule, note)
 

@@ -43,7 +43,7 @@ def accurate_value(constant: sympy.Expr) -> float | None:
     if not box.excludes_zero:
         return None
     lo, hi, bits = box.lo, box.hi, box.bits
-    while hi - lo > abs(lo) * 2.0 ** -56 and bits < ACCURATE_BITS:  # to float64's precision
+    while hi - lo > abs(lo) * 2.0**-56 and bits < ACCURATE_BITS:  # to float64's precision
         bits *= 2
         try:
             finer = enclose(constant, bits)
@@ -79,8 +79,13 @@ def sign_everywhere(expr: sympy.Expr, var: sympy.Symbol) -> Sign:
             return _rational_sign(expr, var, lower=None)
         in_t = _in_exponential(expr.rewrite(sympy.exp), var)
         return UNKNOWN if in_t is None else _rational_sign(in_t[0], in_t[1], lower=0)
-    except (sympy.PolynomialError, sympy.polys.polyerrors.PolificationFailed, ValueError,
-            TypeError, RecursionError):
+    except (
+        sympy.PolynomialError,
+        sympy.polys.polyerrors.PolificationFailed,
+        ValueError,
+        TypeError,
+        RecursionError,
+    ):
         return UNKNOWN
 
 
@@ -96,11 +101,14 @@ def _in_exponential(expr: sympy.Expr, var: sympy.Symbol):
         rates.append(Fraction(int(c.p), int(c.q)))
     if not rates:
         return None
-    g = Fraction(reduce(gcd, (r.numerator for r in rates)),
-                 reduce(lambda a, b: a * b // gcd(a, b), (r.denominator for r in rates)))
+    g = Fraction(
+        reduce(gcd, (r.numerator for r in rates)),
+        reduce(lambda a, b: a * b // gcd(a, b), (r.denominator for r in rates)),
+    )
     t = sympy.Dummy("t", positive=True)
-    replaced = expr.xreplace({e: t ** sympy.Integer(r / g) for e, r in zip(exps, rates,
-                                                                          strict=True)})
+    replaced = expr.xreplace(
+        {e: t ** sympy.Integer(r / g) for e, r in zip(exps, rates, strict=True)}
+    )
     if replaced.has(var):
         return None
     return sympy.together(replaced), t
@@ -110,8 +118,11 @@ def _rational_sign(expr: sympy.Expr, var: sympy.Symbol, lower) -> Sign:
     """Sign of a rational function on (lower, ∞) (lower None: all of ℝ)."""
     num, den = sympy.fraction(sympy.together(expr))
     n, d = sympy.Poly(num, var), sympy.Poly(den, var)
-    if max(n.degree(), d.degree()) > MAX_DEGREE or not (n.domain.is_QQ or n.domain.is_ZZ) \
-            or not (d.domain.is_QQ or d.domain.is_ZZ):
+    if (
+        max(n.degree(), d.degree()) > MAX_DEGREE
+        or not (n.domain.is_QQ or n.domain.is_ZZ)
+        or not (d.domain.is_QQ or d.domain.is_ZZ)
+    ):
         return UNKNOWN
     sn, sd = _poly_sign(n, lower), _poly_sign(d, lower)
     if not (sd.positive or sd.negative):  # the denominator may vanish

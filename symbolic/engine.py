@@ -118,8 +118,10 @@ class Step:
 
     def __post_init__(self) -> None:
         if not isinstance(self.fact, Fact):
-            raise KernelViolation(f"Step(fact={self.fact!r:.60}, ...): a step is a kernel Fact "
-                                  "(symbolic.kernel.check_* / define / assume), not text")
+            raise KernelViolation(
+                f"Step(fact={self.fact!r:.60}, ...): a step is a kernel Fact "
+                "(symbolic.kernel.check_* / define / assume), not text"
+            )
 
     @property
     def verdict(self) -> Verdict:
@@ -214,16 +216,24 @@ class NumericCheck:
         1.02 where the verdict predicts a difference (round-off 1e-11)", …"""
         x, tol = f"{self.max_error:.3g}", f"{self.tolerance:.3g}"
         if self.expect == "differ":
-            return (f"differs by {x} where the verdict predicts a difference (round-off {tol})"
-                    if self.agrees else f"differs by only {x} where the verdict predicts a "
-                    f"difference above {tol}")
+            return (
+                f"differs by {x} where the verdict predicts a difference (round-off {tol})"
+                if self.agrees
+                else f"differs by only {x} where the verdict predicts a difference above {tol}"
+            )
         if self.expect == "below":
-            return (f"largest value {x}, below the bound {tol}" if self.agrees
-                    else f"largest value {x}, NOT below the bound {tol}")
+            return (
+                f"largest value {x}, below the bound {tol}"
+                if self.agrees
+                else f"largest value {x}, NOT below the bound {tol}"
+            )
         if self.expect == "none":
             return "nothing compared"
-        return (f"agrees to {x} (tolerance {tol})" if self.agrees
-                else f"differs by {x}, above the tolerance {tol}")
+        return (
+            f"agrees to {x} (tolerance {tol})"
+            if self.agrees
+            else f"differs by {x}, above the tolerance {tol}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -248,8 +258,12 @@ class Admitted:
     via: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "statement": self.statement,
-                "certificate": self.certificate or None, "via": self.via or None}
+        return {
+            "kind": self.kind,
+            "statement": self.statement,
+            "certificate": self.certificate or None,
+            "via": self.via or None,
+        }
 
 
 def same_statement(formula: sympy.Basic, statement: sympy.Basic) -> bool:
@@ -317,17 +331,22 @@ class Result(_Displayed):
             return FAILED, "the claim has no statement formula: nothing to prove"
         empty = self.derivation.empty_steps
         if empty:
-            return FAILED, (f"step {empty[0]} relates a formula to itself "
-                            f"({self.derivation.steps[empty[0] - 1].statement[:60]}): no evidence "
-                            "(SymPy built both sides into one expression before any check; "
-                            "relate two different expressions, e.g. with evaluate=False)")
+            return FAILED, (
+                f"step {empty[0]} relates a formula to itself "
+                f"({self.derivation.steps[empty[0] - 1].statement[:60]}): no evidence "
+                "(SymPy built both sides into one expression before any check; "
+                "relate two different expressions, e.g. with evaluate=False)"
+            )
         verdict = self.verdict
         if not self.derivation.steps:
             return UNKNOWN, "no steps"
         last = self.derivation.steps[-1].fact
         statement = self.claim.statement
-        if verdict.status == PROVED and isinstance(last.formula, sympy.Not) \
-                and same_statement(last.formula.args[0], statement):
+        if (
+            verdict.status == PROVED
+            and isinstance(last.formula, sympy.Not)
+            and same_statement(last.formula.args[0], statement)
+        ):
             return REFUTED, "its negation is proved: " + formula_text(last)[:80]
         if verdict.status == PROVED:
             if same_statement(last.formula, statement):
@@ -335,8 +354,11 @@ class Result(_Displayed):
                     name, status = self.blocked_by[0]
                     return UNKNOWN, f"uses {name}, which is {status}"
                 return PROVED, verdict.reason
-            return FAILED, ("the derivation concludes " + formula_text(last)[:80]
-                            + ", not the claim's statement")
+            return FAILED, (
+                "the derivation concludes "
+                + formula_text(last)[:80]
+                + ", not the claim's statement"
+            )
         if verdict.status == REFUTED:
             if last.verdict.status == REFUTED and same_statement(last.formula, statement):
                 return REFUTED, last.verdict.reason
@@ -347,8 +369,11 @@ class Result(_Displayed):
     def establishes_formula(self) -> bool:
         """The derivation's last step is a fact whose formula is the claim's statement."""
         steps = self.derivation.steps
-        return (self.claim.statement is not None and bool(steps)
-                and same_statement(steps[-1].formula, self.claim.statement))
+        return (
+            self.claim.statement is not None
+            and bool(steps)
+            and same_statement(steps[-1].formula, self.claim.statement)
+        )
 
     @property
     def _own_admitted(self) -> tuple[Admitted, ...]:
@@ -486,8 +511,9 @@ def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
     by_name = {r.claim.name: r for r in results}
     memo: dict[str, tuple[tuple[Admitted, ...], tuple[tuple[str, str], ...]]] = {}
 
-    def upstream(name: str, path: tuple[str, ...]) -> tuple[tuple[Admitted, ...],
-                                                            tuple[tuple[str, str], ...]]:
+    def upstream(
+        name: str, path: tuple[str, ...]
+    ) -> tuple[tuple[Admitted, ...], tuple[tuple[str, str], ...]]:
         if name in memo:
             return memo[name]
         admitted: dict[tuple[str, str, str], Admitted] = {}
@@ -514,8 +540,9 @@ def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
     out = []
     for r in results:
         inherited, blocked = upstream(r.claim.name, (r.claim.name,))
-        out.append(replace(r, inherited=inherited, blocked_by=blocked)
-                   if inherited or blocked else r)
+        out.append(
+            replace(r, inherited=inherited, blocked_by=blocked) if inherited or blocked else r
+        )
     return tuple(out)
 
 
@@ -537,10 +564,32 @@ def overall_status(statuses: Iterable[str]) -> ResultStatus:
     return PROVED
 
 
-__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_UNKNOWN", "EXIT_USAGE", "FAILED", "PROVED",
-           "REFUTED", "UNKNOWN", "Admitted", "Claim", "Derivation", "NumericCheck", "Report",
-           "Result", "Step", "Table", "Verdict", "combine", "exit_code_for", "overall_status",
-           "resolve_reports", "resolve_uses", "same_statement", "says_nothing"]
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_UNKNOWN",
+    "EXIT_USAGE",
+    "FAILED",
+    "PROVED",
+    "REFUTED",
+    "UNKNOWN",
+    "Admitted",
+    "Claim",
+    "Derivation",
+    "NumericCheck",
+    "Report",
+    "Result",
+    "Step",
+    "Table",
+    "Verdict",
+    "combine",
+    "exit_code_for",
+    "overall_status",
+    "resolve_reports",
+    "resolve_uses",
+    "same_statement",
+    "says_nothing",
+]
 
 
 def exit_code_for(status: str) -> int:

@@ -113,10 +113,12 @@ def _rational(q: sympy.Rational) -> str:
 def _benchmark(module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact) -> str:
     """A Z3 fact's self-contained benchmark, with comments naming what it is (comments only:
     the re-check takes the expected answer from the manifest)."""
-    header = [f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
-              + (f", part {'.'.join(map(str, path))}" if path else ""),
-              f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
-              "the negated goal; unsat: the step is proved (see manifest.json)"]
+    header = [
+        f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
+        + (f", part {'.'.join(map(str, path))}" if path else ""),
+        f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
+        "the negated goal; unsat: the step is proved (see manifest.json)",
+    ]
     return standalone(fact.smt2, header)
 
 
@@ -125,8 +127,11 @@ def z3_obligations(runs: Sequence[Any]) -> Iterator[tuple[tuple, str, str]]:
     ``runs``, as ``export`` writes them."""
     for module, claim, j, path, fact in steps(runs):
         if fact.smt2 and fact.status == "proved":
-            yield ((module, claim, j, path), f"{module}/{_stem(claim, j, path)}.smt2",
-                   _benchmark(module, claim, j, path, fact))
+            yield (
+                (module, claim, j, path),
+                f"{module}/{_stem(claim, j, path)}.smt2",
+                _benchmark(module, claim, j, path, fact),
+            )
 
 
 def second_check(text: str) -> dict[str, object]:
@@ -168,11 +173,15 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
     the fact has no certificate of that form. A bound ``∀ x ∈ [lo, hi]: e rel b`` carries its
     formula only: the re-check bisects ``[lo, hi]`` itself."""
     f = fact.formula
-    body: dict[str, Any] = {"schema": CERT_SCHEMA, "formula": sympy.sstr(f),
-                            "formula_srepr": sympy.srepr(f), "expected": fact.status,
-                            "method": fact.verdict.method,
-                            "kernel_certificate": fact.verdict.certificate,
-                            "backend": fact.verdict.backend}
+    body: dict[str, Any] = {
+        "schema": CERT_SCHEMA,
+        "formula": sympy.sstr(f),
+        "formula_srepr": sympy.srepr(f),
+        "expected": fact.status,
+        "method": fact.verdict.method,
+        "kernel_certificate": fact.verdict.certificate,
+        "backend": fact.verdict.backend,
+    }
     if isinstance(f, ForAll) and fact.status == "proved":
         return body
     if isinstance(f, sympy.core.relational.Relational) and not f.free_symbols:
@@ -186,8 +195,11 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
             return None
         from symbolic.kernel.branches import at
 
-        return {**body, "point": {str(k): sympy.srepr(v) for k, v in point.items()},
-                **_value_fields(at(eq.lhs - eq.rhs, point))}
+        return {
+            **body,
+            "point": {str(k): sympy.srepr(v) for k, v in point.items()},
+            **_value_fields(at(eq.lhs - eq.rhs, point)),
+        }
     return None
 
 
@@ -208,8 +220,11 @@ def _versions() -> dict[str, str | None]:
     from symbolic.kernel import recheck as rk
     from symbolic.versions import versions
 
-    found = {"toolkit": f"transformer-proofs {__version__}", **versions(),
-             "cvc5": rk.cvc5_version() if rk.cvc5_available() else None}
+    found = {
+        "toolkit": f"transformer-proofs {__version__}",
+        **versions(),
+        "cvc5": rk.cvc5_version() if rk.cvc5_available() else None,
+    }
     return dict(found)
 
 
@@ -224,8 +239,15 @@ class _Writer:
         self.files[rel] = hashlib.sha256(data).hexdigest()
         return rel
 
-    def node(self, module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact,
-             ids: dict[int, str]) -> dict[str, Any]:
+    def node(
+        self,
+        module: str,
+        claim: str,
+        j: int,
+        path: tuple[int, ...],
+        fact: Fact,
+        ids: dict[int, str],
+    ) -> dict[str, Any]:
         node_id = _node_id(j, path)
         ids.setdefault(id(fact), node_id)
         self.done.steps += 1
@@ -239,35 +261,49 @@ class _Writer:
             parts.append(child)
         detail = getattr(fact, "detail", None)
         entry: dict[str, Any] = {
-            "id": node_id, "formula": sympy.sstr(fact.formula),
-            "formula_srepr": sympy.srepr(fact.formula), "kind": fact.kind,
-            "method": fact.verdict.method, "status": fact.status,
-            "domain": list(fact.domain), "kernel_rule": getattr(fact, "rule", None) or None,
+            "id": node_id,
+            "formula": sympy.sstr(fact.formula),
+            "formula_srepr": sympy.srepr(fact.formula),
+            "kind": fact.kind,
+            "method": fact.verdict.method,
+            "status": fact.status,
+            "domain": list(fact.domain),
+            "kernel_rule": getattr(fact, "rule", None) or None,
             "detail_srepr": sympy.srepr(detail) if detail is not None else None,
-            "premises": premises, "obligations": self.obligations(module, claim, j, path, fact),
-            "parts": parts}
+            "premises": premises,
+            "obligations": self.obligations(module, claim, j, path, fact),
+            "parts": parts,
+        }
         return entry
 
-    def obligations(self, module: str, claim: str, j: int, path: tuple[int, ...],
-                    fact: Fact) -> list[dict[str, Any]]:
+    def obligations(
+        self, module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact
+    ) -> list[dict[str, Any]]:
         try:  # the formula as the re-check reads it back from the manifest
             formula = read_formula(sympy.srepr(fact.formula))
         except UnreadableFormula as exc:
             self.done.skipped.append(f"{module} {claim} step {j}: {exc}")
             return []
-        need = required_checks(formula, fact.kind, fact.verdict.method, fact.status,
-                               bool(fact.verdict.witness), bool(fact.smt2))
+        need = required_checks(
+            formula,
+            fact.kind,
+            fact.verdict.method,
+            fact.status,
+            bool(fact.verdict.witness),
+            bool(fact.smt2),
+        )
         stem = f"{module}/{_stem(claim, j, path)}"
         where = f"{module} {claim} step {j}" + (f" part {path}" if path else "")
         out: list[dict[str, Any]] = []
         if Checks.Z3 in need:
             text = _benchmark(module, claim, j, path, fact)
-            entry: dict[str, Any] = {"role": Checks.Z3, "expected": "unsat",
-                                     "cvc5_strategy": None}
+            entry: dict[str, Any] = {"role": Checks.Z3, "expected": "unsat", "cvc5_strategy": None}
             if self.second:
                 answer = second_check(text)
-                self.done.answers[(module, claim, j, path)] = {"file": f"{stem}.smt2".rsplit(
-                    "/", 1)[-1], **answer}
+                self.done.answers[(module, claim, j, path)] = {
+                    "file": f"{stem}.smt2".rsplit("/", 1)[-1],
+                    **answer,
+                }
                 text = _with_strategy(text, answer)
                 if answer.get("cvc5") == "unsat":
                     entry["cvc5_strategy"] = answer["cvc5_options"]
@@ -277,12 +313,16 @@ class _Writer:
         if Checks.SMT in need:
             text = smt_obligation(formula)
             if text is not None:
-                out.append({"role": Checks.SMT, "expected": "unsat",
-                            "file": self.write(f"{stem}.obl.smt2", text)})
+                out.append(
+                    {
+                        "role": Checks.SMT,
+                        "expected": "unsat",
+                        "file": self.write(f"{stem}.obl.smt2", text),
+                    }
+                )
                 self.done.obligations.append(self.out / out[-1]["file"])
         if Checks.CERTIFICATE in need or Checks.BOUND in need or Checks.WITNESS in need:
-            role = next(r for r in (Checks.CERTIFICATE, Checks.BOUND, Checks.WITNESS)
-                        if r in need)
+            role = next(r for r in (Checks.CERTIFICATE, Checks.BOUND, Checks.WITNESS) if r in need)
             try:
                 cert = certificate(fact)
             except (CannotEnclose, TypeError, ValueError) as exc:
@@ -293,19 +333,42 @@ class _Writer:
                 self.done.skipped.append(f"{where}: {why}")
             else:
                 cert = {"module": module, "claim": claim, "step": j, "part": list(path), **cert}
-                out.append({"role": role, "expected": fact.status, "file": self.write(
-                    f"{stem}.cert.json", json.dumps(cert, indent=2, ensure_ascii=False) + "\n")})
+                out.append(
+                    {
+                        "role": role,
+                        "expected": fact.status,
+                        "file": self.write(
+                            f"{stem}.cert.json",
+                            json.dumps(cert, indent=2, ensure_ascii=False) + "\n",
+                        ),
+                    }
+                )
                 self.done.certificates.append(self.out / out[-1]["file"])
         if Checks.SPOT in need and not out:
-            spot = {"schema": SPOT_SCHEMA, "module": module, "claim": claim, "step": j,
-                    "part": list(path), "formula": sympy.sstr(fact.formula),
-                    "formula_srepr": sympy.srepr(fact.formula), "expected": fact.status}
-            out.append({"role": Checks.SPOT, "expected": fact.status, "file": self.write(
-                f"{stem}.spot.json", json.dumps(spot, indent=2, ensure_ascii=False) + "\n")})
+            spot = {
+                "schema": SPOT_SCHEMA,
+                "module": module,
+                "claim": claim,
+                "step": j,
+                "part": list(path),
+                "formula": sympy.sstr(fact.formula),
+                "formula_srepr": sympy.srepr(fact.formula),
+                "expected": fact.status,
+            }
+            out.append(
+                {
+                    "role": Checks.SPOT,
+                    "expected": fact.status,
+                    "file": self.write(
+                        f"{stem}.spot.json", json.dumps(spot, indent=2, ensure_ascii=False) + "\n"
+                    ),
+                }
+            )
             self.done.spot.append(self.out / out[-1]["file"])
         if not out and Checks.NONE in need:
-            self.done.skipped.append(f"{where}: {fact.verdict.method} "
-                                     f"{type(fact.formula).__name__} has no obligation")
+            self.done.skipped.append(
+                f"{where}: {fact.verdict.method} {type(fact.formula).__name__} has no obligation"
+            )
         return out
 
 
@@ -318,14 +381,21 @@ def _claim(writer: _Writer, module: str, res: Any) -> dict[str, Any]:
         entry = writer.node(module, claim.name, j, (), step.fact, ids)
         entry["rule"] = step.rule
         nodes.append(entry)
-    return {"module": module, "name": claim.name, "kind": claim.kind,
-            "statement": sympy.sstr(statement) if statement is not None else None,
-            "statement_srepr": sympy.srepr(statement) if statement is not None else None,
-            "uses": list(claim.uses),
-            # its own admitted steps (what rests on them through ``uses`` the re-check derives)
-            "rests_on": [sympy.sstr(s.fact.formula) for s in res.derivation.steps
-                         if s.kind in ("assumption", "oracle")],
-            "steps": nodes}
+    return {
+        "module": module,
+        "name": claim.name,
+        "kind": claim.kind,
+        "statement": sympy.sstr(statement) if statement is not None else None,
+        "statement_srepr": sympy.srepr(statement) if statement is not None else None,
+        "uses": list(claim.uses),
+        # its own admitted steps (what rests on them through ``uses`` the re-check derives)
+        "rests_on": [
+            sympy.sstr(s.fact.formula)
+            for s in res.derivation.steps
+            if s.kind in ("assumption", "oracle")
+        ],
+        "steps": nodes,
+    }
 
 
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:
@@ -336,10 +406,20 @@ def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> E
         if old.is_file() and not old.is_symlink():
             old.unlink()
     writer = _Writer(out, second)
-    claims = [_claim(writer, run.name, res) for run in runs if run.report is not None
-              for res in run.report.results]
-    manifest = {"schema": MANIFEST_SCHEMA, "versions": _versions(),
-                "files": dict(sorted(writer.files.items())), "claims": claims}
-    write_file(out / MANIFEST_NAME,
-               (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    claims = [
+        _claim(writer, run.name, res)
+        for run in runs
+        if run.report is not None
+        for res in run.report.results
+    ]
+    manifest = {
+        "schema": MANIFEST_SCHEMA,
+        "versions": _versions(),
+        "files": dict(sorted(writer.files.items())),
+        "claims": claims,
+    }
+    write_file(
+        out / MANIFEST_NAME,
+        (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"),
+    )
     return writer.done

@@ -137,20 +137,30 @@ _MATH_FUNCTIONS = (
     _Function("min", sympy.Min, 2, MAX_MINMAX_ARGS, minmax_per_arg=1),
 )
 FUNCTIONS: dict[str, _Function] = {
-    **{a.name: _Function(a.name, a.sympy_at, minmax_per_call=_minmax_args(a.expr),
-                         piecewise=a.expr.has(sympy.Piecewise))
-       for a in ACTIVATIONS.values()},
+    **{
+        a.name: _Function(
+            a.name,
+            a.sympy_at,
+            minmax_per_call=_minmax_args(a.expr),
+            piecewise=a.expr.has(sympy.Piecewise),
+        )
+        for a in ACTIVATIONS.values()
+    },
     **{f.name: f for f in _MATH_FUNCTIONS},
 }
 VARIABLES = {"x": z, "z": z}
 CONSTANTS = {"pi": sympy.pi, "e": sympy.E}
 
 _BINARY: dict[type, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.Div: operator.truediv, ast.Pow: operator.pow,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
 }
 _UNARY: dict[type, Callable[[sympy.Expr], sympy.Expr]] = {
-    ast.UAdd: operator.pos, ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.USub: operator.neg,
 }
 _CHAIN_FAMILY = {ast.Add: "+", ast.Sub: "+", ast.Mult: "*", ast.Div: "*"}  # SymPy flattens these
 # Rejected syntax, as (what it is, what to write instead); messages read "<what> at column N is
@@ -216,19 +226,26 @@ def parse_activation(text: str) -> ParsedActivation:
     Raises :class:`~symbolic.errors.InvalidExpression` (one line) for anything else.
     """
     if not isinstance(text, str):
-        raise InvalidExpression(f"--activation {text!r} : expected a string, "
-                                f"got {type(text).__name__}")
+        raise InvalidExpression(
+            f"--activation {text!r} : expected a string, got {type(text).__name__}"
+        )
     if len(text) > MAX_INPUT_CHARS:
         raise input_error(text, f"too long: {len(text)} characters; at most {MAX_INPUT_CHARS}")
     source = text.strip()
     if not source:
-        raise input_error(text, "empty expression; give a table name such as relu "
-                           "or an expression in x such as x*sigmoid(x)")
+        raise input_error(
+            text,
+            "empty expression; give a table name such as relu "
+            "or an expression in x such as x*sigmoid(x)",
+        )
     if source in ACTIVATIONS:
         return ParsedActivation(text, ACTIVATIONS[source].expr, source)
     if "#" in source:  # Python's tokenizer would drop a comment silently
-        raise input_error(text, f"'#' at column {source.index('#') + 1} is not part of an "
-                          "expression (comments are not accepted); remove it")
+        raise input_error(
+            text,
+            f"'#' at column {source.index('#') + 1} is not part of an "
+            "expression (comments are not accepted); remove it",
+        )
     return ParsedActivation(text, ExpressionParser(text).parse())
 
 
@@ -264,6 +281,7 @@ def _cpu_deadline(seconds: float) -> Iterator[None]:
     above, so no single C call runs long.
     """
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+
         def on_timer(signum, frame):
             raise _OutOfTime
 
@@ -324,10 +342,15 @@ _APPROX: dict[type, Callable[..., float]] = {
 # 1.0 in float64, but simplify() turns it into exp(2e6) and runs out of memory. Keyed by class:
 # how the argument enters the exponent.
 _EXP_GROWTH: dict[type, Callable[[float], float]] = {
-    sympy.tanh: lambda v: 2 * abs(v), sympy.erf: lambda v: v * v,
+    sympy.tanh: lambda v: 2 * abs(v),
+    sympy.erf: lambda v: v * v,
 }
-_RELATIONS = {sympy.StrictGreaterThan: operator.gt, sympy.GreaterThan: operator.ge,
-              sympy.StrictLessThan: operator.lt, sympy.LessThan: operator.le}
+_RELATIONS = {
+    sympy.StrictGreaterThan: operator.gt,
+    sympy.GreaterThan: operator.ge,
+    sympy.StrictLessThan: operator.lt,
+    sympy.LessThan: operator.le,
+}
 
 
 @dataclass(frozen=True)
@@ -373,8 +396,10 @@ class ExpressionParser:
         except RecursionError:
             raise self.error("too deeply nested for SymPy; simplify the expression") from None
         except _OutOfTime:
-            raise self.error(f"SymPy needed more than {MAX_BUILD_SECONDS:g} s to build "
-                             f"{self.current}; simplify the expression") from None
+            raise self.error(
+                f"SymPy needed more than {MAX_BUILD_SECONDS:g} s to build "
+                f"{self.current}; simplify the expression"
+            ) from None
         if not isinstance(expr, sympy.Expr) or expr.free_symbols - {z}:
             raise self.error(f"the result {expr} is not an expression in x")
         return expr
@@ -384,14 +409,18 @@ class ExpressionParser:
         for i, ch in enumerate(self.source):
             if not " " <= ch <= "~":
                 kind = "non-ASCII" if ord(ch) > 127 else "control"
-                raise self.error(f"{kind} character {ch!r} at column {self.column(i)} is not "
-                                 "allowed; write the expression in ASCII on one line")
+                raise self.error(
+                    f"{kind} character {ch!r} at column {self.column(i)} is not "
+                    "allowed; write the expression in ASCII on one line"
+                )
         depth = 0
         for i, ch in enumerate(self.source):
             depth += (ch in "([{") - (ch in ")]}")
             if depth > MAX_DEPTH:
-                raise self.error(f"brackets nested more than {MAX_DEPTH} deep at column "
-                                 f"{self.column(i)}; simplify the expression")
+                raise self.error(
+                    f"brackets nested more than {MAX_DEPTH} deep at column "
+                    f"{self.column(i)}; simplify the expression"
+                )
         tokens = len(re.findall(_TOKEN, self.source))
         if tokens > MAX_TOKENS:
             raise self.error(f"too long: {tokens} tokens; at most {MAX_TOKENS}")
@@ -404,8 +433,9 @@ class ExpressionParser:
         except SyntaxError as exc:
             raise self.error(self.syntax_message(exc)) from None
         except (RecursionError, MemoryError):
-            raise self.error("too deeply nested for Python's parser; simplify the expression"
-                             ) from None
+            raise self.error(
+                "too deeply nested for Python's parser; simplify the expression"
+            ) from None
         except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
             raise self.error(f"not an expression: {exc}") from None
 
@@ -421,18 +451,22 @@ class ExpressionParser:
                         return f"unmatched {ch!r} at column {self.column(i)}"
                     want = _CLOSING[opened.pop()[0]]
                     if ch != want:
-                        return f"{ch!r} at column {self.column(i)} does not close the bracket " \
-                               f"before it; expected {want!r}"
+                        return (
+                            f"{ch!r} at column {self.column(i)} does not close the bracket "
+                            f"before it; expected {want!r}"
+                        )
             if opened:
                 ch, i = opened[-1]
                 want = _CLOSING[ch]
-                return (f"unexpected end of expression at column {end}; expected {want!r} "
-                        f"to close {ch!r} at column {self.column(i)}")
+                return (
+                    f"unexpected end of expression at column {end}; expected {want!r} "
+                    f"to close {ch!r} at column {self.column(i)}"
+                )
         offset = exc.offset or 0
         if exc.lineno not in (None, 1) or not 0 < offset <= len(self.source):
             return f"unexpected end of expression at column {end}; expected a number, x or '('"
         what = " ".join(str(exc.msg).split())
-        near = self.source[offset - 1:offset + 9]
+        near = self.source[offset - 1 : offset + 9]
         hint = "" if what != "invalid syntax" else "; expected an expression such as x*sigmoid(x)"
         return f"{what} at column {self.column(offset - 1)} (near {near!r}){hint}"
 
@@ -446,17 +480,22 @@ class ExpressionParser:
             nodes += 1
             where = f"at column {self.column(getattr(node, 'col_offset', 0))}"
             if nodes > MAX_NODES:
-                raise self.error(f"too many terms: more than {MAX_NODES} nodes; "
-                                 "simplify the expression")
+                raise self.error(
+                    f"too many terms: more than {MAX_NODES} nodes; simplify the expression"
+                )
             if depth > MAX_DEPTH:
-                raise self.error(f"nested more than {MAX_DEPTH} levels deep {where}; "
-                                 "simplify the expression")
+                raise self.error(
+                    f"nested more than {MAX_DEPTH} levels deep {where}; simplify the expression"
+                )
             children: list[tuple[ast.AST, int]] = []
             if isinstance(node, ast.BinOp):
                 self.vet_operator(node)
                 chain = _CHAIN_FAMILY.get(type(node.op))
-                same = isinstance(node.left, ast.BinOp) and \
-                    chain is not None and _CHAIN_FAMILY.get(type(node.left.op)) == chain
+                same = (
+                    isinstance(node.left, ast.BinOp)
+                    and chain is not None
+                    and _CHAIN_FAMILY.get(type(node.left.op)) == chain
+                )
                 children = [(node.left, 0 if same else 1), (node.right, 1)]
             elif isinstance(node, ast.UnaryOp):
                 if type(node.op) not in _UNARY:
@@ -467,12 +506,16 @@ class ExpressionParser:
                 fn = self.vet_call(node, where)
                 minmax += fn.minmax_per_call + fn.minmax_per_arg * len(node.args)
                 if minmax > MAX_MINMAX_ARGS:
-                    raise self.error(f"too many max/min terms (relu-family calls included) "
-                                     f"{where}: at most {MAX_MINMAX_ARGS} arguments in total")
+                    raise self.error(
+                        f"too many max/min terms (relu-family calls included) "
+                        f"{where}: at most {MAX_MINMAX_ARGS} arguments in total"
+                    )
                 piecewise += fn.piecewise
                 if piecewise > MAX_PIECEWISE_CALLS:
-                    raise self.error(f"too many piecewise activations (elu, selu) {where}: "
-                                     f"at most {MAX_PIECEWISE_CALLS}")
+                    raise self.error(
+                        f"too many piecewise activations (elu, selu) {where}: "
+                        f"at most {MAX_PIECEWISE_CALLS}"
+                    )
                 children = [(a, 1) for a in node.args]
             elif isinstance(node, ast.Name):
                 self.vet_name(node, where)
@@ -499,37 +542,48 @@ class ExpressionParser:
         fn = FUNCTIONS.get(name)
         if fn is None:
             if name in VARIABLES or name in CONSTANTS:
-                raise self.error(f"{name!r} {where} is not a function; write {name}*(...) "
-                                 "to multiply")
+                raise self.error(
+                    f"{name!r} {where} is not a function; write {name}*(...) to multiply"
+                )
             if name.startswith("_"):
-                raise self.error(_not_allowed(f"the name {name!r}", where,
-                                              "names may not start with '_'"))
-            raise self.error(f"unknown function {name!r} {where}{did_you_mean(name, FUNCTIONS)}; "
-                             f"functions: {', '.join(sorted(FUNCTIONS))}")
+                raise self.error(
+                    _not_allowed(f"the name {name!r}", where, "names may not start with '_'")
+                )
+            raise self.error(
+                f"unknown function {name!r} {where}{did_you_mean(name, FUNCTIONS)}; "
+                f"functions: {', '.join(sorted(FUNCTIONS))}"
+            )
         if node.keywords:
-            raise self.error(_not_allowed(f"a keyword argument of {name}", where,
-                                          "pass arguments by position"))
+            raise self.error(
+                _not_allowed(f"a keyword argument of {name}", where, "pass arguments by position")
+            )
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise self.error(_not_allowed(f"a starred argument of {name}", where, ""))
         if not fn.min_args <= len(node.args) <= fn.max_args:
-            wanted = (f"{fn.min_args} argument" if fn.max_args == 1
-                      else f"{fn.min_args} to {fn.max_args} arguments")
+            wanted = (
+                f"{fn.min_args} argument"
+                if fn.max_args == 1
+                else f"{fn.min_args} to {fn.max_args} arguments"
+            )
             raise self.error(f"{name} {where} takes {wanted}, got {len(node.args)}")
         return fn
 
     def vet_name(self, node: ast.Name, where: str) -> None:
         name = node.id
         if name.startswith("_"):
-            raise self.error(_not_allowed(f"the name {name!r}", where,
-                                          "names may not start with '_'"))
+            raise self.error(
+                _not_allowed(f"the name {name!r}", where, "names may not start with '_'")
+            )
         if name in VARIABLES or name in CONSTANTS:
             return
         if name in FUNCTIONS:
             raise self.error(f"{name!r} {where} is a function here; call it, e.g. {name}(x)")
         valid = ", ".join([*VARIABLES, *CONSTANTS])
         hint = did_you_mean(name, [*VARIABLES, *CONSTANTS, *FUNCTIONS])
-        raise self.error(f"unknown name {name!r} {where}{hint}; valid names: {valid} "
-                         f"and the functions {', '.join(sorted(FUNCTIONS))}")
+        raise self.error(
+            f"unknown name {name!r} {where}{hint}; valid names: {valid} "
+            f"and the functions {', '.join(sorted(FUNCTIONS))}"
+        )
 
     def vet_constant(self, node: ast.Constant, where: str) -> None:
         for kind, (what, hint) in _REJECTED_CONSTANTS.items():
@@ -555,10 +609,12 @@ class ExpressionParser:
             fn = FUNCTIONS[node.func.id]
             args = [self.build(a) for a in node.args]
             if fn.piecewise and self.measure(args[0]).pieces > MAX_PIECEWISE_NESTED:
-                raise self.error(f"{self.segment(node)!r} at column "
-                                 f"{self.column(node.col_offset)} nests piecewise activations "
-                                 f"too deeply: the argument of {fn.name} may hold at most "
-                                 f"{MAX_PIECEWISE_NESTED} elu/selu pieces")
+                raise self.error(
+                    f"{self.segment(node)!r} at column "
+                    f"{self.column(node.col_offset)} nests piecewise activations "
+                    f"too deeply: the argument of {fn.name} may hold at most "
+                    f"{MAX_PIECEWISE_NESTED} elu/selu pieces"
+                )
             return self.checked(node, fn.build, *args)
         if isinstance(node, ast.Name):
             return VARIABLES[node.id] if node.id in VARIABLES else CONSTANTS[node.id]
@@ -570,13 +626,14 @@ class ExpressionParser:
             if abs(node.value) > MAX_LITERAL:
                 raise _Reject(f"is too large; numbers must be at most {MAX_LITERAL:.0e} in size")
             return sympy.Integer(node.value)
-        typed = Decimal(self.source[node.col_offset:node.end_col_offset].replace("_", ""))
+        typed = Decimal(self.source[node.col_offset : node.end_col_offset].replace("_", ""))
         size = typed.copy_abs()
         if size > MAX_LITERAL:
             raise _Reject(f"is too large; numbers must be at most {MAX_LITERAL:.0e} in size")
         if size and size < MIN_LITERAL:
-            raise _Reject(f"is too small; nonzero numbers must be at least {MIN_LITERAL:.0e} "
-                          "in size")
+            raise _Reject(
+                f"is too small; nonzero numbers must be at least {MIN_LITERAL:.0e} in size"
+            )
         if len(typed.as_tuple().digits) > MAX_LITERAL_DIGITS:
             raise _Reject(f"has more than {MAX_LITERAL_DIGITS} significant digits")
         exact = Fraction(typed)
@@ -584,22 +641,33 @@ class ExpressionParser:
 
     def binary(self, node: ast.BinOp, left: sympy.Expr, right: sympy.Expr) -> sympy.Expr:
         if isinstance(node.op, ast.Div) and right == 0:
-            raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
-                             "divides by zero")
-        if isinstance(node.op, ast.Div) and right.has(z) and not (
-                self.measure(right).positive or self.measure(-right).positive
-                or self.positive_by_algebra(right) or _positive_by_algebra(-right)):
+            raise self.error(
+                f"{self.segment(node)!r} at column {self.column(node.col_offset)} divides by zero"
+            )
+        if (
+            isinstance(node.op, ast.Div)
+            and right.has(z)
+            and not (
+                self.measure(right).positive
+                or self.measure(-right).positive
+                or self.positive_by_algebra(right)
+                or _positive_by_algebra(-right)
+            )
+        ):
             # checked before SymPy cancels: x/x is undefined at x = 0, not the constant 1
-            raise self.error(f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
-                             "divides by a value that may be 0 "
-                             f"({_short(right.xreplace({z: sympy.Symbol('x')}))}); divide by a "
-                             "positive value such as 1 + abs(x)")
+            raise self.error(
+                f"{self.segment(node)!r} at column {self.column(node.col_offset)} "
+                "divides by a value that may be 0 "
+                f"({_short(right.xreplace({z: sympy.Symbol('x')}))}); divide by a "
+                "positive value such as 1 + abs(x)"
+            )
         if isinstance(node.op, ast.Pow):
             try:
                 self.check_power(left, right)
             except _Reject as exc:
-                raise self.error(f"{self.segment(node)!r} at column "
-                                 f"{self.column(node.col_offset)} {exc}") from None
+                raise self.error(
+                    f"{self.segment(node)!r} at column {self.column(node.col_offset)} {exc}"
+                ) from None
         return self.checked(node, _BINARY[type(node.op)], left, right)
 
     def check_power(self, base: sympy.Expr, exponent: sympy.Expr) -> None:
@@ -624,14 +692,15 @@ class ExpressionParser:
         _check_size(estimate, exactly_zero=b.value == 0)
         if isinstance(exponent, sympy.Rational) and exponent.q > MAX_EXPONENT_RATIONAL:
             # SymPy looks for an exact root of that degree of each integer in the base
-            raise _Reject(f"has the exponent {_short(exponent)}; a root of a number must "
-                          f"have degree at most {MAX_EXPONENT_RATIONAL}, e.g. 2**(1/3)")
+            raise _Reject(
+                f"has the exponent {_short(exponent)}; a root of a number must "
+                f"have degree at most {MAX_EXPONENT_RATIONAL}, e.g. 2**(1/3)"
+            )
         if isinstance(base, sympy.Rational) and isinstance(exponent, sympy.Rational):
             size = max(int(base.p).bit_length(), int(base.q).bit_length())
             bits = size * abs(exponent.p) // exponent.q  # of the exact result
             if bits > MAX_RATIONAL_BITS:
-                raise _Reject(f"would need about {bits} bits exactly; "
-                              f"at most {MAX_RATIONAL_BITS}")
+                raise _Reject(f"would need about {bits} bits exactly; at most {MAX_RATIONAL_BITS}")
 
     def checked(self, node: ast.expr, build: Callable[..., sympy.Expr], *args) -> sympy.Expr:
         """``build(*args)``, with SymPy's errors and any unsafe constant reported at ``node``."""
@@ -644,11 +713,14 @@ class ExpressionParser:
             raise self.error(f"{where} {exc}") from None
         except Exception as exc:  # SymPy's own limits ("not comparable", recursion): user input
             detail = " ".join(str(exc).split())[:200]
-            raise self.error(f"SymPy could not build {where}: {type(exc).__name__}: {detail}"
-                             ) from None
+            raise self.error(
+                f"SymPy could not build {where}: {type(exc).__name__}: {detail}"
+            ) from None
         if info.size > MAX_TREE_SIZE:
-            raise self.error(f"{where} grows to {info.size} SymPy nodes; at most "
-                             f"{MAX_TREE_SIZE}: nest fewer activations")
+            raise self.error(
+                f"{where} grows to {info.size} SymPy nodes; at most "
+                f"{MAX_TREE_SIZE}: nest fewer activations"
+            )
         if not info.real and all(k.real for k in info.kids):
             info = self.real_by_algebra(result, info)
         if not info.real:
@@ -690,25 +762,36 @@ class ExpressionParser:
     def not_real(self, e: sympy.Basic) -> str:
         """Name the innermost part of ``e`` that is not real at every real x, and the fix."""
         while True:
-            parts = e.args[:1] if isinstance(e, ExprCondPair) else \
-                [a for a in e.args if isinstance(a, (sympy.Expr, ExprCondPair))]
+            parts = (
+                e.args[:1]
+                if isinstance(e, ExprCondPair)
+                else [a for a in e.args if isinstance(a, (sympy.Expr, ExprCondPair))]
+            )
             inner = next((a for a in parts if not self.info[a].real), None)
             if inner is None:
                 break
             e = inner
         shown = _short(e.xreplace({z: sympy.Symbol("x", real=True)}))
         if isinstance(e, sympy.log):
-            return f"{shown} is the log of a value that may be 0 or negative; " \
-                   "use e.g. log(1 + exp(x)) or log(1 + x**2)"
+            return (
+                f"{shown} is the log of a value that may be 0 or negative; "
+                "use e.g. log(1 + exp(x)) or log(1 + x**2)"
+            )
         if isinstance(e, sympy.Pow) and self.info[e.exp].value is not None:
             if self.info[e.exp].value < 0:
-                return f"{shown} divides by a value that may be 0; divide by a positive " \
-                       "value such as 1 + abs(x)"
-            return f"{shown} is a fractional power of a value that may be negative; " \
-                   "use e.g. abs(x)**0.5 or relu(x)**0.5"
+                return (
+                    f"{shown} divides by a value that may be 0; divide by a positive "
+                    "value such as 1 + abs(x)"
+                )
+            return (
+                f"{shown} is a fractional power of a value that may be negative; "
+                "use e.g. abs(x)**0.5 or relu(x)**0.5"
+            )
         if isinstance(e, sympy.Pow):
-            return f"{shown} is a variable power of a base that may be 0 or negative; " \
-                   "use a positive base, e.g. 2**x or exp(x)"
+            return (
+                f"{shown} is a variable power of a base that may be 0 or negative; "
+                "use a positive base, e.g. 2**x or exp(x)"
+            )
         return f"{shown} is not known to be real"
 
     def measure(self, e: sympy.Basic) -> _Info:
@@ -726,8 +809,10 @@ class ExpressionParser:
             _check_exponent(e, kids)
         size = 1 + sum(k.size for k in kids)
         if value is not None and size > MAX_CONSTANT_SIZE and not isinstance(e, sympy.Rational):
-            raise _Reject(f"is a constant of {size} SymPy nodes; at most {MAX_CONSTANT_SIZE}: "
-                          "write it as a decimal")
+            raise _Reject(
+                f"is a constant of {size} SymPy nodes; at most {MAX_CONSTANT_SIZE}: "
+                "write it as a decimal"
+            )
         pieces = isinstance(e, sympy.Piecewise) + sum(k.pieces for k in kids)
         info = _Info(size, pieces, constant, value, *_sign(e, kids, value), tuple(kids))
         self.info[e] = info
@@ -737,8 +822,7 @@ class ExpressionParser:
         if isinstance(e, sympy.Rational):
             bits = max(int(e.p).bit_length(), int(e.q).bit_length())
             if bits > MAX_RATIONAL_BITS:
-                raise _Reject(f"gives an exact number of {bits} bits; at most "
-                              f"{MAX_RATIONAL_BITS}")
+                raise _Reject(f"gives an exact number of {bits} bits; at most {MAX_RATIONAL_BITS}")
             try:
                 value = int(e.p) / int(e.q)
             except OverflowError:
@@ -758,9 +842,11 @@ class ExpressionParser:
             raise _Reject(f"gives the constant {type(e).__name__}, which cannot be checked")
         growth = _EXP_GROWTH.get(type(e))
         if growth is not None and growth(values[0]) > math.log(MAX_CONSTANT):
-            raise _Reject(f"saturates: {type(e).__name__} of a constant as large as "
-                          f"{values[0]:.3g} stands for an exponential beyond "
-                          f"{MAX_CONSTANT:.0e}; use a smaller argument")
+            raise _Reject(
+                f"saturates: {type(e).__name__} of a constant as large as "
+                f"{values[0]:.3g} stands for an exponential beyond "
+                f"{MAX_CONSTANT:.0e}; use a smaller argument"
+            )
         try:
             value = rule(*values)
         except OverflowError:
@@ -768,13 +854,16 @@ class ExpressionParser:
         except ZeroDivisionError:
             raise _Reject("divides by zero") from None
         except ValueError:
-            raise _Reject("is undefined or not real (e.g. log or sqrt of a negative number)"
-                          ) from None
+            raise _Reject(
+                "is undefined or not real (e.g. log or sqrt of a negative number)"
+            ) from None
         if _ill_conditioned(e, values, value):  # float64 cannot tell its size or sign
             value = accurate_value(e)
             if value is None:
-                raise _Reject("is a constant too close to 0 to tell its sign (below "
-                              f"float64's range or within 2^-{ACCURATE_BITS} of it)")
+                raise _Reject(
+                    "is a constant too close to 0 to tell its sign (below "
+                    f"float64's range or within 2^-{ACCURATE_BITS} of it)"
+                )
         _check_size(value, exactly_zero=False)
         return value
 
@@ -793,11 +882,11 @@ class ExpressionParser:
         raise _Reject("gives a piecewise constant whose case cannot be decided")
 
     def segment(self, node: ast.expr) -> str:
-        text = self.source[node.col_offset:node.end_col_offset]
+        text = self.source[node.col_offset : node.end_col_offset]
         return text if len(text) <= 40 else text[:37] + "..."
 
 
-CANCELLATION = 2.0 ** -40  # |a + b + ...| below this share of the largest term: float64 may lie
+CANCELLATION = 2.0**-40  # |a + b + ...| below this share of the largest term: float64 may lie
 
 
 def _ill_conditioned(e: sympy.Expr, values: list[float], value: float) -> bool:
@@ -808,7 +897,7 @@ def _ill_conditioned(e: sympy.Expr, values: list[float], value: float) -> bool:
     if isinstance(e, sympy.Add):
         return abs(value) < CANCELLATION * max(abs(v) for v in values)
     if isinstance(e, sympy.log):
-        return abs(values[0] - 1) < 2.0 ** -20
+        return abs(values[0] - 1) < 2.0**-20
     return False
 
 
@@ -819,8 +908,10 @@ def _check_size(value: float, *, exactly_zero: bool) -> None:
     if not abs(value) <= MAX_CONSTANT:
         raise _Reject(f"is too large: constants must be at most {MAX_CONSTANT:.0e} in size")
     if not exactly_zero and abs(value) < MIN_CONSTANT:
-        raise _Reject(f"is too small: constants must be exactly 0 or at least "
-                      f"{MIN_CONSTANT:.0e} in size (to float64 precision)")
+        raise _Reject(
+            f"is too small: constants must be exactly 0 or at least "
+            f"{MIN_CONSTANT:.0e} in size (to float64 precision)"
+        )
 
 
 def _sign(e: sympy.Basic, kids: list[_Info], value: float | None) -> tuple[bool, bool, bool]:
@@ -846,8 +937,11 @@ def _sign(e: sympy.Basic, kids: list[_Info], value: float | None) -> tuple[bool,
     if isinstance(e, (sympy.exp, sympy.cosh)):
         return real, real, real
     if isinstance(e, sympy.log):  # log(1 + nonnegative) >= 0, as in softplus
-        at_least_one = isinstance(e.args[0], sympy.Add) and all(k.nonneg for k in kids[0].kids) \
+        at_least_one = (
+            isinstance(e.args[0], sympy.Add)
+            and all(k.nonneg for k in kids[0].kids)
             and sum(k.value for k in kids[0].kids if k.value is not None) >= 1
+        )
         return kids[0].positive, at_least_one, False
     if isinstance(e, sympy.Abs):
         return real, True, False
@@ -882,14 +976,18 @@ def _check_exponent(e: sympy.Pow | sympy.exp, kids: list[_Info]) -> None:
     else:
         exponent, info = e.exp, kids[1]
         if info.value is not None and abs(info.value) > MAX_EXPONENT:
-            raise _Reject(f"gives the exponent {exponent} once SymPy combines powers; "
-                          f"|exponent| must be at most {MAX_EXPONENT}")
+            raise _Reject(
+                f"gives the exponent {exponent} once SymPy combines powers; "
+                f"|exponent| must be at most {MAX_EXPONENT}"
+            )
         if exponent.is_Integer:
             return
         constant_part = exponent.as_coeff_Add()[0]
         if e.base.is_Rational and not info.constant and abs(constant_part) > MAX_EXPONENT:
-            raise _Reject(f"has the constant {_short(constant_part)} in a variable exponent "
-                          f"of {_short(e.base)}; it must be at most {MAX_EXPONENT} in size")
+            raise _Reject(
+                f"has the constant {_short(constant_part)} in a variable exponent "
+                f"of {_short(e.base)}; it must be at most {MAX_EXPONENT} in size"
+            )
         # e.g. 2**(1/3); a real constant power of a base that is ≥ 0 for every x (abs(x),
         # relu(x)) stays real and cheap: abs(x)**1.0000001 is a valid activation
         cheap_real = info.constant and info.real and kids[0].nonneg and e.base.free_symbols
@@ -899,9 +997,11 @@ def _check_exponent(e: sympy.Pow | sympy.exp, kids: list[_Info]) -> None:
     numbers = [exponent] if exponent.is_Rational else exponent.atoms(sympy.Rational)
     worst = max((max(abs(int(r.p)), int(r.q)) for r in numbers), default=0)
     if worst > MAX_EXPONENT_RATIONAL:
-        raise _Reject(f"has {_number(worst)} in an exponent; numerators and denominators in "
-                      f"a variable exponent or in a power of x must be at most "
-                      f"{MAX_EXPONENT_RATIONAL}, e.g. x**(1/3), 2**(x/3)")
+        raise _Reject(
+            f"has {_number(worst)} in an exponent; numerators and denominators in "
+            f"a variable exponent or in a power of x must be at most "
+            f"{MAX_EXPONENT_RATIONAL}, e.g. x**(1/3), 2**(x/3)"
+        )
 
 
 def _positive_by_algebra(e: sympy.Expr) -> bool:

@@ -66,54 +66,94 @@ def _applied(cls):
     return lambda *args: cls(*args, evaluate=False)
 
 
-_FACTORIAL_LIKE = (sympy.factorial, sympy.gamma, sympy.RisingFactorial, sympy.binomial,
-                   sympy.FallingFactorial)
+_FACTORIAL_LIKE = (
+    sympy.factorial,
+    sympy.gamma,
+    sympy.RisingFactorial,
+    sympy.binomial,
+    sympy.FallingFactorial,
+)
 
 # node name → constructor taking parsed SymPy arguments only
 NODES: dict[str, Callable[..., sympy.Basic]] = {
-    "Add": _applied(sympy.Add), "Mul": _applied(sympy.Mul),
+    "Add": _applied(sympy.Add),
+    "Mul": _applied(sympy.Mul),
     "Tuple": lambda *a: sympy.Tuple(*a),
-    "Equality": _relational(sympy.Eq), "Unequality": _relational(sympy.Ne),
-    "StrictGreaterThan": _relational(sympy.Gt), "StrictLessThan": _relational(sympy.Lt),
-    "GreaterThan": _relational(sympy.Ge), "LessThan": _relational(sympy.Le),
+    "Equality": _relational(sympy.Eq),
+    "Unequality": _relational(sympy.Ne),
+    "StrictGreaterThan": _relational(sympy.Gt),
+    "StrictLessThan": _relational(sympy.Lt),
+    "GreaterThan": _relational(sympy.Ge),
+    "LessThan": _relational(sympy.Le),
     "Not": _unevaluated(sympy.Not),
-    "And": _unevaluated(sympy.And), "Or": _unevaluated(sympy.Or),
+    "And": _unevaluated(sympy.And),
+    "Or": _unevaluated(sympy.Or),
     "Implies": _unevaluated(sympy.Implies),
     "ForAll": lambda v, body, dom: ForAll(v, body, dom),
     "Exists": lambda v, body, dom: Exists(v, body, dom),
-    "ExprCondPair": lambda e, c: ExprCondPair(e, c), "Piecewise": _applied(sympy.Piecewise),
+    "ExprCondPair": lambda e, c: ExprCondPair(e, c),
+    "Piecewise": _applied(sympy.Piecewise),
     "Lambda": lambda sig, body: sympy.Lambda(sig, body),
     "Interval": lambda a, b, lo=sympy.false, ro=sympy.false: sympy.Interval(a, b, lo, ro),
     "Derivative": lambda e, *v: sympy.Derivative(e, *v),
-    "Subs": lambda e, v, p: sympy.Subs(e, v, p), "Sum": lambda e, *lim: sympy.Sum(e, *lim),
-    "Indexed": lambda b, *i: sympy.Indexed(b, *i), "IndexedBase": lambda b: sympy.IndexedBase(b),
+    "Subs": lambda e, v, p: sympy.Subs(e, v, p),
+    "Sum": lambda e, *lim: sympy.Sum(e, *lim),
+    "Indexed": lambda b, *i: sympy.Indexed(b, *i),
+    "IndexedBase": lambda b: sympy.IndexedBase(b),
     "MatrixSymbol": lambda n, r, c: sympy.MatrixSymbol(n, r, c),
     "MatrixElement": lambda m, i, j: MatrixElement(m, i, j),
-    "MatMul": _applied(sympy.MatMul), "MatAdd": _applied(sympy.MatAdd),
+    "MatMul": _applied(sympy.MatMul),
+    "MatAdd": _applied(sympy.MatAdd),
     "HadamardProduct": _applied(sympy.HadamardProduct),
-    "Transpose": lambda m: sympy.Transpose(m), "Inverse": lambda *a: sympy.Inverse(*a),
-    "Identity": lambda n: sympy.Identity(n), "ZeroMatrix": lambda r, c: sympy.ZeroMatrix(r, c),
+    "Transpose": lambda m: sympy.Transpose(m),
+    "Inverse": lambda *a: sympy.Inverse(*a),
+    "Identity": lambda n: sympy.Identity(n),
+    "ZeroMatrix": lambda r, c: sympy.ZeroMatrix(r, c),
     "OneMatrix": lambda r, c: sympy.OneMatrix(r, c),
     "BlockMatrix": lambda rows: sympy.BlockMatrix(rows),
     "ElementwiseApplyFunction": lambda f, m: ElementwiseApplyFunction(f, m),
     "ImmutableDenseMatrix": lambda rows: sympy.ImmutableDenseMatrix(rows),
 }
-for _name, _cls in (("Pow", sympy.Pow), ("exp", sympy.exp), ("log", sympy.log),
-                    ("tanh", sympy.tanh), ("sinh", sympy.sinh), ("cosh", sympy.cosh),
-                    ("sin", sympy.sin), ("cos", sympy.cos), ("atan", sympy.atan),
-                    ("erf", sympy.erf), ("erfc", sympy.erfc), ("besseli", sympy.besseli),
-                    ("Abs", sympy.Abs), ("Max", sympy.Max), ("Min", sympy.Min),
-                    ("Heaviside", sympy.Heaviside), ("sign", sympy.sign),
-                    ("gamma", sympy.gamma), ("factorial", sympy.factorial),
-                    ("RisingFactorial", sympy.RisingFactorial),
-                    ("binomial", sympy.binomial)):
+for _name, _cls in (
+    ("Pow", sympy.Pow),
+    ("exp", sympy.exp),
+    ("log", sympy.log),
+    ("tanh", sympy.tanh),
+    ("sinh", sympy.sinh),
+    ("cosh", sympy.cosh),
+    ("sin", sympy.sin),
+    ("cos", sympy.cos),
+    ("atan", sympy.atan),
+    ("erf", sympy.erf),
+    ("erfc", sympy.erfc),
+    ("besseli", sympy.besseli),
+    ("Abs", sympy.Abs),
+    ("Max", sympy.Max),
+    ("Min", sympy.Min),
+    ("Heaviside", sympy.Heaviside),
+    ("sign", sympy.sign),
+    ("gamma", sympy.gamma),
+    ("factorial", sympy.factorial),
+    ("RisingFactorial", sympy.RisingFactorial),
+    ("binomial", sympy.binomial),
+):
     NODES[_name] = _applied(_cls)
 
 CONSTANTS: dict[str, sympy.Basic] = {
-    "pi": sympy.pi, "E": sympy.E, "oo": sympy.oo, "zoo": sympy.zoo, "nan": sympy.nan,
-    "I": sympy.I, "EulerGamma": sympy.EulerGamma, "true": sympy.true, "false": sympy.false,
-    "Reals": sympy.S.Reals, "Naturals": sympy.S.Naturals, "Naturals0": sympy.S.Naturals0,
-    "Integers": sympy.S.Integers, "EmptySet": sympy.S.EmptySet,
+    "pi": sympy.pi,
+    "E": sympy.E,
+    "oo": sympy.oo,
+    "zoo": sympy.zoo,
+    "nan": sympy.nan,
+    "I": sympy.I,
+    "EulerGamma": sympy.EulerGamma,
+    "true": sympy.true,
+    "false": sympy.false,
+    "Reals": sympy.S.Reals,
+    "Naturals": sympy.S.Naturals,
+    "Naturals0": sympy.S.Naturals0,
+    "Integers": sympy.S.Integers,
+    "EmptySet": sympy.S.EmptySet,
 }
 ASSUMPTION_KEYS = frozenset(_assume_defined)
 
@@ -137,8 +177,9 @@ def read_formula(text: str) -> sympy.Basic:
         raise
     except (TypeError, ValueError, AttributeError, IndexError, KeyError) as exc:
         # a whitelisted constructor refused its (parsed) arguments
-        raise UnreadableFormula(f"malformed formula ({type(exc).__name__}: "
-                                f"{' '.join(str(exc).split())[:120]})") from None
+        raise UnreadableFormula(
+            f"malformed formula ({type(exc).__name__}: {' '.join(str(exc).split())[:120]})"
+        ) from None
     if not isinstance(result, sympy.Basic):
         raise UnreadableFormula("the text is not a SymPy formula")
     return result
@@ -174,8 +215,12 @@ class _Reader:
             if n.keywords:
                 raise UnreadableFormula("an applied function takes no keywords")
             return head(*self.args(n, depth, "function"))
-        if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
-                and n.func.value.id == "Interval" and n.func.attr in _INTERVALS:
+        if (
+            isinstance(n.func, ast.Attribute)
+            and isinstance(n.func.value, ast.Name)
+            and n.func.value.id == "Interval"
+            and n.func.attr in _INTERVALS
+        ):
             a, b = self.args(n, depth, "Interval")
             return _INTERVALS[n.func.attr](a, b)
         if not isinstance(n.func, ast.Name):
@@ -196,14 +241,16 @@ class _Reader:
         for k, a in enumerate(n.args, 1):
             if isinstance(a, ast.Constant):
                 what = "a string" if isinstance(a.value, str) else "a bare literal"
-                raise UnreadableFormula(f"{name}: argument {k} is {what}; only names take "
-                                        "strings")
+                raise UnreadableFormula(f"{name}: argument {k} is {what}; only names take strings")
             out.append(self.node(a, depth + 1))
         return out
 
 
-_INTERVALS = {"open": sympy.Interval.open, "Lopen": sympy.Interval.Lopen,
-              "Ropen": sympy.Interval.Ropen}
+_INTERVALS = {
+    "open": sympy.Interval.open,
+    "Lopen": sympy.Interval.Lopen,
+    "Ropen": sympy.Interval.Ropen,
+}
 
 
 def _int_literal(a: ast.AST, where: str) -> int:
@@ -220,13 +267,17 @@ _NAME_OK = re.compile(r"[^\x00-\x1f\x7f]+")
 
 
 def _name(n: ast.Call, what: str) -> str:
-    if not n.args or not isinstance(n.args[0], ast.Constant) or \
-            not isinstance(n.args[0].value, str):
+    if (
+        not n.args
+        or not isinstance(n.args[0], ast.Constant)
+        or not isinstance(n.args[0].value, str)
+    ):
         raise UnreadableFormula(f"{what}: expected a name string")
     text = n.args[0].value
     if len(text) > MAX_NAME or not _NAME_OK.fullmatch(text):
-        raise UnreadableFormula(f"{what}: a name of {len(text)} characters or with control "
-                                "characters")
+        raise UnreadableFormula(
+            f"{what}: a name of {len(text)} characters or with control characters"
+        )
     return text
 
 
@@ -236,8 +287,11 @@ def _assumptions(n: ast.Call, what: str, extra: tuple[str, ...] = ()) -> dict:
         if kw.arg in extra:
             out[kw.arg] = _int_literal(kw.value, f"{what} {kw.arg}")
             continue
-        if kw.arg not in ASSUMPTION_KEYS or not isinstance(kw.value, ast.Constant) \
-                or type(kw.value.value) is not bool:
+        if (
+            kw.arg not in ASSUMPTION_KEYS
+            or not isinstance(kw.value, ast.Constant)
+            or type(kw.value.value) is not bool
+        ):
             raise UnreadableFormula(f"{what}: {kw.arg}= is not an assumption with a bool value")
         out[kw.arg] = kw.value.value
     return out
@@ -283,8 +337,14 @@ def _rational(reader: _Reader, n: ast.Call) -> sympy.Rational:
     return sympy.Rational(p, q)
 
 
-_LEAVES = {"Symbol": _symbol, "Dummy": _dummy, "Function": _function, "Str": _str,
-           "Integer": _integer, "Rational": _rational}
+_LEAVES = {
+    "Symbol": _symbol,
+    "Dummy": _dummy,
+    "Function": _function,
+    "Str": _str,
+    "Integer": _integer,
+    "Rational": _rational,
+}
 NODES["assumed"] = _applied(ASSUMED)  # an assumption stated only in words
 
 
@@ -303,8 +363,7 @@ def _check_bounds(name: str, args: list) -> None:
     if name in {c.__name__ for c in _FACTORIAL_LIKE}:
         for a in args:
             if isinstance(a, sympy.Number) and not (abs(a) <= MAX_FACTORIAL_ARG):
-                raise UnreadableFormula(f"{name}: argument {_short(a)} beyond "
-                                        f"±{MAX_FACTORIAL_ARG}")
+                raise UnreadableFormula(f"{name}: argument {_short(a)} beyond ±{MAX_FACTORIAL_ARG}")
 
 
 def _short(n: sympy.Basic) -> str:
@@ -322,8 +381,9 @@ def read_fraction(text: object) -> Fraction:
     each (no exponent notation: ``Fraction("1e1000000000")`` would not return)."""
     m = _FRACTION.fullmatch(text) if isinstance(text, str) else None
     if m is None:
-        raise UnreadableFormula(f"{str(text)[:40]!r}: not a fraction p/q of at most "
-                                f"{MAX_FRACTION_DIGITS} digits")
+        raise UnreadableFormula(
+            f"{str(text)[:40]!r}: not a fraction p/q of at most {MAX_FRACTION_DIGITS} digits"
+        )
     sign, p, q = m.groups()
     if q is not None and int(q) == 0:
         raise UnreadableFormula("a fraction with a zero denominator")

@@ -26,8 +26,10 @@ from sympy.core.function import AppliedUndef
 from symbolic.kernel.logic import Exists, ForAll
 
 MAX_POWER = 32  # x**n is written as a product of n factors
-HEADER = ("; transformer-proofs: the negation of a step's formula over the reals "
-          "(issue 25); unsat: the formula holds")
+HEADER = (
+    "; transformer-proofs: the negation of a step's formula over the reals "
+    "(issue 25); unsat: the formula holds"
+)
 
 
 class Outside(Exception):
@@ -65,10 +67,13 @@ class _Printer:
         if s.is_real is not True:
             raise Outside(f"{s} is not declared real")
         out = []
-        for key, text in (("positive", f"(> {term} 0.0)"), ("negative", f"(< {term} 0.0)"),
-                          ("nonnegative", f"(>= {term} 0.0)"),
-                          ("nonpositive", f"(<= {term} 0.0)"),
-                          ("nonzero", f"(not (= {term} 0.0))")):
+        for key, text in (
+            ("positive", f"(> {term} 0.0)"),
+            ("negative", f"(< {term} 0.0)"),
+            ("nonnegative", f"(>= {term} 0.0)"),
+            ("nonpositive", f"(<= {term} 0.0)"),
+            ("nonzero", f"(not (= {term} 0.0))"),
+        ):
             if s.assumptions0.get(key) is True:
                 out.append(text)
         return out
@@ -86,8 +91,10 @@ class _Printer:
             logic = "QF_UFNRA" if self.functions else "QF_NRA"
         lines.append(f"(set-logic {logic})")
         lines += [f"(declare-fun {self.name(s)} () Real)" for s in free]
-        lines += [f"(declare-fun {f} ({' '.join(['Real'] * n)}) Real)"
-                  for f, n in sorted(self.functions.items())]
+        lines += [
+            f"(declare-fun {f} ({' '.join(['Real'] * n)}) Real)"
+            for f, n in sorted(self.functions.items())
+        ]
         for s in free:
             lines += [f"(assert {d})" for d in self.domain(s, self.term(s))]
         lines += [f"(assert (not {body}))", "(check-sat)", "(exit)"]
@@ -114,8 +121,7 @@ class _Printer:
 
     def atom(self, f: sympy.core.relational.Relational) -> str:
         outer, self.guards = self.guards, []
-        op = {"==": "=", "!=": "distinct", "<": "<", "<=": "<=", ">": ">", ">=": ">="}.get(
-            f.rel_op)
+        op = {"==": "=", "!=": "distinct", "<": "<", "<=": "<=", ">": ">", ">=": ">="}.get(f.rel_op)
         if op is None:
             raise Outside(f.rel_op)
         lhs, rhs = self.term(f.lhs), self.term(f.rhs)

@@ -13,9 +13,22 @@ import sympy
 from sympy.printing.str import StrPrinter
 
 GREEK = {"sigma": "σ", "alpha": "α", "beta": "β", "lambda": "λ"}
+UNEVALUATED = (sympy.Integral, sympy.Sum, sympy.Product)
 
 
-class TextPrinter(StrPrinter):
+class OrderedWithoutQuadrature:
+    """A printer mixin. SymPy orders an Add's terms by their numeric value where a term is a
+    number (``as_terms`` calls ``complex(term)``): for a definite integral that is an mpmath
+    quadrature, seconds per print (10 s of a whole LaTeX report). An Add holding such a term
+    keeps SymPy's canonical order of its arguments instead."""
+
+    def _as_ordered_terms(self, expr, order=None):
+        if any(t.has(*UNEVALUATED) and t.is_number for t in expr.args):
+            return list(expr.args)
+        return super()._as_ordered_terms(expr, order=order)
+
+
+class TextPrinter(OrderedWithoutQuadrature, StrPrinter):
     def _print_Symbol(self, expr) -> str:
         return GREEK.get(expr.name, expr.name)
 
@@ -35,14 +48,20 @@ class TextPrinter(StrPrinter):
     _print_LessThan = _print_GreaterThan = _print_Relational
 
     def _join(self, expr, op: str) -> str:
-        return f" {op} ".join(self.parenthesize(a, 0) if isinstance(a, sympy.Basic)
-                              and a.args and not a.is_Atom else self._print(a)
-                              for a in expr.args)
+        return f" {op} ".join(
+            self.parenthesize(a, 0)
+            if isinstance(a, sympy.Basic) and a.args and not a.is_Atom
+            else self._print(a)
+            for a in expr.args
+        )
 
     def _print_And(self, expr) -> str:
-        return " ∧ ".join(f"({self._print(a)})" if len(a.args) > 1 and
-                          isinstance(a, (sympy.Or, sympy.Implies)) else self._print(a)
-                          for a in expr.args)
+        return " ∧ ".join(
+            f"({self._print(a)})"
+            if len(a.args) > 1 and isinstance(a, (sympy.Or, sympy.Implies))
+            else self._print(a)
+            for a in expr.args
+        )
 
     def _print_Or(self, expr) -> str:
         return " ∨ ".join(self._print(a) for a in expr.args)

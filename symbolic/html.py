@@ -67,10 +67,14 @@ STATUS_COLOURS = {  # status -> (fill, label in the legend)
     "failed": ("#e06666", "failed"),
 }
 NODE_SHAPES = {  # what a node is -> Graphviz shape and style
-    "theorem": ("box", "filled"), "proposition": ("box", "filled"),
-    "corollary": ("box", "rounded,filled"), "lemma": ("ellipse", "filled"),
-    "claim": ("box", "filled"), "assumption": ("octagon", "dashed,filled"),
-    "oracle": ("hexagon", "dashed,filled"), "module": ("folder", "filled"),
+    "theorem": ("box", "filled"),
+    "proposition": ("box", "filled"),
+    "corollary": ("box", "rounded,filled"),
+    "lemma": ("ellipse", "filled"),
+    "claim": ("box", "filled"),
+    "assumption": ("octagon", "dashed,filled"),
+    "oracle": ("hexagon", "dashed,filled"),
+    "module": ("folder", "filled"),
 }
 ADMITTED_FILL = "#fff3cc"
 
@@ -96,7 +100,8 @@ def complete_claims(index: Mapping[str, tuple[Report, Result]]) -> set[str]:
             return False
         result = index[name][1]
         ok = status_class(result) == "proved" and all(
-            complete(u, path | {name}) for u in result.claim.uses)
+            complete(u, path | {name}) for u in result.claim.uses
+        )
         memo[name] = ok
         return ok
 
@@ -109,11 +114,16 @@ def node_class(name: str, result: Result, complete: set[str]) -> str:
 
 # --- MathML ---------------------------------------------------------------------------------
 
+
 def _merge_italic_words(code: str) -> str:
     """``\\mathit{aa}`` comes out of latex2mathml letter by letter: make it one identifier."""
-    return re.sub(r'<mrow>((?:<mi mathvariant="italic">[^<]*</mi>)+)</mrow>',
-                  lambda m: '<mi mathvariant="italic">' + "".join(
-                      re.findall(r">([^<]*)</mi>", m[1])) + "</mi>", code)
+    return re.sub(
+        r'<mrow>((?:<mi mathvariant="italic">[^<]*</mi>)+)</mrow>',
+        lambda m: (
+            '<mi mathvariant="italic">' + "".join(re.findall(r">([^<]*)</mi>", m[1])) + "</mi>"
+        ),
+        code,
+    )
 
 
 def mathml(expr: sympy.Basic, display: bool = False) -> str:
@@ -139,7 +149,7 @@ def _scripts_html(text: str) -> str:
     subscript, ``d_out`` is d<sub>out</sub>; the rest escaped."""
     out, pos = [], 0
     for m in MARKUP.finditer(text):
-        out.append(html.escape(text[pos:m.start()]))
+        out.append(html.escape(text[pos : m.start()]))
         if m[0] == "~":
             out.append("∼")
         elif m["reals"]:
@@ -148,8 +158,11 @@ def _scripts_html(text: str) -> str:
             power = m["rsup"] if m["rsup"] is not None else m["rsup1"]
             out.append(f"ℝ<sup>{html.escape(power)}</sup>")
         elif m["starbase"]:
-            out.append(html.escape(m["starbase"]) + "<sup>*</sup>"
-                       + (f"<sub>{html.escape(m['starsub'])}</sub>" if m["starsub"] else ""))
+            out.append(
+                html.escape(m["starbase"])
+                + "<sup>*</sup>"
+                + (f"<sub>{html.escape(m['starsub'])}</sub>" if m["starsub"] else "")
+            )
         elif m["base"]:
             out.append(f"{html.escape(m['base'])}<sub>{html.escape(m['sub1'])}</sub>")
         else:
@@ -201,10 +214,12 @@ pre.source{font:.8rem/1.35 monospace;white-space:pre}
 
 
 def _page(title: str, body: str, css: str = "style.css") -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{html.escape(title)}</title>\n"
-            f"<link rel=\"stylesheet\" href=\"{css}\">\n</head>\n<body>\n"
-            f"{body}\n</body>\n</html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        f'<link rel="stylesheet" href="{css}">\n</head>\n<body>\n'
+        f"{body}\n</body>\n</html>\n"
+    )
 
 
 def _anchor(name: str) -> str:
@@ -228,8 +243,10 @@ def _source_html(source: str) -> str:
         found = sources.resolve(source)
     except sources.UnresolvedSource:
         return f"{html.escape(source)} (not an item of {sources.THEORY_NAME})"
-    return ", ".join(f'<a href="theory.html#{i.id}">{html.escape(i.id)}</a> '
-                     f"({html.escape(i.title)})" for i in found)
+    return ", ".join(
+        f'<a href="theory.html#{i.id}">{html.escape(i.id)}</a> ({html.escape(i.title)})'
+        for i in found
+    )
 
 
 def step_html(step: Step) -> str:
@@ -240,7 +257,7 @@ def step_html(step: Step) -> str:
         body, rule, note = mathml(f), step.rule, step_note(step)
     elif bare_truth(step):
         said = step_note(step) or step.rule
-        body = prose_html(said + step.statement[len(str(step.formula)):])
+        body = prose_html(said + step.statement[len(str(step.formula)) :])
         rule, note = (step.rule if step_note(step) else ""), ""
     else:
         body, rule, note = prose_html(step.statement), step.rule, step_note(step)
@@ -248,10 +265,11 @@ def step_html(step: Step) -> str:
     kind = step_kind(step)
     fact_rule = getattr(getattr(step, "fact", None), "rule", None)
     method = f"rule {fact_rule}" if v.method == "rule" and fact_rule else v.method
-    verdict = {"definition": "definition",
-               "assumption": "assumption (admitted, not checked)",
-               "oracle": "oracle result (certified outside the kernel)"}.get(
-        kind, f"{v.status} by {method}" + (f" ({v.backend})" if v.backend else ""))
+    verdict = {
+        "definition": "definition",
+        "assumption": "assumption (admitted, not checked)",
+        "oracle": "oracle result (certified outside the kernel)",
+    }.get(kind, f"{v.status} by {method}" + (f" ({v.backend})" if v.backend else ""))
     why = [prose_html(rule)] if rule else []
     if note:
         why.append(prose_html(note))
@@ -309,17 +327,25 @@ def _source_file(module: str) -> str:
 
 def source_page(module: str, path: Path) -> str:
     """The module's source with numbered, linkable lines (``#L12``)."""
-    rows = "\n".join(f'<span id="L{n}" class="line"><a href="#L{n}">{n:>4}</a>  '
-                     f"{html.escape(line)}</span>"
-                     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1))
-    body = (f'<p><a href="../{_module_file(module)}">← {html.escape(module)}</a></p>\n'
-            f"<h1><code>{html.escape(module)}</code></h1>\n<pre class=\"source\">{rows}</pre>")
+    rows = "\n".join(
+        f'<span id="L{n}" class="line"><a href="#L{n}">{n:>4}</a>  {html.escape(line)}</span>'
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+    )
+    body = (
+        f'<p><a href="../{_module_file(module)}">← {html.escape(module)}</a></p>\n'
+        f'<h1><code>{html.escape(module)}</code></h1>\n<pre class="source">{rows}</pre>'
+    )
     return _page(module, body, css="../style.css")
 
 
-def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
-               used_by: Sequence[str], backing: str | None = None,
-               line: int | None = None, complete: set[str] | None = None) -> str:
+def claim_html(
+    result: Result,
+    index: Mapping[str, tuple[Report, Result]],
+    used_by: Sequence[str],
+    backing: str | None = None,
+    line: int | None = None,
+    complete: set[str] | None = None,
+) -> str:
     """One claim's section; ``backing``: how it is backed (``symbolic.backing``; without a
     second solver when not given); ``line``: where its module states it; ``complete``: the
     claims proved including every ancestor."""
@@ -328,23 +354,31 @@ def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
     c = result.claim
     cls = node_class(c.name, result, complete or set())
     f = c.statement
-    statement = (mathml(f, display=True) + f"<p>{prose_html(c.note)}</p>" if f is not None
-                 else f"<p>{prose_html(c.note)}</p>")
+    statement = (
+        mathml(f, display=True) + f"<p>{prose_html(c.note)}</p>"
+        if f is not None
+        else f"<p>{prose_html(c.note)}</p>"
+    )
 
     def link(name: str) -> str:
         if name not in index:
             return f"<code>{html.escape(name)}</code> (not checked here)"
         rep, _ = index[name]
-        return (f'<a href="{_module_file(rep.module)}#{_anchor(name)}">'
-                f"<code>{html.escape(name)}</code></a>")
+        return (
+            f'<a href="{_module_file(rep.module)}#{_anchor(name)}">'
+            f"<code>{html.escape(name)}</code></a>"
+        )
 
     module = index[c.name][0].module if c.name in index else ""
     meta = [f"source {_source_html(c.source)}"]
     if line is not None:
-        meta.append(f'stated in <a href="{_source_file(module)}#L{line}">'
-                    f"<code>{html.escape(module.replace('.', '/'))}.py</code>, line {line}</a>")
-    meta.append(f'backed by <span class="backing">{html.escape(backing or backing_of(result))}'
-                "</span>")
+        meta.append(
+            f'stated in <a href="{_source_file(module)}#L{line}">'
+            f"<code>{html.escape(module.replace('.', '/'))}.py</code>, line {line}</a>"
+        )
+    meta.append(
+        f'backed by <span class="backing">{html.escape(backing or backing_of(result))}</span>'
+    )
     if c.uses:
         meta.append("uses " + ", ".join(link(u) for u in c.uses))
     if used_by:
@@ -353,41 +387,67 @@ def claim_html(result: Result, index: Mapping[str, tuple[Report, Result]],
         meta.append("assumptions: " + "; ".join(prose_html(a) for a in c.assumptions))
     inherited = getattr(result, "inherited", ()) or ()
     if inherited:
-        meta.append("rests, through the claims it uses, on " + "; ".join(
-            f"{html.escape(a.kind)} {prose_html(a.statement)}"
-            + (f" (via {link(a.via)})" if a.via else "") for a in inherited))
+        meta.append(
+            "rests, through the claims it uses, on "
+            + "; ".join(
+                f"{html.escape(a.kind)} {prose_html(a.statement)}"
+                + (f" (via {link(a.via)})" if a.via else "")
+                for a in inherited
+            )
+        )
     badge = status_text(result) + (", with every ancestor" if cls == "complete" else "")
     steps = "\n".join(step_html(s) for s in result.derivation.steps)
     numeric = "".join(
         f"<li>{_scripts_html(n.name)} ({html.escape(n.backend)}, {n.samples} samples): "
-        f"{'agrees' if n.agrees else 'DISAGREES'}</li>" for n in result.numeric)
-    return (f'<section class="claim {cls}" id="{_anchor(c.name)}">\n'
-            f"<h3>{html.escape(c.kind.capitalize())}: {_scripts_html(c.title)} "
-            f'<span class="badge {cls}">{html.escape(badge)}</span></h3>\n'
-            f'<p class="meta"><code>{html.escape(c.name)}</code> · {" · ".join(meta)}</p>\n'
-            f"{statement}\n<ol class=\"steps\">\n{steps}\n</ol>\n"
-            + (f"<p class=\"meta\">Numeric cross-checks:</p><ul>{numeric}</ul>\n" if numeric
-               else "") + "</section>")
+        f"{'agrees' if n.agrees else 'DISAGREES'}</li>"
+        for n in result.numeric
+    )
+    return (
+        f'<section class="claim {cls}" id="{_anchor(c.name)}">\n'
+        f"<h3>{html.escape(c.kind.capitalize())}: {_scripts_html(c.title)} "
+        f'<span class="badge {cls}">{html.escape(badge)}</span></h3>\n'
+        f'<p class="meta"><code>{html.escape(c.name)}</code> · {" · ".join(meta)}</p>\n'
+        f'{statement}\n<ol class="steps">\n{steps}\n</ol>\n'
+        + (f'<p class="meta">Numeric cross-checks:</p><ul>{numeric}</ul>\n' if numeric else "")
+        + "</section>"
+    )
 
 
-def module_page(report: Report, index: Mapping[str, tuple[Report, Result]],
-                used_by: Mapping[str, list[str]], svg: str = "",
-                lines: Mapping[str, int] | None = None,
-                complete: set[str] | None = None) -> str:
+def module_page(
+    report: Report,
+    index: Mapping[str, tuple[Report, Result]],
+    used_by: Mapping[str, list[str]],
+    svg: str = "",
+    lines: Mapping[str, int] | None = None,
+    complete: set[str] | None = None,
+) -> str:
     """A module's page: its claim graph (``svg``), then every claim."""
     from symbolic.backing import claim_backing
 
     lines = lines or {}
-    claims = "\n".join(claim_html(r, index, used_by.get(r.claim.name, []),
-                                  claim_backing(report, r), lines.get(r.claim.name), complete)
-                       for r in report.results)
-    graph = (f'<h2>Claims and what they use</h2>\n{legend_html()}\n<div class="graph">{svg}</div>'
-             if svg else "")
-    body = (f'<p><a href="index.html">← all modules</a></p>\n<h1>{html.escape(report.title)}</h1>\n'
-            f"<p class=\"meta\">Module <code>{html.escape(report.module)}</code> "
-            f"(<code>python -m {html.escape(report.module)}</code>) · source "
-            f"{_source_html(report.source)} · overall {html.escape(report.status)}</p>\n"
-            f"{graph}\n{claims}")
+    claims = "\n".join(
+        claim_html(
+            r,
+            index,
+            used_by.get(r.claim.name, []),
+            claim_backing(report, r),
+            lines.get(r.claim.name),
+            complete,
+        )
+        for r in report.results
+    )
+    graph = (
+        f'<h2>Claims and what they use</h2>\n{legend_html()}\n<div class="graph">{svg}</div>'
+        if svg
+        else ""
+    )
+    body = (
+        f'<p><a href="index.html">← all modules</a></p>\n<h1>{html.escape(report.title)}</h1>\n'
+        f'<p class="meta">Module <code>{html.escape(report.module)}</code> '
+        f"(<code>python -m {html.escape(report.module)}</code>) · source "
+        f"{_source_html(report.source)} · overall {html.escape(report.status)}</p>\n"
+        f"{graph}\n{claims}"
+    )
     return _page(report.title, body)
 
 
@@ -399,20 +459,25 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-GRAPH_HEAD = ('  graph [rankdir=LR, fontname="Helvetica", ranksep=0.5, nodesep=0.15];',
-              '  node [fontname="Helvetica", fontsize=10, margin="0.08,0.03", height=0.3];',
-              '  edge [color="#777777", arrowsize=0.6];')
+GRAPH_HEAD = (
+    '  graph [rankdir=LR, fontname="Helvetica", ranksep=0.5, nodesep=0.15];',
+    '  node [fontname="Helvetica", fontsize=10, margin="0.08,0.03", height=0.3];',
+    '  edge [color="#777777", arrowsize=0.6];',
+)
 
 
-_SUPERSCRIPTS = str.maketrans("0123456789+-−=()abcdefghijklmnoprstuvwxyzT",
-                              "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵀ")
-_SUBSCRIPTS = str.maketrans("0123456789+-−=()aehijklmnoprstuvx",
-                            "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUPERSCRIPTS = str.maketrans(
+    "0123456789+-−=()abcdefghijklmnoprstuvwxyzT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵀ"
+)
+_SUBSCRIPTS = str.maketrans(
+    "0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"
+)
 
 
 def plain_text(text: str) -> str:
     """Text for a tooltip (no markup there): ``α^(−p)`` is α⁻ᵖ, ``q_js`` is qⱼₛ, ``R^d`` is ℝᵈ
     where Unicode has the script letters (else the script is written ``^(…)`` or ``_(…)``)."""
+
     def script(inner: str, table: dict) -> str:
         out = inner.translate(table)
         if all(not c.isascii() or not c.isalnum() for c in out):
@@ -421,17 +486,19 @@ def plain_text(text: str) -> str:
 
     out, pos = [], 0
     for m in MARKUP.finditer(text):
-        out.append(text[pos:m.start()])
+        out.append(text[pos : m.start()])
         if m[0] == "~":
             out.append("∼")
         elif m["reals"]:
             out.append("ℝ")
         elif m["rsup"] is not None or m["rsup1"] is not None:
-            out.append("ℝ" + script(m["rsup"] if m["rsup"] is not None else m["rsup1"],
-                                    _SUPERSCRIPTS))
+            out.append(
+                "ℝ" + script(m["rsup"] if m["rsup"] is not None else m["rsup1"], _SUPERSCRIPTS)
+            )
         elif m["starbase"]:
-            out.append(m["starbase"] + "*" + (script(m["starsub"], _SUBSCRIPTS)
-                                              if m["starsub"] else ""))
+            out.append(
+                m["starbase"] + "*" + (script(m["starsub"], _SUBSCRIPTS) if m["starsub"] else "")
+            )
         elif m["base"]:
             out.append(m["base"] + script(m["sub1"], _SUBSCRIPTS))
         else:
@@ -441,16 +508,19 @@ def plain_text(text: str) -> str:
     return "".join(out) + text[pos:]
 
 
-def _claim_node(name: str, result: Result, module: str, complete: set[str],
-                line: int | None, prefix: str = "") -> str:
+def _claim_node(
+    name: str, result: Result, module: str, complete: set[str], line: int | None, prefix: str = ""
+) -> str:
     cls = node_class(name, result, complete)
     shape, style = NODE_SHAPES.get(result.claim.kind.lower(), NODE_SHAPES["claim"])
     font = ', fontcolor="white"' if cls == "complete" else ""
     where = f" ({module.replace('.', '/')}.py:{line})" if line else ""
     url = f"{prefix}{_module_file(module)}#{_anchor(name)}"
-    return (f"{_q(name)} [shape={shape}, style={_q(style)}, "
-            f"fillcolor={_q(STATUS_COLOURS[cls][0])}{font}, URL={_q(url)}, "
-            f"tooltip={_q(plain_text(result.claim.title) + where)}];")
+    return (
+        f"{_q(name)} [shape={shape}, style={_q(style)}, "
+        f"fillcolor={_q(STATUS_COLOURS[cls][0])}{font}, URL={_q(url)}, "
+        f"tooltip={_q(plain_text(result.claim.title) + where)}];"
+    )
 
 
 def _admitted_nodes(name: str, result: Result) -> list[str]:
@@ -462,15 +532,18 @@ def _admitted_nodes(name: str, result: Result) -> list[str]:
             continue
         node = f"{name}#{kind}{i}"
         shape, style = NODE_SHAPES[kind]
-        out.append(f"{_q(node)} [label={_q(kind)}, shape={shape}, style={_q(style)}, "
-                   f"fillcolor={_q(ADMITTED_FILL)}, fontsize=8, "
-                   f"tooltip={_q(plain_text(step.statement[:200]))}];")
+        out.append(
+            f"{_q(node)} [label={_q(kind)}, shape={shape}, style={_q(style)}, "
+            f"fillcolor={_q(ADMITTED_FILL)}, fontsize=8, "
+            f"tooltip={_q(plain_text(step.statement[:200]))}];"
+        )
         out.append(f"{_q(node)} -> {_q(name)} [style=dashed];")
     return out
 
 
-def dot_source(reports: Sequence[Report], module: str | None = None,
-               lines: Mapping[str, int] | None = None) -> str:
+def dot_source(
+    reports: Sequence[Report], module: str | None = None, lines: Mapping[str, int] | None = None
+) -> str:
     """The Graphviz description of the claim graph: one cluster per module, or, for
     ``module``, that module's claims with the claims they use from other modules."""
     index = _claim_index(reports)
@@ -482,7 +555,7 @@ def dot_source(reports: Sequence[Report], module: str | None = None,
         if module is not None and rep.module != module:
             continue
         out.append(f"  subgraph cluster_{k} {{")
-        out.append(f"    label={_q(rep.module.removeprefix('proofs.'))}; color=\"#bbbbbb\";")
+        out.append(f'    label={_q(rep.module.removeprefix("proofs."))}; color="#bbbbbb";')
         for res in rep.results:
             name = res.claim.name
             if index[name][1] is not res:
@@ -497,8 +570,12 @@ def dot_source(reports: Sequence[Report], module: str | None = None,
                 continue
             if used not in shown:  # another module's claim, on a module's page
                 rep, res = index[used]
-                out.append("  " + _claim_node(used, res, rep.module, complete, None)
-                           .replace("];", ', penwidth=0.5, fontcolor="#555555"];'))
+                out.append(
+                    "  "
+                    + _claim_node(used, res, rep.module, complete, None).replace(
+                        "];", ', penwidth=0.5, fontcolor="#555555"];'
+                    )
+                )
                 shown.add(used)
             out.append(f"  {_q(used)} -> {_q(name)};")
     out.append("}")
@@ -510,20 +587,28 @@ def module_dot(reports: Sequence[Report]) -> str:
     where a claim of one uses a claim of the other (labelled with how many uses)."""
     index = _claim_index(reports)
     complete = complete_claims(index)
-    out = ["digraph modules {", GRAPH_HEAD[0].replace("ranksep=0.5", "ranksep=0.8"),
-           *GRAPH_HEAD[1:]]
+    out = [
+        "digraph modules {",
+        GRAPH_HEAD[0].replace("ranksep=0.5", "ranksep=0.8"),
+        *GRAPH_HEAD[1:],
+    ]
     edges: dict[tuple[str, str], int] = {}
     for rep in reports:
         classes = [node_class(r.claim.name, r, complete) for r in rep.results]
-        worst = next((c for c in ("failed", "refuted", "unknown", "assumptions", "proved")
-                      if c in classes), "complete")
-        counts = ", ".join(f"{classes.count(c)} {STATUS_COLOURS[c][1]}"
-                           for c in STATUS_COLOURS if classes.count(c))
+        worst = next(
+            (c for c in ("failed", "refuted", "unknown", "assumptions", "proved") if c in classes),
+            "complete",
+        )
+        counts = ", ".join(
+            f"{classes.count(c)} {STATUS_COLOURS[c][1]}" for c in STATUS_COLOURS if classes.count(c)
+        )
         label = f"{rep.module.removeprefix('proofs.')}\n{len(rep.results)} claims"
         font = ', fontcolor="white"' if worst == "complete" else ""
-        out.append(f"  {_q(rep.module)} [label={_q(label)}, shape=folder, style=filled, "
-                   f"fillcolor={_q(STATUS_COLOURS[worst][0])}{font}, fontsize=12, "
-                   f"URL={_q(_module_file(rep.module))}, tooltip={_q(counts)}];")
+        out.append(
+            f"  {_q(rep.module)} [label={_q(label)}, shape=folder, style=filled, "
+            f"fillcolor={_q(STATUS_COLOURS[worst][0])}{font}, fontsize=12, "
+            f"URL={_q(_module_file(rep.module))}, tooltip={_q(counts)}];"
+        )
         for res in rep.results:
             for used in res.claim.uses:
                 if used in index and index[used][0].module != rep.module:
@@ -540,24 +625,36 @@ def graph_svg(reports: Sequence[Report] | None = None, dot_text: str | None = No
     ``reports``); ``GraphvizMissing`` without it."""
     dot = shutil.which("dot")
     if dot is None:
-        raise GraphvizMissing("--html: Graphviz 'dot' was not found on PATH; install it "
-                              "(Debian/Ubuntu: apt-get install graphviz; macOS: brew install "
-                              "graphviz) and run again")
+        raise GraphvizMissing(
+            "--html: Graphviz 'dot' was not found on PATH; install it "
+            "(Debian/Ubuntu: apt-get install graphviz; macOS: brew install "
+            "graphviz) and run again"
+        )
     source = dot_text if dot_text is not None else dot_source(reports or ())
-    done = subprocess.run([dot, "-Tsvg"], input=source, capture_output=True,
-                          text=True, timeout=DOT_TIMEOUT_S, check=False)
+    done = subprocess.run(
+        [dot, "-Tsvg"],
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=DOT_TIMEOUT_S,
+        check=False,
+    )
     if done.returncode:
         raise ToolkitError(f"--html: dot failed (exit {done.returncode}): {done.stderr.strip()}")
     svg = done.stdout
-    return svg[svg.index("<svg"):]  # drop the XML prolog and doctype: inline in HTML
+    return svg[svg.index("<svg") :]  # drop the XML prolog and doctype: inline in HTML
 
 
 def legend_html() -> str:
-    fills = "".join(f'<span class="key {cls}">{html.escape(label)}</span>'
-                    for cls, (_, label) in STATUS_COLOURS.items())
-    shapes = ("Shapes: theorems and propositions are boxes, lemmas ellipses, corollaries "
-              "rounded boxes; admitted facts (assumptions: octagons, oracle results: hexagons) "
-              "are tied to the claims resting on them by dashed edges.")
+    fills = "".join(
+        f'<span class="key {cls}">{html.escape(label)}</span>'
+        for cls, (_, label) in STATUS_COLOURS.items()
+    )
+    shapes = (
+        "Shapes: theorems and propositions are boxes, lemmas ellipses, corollaries "
+        "rounded boxes; admitted facts (assumptions: octagons, oracle results: hexagons) "
+        "are tied to the claims resting on them by dashed edges."
+    )
     return f'<p class="legend">{fills}</p>\n<p class="meta">{shapes}</p>'
 
 
@@ -568,43 +665,59 @@ def index_page(reports: Sequence[Report], svg: str) -> str:
     index = _claim_index(reports)
     complete = complete_claims(index)
     statuses = [node_class(r.claim.name, r, complete) for rep in reports for r in rep.results]
-    counts = ", ".join(f"{statuses.count(s)} {label}" for s, (_, label) in STATUS_COLOURS.items()
-                       if statuses.count(s))
+    counts = ", ".join(
+        f"{statuses.count(s)} {label}"
+        for s, (_, label) in STATUS_COLOURS.items()
+        if statuses.count(s)
+    )
     rows = "\n".join(
         f'<tr><td><a href="{_module_file(r.module)}">{html.escape(r.title)}</a></td>'
         f"<td><code>{html.escape(r.module)}</code></td><td>{len(r.results)}</td>"
         f"<td>{html.escape(r.status)}</td><td>backed by {html.escape(report_backing(r))}</td>"
-        "</tr>" for r in reports)
-    body = (f"<h1>Machine-checked claims</h1>\n<p>{len(statuses)} claims in {len(reports)} "
-            f"modules: {html.escape(counts)}. Every step was checked by the backend named beside "
-            f"it. The mathematics: <a href=\"theory.html\">the theory items</a>.</p>\n"
-            f"<h2>Modules</h2>\n<table class=\"modules\"><tr><th>module</th><th>name</th>"
-            f"<th>claims</th><th>status</th><th>backing</th></tr>\n{rows}\n</table>\n"
-            f"<h2>How the modules use each other</h2>\n"
-            f"<p class=\"meta\">A module's colour is its weakest claim's; an edge counts the "
-            f"claims of one module that use claims of the other. Every claim, one cluster per "
-            f'module: <a href="graph.html">the full dependency graph</a>; each module\'s own on '
-            f"its page.</p>\n{legend_html()}\n"
-            f'<div class="graph modules">{svg}</div>')
+        "</tr>"
+        for r in reports
+    )
+    body = (
+        f"<h1>Machine-checked claims</h1>\n<p>{len(statuses)} claims in {len(reports)} "
+        f"modules: {html.escape(counts)}. Every step was checked by the backend named beside "
+        f'it. The mathematics: <a href="theory.html">the theory items</a>.</p>\n'
+        f'<h2>Modules</h2>\n<table class="modules"><tr><th>module</th><th>name</th>'
+        f"<th>claims</th><th>status</th><th>backing</th></tr>\n{rows}\n</table>\n"
+        f"<h2>How the modules use each other</h2>\n"
+        f"<p class=\"meta\">A module's colour is its weakest claim's; an edge counts the "
+        f"claims of one module that use claims of the other. Every claim, one cluster per "
+        f'module: <a href="graph.html">the full dependency graph</a>; each module\'s own on '
+        f"its page.</p>\n{legend_html()}\n"
+        f'<div class="graph modules">{svg}</div>'
+    )
     return _page("Machine-checked claims", body)
 
 
 def graph_page(svg: str) -> str:
-    return _page("Dependency graph", '<p><a href="index.html">← index</a></p>\n'
-                 f"<h1>Every claim and what it uses</h1>\n{legend_html()}\n"
-                 f'<div class="graph">{svg}</div>')
+    return _page(
+        "Dependency graph",
+        '<p><a href="index.html">← index</a></p>\n'
+        f"<h1>Every claim and what it uses</h1>\n{legend_html()}\n"
+        f'<div class="graph">{svg}</div>',
+    )
 
 
 def theory_page() -> str:
-    items = "\n".join(f'<section id="{i.id}"><h3>{html.escape(i.id)}. {html.escape(i.title)}'
-                      f"</h3><pre>{_scripts_html(i.text)}</pre></section>"
-                      for i in sources.items().values())
-    return _page("Theory items", f'<p><a href="index.html">← index</a></p>\n<h1>The '
-                 f"mathematics checked ({sources.THEORY_NAME})</h1>\n{items}")
+    items = "\n".join(
+        f'<section id="{i.id}"><h3>{html.escape(i.id)}. {html.escape(i.title)}'
+        f"</h3><pre>{_scripts_html(i.text)}</pre></section>"
+        for i in sources.items().values()
+    )
+    return _page(
+        "Theory items",
+        f'<p><a href="index.html">← index</a></p>\n<h1>The '
+        f"mathematics checked ({sources.THEORY_NAME})</h1>\n{items}",
+    )
 
 
-def write_site(reports: Sequence[Report], directory: str | Path,
-               data: Mapping[str, Any] | None = None) -> Path:
+def write_site(
+    reports: Sequence[Report], directory: str | Path, data: Mapping[str, Any] | None = None
+) -> Path:
     """Write the site to ``directory`` (created if needed); returns the index path.
 
     ``data`` (the ``--json`` document) is accepted for the claim index it carries; the pages
@@ -618,8 +731,9 @@ def write_site(reports: Sequence[Report], directory: str | Path,
     paths = {rep.module: module_source(rep.module) for rep in reports}
     for rep in reports:
         if paths[rep.module] is not None:
-            lines |= claim_lines(paths[rep.module].read_text(encoding="utf-8"),
-                                 [r.claim.name for r in rep.results])
+            lines |= claim_lines(
+                paths[rep.module].read_text(encoding="utf-8"), [r.claim.name for r in rep.results]
+            )
     claims_svg = graph_svg(dot_text=dot_source(reports, lines=lines))
     used_by: dict[str, list[str]] = {}
     for name, (_, res) in index.items():
@@ -633,9 +747,11 @@ def write_site(reports: Sequence[Report], directory: str | Path,
     for rep in reports:
         svg = graph_svg(dot_text=dot_source(reports, module=rep.module, lines=lines))
         (out / _module_file(rep.module)).write_text(
-            module_page(rep, index, used_by, svg, lines, complete), encoding="utf-8")
+            module_page(rep, index, used_by, svg, lines, complete), encoding="utf-8"
+        )
         if paths[rep.module] is not None:
             (out / "src").mkdir(exist_ok=True)
             (out / _source_file(rep.module)).write_text(
-                source_page(rep.module, paths[rep.module]), encoding="utf-8")
+                source_page(rep.module, paths[rep.module]), encoding="utf-8"
+            )
     return out / "index.html"

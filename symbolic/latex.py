@@ -95,56 +95,218 @@ ASCII_RULES = (
 )
 
 MATH_SYMBOLS = {
-    "⊙": r"\odot", "∀": r"\forall", "∃": r"\exists", "∄": r"\nexists",
-    "⇔": r"\Leftrightarrow", "⇒": r"\Rightarrow", "⇐": r"\Leftarrow",
-    "⟺": r"\Longleftrightarrow", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow",
-    "↔": r"\leftrightarrow", "→": r"\to", "←": r"\leftarrow", "↦": r"\mapsto",
-    "≠": r"\neq", "≤": r"\leq", "≥": r"\geq", "≈": r"\approx", "≡": r"\equiv",
-    "≢": r"\not\equiv", "∼": r"\sim", "≃": r"\simeq", "≅": r"\cong", "∝": r"\propto",
-    "≪": r"\ll", "≫": r"\gg", "∈": r"\in", "∉": r"\notin", "∋": r"\ni", "⊂": r"\subset",
-    "⊃": r"\supset", "⊆": r"\subseteq", "⊇": r"\supseteq", "∪": r"\cup", "∩": r"\cap",
-    "∅": r"\emptyset", "∞": r"\infty", "∑": r"\sum", "∏": r"\prod", "∫": r"\int",
-    "√": r"\surd", "·": r"\cdot", "⋅": r"\cdot", "×": r"\times", "÷": r"\div", "−": "-",
-    "±": r"\pm", "∓": r"\mp", "∘": r"\circ", "⊗": r"\otimes", "⊕": r"\oplus",
-    "∂": r"\partial", "∇": r"\nabla", "¬": r"\neg", "∧": r"\wedge", "∨": r"\vee",
-    "⊤": r"\top", "⊥": r"\perp", "‖": r"\|", "∣": r"\mid", "∖": r"\setminus",
-    "⟨": r"\langle", "⟩": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor", "⌈": r"\lceil",
-    "⌉": r"\rceil", "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}",
-    "ℚ": r"\mathbb{Q}", "ℂ": r"\mathbb{C}", "⋯": r"\cdots", "′": r"{}^{\prime}",
-    "″": r"{}^{\prime\prime}", "°": r"{}^{\circ}", "✓": r"\checkmark", "✗": r"\times",
-    "∗": r"\ast", "⋆": r"\star", "ℓ": r"\ell", "∆": r"\Delta", "µ": r"\mu",
-    "•": r"\bullet", "†": r"\dagger", "‡": r"\ddagger", "∎": r"\blacksquare",
+    "⊙": r"\odot",
+    "∀": r"\forall",
+    "∃": r"\exists",
+    "∄": r"\nexists",
+    "⇔": r"\Leftrightarrow",
+    "⇒": r"\Rightarrow",
+    "⇐": r"\Leftarrow",
+    "⟺": r"\Longleftrightarrow",
+    "⟹": r"\Longrightarrow",
+    "⟸": r"\Longleftarrow",
+    "↔": r"\leftrightarrow",
+    "→": r"\to",
+    "←": r"\leftarrow",
+    "↦": r"\mapsto",
+    "≠": r"\neq",
+    "≤": r"\leq",
+    "≥": r"\geq",
+    "≈": r"\approx",
+    "≡": r"\equiv",
+    "≢": r"\not\equiv",
+    "∼": r"\sim",
+    "≃": r"\simeq",
+    "≅": r"\cong",
+    "∝": r"\propto",
+    "≪": r"\ll",
+    "≫": r"\gg",
+    "∈": r"\in",
+    "∉": r"\notin",
+    "∋": r"\ni",
+    "⊂": r"\subset",
+    "⊃": r"\supset",
+    "⊆": r"\subseteq",
+    "⊇": r"\supseteq",
+    "∪": r"\cup",
+    "∩": r"\cap",
+    "∅": r"\emptyset",
+    "∞": r"\infty",
+    "∑": r"\sum",
+    "∏": r"\prod",
+    "∫": r"\int",
+    "√": r"\surd",
+    "·": r"\cdot",
+    "⋅": r"\cdot",
+    "×": r"\times",
+    "÷": r"\div",
+    "−": "-",
+    "±": r"\pm",
+    "∓": r"\mp",
+    "∘": r"\circ",
+    "⊗": r"\otimes",
+    "⊕": r"\oplus",
+    "∂": r"\partial",
+    "∇": r"\nabla",
+    "¬": r"\neg",
+    "∧": r"\wedge",
+    "∨": r"\vee",
+    "⊤": r"\top",
+    "⊥": r"\perp",
+    "‖": r"\|",
+    "∣": r"\mid",
+    "∖": r"\setminus",
+    "⟨": r"\langle",
+    "⟩": r"\rangle",
+    "⌊": r"\lfloor",
+    "⌋": r"\rfloor",
+    "⌈": r"\lceil",
+    "⌉": r"\rceil",
+    "ℝ": r"\mathbb{R}",
+    "ℕ": r"\mathbb{N}",
+    "ℤ": r"\mathbb{Z}",
+    "ℚ": r"\mathbb{Q}",
+    "ℂ": r"\mathbb{C}",
+    "⋯": r"\cdots",
+    "′": r"{}^{\prime}",
+    "″": r"{}^{\prime\prime}",
+    "°": r"{}^{\circ}",
+    "✓": r"\checkmark",
+    "✗": r"\times",
+    "∗": r"\ast",
+    "⋆": r"\star",
+    "ℓ": r"\ell",
+    "∆": r"\Delta",
+    "µ": r"\mu",
+    "•": r"\bullet",
+    "†": r"\dagger",
+    "‡": r"\ddagger",
+    "∎": r"\blacksquare",
 }
 
 # Text symbols available in OT1 (no TS1: that font is generated at compile time when absent).
 TEXT_SYMBOLS = {
-    "–": r"\textendash{}", "—": r"\textemdash{}", "‘": "`", "’": "'", "“": "``", "”": "''",
-    "…": r"\ldots{}", "\u00a0": "~", "ß": r"\ss{}", "æ": r"\ae{}", "Æ": r"\AE{}",
-    "ø": r"\o{}", "Ø": r"\O{}", "œ": r"\oe{}", "Œ": r"\OE{}", "ł": r"\l{}", "Ł": r"\L{}",
-    "ı": r"\i{}", "¡": r"\textexclamdown{}", "¿": r"\textquestiondown{}", "⁄": "/",
+    "–": r"\textendash{}",
+    "—": r"\textemdash{}",
+    "‘": "`",
+    "’": "'",
+    "“": "``",
+    "”": "''",
+    "…": r"\ldots{}",
+    "\u00a0": "~",
+    "ß": r"\ss{}",
+    "æ": r"\ae{}",
+    "Æ": r"\AE{}",
+    "ø": r"\o{}",
+    "Ø": r"\O{}",
+    "œ": r"\oe{}",
+    "Œ": r"\OE{}",
+    "ł": r"\l{}",
+    "Ł": r"\L{}",
+    "ı": r"\i{}",
+    "¡": r"\textexclamdown{}",
+    "¿": r"\textquestiondown{}",
+    "⁄": "/",
 }
 
 # Greek letters by Unicode name; small letters are \name unless listed, capitals are \Name
 # only where TeX has one (the others look like Latin capitals).
-_GREEK_LETTERS = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota",
-                  "kappa", "lamda", "mu", "nu", "xi", "omicron", "pi", "rho", "final sigma",
-                  "sigma", "tau", "upsilon", "phi", "chi", "psi", "omega"}  # not archaic ones
-_GREEK_SMALL_SPECIAL = {"omicron": "o", "lamda": r"\lambda", "final sigma": r"\varsigma",
-                        "epsilon": r"\varepsilon", "phi": r"\varphi"}
-_GREEK_CAPITALS = {"gamma", "delta", "theta", "lamda", "xi", "pi", "sigma", "upsilon", "phi",
-                   "psi", "omega"}
-_GREEK_LATIN_CAPITALS = dict(alpha="A", beta="B", epsilon="E", zeta="Z", eta="H", iota="I",
-                             kappa="K", mu="M", nu="N", omicron="O", rho="P", tau="T", chi="X")
-GREEK_VARIANTS = {"ϵ": r"\epsilon", "ϕ": r"\phi", "ϑ": r"\vartheta", "ϱ": r"\varrho",
-                  "ϖ": r"\varpi", "ϰ": r"\varkappa"}
+_GREEK_LETTERS = {
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lamda",
+    "mu",
+    "nu",
+    "xi",
+    "omicron",
+    "pi",
+    "rho",
+    "final sigma",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+}  # not archaic ones
+_GREEK_SMALL_SPECIAL = {
+    "omicron": "o",
+    "lamda": r"\lambda",
+    "final sigma": r"\varsigma",
+    "epsilon": r"\varepsilon",
+    "phi": r"\varphi",
+}
+_GREEK_CAPITALS = {
+    "gamma",
+    "delta",
+    "theta",
+    "lamda",
+    "xi",
+    "pi",
+    "sigma",
+    "upsilon",
+    "phi",
+    "psi",
+    "omega",
+}
+_GREEK_LATIN_CAPITALS = dict(
+    alpha="A",
+    beta="B",
+    epsilon="E",
+    zeta="Z",
+    eta="H",
+    iota="I",
+    kappa="K",
+    mu="M",
+    nu="N",
+    omicron="O",
+    rho="P",
+    tau="T",
+    chi="X",
+)
+GREEK_VARIANTS = {
+    "ϵ": r"\epsilon",
+    "ϕ": r"\phi",
+    "ϑ": r"\vartheta",
+    "ϱ": r"\varrho",
+    "ϖ": r"\varpi",
+    "ϰ": r"\varkappa",
+}
 
 # Combining accents that OT1 can put on a Latin letter (code point of the combining mark).
-ACCENTS = {0x300: r"\`", 0x301: r"\'", 0x302: r"\^", 0x303: r"\~", 0x304: r"\=", 0x306: r"\u",
-           0x307: r"\.", 0x308: r'\"', 0x30A: r"\r", 0x30B: r"\H", 0x30C: r"\v", 0x327: r"\c"}
+ACCENTS = {
+    0x300: r"\`",
+    0x301: r"\'",
+    0x302: r"\^",
+    0x303: r"\~",
+    0x304: r"\=",
+    0x306: r"\u",
+    0x307: r"\.",
+    0x308: r"\"",
+    0x30A: r"\r",
+    0x30B: r"\H",
+    0x30C: r"\v",
+    0x327: r"\c",
+}
 
 # Combining accents on a letter of mathematics (θ̇ is \dot{\theta}).
-MATH_ACCENTS = {0x307: r"\dot", 0x308: r"\ddot", 0x302: r"\hat", 0x303: r"\tilde", 0x304: r"\bar",
-                0x20D7: r"\vec"}
+MATH_ACCENTS = {
+    0x307: r"\dot",
+    0x308: r"\ddot",
+    0x302: r"\hat",
+    0x303: r"\tilde",
+    0x304: r"\bar",
+    0x20D7: r"\vec",
+}
 
 # Characters that get their own superscript rendering (docs/theory.md writes transposes as xᵀ).
 SUPERSCRIPT_SYMBOLS = {"ᵀ": r"\top"}
@@ -154,7 +316,7 @@ def _greek(char: str) -> str | None:
     name = unicodedata.name(char, "")
     for case in ("SMALL", "CAPITAL"):
         prefix = f"GREEK {case} LETTER "
-        letter = name[len(prefix):].lower()
+        letter = name[len(prefix) :].lower()
         if name.startswith(prefix) and letter in _GREEK_LETTERS:
             if case == "SMALL":
                 return _GREEK_SMALL_SPECIAL.get(letter, "\\" + letter)
@@ -197,7 +359,7 @@ def _decomposed(char: str) -> tuple[str, str]:
     if not fields:
         return "text", FALLBACK % ord(char)
     tag = fields[0] if fields[0].startswith("<") else ""
-    parts = [chr(int(f, 16)) for f in fields[1 if tag else 0:]]
+    parts = [chr(int(f, 16)) for f in fields[1 if tag else 0 :]]
     if tag in ("<super>", "<sub>"):
         return tag[1:-1], "".join(_char(p)[1] for p in parts)
     if not tag and len(parts) == 2 and unicodedata.combining(parts[1]):
@@ -212,7 +374,8 @@ def _decomposed(char: str) -> tuple[str, str]:
 
 def _is_script(char: str) -> bool:
     return char in SUPERSCRIPT_SYMBOLS or unicodedata.decomposition(char).startswith(
-        ("<super>", "<sub>"))
+        ("<super>", "<sub>")
+    )
 
 
 _SCRIPTS = "".join(c for c in map(chr, range(0x80, 0x2100)) if _is_script(c))
@@ -253,6 +416,8 @@ def _math_text(text: str) -> str | None:
         else:
             return None
     return "".join(out).strip()
+
+
 _BEFORE_MINUS = " ([{,;:=·*/\u2212+"  # a hyphen after one of these, before a digit, is a minus
 
 
@@ -268,11 +433,15 @@ def _chars(text: str) -> str:
             continue
         math_accent = MATH_ACCENTS.get(ord(char))
         if math_accent and run and run[-1].startswith(_ENSUREMATH):
-            letter = run[-1][len(_ENSUREMATH):-1]
+            letter = run[-1][len(_ENSUREMATH) : -1]
             run[-1] = f"{_ENSUREMATH}{math_accent}{{{letter}}}}}"
             continue
         kind, latex = _char(char)
-        if char == "-" and text[i + 1:i + 2].isdigit() and (i == 0 or text[i - 1] in _BEFORE_MINUS):
+        if (
+            char == "-"
+            and text[i + 1 : i + 2].isdigit()
+            and (i == 0 or text[i - 1] in _BEFORE_MINUS)
+        ):
             latex = r"\ensuremath{-}"  # a negative number: a true minus, not a hyphen
         if kind != run_kind and run:
             out.append(_SCRIPT[run_kind] % "".join(run) if run_kind in _SCRIPT else "".join(run))
@@ -294,7 +463,7 @@ def escape(text: str) -> str:
     """
     text, out, pos = unicodedata.normalize("NFC", text), [], 0
     for m in MARKUP.finditer(text):
-        out.append(_chars(text[pos:m.start()]))
+        out.append(_chars(text[pos : m.start()]))
         if m[0] == "~":
             out.append(r"\ensuremath{\sim}")
         elif m["reals"]:
@@ -302,11 +471,17 @@ def escape(text: str) -> str:
         elif m["rsup"] is not None or m["rsup1"] is not None:
             power = m["rsup"] if m["rsup"] is not None else m["rsup1"]
             code = _math_text(power)
-            out.append(rf"\ensuremath{{\mathbb{{R}}^{{{code}}}}}" if code is not None
-                       else r"\ensuremath{\mathbb{R}}" + _SCRIPT["super"] % escape(power))
+            out.append(
+                rf"\ensuremath{{\mathbb{{R}}^{{{code}}}}}"
+                if code is not None
+                else r"\ensuremath{\mathbb{R}}" + _SCRIPT["super"] % escape(power)
+            )
         elif m["starbase"]:
-            out.append(_chars(m["starbase"]) + _SCRIPT["super"] % "*"
-                       + (_SCRIPT["sub"] % escape(m["starsub"]) if m["starsub"] else ""))
+            out.append(
+                _chars(m["starbase"])
+                + _SCRIPT["super"] % "*"
+                + (_SCRIPT["sub"] % escape(m["starsub"]) if m["starsub"] else "")
+            )
         elif m["base"]:
             out.append(_chars(m["base"]) + _SCRIPT["sub"] % escape(m["sub1"]))
         else:
@@ -349,9 +524,11 @@ def prose(text: str) -> str:
     """Text that may embed formulas: SymPy syntax (``2*d**2/3 + 1``, ``exp(-1)``) and floats in
     scientific notation (``1.2e+06``) are typeset as math, the rest goes through ``escape``."""
     spans = [(a, b, code) for a, b, code in sympy_spans(text)]
-    spans += [(m.start(), m.end(), rf"{m['m']}\times 10^{{{'-' if m['s'] == '-' else ''}{m['e']}}}")
-              for m in _FLOAT.finditer(text)
-              if not any(a <= m.start() < b for a, b, _ in spans)]
+    spans += [
+        (m.start(), m.end(), rf"{m['m']}\times 10^{{{'-' if m['s'] == '-' else ''}{m['e']}}}")
+        for m in _FLOAT.finditer(text)
+        if not any(a <= m.start() < b for a, b, _ in spans)
+    ]
     out, pos = [], 0
     for a, b, code in sorted(spans):
         if a < pos:
@@ -364,8 +541,15 @@ def prose(text: str) -> str:
 
 
 _OPERATOR = re.compile(r"\b(exp|log|tanh|sinh|cosh|sqrt|erf)\(")
-OPERATORS = {"exp": r"\exp", "log": r"\log", "tanh": r"\tanh", "sinh": r"\sinh",
-             "cosh": r"\cosh", "sqrt": r"\surd", "erf": r"\operatorname{erf}"}
+OPERATORS = {
+    "exp": r"\exp",
+    "log": r"\log",
+    "tanh": r"\tanh",
+    "sinh": r"\sinh",
+    "cosh": r"\cosh",
+    "sqrt": r"\surd",
+    "erf": r"\operatorname{erf}",
+}
 
 
 def _escape_operators(text: str) -> str:
@@ -373,7 +557,7 @@ def _escape_operators(text: str) -> str:
     operators."""
     out, pos = [], 0
     for m in _OPERATOR.finditer(text):
-        out.append(escape(text[pos:m.start()]) + rf"\ensuremath{{{OPERATORS[m[1]]}}}(")
+        out.append(escape(text[pos : m.start()]) + rf"\ensuremath{{{OPERATORS[m[1]]}}}(")
         pos = m.end()
     return "".join(out) + escape(text[pos:])
 
@@ -390,8 +574,12 @@ SECTION_LEVELS = ("chapter", "section", "subsection", "subsubsection", "paragrap
 def visible_width(code: str) -> int:
     """Rough width of math-mode LaTeX in characters: a command is one glyph, braces and
     script markers are nothing, a fraction is as wide as its wider part."""
-    code = re.sub(r"\\(left|right|[bB]igg?[lr]?)\b|\\[,;:! ]|\\(operatorname|mathrm|text\w*|"
-                  r"math\w+|displaystyle)\b", "", code)
+    code = re.sub(
+        r"\\(left|right|[bB]igg?[lr]?)\b|\\[,;:! ]|\\(operatorname|mathrm|text\w*|"
+        r"math\w+|displaystyle)\b",
+        "",
+        code,
+    )
     frac = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
     while frac.search(code):
         code = frac.sub(lambda m: "x" * max(len(m[1]), len(m[2])), code)
@@ -414,8 +602,11 @@ def verdict_mark(v: Verdict, rule: str | None = None) -> str:
     """``✓ sympy`` / ``✗ refuted (z3)`` / ``? unknown (sympy)``: the verdict of one step; a fact
     made by a kernel inference rule (``method == "rule"``) is ``✓ by trans`` (its rule)."""
     method = f"by {rule}" if v.method == "rule" and rule else v.method
-    text = f"{MARK[v.status]} {method}" if v.status == "proved" else (
-        f"{MARK[v.status]} {v.status} ({method})")
+    text = (
+        f"{MARK[v.status]} {method}"
+        if v.status == "proved"
+        else (f"{MARK[v.status]} {v.status} ({method})")
+    )
     return escape(text)
 
 
@@ -429,13 +620,15 @@ def _after_newline(row: str) -> str:
 # (prose) and ``kind`` (checked / definition / assumption); before it, only ``statement``,
 # ``rule``, ``verdict`` and an optional ``formula``. Both are read through these helpers.
 
+
 def step_kind(step: Step) -> str:
     """``checked``, ``definition``, ``assumption`` or ``oracle``."""
     kind = getattr(step, "kind", None)
     if kind:
         return str(kind)
     return {"definition": "definition", "assumption": "assumption"}.get(
-        step.verdict.method, "checked")
+        step.verdict.method, "checked"
+    )
 
 
 def step_note(step: Step) -> str:
@@ -450,6 +643,7 @@ def step_note(step: Step) -> str:
 def formula_latex(f: sympy.Basic) -> str:
     """A formula in math mode (``$...$``, so that a long one breaks at its relations and, when
     wider than ``BREAK_CHARS``, at the operators inside its parentheses)."""
+
     def code(breakable: bool) -> str:
         if isinstance(f, Relational) and f.rel_op in RELATIONS:
             return f"{math(f.lhs, breakable)} {RELATIONS[f.rel_op]} {math(f.rhs, breakable)}"
@@ -472,8 +666,9 @@ def bare_truth(step: Step) -> bool:
     """A step whose formula SymPy evaluated to True or False, and whose text says no more: its
     note (else its rule) is shown as its statement."""
     f = getattr(step, "formula", None)
-    return (isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom))
-            and step.statement.startswith(str(f)))
+    return isinstance(f, (bool, sympy.logic.boolalg.BooleanAtom)) and step.statement.startswith(
+        str(f)
+    )
 
 
 def step_body(step: Step) -> str:
@@ -484,7 +679,7 @@ def step_body(step: Step) -> str:
     if f is not None:
         return formula_latex(f)
     if bare_truth(step):
-        domain = step.statement[len(str(step.formula)):]
+        domain = step.statement[len(str(step.formula)) :]
         said = step_note(step) or step.rule
         if not said:
             return rf"\textit{{(checked; SymPy evaluated it to {str(step.formula).lower()})}}"
@@ -505,17 +700,21 @@ def justification(step: Step) -> str:
         parts.append(prose(note))
     if step.verdict.witness:
         parts.append("at " + prose(", ".join(f"{k} = {v}" for k, v in step.verdict.witness)))
-    mark = {"definition": r"\textit{definition}",
-            "assumption": r"\textit{assumption (admitted, not checked)}",
-            "oracle": r"\textit{oracle result (certified outside the kernel)}"}.get(
-        kind, verdict_mark(step.verdict, getattr(getattr(step, "fact", None), "rule", None)))
+    mark = {
+        "definition": r"\textit{definition}",
+        "assumption": r"\textit{assumption (admitted, not checked)}",
+        "oracle": r"\textit{oracle result (certified outside the kernel)}",
+    }.get(kind, verdict_mark(step.verdict, getattr(getattr(step, "fact", None), "rule", None)))
     return "; ".join(parts) + (r" \hfill " if parts else "") + mark
 
 
 def step_latex(i: int, step: Step) -> str:
     """One step: ``(i)`` statement, then its justification."""
-    return (rf"\item[({i})] {step_body(step)}\par" "\n"
-            rf"{{\footnotesize {justification(step)}\par}}")
+    return (
+        rf"\item[({i})] {step_body(step)}\par"
+        "\n"
+        rf"{{\footnotesize {justification(step)}\par}}"
+    )
 
 
 def derivation_latex(steps: Sequence[Step]) -> str:
@@ -532,18 +731,21 @@ NUMERIC_LISTED = 2  # more numeric checks than this are summarized in one senten
 
 def numeric_text(checks: Sequence[NumericCheck]) -> list[str]:
     """The numeric cross-checks, listed, or summarized with every disagreement named."""
+
     def one(n: NumericCheck) -> str:
-        return (f"numeric check {n.name} ({n.backend}, {n.samples} samples): "
-                f"{n.measured()}" + ("" if n.agrees else ", DISAGREES"))
+        return f"numeric check {n.name} ({n.backend}, {n.samples} samples): {n.measured()}" + (
+            "" if n.agrees else ", DISAGREES"
+        )
 
     if len(checks) <= NUMERIC_LISTED:
         return [one(n) for n in checks]
     backends = sorted({n.backend for n in checks})
     per = ", ".join(f"{b} {sum(n.backend == b for n in checks)}" for b in backends)
     bad = [n for n in checks if not n.agrees]
-    text = (f"{len(checks)} numeric cross-checks ({per}; {sum(n.samples for n in checks)} "
-            "samples), " + (f"{len(bad)} DISAGREE" if bad else
-                            "all agree with the symbolic verdicts"))
+    text = (
+        f"{len(checks)} numeric cross-checks ({per}; {sum(n.samples for n in checks)} "
+        "samples), " + (f"{len(bad)} DISAGREE" if bad else "all agree with the symbolic verdicts")
+    )
     return [text] + [one(n) for n in bad]
 
 
@@ -569,8 +771,11 @@ def inherited_latex(result: Result) -> str | None:
     found = tuple(getattr(result, "inherited", ()) or ())
     if not found:
         return None
-    items = [f"{escape(a.kind)} {prose(a.statement)}"
-             + (rf" (via \texttt{{{escape(a.via)}}})" if a.via else "") for a in found]
+    items = [
+        f"{escape(a.kind)} {prose(a.statement)}"
+        + (rf" (via \texttt{{{escape(a.via)}}})" if a.via else "")
+        for a in found
+    ]
     return "rests, through the claims it uses, on " + "; ".join(items)
 
 
@@ -589,9 +794,10 @@ def verification_line(result: Result, timings: bool = False, backing: str | None
         inside[0] += f", {v.seconds:.3f} s"
     if backends:
         inside.append(", ".join(backends))
-    parts = [escape(f"{MARK[result.status]} {status_text(result)} by {by} "
-                    f"({'; '.join(inside)})"),
-             prose(f"backed by {backing or backing_of(result)}")]
+    parts = [
+        escape(f"{MARK[result.status]} {status_text(result)} by {by} ({'; '.join(inside)})"),
+        prose(f"backed by {backing or backing_of(result)}"),
+    ]
     for w in (s.verdict for s in steps if s.verdict.witness):
         text = "witness " + ", ".join(f"{k} = {val}" for k, val in w.witness)
         if w.certificate:
@@ -651,8 +857,15 @@ class _Labels:
         self.cited.update(dict.fromkeys(keys))
         items = ", ".join(f"{escape(i.id)} ({escape(i.title)})" for i in found)
         # LaTeX never breaks a line inside one \cite: at most CITE_KEYS keys in each
-        cite = "~" + ", ".join(rf"\cite{{{','.join(keys[i:i + CITE_KEYS])}}}"
-                               for i in range(0, len(keys), CITE_KEYS)) if keys else ""
+        cite = (
+            "~"
+            + ", ".join(
+                rf"\cite{{{','.join(keys[i : i + CITE_KEYS])}}}"
+                for i in range(0, len(keys), CITE_KEYS)
+            )
+            if keys
+            else ""
+        )
         return rf"\texttt{{{sources.THEORY_NAME}}} {items}{cite}"
 
 
@@ -668,35 +881,48 @@ def claim_latex(result: Result, key: str, labels: _Labels) -> str:
     if f is not None:
         code = formula_latex(f)
         # a short formula is displayed; a longer one is centred lines that TeX may break
-        lines.append(rf"\[ {code[1:-1]} \]" if visible_width(code) <= DISPLAY_CHARS
-                     else rf"\par{{\centering {code}\par}}")
+        lines.append(
+            rf"\[ {code[1:-1]} \]"
+            if visible_width(code) <= DISPLAY_CHARS
+            else rf"\par{{\centering {code}\par}}"
+        )
         lines.append(prose(c.note))
     else:
         lines.append(prose(c.note))
     if c.assumptions:
-        lines.append(r"\par{\raggedright\emph{Assumptions:} "
-                     + "; ".join(prose(a) for a in c.assumptions) + ".\\par}")
+        lines.append(
+            r"\par{\raggedright\emph{Assumptions:} "
+            + "; ".join(prose(a) for a in c.assumptions)
+            + ".\\par}"
+        )
     lines.append(rf"\end{{{env}}}")
-    meta = (rf"{{\small\raggedright\noindent Claim \texttt{{{escape(c.name)}}}; source "
-            f"{labels.source(c.source)}")
+    meta = (
+        rf"{{\small\raggedright\noindent Claim \texttt{{{escape(c.name)}}}; source "
+        f"{labels.source(c.source)}"
+    )
     if c.uses:
         meta += "; uses " + ", ".join(labels.ref(u) for u in c.uses)
     lines.append(meta + ".\\par}")
     return "\n".join(lines)
 
 
-def result_latex(result: Result, key: str, labels: _Labels, timings: bool = False,
-                 backing: str | None = None) -> str:
+def result_latex(
+    result: Result, key: str, labels: _Labels, timings: bool = False, backing: str | None = None
+) -> str:
     """Claim, derivation and verification line. Only a verified derivation is a ``proof``."""
-    body = (f"{derivation_latex(result.derivation.steps)}\n"
-            f"{verification_line(result, timings, backing)}")
+    body = (
+        f"{derivation_latex(result.derivation.steps)}\n"
+        f"{verification_line(result, timings, backing)}"
+    )
     if result.status == "proved":
         rests = admitted_text(result)  # in the text: the title is a box that cannot break
         rests = f"It rests on {escape(rests.strip(' ()'))}.\n" if rests else ""
         proof = f"\\begin{{proof}}[Checked derivation]\n{rests}{body}\n\\end{{proof}}"
     else:
-        proof = (rf"\paragraph{{Derivation \textbf{{not verified}}: {escape(result.status)}.}}"
-                 f"\n{body}")
+        proof = (
+            rf"\paragraph{{Derivation \textbf{{not verified}}: {escape(result.status)}.}}"
+            f"\n{body}"
+        )
     return f"{claim_latex(result, key, labels)}\n{proof}"
 
 
@@ -714,8 +940,11 @@ def _readable(expr: sympy.Basic) -> sympy.Basic:
     from symbolic.latex_printer import NAMED_CONSTANTS
 
     named = {c.value for c in NAMED_CONSTANTS}
-    long = {r: sympy.Float(r, CELL_DIGITS) for r in expr.atoms(sympy.Rational)
-            if max(len(str(abs(r.p))), len(str(r.q))) > CELL_DIGITS and abs(r) not in named}
+    long = {
+        r: sympy.Float(r, CELL_DIGITS)
+        for r in expr.atoms(sympy.Rational)
+        if max(len(str(abs(r.p))), len(str(r.q))) > CELL_DIGITS and abs(r) not in named
+    }
     return expr.xreplace(long) if long else expr
 
 
@@ -745,13 +974,19 @@ COLUMN_NAMES = {"THEORY": "source", "THEORY item": "source"}  # items of docs/th
 def _tabular_parts(table: Table) -> tuple[str, str, list[str]]:
     """Column specification, header row and body rows (numeric columns right-aligned)."""
     align = "".join(
-        "r" if any(_is_number(row[j]) for row in table.rows)
-        and all(_is_number(row[j]) or row[j] is None for row in table.rows) else "l"
-        for j in range(len(table.columns)))
-    head = _after_newline(" & ".join(rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}"
-                                     for c in table.columns)) + r" \\"
-    rows = [_after_newline(" & ".join(cell_latex(c) for c in row)) + r" \\"
-            for row in table.rows]
+        "r"
+        if any(_is_number(row[j]) for row in table.rows)
+        and all(_is_number(row[j]) or row[j] is None for row in table.rows)
+        else "l"
+        for j in range(len(table.columns))
+    )
+    head = (
+        _after_newline(
+            " & ".join(rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}" for c in table.columns)
+        )
+        + r" \\"
+    )
+    rows = [_after_newline(" & ".join(cell_latex(c) for c in row)) + r" \\" for row in table.rows]
     return align, head, rows
 
 
@@ -764,8 +999,17 @@ def tabular_latex(table: Table) -> str:
 
 
 def _tabular(align: str, head: str, rows: Sequence[str]) -> str:
-    return "\n".join([rf"\begin{{tabular}}{{{align}}}", r"\toprule", head, r"\midrule", *rows,
-                      r"\bottomrule", r"\end{tabular}"])
+    return "\n".join(
+        [
+            rf"\begin{{tabular}}{{{align}}}",
+            r"\toprule",
+            head,
+            r"\midrule",
+            *rows,
+            r"\bottomrule",
+            r"\end{tabular}",
+        ]
+    )
 
 
 TABLE_ROWS = 24  # a longer table is set as several tabulars of this many lines (pages break)
@@ -786,8 +1030,9 @@ _TOKEN_BREAKS = re.compile(r"[\s_/*-]+|(?<=[A-Za-z])\.(?=[A-Za-z])")
 
 def _text_width(text: str) -> float:
     """Width of text in characters: capitals and digits a little wider, non-ASCII wide."""
-    return sum(1 if c.islower() or c in " .,;:()" else 1.3 if c.isascii() else WIDE_CHAR
-               for c in text)
+    return sum(
+        1 if c.islower() or c in " .,;:()" else 1.3 if c.isascii() else WIDE_CHAR for c in text
+    )
 
 
 def _cell_widths(cell: object, code: str) -> tuple[float, float]:
@@ -807,8 +1052,9 @@ def column_shares(table: Table) -> tuple[tuple[tuple[float, float], ...], float]
     wider the column's text is); and the narrowest line (em) that holds them."""
     columns = []
     for j, name in enumerate(table.columns):
-        unbreakable = HEADER_FACTOR * max(_text_width(w) for w in _TOKEN_BREAKS.split(
-            COLUMN_NAMES.get(name, name)))
+        unbreakable = HEADER_FACTOR * max(
+            _text_width(w) for w in _TOKEN_BREAKS.split(COLUMN_NAMES.get(name, name))
+        )
         natural = unbreakable
         for row in table.rows:
             u, n = _cell_widths(row[j], cell_latex(row[j]))
@@ -821,33 +1067,55 @@ def column_shares(table: Table) -> tuple[tuple[tuple[float, float], ...], float]
     return widths, sum(w for w, _ in widths) + TABCOLSEP_EM * 2 * (len(columns) - 1)
 
 
-def _wrapped(table: Table, widths: Sequence[tuple[float, float]],
-             rows: Sequence[Sequence[object]]) -> str:
+def _wrapped(
+    table: Table, widths: Sequence[tuple[float, float]], rows: Sequence[Sequence[object]]
+) -> str:
     """A tabular exactly as wide as the line: each column a paragraph of its width."""
     n = len(table.columns)
-    numeric = [all(_is_number(r[j]) or r[j] is None for r in table.rows)
-               and any(_is_number(r[j]) for r in table.rows) for j in range(n)]
+    numeric = [
+        all(_is_number(r[j]) or r[j] is None for r in table.rows)
+        and any(_is_number(r[j]) for r in table.rows)
+        for j in range(n)
+    ]
     fixed = sum(w for w, _ in widths)
     slack = rf"(\linewidth-{2 * (n - 1)}\tabcolsep-{fixed:.1f}em)"
-    spec = "".join(rf"p{{\dimexpr{w:.1f}em+{slack}*{int(f * 1000)}/1000\relax}}"
-                   for w, f in widths)  # shares rounded down: never wider than the line
+    spec = "".join(
+        rf"p{{\dimexpr{w:.1f}em+{slack}*{int(f * 1000)}/1000\relax}}" for w, f in widths
+    )  # shares rounded down: never wider than the line
 
     def line(cells: Sequence[str]) -> str:
-        return " & ".join((r"\raggedleft " if numeric[j] else r"\raggedright ") + c
-                          for j, c in enumerate(cells)) + r" \tabularnewline"
+        return (
+            " & ".join(
+                (r"\raggedleft " if numeric[j] else r"\raggedright ") + c
+                for j, c in enumerate(cells)
+            )
+            + r" \tabularnewline"
+        )
 
     head = line([rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}}}" for c in table.columns])
     body = [line([cell_latex(c) for c in row]) for row in rows]
-    return "\n".join([rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}", r"\toprule", head, r"\midrule",
-                      *body, r"\bottomrule", r"\end{tabular}"])
+    return "\n".join(
+        [
+            rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}",
+            r"\toprule",
+            head,
+            r"\midrule",
+            *body,
+            r"\bottomrule",
+            r"\end{tabular}",
+        ]
+    )
 
 
 def _records(table: Table) -> str:
     """The rows as paragraphs of ``column: value`` (a line too narrow for the columns)."""
     heads = [rf"\textbf{{{escape(COLUMN_NAMES.get(c, c))}:}}" for c in table.columns]
-    rows = [r"\noindent " + "; ".join(f"{h} {cell_latex(c)}"
-                                      for h, c in zip(heads, row, strict=True)) + r"\par"
-            for row in table.rows]
+    rows = [
+        r"\noindent "
+        + "; ".join(f"{h} {cell_latex(c)}" for h, c in zip(heads, row, strict=True))
+        + r"\par"
+        for row in table.rows
+    ]
     return "{\\raggedright\n" + "\n".join(rows) + "\\par}"
 
 
@@ -858,8 +1126,13 @@ def _chunks(table: Table, widths: Sequence[tuple[float, float]], need: float) ->
     spare = max(need, NARROW_EM) - need
     chunks, chunk, lines = [], [], 0
     for row in table.rows:
-        height = max((math_ceil(_cell_widths(c, cell_latex(c))[1] * CHAR_EM / (w + spare * f))
-                      for c, (w, f) in zip(row, widths, strict=True)), default=1)
+        height = max(
+            (
+                math_ceil(_cell_widths(c, cell_latex(c))[1] * CHAR_EM / (w + spare * f))
+                for c, (w, f) in zip(row, widths, strict=True)
+            ),
+            default=1,
+        )
         if chunk and lines + height > TABLE_ROWS:
             chunks.append(tuple(chunk))
             chunk, lines = [], 0
@@ -874,8 +1147,11 @@ def table_latex(table: Table, key: str) -> str:
     long table breaks across pages) is exactly the line's width; on a line too narrow for its
     widest unbreakable cells (``column_shares``) the table is set smaller, and on a line too
     narrow even for that, each row is a paragraph instead."""
-    caption = (r"{\centering\refstepcounter{table}" rf"\label{{{key}}}"
-               rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}")
+    caption = (
+        r"{\centering\refstepcounter{table}"
+        rf"\label{{{key}}}"
+        rf"\textbf{{Table~\thetable.}} {escape(table.title)}\par\nopagebreak\smallskip}}"
+    )
     if not table.columns:
         return f"{caption}\n\\noindent\\textit{{(empty table)}}\\par"
     widths, need = column_shares(table)
@@ -883,15 +1159,26 @@ def table_latex(table: Table, key: str) -> str:
     tabulars = []
     for n, chunk in enumerate(chunks):
         if n:
-            tabulars.append(r"\par\smallskip{\centering\small\textit{Table~\thetable, "
-                            r"continued}\par\nopagebreak}")
+            tabulars.append(
+                r"\par\smallskip{\centering\small\textit{Table~\thetable, "
+                r"continued}\par\nopagebreak}"
+            )
         tabulars.append(rf"\noindent{_wrapped(table, widths, chunk)}\par")
     # \footnotesize; on a narrower line \scriptsize (the widths are in ems of the font in
     # force); on a line narrower still, a paragraph per row
-    parts = [r"\par\medskip", caption, r"{\footnotesize",
-             rf"\ifdim\linewidth<{need:.1f}em{{\scriptsize",
-             rf"\ifdim\linewidth<{need:.1f}em\footnotesize", _records(table), r"\else",
-             *tabulars, r"\fi}\else", *tabulars, r"\fi}"]
+    parts = [
+        r"\par\medskip",
+        caption,
+        r"{\footnotesize",
+        rf"\ifdim\linewidth<{need:.1f}em{{\scriptsize",
+        rf"\ifdim\linewidth<{need:.1f}em\footnotesize",
+        _records(table),
+        r"\else",
+        *tabulars,
+        r"\fi}\else",
+        *tabulars,
+        r"\fi}",
+    ]
     if table.notes:
         parts.append(rf"{{\footnotesize\raggedright\noindent {_notes(table)}\par}}")
     parts.append(r"\medskip")
@@ -906,8 +1193,13 @@ def claims_table(reports: Sequence[Report], timings: bool = False) -> Table:
     rows = []
     for rep in reports:
         for res in rep.results:
-            row = (rep.module.removeprefix("proofs."), res.claim.name, res.claim.source,
-                   f"{MARK[res.status]} {status_text(res)}", claim_backing(rep, res))
+            row = (
+                rep.module.removeprefix("proofs."),
+                res.claim.name,
+                res.claim.source,
+                f"{MARK[res.status]} {status_text(res)}",
+                claim_backing(rep, res),
+            )
             rows.append(row + ((f"{res.verdict.seconds:.2f} s",) * timings))
     return Table("claims", "Claims checked", columns, tuple(rows))
 
@@ -915,37 +1207,50 @@ def claims_table(reports: Sequence[Report], timings: bool = False) -> Table:
 # --- Reports and the document ---------------------------------------------------------------
 
 
-def report_latex(report: Report, labels: _Labels, index: int = 0, *, timings: bool = False,
-                 appendix: bool = False, section_level: str = "section") -> str:
+def report_latex(
+    report: Report,
+    labels: _Labels,
+    index: int = 0,
+    *,
+    timings: bool = False,
+    appendix: bool = False,
+    section_level: str = "section",
+) -> str:
     """One theorem module: a section with its results (and, unless ``appendix``, its tables)."""
     from symbolic.backing import claim_backing
 
     statuses = [r.status for r in report.results]
     key = labels.unique("sec", report.module)
-    intro = (rf"{{\raggedright\noindent Module \texttt{{{escape(report.module)}}} "
-             rf"(\texttt{{python -m {escape(report.module)}}}); source "
-             f"{labels.source(report.source)}: {escape(summary_line(statuses))}")
+    intro = (
+        rf"{{\raggedright\noindent Module \texttt{{{escape(report.module)}}} "
+        rf"(\texttt{{python -m {escape(report.module)}}}); source "
+        f"{labels.source(report.source)}: {escape(summary_line(statuses))}"
+    )
     if timings:
         intro += f" in {report.seconds:.2f} s"
     intro += f", overall \\textbf{{{escape(report.status)}}}.\\par}}"
     parts = [rf"\{section_level}{{{escape(report.title)}}}\label{{{key}}}", intro]
-    parts += [result_latex(r, labels.defined[(index, i)], labels, timings,
-                           claim_backing(report, r))
-              for i, r in enumerate(report.results)]
+    parts += [
+        result_latex(r, labels.defined[(index, i)], labels, timings, claim_backing(report, r))
+        for i, r in enumerate(report.results)
+    ]
     if not appendix:
-        parts += [table_latex(t, labels.unique("tab", report.module, t.name))
-                  for t in report.tables]
+        parts += [
+            table_latex(t, labels.unique("tab", report.module, t.name)) for t in report.tables
+        ]
     return "\n\n".join(parts)
 
 
 TITLE = "Machine-checked results: gated MLPs, bilinear attention and memory capacity"
 PACKAGES = ("amsmath", "amssymb", "amsthm")  # required
 OPTIONAL_PACKAGES = ("booktabs",)  # nicer rules
-THEOREMS = (("theorem", r"\newtheorem{theorem}{Theorem}[section]"),
-            ("lemma", r"\newtheorem{lemma}[theorem]{Lemma}"),
-            ("proposition", r"\newtheorem{proposition}[theorem]{Proposition}"),
-            ("corollary", r"\newtheorem{corollary}[theorem]{Corollary}"),
-            ("claim", r"\newtheorem{claim}[theorem]{Claim}"))
+THEOREMS = (
+    ("theorem", r"\newtheorem{theorem}{Theorem}[section]"),
+    ("lemma", r"\newtheorem{lemma}[theorem]{Lemma}"),
+    ("proposition", r"\newtheorem{proposition}[theorem]{Proposition}"),
+    ("corollary", r"\newtheorem{corollary}[theorem]{Corollary}"),
+    ("claim", r"\newtheorem{claim}[theorem]{Claim}"),
+)
 # Everything the body needs beyond PACKAGES, each defined only when the paper has not:
 # theorem environments, the step list, booktabs rules.
 MACROS = (
@@ -965,8 +1270,11 @@ def _count(n: int, noun: str) -> str:
 
 def _authors(field: str) -> str:
     """``Mor Geva, Roei Schuster and Jonathan Berant`` from BibTeX's ``Last, First and ...``."""
-    names = [" ".join(reversed([p.strip() for p in n.split(",", 1)])) if "," in n else n.strip()
-             for n in re.split(r"\s+and\s+", field) if n.strip()]
+    names = [
+        " ".join(reversed([p.strip() for p in n.split(",", 1)])) if "," in n else n.strip()
+        for n in re.split(r"\s+and\s+", field)
+        if n.strip()
+    ]
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
@@ -979,18 +1287,30 @@ def bibliography_latex(keys: Sequence[str]) -> str:
         e = entries.get(k)
         if e is None:
             continue
-        venue = e.get("booktitle") or e.get("journal") or (
-            f"arXiv:{e['eprint']}" if "eprint" in e else "")
-        fields = [_authors(e.get("author", "")),
-                  rf"\emph{{{e['title']}}}" if "title" in e else "", venue, e.get("year", "")]
+        venue = (
+            e.get("booktitle")
+            or e.get("journal")
+            or (f"arXiv:{e['eprint']}" if "eprint" in e else "")
+        )
+        fields = [
+            _authors(e.get("author", "")),
+            rf"\emph{{{e['title']}}}" if "title" in e else "",
+            venue,
+            e.get("year", ""),
+        ]
         items.append(rf"\bibitem{{{k}}} " + ". ".join(f.rstrip(".") for f in fields if f) + ".")
     if not items:
         return ""
     return "\n".join([r"\begin{thebibliography}{99}", *items, r"\end{thebibliography}"])
 
 
-def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = False,
-          section_level: str = "section") -> tuple[str, list[str]]:
+def _body(
+    reports: Sequence[Report],
+    *,
+    timings: bool = False,
+    appendix: bool = False,
+    section_level: str = "section",
+) -> tuple[str, list[str]]:
     """The document body, and the bibliography keys it cites."""
     from symbolic.versions import versions
 
@@ -999,29 +1319,40 @@ def _body(reports: Sequence[Report], *, timings: bool = False, appendix: bool = 
     parts = []
     if not appendix:
         tools = ", ".join(f"{k} {v}" for k, v in versions().items() if v)
-        intro = (rf"{{\raggedright\noindent {_count(len(statuses), 'claim')} from "
-                 rf"{_count(len(reports), 'theorem module')}: "
-                 rf"{escape(summary_line(statuses))}; overall "
-                 rf"\textbf{{{overall_status(statuses)}}}. "
-                 "Every step of every derivation was checked by the backend named beside it "
-                 "(SymPy, Z3, exact or interval arithmetic); a result's verification line lists "
-                 "its methods, witnesses and numeric cross-checks. Each claim names its source, "
-                 rf"an item of \texttt{{{sources.THEORY_NAME}}}. "
-                 rf"Checked with {escape(tools)}. Regenerate with "
-                 r"\texttt{python -m proofs -{}-latex FILE.tex}.\par}")
+        intro = (
+            rf"{{\raggedright\noindent {_count(len(statuses), 'claim')} from "
+            rf"{_count(len(reports), 'theorem module')}: "
+            rf"{escape(summary_line(statuses))}; overall "
+            rf"\textbf{{{overall_status(statuses)}}}. "
+            "Every step of every derivation was checked by the backend named beside it "
+            "(SymPy, Z3, exact or interval arithmetic); a result's verification line lists "
+            "its methods, witnesses and numeric cross-checks. Each claim names its source, "
+            rf"an item of \texttt{{{sources.THEORY_NAME}}}. "
+            rf"Checked with {escape(tools)}. Regenerate with "
+            r"\texttt{python -m proofs -{}-latex FILE.tex}.\par}"
+        )
         if not reports:
             intro = r"\noindent No theorem modules found: nothing was checked."
         parts.append(intro)
         if statuses:
-            parts.append(table_latex(claims_table(reports, timings),
-                                     labels.unique("tab", "claims")))
-    parts += [report_latex(r, labels, k, timings=timings, appendix=appendix,
-                           section_level=section_level) for k, r in enumerate(reports)]
+            parts.append(
+                table_latex(claims_table(reports, timings), labels.unique("tab", "claims"))
+            )
+    parts += [
+        report_latex(r, labels, k, timings=timings, appendix=appendix, section_level=section_level)
+        for k, r in enumerate(reports)
+    ]
     return "\n\n".join(parts) + "\n", list(labels.cited)
 
 
-def document(reports: Sequence[Report], fragment: bool = False, *, timings: bool = False,
-             appendix: bool = False, section_level: str = "section") -> str:
+def document(
+    reports: Sequence[Report],
+    fragment: bool = False,
+    *,
+    timings: bool = False,
+    appendix: bool = False,
+    section_level: str = "section",
+) -> str:
     """The reports as a standalone LaTeX ``article``, or as a fragment to paste into a paper.
 
     ``appendix``: statements and proofs only (no summary, claims table or module tables).
@@ -1030,30 +1361,39 @@ def document(reports: Sequence[Report], fragment: bool = False, *, timings: bool
     they are off by default and two runs give byte-identical files).
     """
     if section_level not in SECTION_LEVELS:
-        raise InvalidArgument(f"section_level={section_level!r}: expected one of "
-                              f"{', '.join(SECTION_LEVELS)}")
+        raise InvalidArgument(
+            f"section_level={section_level!r}: expected one of {', '.join(SECTION_LEVELS)}"
+        )
     body, cited = _body(reports, timings=timings, appendix=appendix, section_level=section_level)
     macros = "\n".join(MACROS)
     if fragment:
         needs = "\n".join(
-            ["% LaTeX fragment generated by transformer-proofs (python -m proofs --latex).",
-             "% Safe to \\input into an article, one or two columns. The preamble needs:",
-             f"%   \\usepackage{{{','.join(PACKAGES)}}}",
-             f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules).",
-             "% Tables wrap to the line. Theorem environments (theorem, lemma,",
-             "% proposition, corollary, claim) are defined below unless the paper has them.",
-             "% \\cite keys are those of docs/references.bib (\\bibliography{references})."])
+            [
+                "% LaTeX fragment generated by transformer-proofs (python -m proofs --latex).",
+                "% Safe to \\input into an article, one or two columns. The preamble needs:",
+                f"%   \\usepackage{{{','.join(PACKAGES)}}}",
+                f"% and optionally \\usepackage{{{','.join(OPTIONAL_PACKAGES)}}} (booktabs rules).",
+                "% Tables wrap to the line. Theorem environments (theorem, lemma,",
+                "% proposition, corollary, claim) are defined below unless the paper has them.",
+                "% \\cite keys are those of docs/references.bib (\\bibliography{references}).",
+            ]
+        )
         return f"{needs}\n{macros}\n\n{body}"
-    preamble = "\n".join([
-        r"\documentclass[11pt]{article}",
-        r"\usepackage[a4paper,margin=2.2cm]{geometry}",
-        f"\\usepackage{{{','.join(PACKAGES + OPTIONAL_PACKAGES)}}}",
-        r"\setlength{\emergencystretch}{3em}",
-        macros,
-        rf"\title{{{escape(reports[0].title) if len(reports) == 1 else TITLE}}}",
-        r"\author{transformer-proofs}",
-        r"\date{}",
-    ])
+    preamble = "\n".join(
+        [
+            r"\documentclass[11pt]{article}",
+            r"\usepackage[a4paper,margin=2.2cm]{geometry}",
+            f"\\usepackage{{{','.join(PACKAGES + OPTIONAL_PACKAGES)}}}",
+            r"\setlength{\emergencystretch}{3em}",
+            macros,
+            rf"\title{{{escape(reports[0].title) if len(reports) == 1 else TITLE}}}",
+            r"\author{transformer-proofs}",
+            r"\date{}",
+        ]
+    )
     bib = bibliography_latex(cited)
-    return (f"{preamble}\n\\begin{{document}}\n\\maketitle\n\n{body}"
-            + (f"\n{bib}\n" if bib else "") + "\\end{document}\n")
+    return (
+        f"{preamble}\n\\begin{{document}}\n\\maketitle\n\n{body}"
+        + (f"\n{bib}\n" if bib else "")
+        + "\\end{document}\n"
+    )

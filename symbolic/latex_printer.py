@@ -31,18 +31,26 @@ import sympy
 from sympy.printing.latex import LatexPrinter
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
-from symbolic.formula_text import memoised
+from symbolic.formula_text import OrderedWithoutQuadrature, memoised
 
 # --- Rules as data -------------------------------------------------------------------------
 
 # Function names (SymPy undefined functions) and how they are written. Any other multi-letter
 # name is an \operatorname; a Greek name is its letter.
 FUNCTION_NAMES = {
-    "σ": r"\sigma", "sigma": r"\sigma", "φ": r"\varphi", "phi": r"\varphi",
-    "relu": r"\operatorname{relu}", "silu": r"\operatorname{silu}",
-    "gelu": r"\operatorname{gelu}", "sigmoid": r"\operatorname{sigmoid}",
-    "softplus": r"\operatorname{softplus}", "Gated": r"\operatorname{Gated}",
-    "Sym": r"\operatorname{Sym}", "MLP": r"\operatorname{MLP}", "BA": r"\operatorname{BA}",
+    "σ": r"\sigma",
+    "sigma": r"\sigma",
+    "φ": r"\varphi",
+    "phi": r"\varphi",
+    "relu": r"\operatorname{relu}",
+    "silu": r"\operatorname{silu}",
+    "gelu": r"\operatorname{gelu}",
+    "sigmoid": r"\operatorname{sigmoid}",
+    "softplus": r"\operatorname{softplus}",
+    "Gated": r"\operatorname{Gated}",
+    "Sym": r"\operatorname{Sym}",
+    "MLP": r"\operatorname{MLP}",
+    "BA": r"\operatorname{BA}",
 }
 
 
@@ -58,8 +66,11 @@ class NamedConstant:
 NAMED_CONSTANTS = (
     NamedConstant(SELU_SCALE, r"\lambda_{\mathrm{SELU}}", "SELU's scale λ (torch)"),
     NamedConstant(SELU_ALPHA, r"\alpha_{\mathrm{SELU}}", "SELU's α (torch)"),
-    NamedConstant(SELU_SCALE * SELU_ALPHA,
-                  r"\lambda_{\mathrm{SELU}}\alpha_{\mathrm{SELU}}", "their product λα"),
+    NamedConstant(
+        SELU_SCALE * SELU_ALPHA,
+        r"\lambda_{\mathrm{SELU}}\alpha_{\mathrm{SELU}}",
+        "their product λα",
+    ),
 )
 LONG_DIGITS = 8  # a rational whose numerator or denominator has more digits is "long"
 
@@ -162,7 +173,7 @@ SETTINGS = {
 }
 
 
-class ProofsLatexPrinter(LatexPrinter):
+class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
     """``sympy.latex`` with the project's notation (see the module docstring)."""
 
     printmethod = "_latex"
@@ -229,8 +240,11 @@ class ProofsLatexPrinter(LatexPrinter):
         base, supers, subs = super()._split_super_sub(name)
         if self._function_name:
             return base, supers, subs
-        return (_word(base, r"\mathit"), [_word(s, r"\mathrm") for s in supers],
-                [_word(s, r"\mathrm") for s in subs])
+        return (
+            _word(base, r"\mathit"),
+            [_word(s, r"\mathrm") for s in supers],
+            [_word(s, r"\mathrm") for s in subs],
+        )
 
     def _hprint_Function(self, func: str) -> str:
         self._function_name = True
@@ -252,8 +266,11 @@ class ProofsLatexPrinter(LatexPrinter):
         if (greek := _greek(name)) is not None:
             return greek
         base, supers, subs = super()._split_super_sub(name)
-        if not supers and (base.startswith("\\") or len(base) == 1) and all(
-                len(s) <= 2 or s.isdigit() for s in subs):
+        if (
+            not supers
+            and (base.startswith("\\") or len(base) == 1)
+            and all(len(s) <= 2 or s.isdigit() for s in subs)
+        ):
             return base + (f"_{{{' '.join(subs)}}}" if subs else "")
         escaped = name.replace("_", r"\_")
         return rf"\operatorname{{{escaped}}}"
@@ -294,12 +311,19 @@ class ProofsLatexPrinter(LatexPrinter):
         f = expr.function
         body = getattr(f, "expr", None)
         variables = getattr(f, "variables", ())
-        if (len(variables) == 1 and isinstance(body, sympy.Function)
-                and body.args == tuple(variables)):
+        if (
+            len(variables) == 1
+            and isinstance(body, sympy.Function)
+            and body.args == tuple(variables)
+        ):
             name = type(body).__name__
-            head = (rf"\{name}" if name in TEX_OPERATORS else self._function_head(name)
-                    if isinstance(body, sympy.core.function.AppliedUndef)
-                    else self._hprint_Function(name))
+            head = (
+                rf"\{name}"
+                if name in TEX_OPERATORS
+                else self._function_head(name)
+                if isinstance(body, sympy.core.function.AppliedUndef)
+                else self._hprint_Function(name)
+            )
             return rf"{head}\left({self._print(expr.expr)}\right)"
         return super()._print_ElementwiseApplyFunction(expr)
 
@@ -312,8 +336,11 @@ class ProofsLatexPrinter(LatexPrinter):
         if _width(full) <= MATRIX_CHARS:
             return None
         first = self._print(expr[0, 0])
-        return (rf"\left[\, {first} \;\cdots \,\right]_{{{expr.rows} \times {expr.cols}}}"
-                if expr.rows * expr.cols > 1 else rf"\left[\, {first} \,\right]")
+        return (
+            rf"\left[\, {first} \;\cdots \,\right]_{{{expr.rows} \times {expr.cols}}}"
+            if expr.rows * expr.cols > 1
+            else rf"\left[\, {first} \,\right]"
+        )
 
     def _print_OneMatrix(self, expr) -> str:
         return r"\mathbf{1}"  # the all-ones column of x̃ = [x, 1]: 𝟏b_q, not the number 1 times b_q
@@ -329,8 +356,11 @@ class ProofsLatexPrinter(LatexPrinter):
         variables = tuple(getattr(expr, "variables", ()) or ())
         body = getattr(expr, "body", None)
         names = ", ".join(self._print(v) for v in variables)
-        domain = r" \in \mathbb{R}" if variables and all(
-            getattr(v, "is_real", False) for v in variables) else ""
+        domain = (
+            r" \in \mathbb{R}"
+            if variables and all(getattr(v, "is_real", False) for v in variables)
+            else ""
+        )
         return rf"{symbol} {names}{domain}\colon {self._print(body)}"
 
     def _print_ForAll(self, expr) -> str:
@@ -381,20 +411,24 @@ def breakable(code: str) -> str:
         elif stack:
             j = stack.pop()
             opening = found[j]
-            inner = code[opening.end():m.start()]
+            inner = code[opening.end() : m.start()]
             if _PAIRS.get(opening[2]) == m[2] and r"\middle" not in inner:  # \middle needs \left
                 tall = _TALL.search(code, opening.end(), m.start()) is not None
                 swap[j] = rf"\Bigl{opening[2]}" if tall else opening[2]
                 swap[i] = rf"\Bigr{m[2]}" if tall else m[2]
     out, pos = [], 0
     for i, m in enumerate(found):
-        out.append(code[pos:m.start()])
+        out.append(code[pos : m.start()])
         out.append(swap.get(i, m[0]))
         pos = m.end()
     out.append(code[pos:])
     code = re.sub(r"(?<!\\), ", r",\\allowbreak ", "".join(out))  # not after a thin space \,
-    code = _LONG_DIGITS.sub(lambda m: r"\allowbreak ".join(
-        m[0][i:i + DIGIT_GROUP] for i in range(0, len(m[0]), DIGIT_GROUP)), code)
+    code = _LONG_DIGITS.sub(
+        lambda m: r"\allowbreak ".join(
+            m[0][i : i + DIGIT_GROUP] for i in range(0, len(m[0]), DIGIT_GROUP)
+        ),
+        code,
+    )
     code = code.replace(r"\colon ", r"\colon\allowbreak ")
     return _FACTOR_BREAK.sub(r"\g<0>\\allowbreak ", code)
 
@@ -420,19 +454,39 @@ def compact(code: str) -> str:
 # evaluated, an unknown name is a symbol or an undefined function.
 
 _SYMPY_FUNCTIONS = {
-    "exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt, "erf": sympy.erf,
-    "tanh": sympy.tanh, "sinh": sympy.sinh, "cosh": sympy.cosh, "gamma": sympy.gamma,
-    "besseli": sympy.besseli, "Abs": sympy.Abs, "Max": sympy.Max, "Min": sympy.Min,
-    "factorial2": sympy.factorial2, "hyper": sympy.hyper, "Piecewise": sympy.Piecewise,
+    "exp": sympy.exp,
+    "log": sympy.log,
+    "sqrt": sympy.sqrt,
+    "erf": sympy.erf,
+    "tanh": sympy.tanh,
+    "sinh": sympy.sinh,
+    "cosh": sympy.cosh,
+    "gamma": sympy.gamma,
+    "besseli": sympy.besseli,
+    "Abs": sympy.Abs,
+    "Max": sympy.Max,
+    "Min": sympy.Min,
+    "factorial2": sympy.factorial2,
+    "hyper": sympy.hyper,
+    "Piecewise": sympy.Piecewise,
 }
-_CONSTANTS = {"E": sympy.E, "pi": sympy.pi, "oo": sympy.oo, "True": sympy.true,
-              "False": sympy.false}
+_CONSTANTS = {
+    "E": sympy.E,
+    "pi": sympy.pi,
+    "oo": sympy.oo,
+    "True": sympy.true,
+    "False": sympy.false,
+}
 # A span is SymPy syntax when it has one of these (a lone ``a/b`` or ``relu(s)`` reads fine).
-_MARKERS = re.compile(r"\*\*|[A-Za-z0-9)]\*[A-Za-z0-9(]|\b(?:exp|log|sqrt|erf|tanh|besseli|"
-                      r"Piecewise|Abs|Max|Min|gamma|factorial2|hyper)\(|\d{9,}/\d{9,}")
+_MARKERS = re.compile(
+    r"\*\*|[A-Za-z0-9)]\*[A-Za-z0-9(]|\b(?:exp|log|sqrt|erf|tanh|besseli|"
+    r"Piecewise|Abs|Max|Min|gamma|factorial2|hyper)\(|\d{9,}/\d{9,}"
+)
 _RUN = re.compile(r"[A-Za-z0-9_.()*/+\- ,<>]+")
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>[A-Za-z_]\w*)|"
-                    r"(?P<op>\*\*|<=|>=|[-+*/(),<>]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>[A-Za-z_]\w*)|"
+    r"(?P<op>\*\*|<=|>=|[-+*/(),<>]))"
+)
 MAX_SPAN = 400  # longer runs are left as text
 MAX_EXPONENT = 64  # a larger numeric exponent is kept unevaluated (no 10**10**10 blow-up)
 
@@ -481,8 +535,12 @@ class _SpanParser:
     def comparison(self) -> sympy.Basic:
         e = self.sum()
         tok = self.peek()
-        ops = {"<": sympy.StrictLessThan, ">": sympy.StrictGreaterThan,
-               "<=": sympy.LessThan, ">=": sympy.GreaterThan}
+        ops = {
+            "<": sympy.StrictLessThan,
+            ">": sympy.StrictGreaterThan,
+            "<=": sympy.LessThan,
+            ">=": sympy.GreaterThan,
+        }
         if tok and tok[1] in ops:
             self.take()
             return ops[tok[1]](e, self.sum(), evaluate=False)  # keep "z > 0" as written
@@ -595,8 +653,9 @@ def sympy_spans(text: str) -> list[tuple[int, int, str]]:
                 start, end = words[a][0], words[b - 1][1]
                 piece = chunk[start:end].rstrip(",")
                 if _MARKERS.search(piece) and (expr := parse_span(piece)) is not None:
-                    found.append((run.start() + start, run.start() + start + len(piece),
-                                  latex(expr)))
+                    found.append(
+                        (run.start() + start, run.start() + start + len(piece), latex(expr))
+                    )
                     a = b
                     break
             else:

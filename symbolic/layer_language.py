@@ -117,8 +117,9 @@ class LayerTextChecks(_TextChecks):
         return layer_error(self.text, what, self.option)
 
 
-def parsed_tree(text: str, option: str, max_chars: int,
-                wrap: Callable[[str], str] | None = None) -> tuple[ast.expr, LayerTextChecks]:
+def parsed_tree(
+    text: str, option: str, max_chars: int, wrap: Callable[[str], str] | None = None
+) -> tuple[ast.expr, LayerTextChecks]:
     """The ``ast`` expression of user text, after bounds on its length, characters, brackets
     and tokens (shared by the layer and transform languages). ``wrap`` rewrites the stripped
     text into Python syntax of the same length plus one leading character (columns still
@@ -130,8 +131,9 @@ def parsed_tree(text: str, option: str, max_chars: int,
     if not text.strip():
         raise layer_error(text, "empty; see --help for the language", option)
     if "#" in text:
-        raise layer_error(text, f"'#' at column {text.index('#') + 1} is not allowed "
-                          "(no comments)", option)
+        raise layer_error(
+            text, f"'#' at column {text.index('#') + 1} is not allowed (no comments)", option
+        )
     checks = LayerTextChecks(text, option)
     if wrap is not None:
         checks.source = wrap(checks.source)
@@ -144,8 +146,10 @@ def parsed_tree(text: str, option: str, max_chars: int,
         node, depth = stack.pop()
         count += 1
         if count > MAX_LAYER_NODES or depth > MAX_LAYER_DEPTH:
-            raise checks.error(f"too large: at most {MAX_LAYER_NODES} nodes and "
-                               f"{MAX_LAYER_DEPTH} levels of nesting")
+            raise checks.error(
+                f"too large: at most {MAX_LAYER_NODES} nodes and "
+                f"{MAX_LAYER_DEPTH} levels of nesting"
+            )
         stack.extend((c, depth + 1) for c in ast.iter_child_nodes(node))
     return tree, checks
 
@@ -154,23 +158,28 @@ def typed_number(checks: LayerTextChecks, node: ast.Constant) -> sympy.Rational:
     """A typed int or float literal, exactly as typed (0.1 is 1/10), bounded in size."""
     where = f"at column {checks.column(node.col_offset)}"
     if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-        raise checks.error(f"the constant {node.value!r:.30} {where} is not allowed; "
-                           "only numbers")
-    typed = checks.source[node.col_offset:node.end_col_offset].replace("_", "")
+        raise checks.error(f"the constant {node.value!r:.30} {where} is not allowed; only numbers")
+    typed = checks.source[node.col_offset : node.end_col_offset].replace("_", "")
     try:
         exact = Decimal(typed)
     except InvalidOperation:
         raise checks.error(f"the number {typed!r:.30} {where} is not understood") from None
-    if abs(exact) > MAX_NUMBER or len(exact.as_tuple().digits) > MAX_DIGITS or \
-            (exact and abs(exact) < Decimal(1) / MAX_NUMBER):
-        raise checks.error(f"the number {typed[:30]} {where} is out of range: between "
-                           f"1e-6 and 1e6 in size, at most {MAX_DIGITS} digits")
+    if (
+        abs(exact) > MAX_NUMBER
+        or len(exact.as_tuple().digits) > MAX_DIGITS
+        or (exact and abs(exact) < Decimal(1) / MAX_NUMBER)
+    ):
+        raise checks.error(
+            f"the number {typed[:30]} {where} is out of range: between "
+            f"1e-6 and 1e6 in size, at most {MAX_DIGITS} digits"
+        )
     f = Fraction(exact)
     return sympy.Rational(f.numerator, f.denominator)
 
 
-def parse_layer(text: str, shapes: Mapping[str, tuple[str, str]] | None = None,
-                table_name: str | None = None) -> Layer:
+def parse_layer(
+    text: str, shapes: Mapping[str, tuple[str, str]] | None = None, table_name: str | None = None
+) -> Layer:
     """Parse and shape-check ``text``; ``shapes`` states parameter shapes other than n×d."""
     tree, checks = parsed_tree(text, "--layer", MAX_LAYER_CHARS)
     found: dict[str, tuple[str, str]] = {}
@@ -191,14 +200,16 @@ class _Builder:
         return f"at column {self.checks.column(getattr(node, 'col_offset', 0))}"
 
     def segment(self, node: ast.AST) -> str:
-        return self.checks.source[node.col_offset:node.end_col_offset]
+        return self.checks.source[node.col_offset : node.end_col_offset]
 
     def build(self, node: ast.expr) -> Node:
         handler = _HANDLERS.get(type(node))
         if handler is None:
-            raise self.checks.error(f"{type(node).__name__.lower()} {self.where(node)} is not "
-                                    "allowed; a layer uses x, capitalised parameters, @ .T * + - "
-                                    "and activation calls")
+            raise self.checks.error(
+                f"{type(node).__name__.lower()} {self.where(node)} is not "
+                "allowed; a layer uses x, capitalised parameters, @ .T * + - "
+                "and activation calls"
+            )
         return handler(self, node)
 
     def name(self, node: ast.Name) -> Node:
@@ -212,24 +223,30 @@ class _Builder:
             self.found.setdefault(name, shape)
             return Node("param", name=name, shape=shape)
         if name in ACTIVATIONS or name == SIGMA:
-            raise self.checks.error(f"{name!r} {self.where(node)} is an activation; call it, "
-                                    f"e.g. {name}(x @ K.T)")
-        raise self.checks.error(f"unknown name {name!r} {self.where(node)}"
-                                f"{did_you_mean(name, [TOKEN, SIGMA, *ACTIVATIONS])}; the token is "
-                                "x, parameters are capitalised (Q, K, V, W1), activations are "
-                                "called (sigma(...), relu(...))")
+            raise self.checks.error(
+                f"{name!r} {self.where(node)} is an activation; call it, e.g. {name}(x @ K.T)"
+            )
+        raise self.checks.error(
+            f"unknown name {name!r} {self.where(node)}"
+            f"{did_you_mean(name, [TOKEN, SIGMA, *ACTIVATIONS])}; the token is "
+            "x, parameters are capitalised (Q, K, V, W1), activations are "
+            "called (sigma(...), relu(...))"
+        )
 
     def constant(self, node: ast.Constant) -> Node:
         return Node("number", value=typed_number(self.checks, node))
 
     def attribute(self, node: ast.Attribute) -> Node:
         if node.attr != "T":
-            raise self.checks.error(f"attribute access '.{node.attr}' {self.where(node)} is "
-                                    "not allowed; only .T (transpose)")
+            raise self.checks.error(
+                f"attribute access '.{node.attr}' {self.where(node)} is "
+                "not allowed; only .T (transpose)"
+            )
         inner = self.build(node.value)
         if inner.shape is None:
-            raise self.checks.error(f"{self.segment(node)} {self.where(node)}: a number has no "
-                                    "transpose")
+            raise self.checks.error(
+                f"{self.segment(node)} {self.where(node)}: a number has no transpose"
+            )
         return Node("T", (inner,), shape=(inner.shape[1], inner.shape[0]))
 
     def unary(self, node: ast.UnaryOp) -> Node:
@@ -237,8 +254,9 @@ class _Builder:
         if isinstance(node.op, ast.UAdd):
             return inner
         if not isinstance(node.op, ast.USub):
-            raise self.checks.error(f"the operator {type(node.op).__name__} {self.where(node)} "
-                                    "is not allowed; use -")
+            raise self.checks.error(
+                f"the operator {type(node.op).__name__} {self.where(node)} is not allowed; use -"
+            )
         if inner.shape is None:
             return Node("number", value=-inner.value)
         return Node("neg", (inner,), shape=inner.shape)
@@ -248,8 +266,10 @@ class _Builder:
         op = type(node.op)
         if left.shape is None and right.shape is None:
             if op not in _NUMBER_OPS or (op is ast.Div and right.value == 0):
-                raise self.checks.error(f"{self.segment(node)} {self.where(node)}: numbers "
-                                        "combine only by + - * / (no division by 0)")
+                raise self.checks.error(
+                    f"{self.segment(node)} {self.where(node)}: numbers "
+                    "combine only by + - * / (no division by 0)"
+                )
             return Node("number", value=_NUMBER_OPS[op](left.value, right.value))
         if op is ast.MatMult:
             return self.matmul(node, left, right)
@@ -264,35 +284,47 @@ class _Builder:
             symbol = {ast.Mult: "*", ast.Add: "+", ast.Sub: "-"}[op]
             return Node(symbol, (left, right), shape=left.shape)
         if op in (ast.Mult, ast.Add, ast.Sub):
-            raise self.checks.error(f"{self.segment(node)} {self.where(node)}: shapes "
-                                    f"{_shape(left)} and {_shape(right)} differ; * + - need "
-                                    "equal shapes (or a number)")
-        raise self.checks.error(f"the operator in {self.segment(node)} {self.where(node)} is not "
-                                "allowed; a layer uses @ * + - and / by a number (no **: "
-                                "write relu2(...) or A * A)")
+            raise self.checks.error(
+                f"{self.segment(node)} {self.where(node)}: shapes "
+                f"{_shape(left)} and {_shape(right)} differ; * + - need "
+                "equal shapes (or a number)"
+            )
+        raise self.checks.error(
+            f"the operator in {self.segment(node)} {self.where(node)} is not "
+            "allowed; a layer uses @ * + - and / by a number (no **: "
+            "write relu2(...) or A * A)"
+        )
 
     def matmul(self, node: ast.BinOp, left: Node, right: Node) -> Node:
         if left.shape is None or right.shape is None:
-            raise self.checks.error(f"{self.segment(node)} {self.where(node)}: @ multiplies "
-                                    "matrices; use * for a number")
+            raise self.checks.error(
+                f"{self.segment(node)} {self.where(node)}: @ multiplies "
+                "matrices; use * for a number"
+            )
         if left.shape[1] != right.shape[0]:
             hint = "; did you mean a transpose (.T)?" if left.shape[1] == right.shape[1] else ""
-            raise self.checks.error(f"{self.segment(node)} {self.where(node)}: shapes "
-                                    f"{_shape(left)} and {_shape(right)} do not match "
-                                    f"({left.shape[1]} ≠ {right.shape[0]}){hint}")
+            raise self.checks.error(
+                f"{self.segment(node)} {self.where(node)}: shapes "
+                f"{_shape(left)} and {_shape(right)} do not match "
+                f"({left.shape[1]} ≠ {right.shape[0]}){hint}"
+            )
         return Node("@", (left, right), shape=(left.shape[0], right.shape[1]))
 
     def call(self, node: ast.Call) -> Node:
         name = node.func.id if isinstance(node.func, ast.Name) else None
         if name is None:  # os.system(...), f(x)(y): only a plain name can be called
-            raise self.checks.error(f"calling {self.segment(node.func)} {self.where(node)} is "
-                                    "not allowed; call sigma (the --activation) or a table "
-                                    f"activation by name: {', '.join(ACTIVATIONS)}")
+            raise self.checks.error(
+                f"calling {self.segment(node.func)} {self.where(node)} is "
+                "not allowed; call sigma (the --activation) or a table "
+                f"activation by name: {', '.join(ACTIVATIONS)}"
+            )
         if name != SIGMA and name not in ACTIVATIONS:
             hint = did_you_mean(name or "", [SIGMA, *ACTIVATIONS])
-            raise self.checks.error(f"unknown function {name!r} {self.where(node)}{hint}; call "
-                                    f"sigma (the --activation) or a table activation: "
-                                    f"{', '.join(ACTIVATIONS)}")
+            raise self.checks.error(
+                f"unknown function {name!r} {self.where(node)}{hint}; call "
+                f"sigma (the --activation) or a table activation: "
+                f"{', '.join(ACTIVATIONS)}"
+            )
         if node.keywords or len(node.args) != 1:
             raise self.checks.error(f"{name} {self.where(node)} takes one argument, by position")
         inner = self.build(node.args[0])
@@ -301,11 +333,20 @@ class _Builder:
         return Node("call", (inner,), name=name, shape=inner.shape)
 
 
-_NUMBER_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
-               ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
-_HANDLERS = {ast.Name: _Builder.name, ast.Constant: _Builder.constant,
-             ast.Attribute: _Builder.attribute, ast.UnaryOp: _Builder.unary,
-             ast.BinOp: _Builder.binary, ast.Call: _Builder.call}
+_NUMBER_OPS = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+}
+_HANDLERS = {
+    ast.Name: _Builder.name,
+    ast.Constant: _Builder.constant,
+    ast.Attribute: _Builder.attribute,
+    ast.UnaryOp: _Builder.unary,
+    ast.BinOp: _Builder.binary,
+    ast.Call: _Builder.call,
+}
 
 
 def _shape(node: Node) -> str:
@@ -315,10 +356,10 @@ def _shape(node: Node) -> str:
 # --- evaluation ----------------------------------------------------------------------------
 
 
-def evaluate(layer: Layer, x, values: Mapping[str, object],
-             functions: Mapping[str, Callable]):
+def evaluate(layer: Layer, x, values: Mapping[str, object], functions: Mapping[str, Callable]):
     """The layer at token ``x`` and parameter ``values`` (SymPy matrices, MatrixExprs, numpy or
     torch arrays); ``functions[name]`` is each activation called (elementwise)."""
+
     def value(node: Node):
         op = node.op
         if op == "x":
@@ -358,15 +399,19 @@ def symbol_values(layer: Layer, sizes: Mapping[str, int]) -> dict[str, sympy.Mat
     return out
 
 
-
 def _symbolic(a) -> bool:
     return isinstance(a, (sympy.MatrixBase, sympy.MatrixExpr))
 
 
-def entry(layer: Layer, sizes: Mapping[str, sympy.Expr],
-          values: Mapping[str, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]],
-          functions: Mapping[str, Callable], row: sympy.Expr, col: sympy.Expr,
-          peel: int = 0) -> sympy.Expr:
+def entry(
+    layer: Layer,
+    sizes: Mapping[str, sympy.Expr],
+    values: Mapping[str, Callable[[sympy.Expr, sympy.Expr], sympy.Expr]],
+    functions: Mapping[str, Callable],
+    row: sympy.Expr,
+    col: sympy.Expr,
+    peel: int = 0,
+) -> sympy.Expr:
     """Entry ``(row, col)`` of the layer at symbolic sizes: ``@`` becomes a finite sum over a fresh
     bound index (``k0, k1, …``) up to ``sizes[dim] − 1``; ``values[name](r, c)`` is a parameter's
     entry, the token's is ``x[c]`` (entries real). ``peel``: a sum over the units (``n``) is
@@ -388,10 +433,11 @@ def entry(layer: Layer, sizes: Mapping[str, sympy.Expr],
             dim = node.args[0].shape[1]
             inner = sizes[dim]
             first = peel if dim == "n" else 0
-            apart = [at(node.args[0], r, sympy.Integer(i)) * at(node.args[1], sympy.Integer(i), c)
-                     for i in range(first)]
-            rest = sympy.Sum(at(node.args[0], r, k) * at(node.args[1], k, c),
-                             (k, first, inner - 1))
+            apart = [
+                at(node.args[0], r, sympy.Integer(i)) * at(node.args[1], sympy.Integer(i), c)
+                for i in range(first)
+            ]
+            rest = sympy.Sum(at(node.args[0], r, k) * at(node.args[1], k, c), (k, first, inner - 1))
             return sympy.Add(*apart, rest)
         if op == "*":
             return at(node.args[0], r, c) * at(node.args[1], r, c)
@@ -423,5 +469,17 @@ def resolve_layer(text: str) -> Layer:
     return parse_layer(text)
 
 
-__all__ = ["DIMS", "Layer", "Node", "entry", "evaluate", "layer_at", "parse_layer", "parsed_tree",
-           "resolve_layer", "symbol_values", "table_layer", "typed_number"]
+__all__ = [
+    "DIMS",
+    "Layer",
+    "Node",
+    "entry",
+    "evaluate",
+    "layer_at",
+    "parse_layer",
+    "parsed_tree",
+    "resolve_layer",
+    "symbol_values",
+    "table_layer",
+    "typed_number",
+]

@@ -36,9 +36,12 @@ class LayerWitness:
     where: tuple[tuple[str, str], ...] = ()  # the witness's parameters, as shown
 
 
-def certified_layer_witness(act: Activation, difference: Callable,
-                            values: Callable[[sympy.Expr], dict[str, sympy.Matrix]],
-                            points: Iterator[sympy.Rational] | None = None) -> LayerWitness | None:
+def certified_layer_witness(
+    act: Activation,
+    difference: Callable,
+    values: Callable[[sympy.Expr], dict[str, sympy.Matrix]],
+    points: Iterator[sympy.Rational] | None = None,
+) -> LayerWitness | None:
     """The first of ``points`` where ``difference(σ, values(point))`` is certified ≠ 0.
 
     The layers are evaluated at each exact point (faster than substituting into the symbolic
@@ -54,5 +57,3 @@ def certified_layer_witness(act: Activation, difference: Callable,
         if fact.proved:
             return LayerWitness(act, point, at, exact, fact)
     return None
-
-

@@ -244,32 +244,72 @@ class LayerForm:
     expression_note: str = ""  # why a form has no expression
 
 
-SUM_OVER_UNITS = ("a sum over units with a d×r (or d×d) factor per unit: the layer language has "
-                  "no index notation for it; use python -m proofs.rank_r (its GL(r) and Q ↔ K "
-                  "symmetries) — at r = 1 it is the symmetric_rank1 (or gated) form")
+SUM_OVER_UNITS = (
+    "a sum over units with a d×r (or d×d) factor per unit: the layer language has "
+    "no index notation for it; use python -m proofs.rank_r (its GL(r) and Q ↔ K "
+    "symmetries) — at r = 1 it is the symmetric_rank1 (or gated) form"
+)
 
 
 LAYER_FORMS: dict[str, LayerForm] = {
     f.name: f
     for f in (
-        LayerForm("mlp", "A1", "σ(x Kᵀ) V", mlp, "K, V ∈ R^{n×d}", "2*n*d",
-                  "sigma(x @ K.T) @ V"),
-        LayerForm("static_query", "A2", "σ((x Q) Kᵀ) V", static_query,
-                  "Q ∈ R^{d×d}; K, V ∈ R^{n×d}", "d**2 + 2*n*d",
-                  "sigma((x @ Q) @ K.T) @ V", (("Q", ("d", "d")),)),
-        LayerForm("bilinear", "A3", "Σ_j σ(x Q_j K_jᵀ xᵀ) v_j", bilinear,
-                  "M_j = Q_j K_jᵀ ∈ R^{d×d}; V ∈ R^{n×d}", "n*d**2 + n*d",
-                  expression_note=SUM_OVER_UNITS),
-        LayerForm("rank_r", "A8", "Σ_j σ(Σ_s (x·q_js)(x·k_js)) v_j", rank_r,
-                  "Q_j, K_j ∈ R^{d×r}; V ∈ R^{n×d}", "2*n*d*r + n*d",
-                  expression_note=SUM_OVER_UNITS),
-        LayerForm("symmetric_rank1", "A4", "σ((x Qᵀ) ⊙ (x Kᵀ)) V", symmetric_rank1,
-                  "Q, K, V ∈ R^{n×d}", "3*n*d", "sigma((x @ Q.T) * (x @ K.T)) @ V"),
-        LayerForm("gated", "A5", "(σ(x Qᵀ) ⊙ (x Kᵀ)) V", gated, "Q, K, V ∈ R^{n×d}", "3*n*d",
-                  "(sigma(x @ Q.T) * (x @ K.T)) @ V"),
-        LayerForm("gated_rank_r", "A8", "Σ_j (Σ_s σ(x·q_js)(x·k_js)) v_j", gated_rank_r,
-                  "Q_j, K_j ∈ R^{d×r}; V ∈ R^{n×d}", "2*n*d*r + n*d",
-                  expression_note=SUM_OVER_UNITS),
+        LayerForm("mlp", "A1", "σ(x Kᵀ) V", mlp, "K, V ∈ R^{n×d}", "2*n*d", "sigma(x @ K.T) @ V"),
+        LayerForm(
+            "static_query",
+            "A2",
+            "σ((x Q) Kᵀ) V",
+            static_query,
+            "Q ∈ R^{d×d}; K, V ∈ R^{n×d}",
+            "d**2 + 2*n*d",
+            "sigma((x @ Q) @ K.T) @ V",
+            (("Q", ("d", "d")),),
+        ),
+        LayerForm(
+            "bilinear",
+            "A3",
+            "Σ_j σ(x Q_j K_jᵀ xᵀ) v_j",
+            bilinear,
+            "M_j = Q_j K_jᵀ ∈ R^{d×d}; V ∈ R^{n×d}",
+            "n*d**2 + n*d",
+            expression_note=SUM_OVER_UNITS,
+        ),
+        LayerForm(
+            "rank_r",
+            "A8",
+            "Σ_j σ(Σ_s (x·q_js)(x·k_js)) v_j",
+            rank_r,
+            "Q_j, K_j ∈ R^{d×r}; V ∈ R^{n×d}",
+            "2*n*d*r + n*d",
+            expression_note=SUM_OVER_UNITS,
+        ),
+        LayerForm(
+            "symmetric_rank1",
+            "A4",
+            "σ((x Qᵀ) ⊙ (x Kᵀ)) V",
+            symmetric_rank1,
+            "Q, K, V ∈ R^{n×d}",
+            "3*n*d",
+            "sigma((x @ Q.T) * (x @ K.T)) @ V",
+        ),
+        LayerForm(
+            "gated",
+            "A5",
+            "(σ(x Qᵀ) ⊙ (x Kᵀ)) V",
+            gated,
+            "Q, K, V ∈ R^{n×d}",
+            "3*n*d",
+            "(sigma(x @ Q.T) * (x @ K.T)) @ V",
+        ),
+        LayerForm(
+            "gated_rank_r",
+            "A8",
+            "Σ_j (Σ_s σ(x·q_js)(x·k_js)) v_j",
+            gated_rank_r,
+            "Q_j, K_j ∈ R^{d×r}; V ∈ R^{n×d}",
+            "2*n*d*r + n*d",
+            expression_note=SUM_OVER_UNITS,
+        ),
     )
 }
 

@@ -66,8 +66,9 @@ class MemoryStore:
         return self.weight is not None and beta_ in self.weight.free_symbols
 
 
-def _ratio(activation: str, gate_times_s: bool = False, of_square: bool = False
-           ) -> Callable[[np.ndarray, float], np.ndarray]:
+def _ratio(
+    activation: str, gate_times_s: bool = False, of_square: bool = False
+) -> Callable[[np.ndarray, float], np.ndarray]:
     """``σ(s)/σ(1)``, for a tied-key GLU ``σ(s)·s/σ(1)``, for the symmetric rank-1 form
     ``σ(s²)/σ(1)``, from the activation table."""
     act = ACTIVATIONS[activation].numpy
@@ -99,38 +100,103 @@ def _tied(form: str, activation: str) -> MemoryStore:
     or ``gated_<σ>`` (``σ(s)·s``, the gated form with tied query/key vectors)."""
     sym = form == "sym"
     weight = _sym(activation).subs(s, s**2) if sym else _sym(activation) * s
-    return MemoryStore(f"{form}_{activation}",
-                       f"{'symmetric rank-1' if sym else 'gated'}, {activation}, tied keys",
-                       f"{activation}(s²)" if sym else f"{activation}(s)·s", weight,
-                       _ratio(activation, gate_times_s=not sym, of_square=sym), "tied",
-                       float("nan"), "", "docs/theory.md C1", part="C1", form=form,
-                       activation=activation)
+    return MemoryStore(
+        f"{form}_{activation}",
+        f"{'symmetric rank-1' if sym else 'gated'}, {activation}, tied keys",
+        f"{activation}(s²)" if sym else f"{activation}(s)·s",
+        weight,
+        _ratio(activation, gate_times_s=not sym, of_square=sym),
+        "tied",
+        float("nan"),
+        "",
+        "docs/theory.md C1",
+        part="C1",
+        form=form,
+        activation=activation,
+    )
 
 
 STORES: dict[str, MemoryStore] = {
     m.name: m
     for m in (
-        MemoryStore("outer_product", "outer product W = Σ v_m k_mᵀ", "s", s,
-                    lambda S, beta: S, "moments", 64, "≈ 64 (≈ d)"),
-        MemoryStore("least_squares", "least squares W = V K⁺ (optimal linear)", "P_mi",
-                    None, None, "projection", 128, "≈ 128 (≈ 2d)",
-                    "exact recall for M ≤ d"),
-        MemoryStore("relu", "MLP, ReLU", "relu(s)", _sym("relu"), _ratio("relu"), "moments",
-                    128, "≈ 128"),
-        MemoryStore("relu2", "MLP, ReLU²", "relu(s)²", _sym("relu2"), _ratio("relu2"),
-                    "moments", 2700, "≈ 2,700"),
-        MemoryStore("relu3", "MLP, ReLU³", "relu(s)³", _sym("relu3"), _ratio("relu3"),
-                    "moments", 35000, "≈ 35,000"),
-        MemoryStore("glu_relu", "GLU, ReLU gate, tied keys", "relu(s)·s", _sym("relu") * s,
-                    _ratio("relu", gate_times_s=True), "moments", 2700, "≈ 2,700",
-                    "the seed's 'squared-ReLU GLU'; relu(s)·s = relu(s)²"),
-        MemoryStore("swiglu", "SwiGLU, tied keys", "silu(s)·s", _sym("silu") * s,
-                    _ratio("silu", gate_times_s=True), "quadrature", 2900, "≈ 2,900",
-                    "gate input is s itself (unit keys, no √d scaling)",
-                    square_bound=s**4),  # |silu(s)·s| = s²·sigmoid(s) ≤ s²
-        MemoryStore("softmax", "softmax attention", "exp(βs)/Z", sympy.exp(beta_ * s),
-                    _softmax_ratio, "mgf", 1.2e6, "≈ 1.2 million (β = 8)",
-                    "the normalizer Z scales signal and interference alike"),
+        MemoryStore(
+            "outer_product",
+            "outer product W = Σ v_m k_mᵀ",
+            "s",
+            s,
+            lambda S, beta: S,
+            "moments",
+            64,
+            "≈ 64 (≈ d)",
+        ),
+        MemoryStore(
+            "least_squares",
+            "least squares W = V K⁺ (optimal linear)",
+            "P_mi",
+            None,
+            None,
+            "projection",
+            128,
+            "≈ 128 (≈ 2d)",
+            "exact recall for M ≤ d",
+        ),
+        MemoryStore(
+            "relu", "MLP, ReLU", "relu(s)", _sym("relu"), _ratio("relu"), "moments", 128, "≈ 128"
+        ),
+        MemoryStore(
+            "relu2",
+            "MLP, ReLU²",
+            "relu(s)²",
+            _sym("relu2"),
+            _ratio("relu2"),
+            "moments",
+            2700,
+            "≈ 2,700",
+        ),
+        MemoryStore(
+            "relu3",
+            "MLP, ReLU³",
+            "relu(s)³",
+            _sym("relu3"),
+            _ratio("relu3"),
+            "moments",
+            35000,
+            "≈ 35,000",
+        ),
+        MemoryStore(
+            "glu_relu",
+            "GLU, ReLU gate, tied keys",
+            "relu(s)·s",
+            _sym("relu") * s,
+            _ratio("relu", gate_times_s=True),
+            "moments",
+            2700,
+            "≈ 2,700",
+            "the seed's 'squared-ReLU GLU'; relu(s)·s = relu(s)²",
+        ),
+        MemoryStore(
+            "swiglu",
+            "SwiGLU, tied keys",
+            "silu(s)·s",
+            _sym("silu") * s,
+            _ratio("silu", gate_times_s=True),
+            "quadrature",
+            2900,
+            "≈ 2,900",
+            "gate input is s itself (unit keys, no √d scaling)",
+            square_bound=s**4,
+        ),  # |silu(s)·s| = s²·sigmoid(s) ≤ s²
+        MemoryStore(
+            "softmax",
+            "softmax attention",
+            "exp(βs)/Z",
+            sympy.exp(beta_ * s),
+            _softmax_ratio,
+            "mgf",
+            1.2e6,
+            "≈ 1.2 million (β = 8)",
+            "the normalizer Z scales signal and interference alike",
+        ),
         *(_tied(form, act) for act in ACTIVATIONS for form in TIED_FORMS),
     )
 }

@@ -50,8 +50,27 @@ t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 # Points tried first: simple rationals of both signs and several scales.
 BASE_POINTS = tuple(
     sympy.Rational(v)
-    for v in ("2", "-1", "-2", "1/2", "-1/2", "3", "-3", "1/3", "0", "10", "-10", "1/10",
-              "-1/10", "7/3", "-7/3", "100", "-100", "1/1000", "-1/1000")
+    for v in (
+        "2",
+        "-1",
+        "-2",
+        "1/2",
+        "-1/2",
+        "3",
+        "-3",
+        "1/3",
+        "0",
+        "10",
+        "-10",
+        "1/10",
+        "-1/10",
+        "7/3",
+        "-7/3",
+        "100",
+        "-100",
+        "1/1000",
+        "-1/1000",
+    )
 )
 SEARCH_BITS = 256  # first-pass precision of the witness search
 SECOND_PASS_POINTS = 6  # points retried at full precision (differences below 2^-256)
@@ -71,8 +90,10 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
         not_real = value.is_real is False or value.has(sympy.I)
     except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:
-        raise InvalidExpression(f"the activation cannot be evaluated at x = {point} "
-                                f"({type(exc).__name__}); simplify it or bound its size") from None
+        raise InvalidExpression(
+            f"the activation cannot be evaluated at x = {point} "
+            f"({type(exc).__name__}); simplify it or bound its size"
+        ) from None
     if undefined:
         raise InvalidExpression(f"the activation is undefined at x = {point}")
     if not_real:
@@ -98,10 +119,12 @@ def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
         if p not in seen:
             seen.add(p)
             yield p
-    constants = sorted({abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
-                       key=_decades_from_one)
+    constants = sorted(
+        {abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
+        key=_decades_from_one,
+    )
     derived = [q for c in constants for q in (c, c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
-    derived += [(c1 + c2) / 2 for i, c1 in enumerate(constants) for c2 in constants[i + 1:]]
+    derived += [(c1 + c2) / 2 for i, c1 in enumerate(constants) for c2 in constants[i + 1 :]]
     count = 0
     for p in derived:
         for q in (p, -p):
@@ -123,10 +146,13 @@ def _switching_arguments(expr: sympy.Expr) -> list[sympy.Expr]:
         if isinstance(node, (sympy.Abs, sympy.sign, sympy.Heaviside)):
             found.append(node.args[0])
         elif isinstance(node, (sympy.Max, sympy.Min)):
-            found += [a - b for i, a in enumerate(node.args) for b in node.args[i + 1:]]
+            found += [a - b for i, a in enumerate(node.args) for b in node.args[i + 1 :]]
         elif isinstance(node, sympy.Piecewise):
-            found += [c.lhs - c.rhs for _, c in node.args
-                      if isinstance(c, sympy.core.relational.Relational)]
+            found += [
+                c.lhs - c.rhs
+                for _, c in node.args
+                if isinstance(c, sympy.core.relational.Relational)
+            ]
     return [a for a in found if a.has(z)]
 
 
@@ -156,6 +182,7 @@ def _numeric_roots(arg: sympy.Expr) -> list[sympy.Rational]:
 
 def numeric_function(arg: sympy.Expr):
     """``arg`` as an mpmath function of z (by substitution: no code generation)."""
+
     def f(x):
         value = arg.evalf(ROOT_DIGITS + 10, subs={z: sympy.Float(x, ROOT_DIGITS + 10)})
         return mpmath.mpf(str(value)) if value.is_real else mpmath.mpc(complex(value))
@@ -195,8 +222,9 @@ def _kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
     return points[:MAX_KINK_POINTS]
 
 
-def find_witness(difference: sympy.Expr, points: Iterator[sympy.Rational],
-                 variable: sympy.Symbol = z) -> tuple[sympy.Rational, Verdict] | None:
+def find_witness(
+    difference: sympy.Expr, points: Iterator[sympy.Rational], variable: sympy.Symbol = z
+) -> tuple[sympy.Rational, Verdict] | None:
     """The first point where ``difference`` is certified nonzero, with its certificate.
 
     A first pass stops at ``SEARCH_BITS`` so that points where the difference is exactly 0 are
@@ -252,8 +280,15 @@ def simplified(expr: sympy.Expr) -> sympy.Expr | None:
                     forms.append(sympy.simplify(expr.rewrite(sympy.exp)))
             best = min(forms, key=sympy.count_ops)
             shorter = sympy.count_ops(best) < sympy.count_ops(expr)
-    except (BudgetExceeded, RecursionError, TypeError, ValueError, OverflowError, MemoryError,
-            AttributeError):
+    except (
+        BudgetExceeded,
+        RecursionError,
+        TypeError,
+        ValueError,
+        OverflowError,
+        MemoryError,
+        AttributeError,
+    ):
         return None
     return best if shorter else None
 
@@ -275,8 +310,15 @@ def linear_formula(expr: sympy.Expr, c: sympy.Expr) -> Fact:
 # What SymPy raises when it gives up on an expression (not a verdict: the property is undecided).
 # PolynomialError is no ValueError: a branch condition such as ``-(x-1)(x-1.0000001) > 0`` sent
 # to a polynomial routine raised it through every command.
-SYMPY_GAVE_UP = (ValueError, TypeError, ArithmeticError, RecursionError, MemoryError,
-                 BasePolynomialError, NotImplementedError)
+SYMPY_GAVE_UP = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    RecursionError,
+    MemoryError,
+    BasePolynomialError,
+    NotImplementedError,
+)
 
 
 def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
@@ -293,8 +335,11 @@ def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
     except SYMPY_GAVE_UP as exc:
         # SymPy gave up inside the search ("not comparable", a polynomial routine handed a
         # branch it cannot read, ...): the search proposes nothing
-        fact = undecided(formula, f"analysis stopped: {type(exc).__name__}: "
-                         f"{' '.join(str(exc).split())[:120]}", "sympy")
+        fact = undecided(
+            formula,
+            f"analysis stopped: {type(exc).__name__}: {' '.join(str(exc).split())[:120]}",
+            "sympy",
+        )
         return Decision(fact, (Step(fact, "search failed"),))
 
 
@@ -365,8 +410,11 @@ def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Deci
             fact = check_homogeneous(expr, z, P, hint=sympy.Integer(0))
             value = EVERY_DEGREE if fact.proved else None
         else:
-            fact = (check_homogeneous(expr, z, 1, hint=slope_form(c), given=linear.holds)
-                    if slope_form(c, expr) == slope_form(c) else check_homogeneous(expr, z, 1))
+            fact = (
+                check_homogeneous(expr, z, 1, hint=slope_form(c), given=linear.holds)
+                if slope_form(c, expr) == slope_form(c)
+                else check_homogeneous(expr, z, 1)
+            )
             value = sympy.Integer(1) if fact.proved else None
         return Decision(fact, (), value=value)
     return _bounded(_decide_homogeneity, expr, homogeneity_formula(expr, z, P))
@@ -385,8 +433,7 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
             break
     else:
         formula = homogeneity_formula(expr, z, P)
-        fact = undecided(formula, "cannot certify σ(1) ≠ 0 or σ(−1) ≠ 0, nor both = 0",
-                         "interval")
+        fact = undecided(formula, "cannot certify σ(1) ≠ 0 or σ(−1) ≠ 0, nor both = 0", "interval")
         return Decision(fact, tuple(steps))
     u = sympy.Integer(u)
     ratio = value_at(expr, 2 * u) / value
@@ -398,8 +445,9 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
     steps.append(Step(define(P, p), f"α = 2 forces 2^p = σ({2 * u})/σ({u})"))
     for side in (1, -1):
         diff = expr.xreplace({z: side * t}) - value_at(expr, sympy.Integer(side)) * t**p
-        found = find_witness(diff, (q for q in candidate_points(expr) if certified_sign(q) == 1),
-                             variable=t)
+        found = find_witness(
+            diff, (q for q in candidate_points(expr) if certified_sign(q) == 1), variable=t
+        )
         if found:
             z0 = side * found[0]
             fact = refute_homogeneous(expr, z, u, z0)

@@ -70,8 +70,9 @@ class Checks:
     NONE = "none"  # nothing re-checks it (counted)
 
 
-def required_checks(formula: sympy.Basic, kind: str, method: str, status: str,
-                    witness: bool, has_smt2: bool = True) -> frozenset[str]:
+def required_checks(
+    formula: sympy.Basic, kind: str, method: str, status: str, witness: bool, has_smt2: bool = True
+) -> frozenset[str]:
     """The checks a fact needs, from its formula, kind, method and status alone (the export
     writes them; the re-check refuses a manifest without them)."""
     from symbolic.formula_smt import smt_obligation
@@ -85,8 +86,12 @@ def required_checks(formula: sympy.Basic, kind: str, method: str, status: str,
     relational = isinstance(formula, sympy.core.relational.Relational)
     if status == "proved" and isinstance(formula, sympy.Not):
         return frozenset({Checks.NEGATION})
-    if status == "proved" and relational and not formula.free_symbols \
-            and methods & {"exact", "interval"}:
+    if (
+        status == "proved"
+        and relational
+        and not formula.free_symbols
+        and methods & {"exact", "interval"}
+    ):
         return frozenset({Checks.CERTIFICATE})
     if "z3" in methods and status == "proved" and has_smt2:
         found = {Checks.Z3}
@@ -94,9 +99,13 @@ def required_checks(formula: sympy.Basic, kind: str, method: str, status: str,
             found.add(Checks.SMT)
         return frozenset(found)
     if methods & {"exact", "interval"}:
-        if status == "proved" and isinstance(formula, ForAll) and len(formula.variables) == 1 \
-                and isinstance(formula.domain, sympy.Interval) \
-                and isinstance(formula.body, sympy.core.relational.Relational):
+        if (
+            status == "proved"
+            and isinstance(formula, ForAll)
+            and len(formula.variables) == 1
+            and isinstance(formula.domain, sympy.Interval)
+            and isinstance(formula.body, sympy.core.relational.Relational)
+        ):
             return frozenset({Checks.BOUND})
         body = formula.body if isinstance(formula, ForAll) else formula
         if status == "refuted" and witness and isinstance(body, sympy.Eq):
@@ -117,8 +126,7 @@ def write_file(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.parent.is_symlink() or path.is_symlink():
         raise OSError(f"{path}: refusing to write through a symbolic link")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0),
-                 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
 
@@ -176,8 +184,17 @@ def _listing(root: Path) -> tuple[dict[str, str], list[str]]:
 
 # -- SMT-LIB: the commands a benchmark may hold -----------------------------------------------
 
-ALLOWED_COMMANDS = ("set-logic", "declare-fun", "declare-const", "declare-sort", "define-fun",
-                    "define-sort", "assert", "check-sat", "exit")
+ALLOWED_COMMANDS = (
+    "set-logic",
+    "declare-fun",
+    "declare-const",
+    "declare-sort",
+    "define-fun",
+    "define-sort",
+    "assert",
+    "check-sat",
+    "exit",
+)
 MAX_DIGEST_TOKENS = 2_000_000
 MAX_SMT_DEPTH = 400  # nesting of a benchmark's terms (Python's recursion stays far below)
 
@@ -216,8 +233,9 @@ def digest(text: str) -> str:
     try:
         commands = [_inline(c, {}) for c in _sexprs(body)]
         declared = sorted(_show(c) for c in commands if c and c[0] in _DECLARATIONS)
-        canonical = "\n".join(declared + [_show(c) for c in commands
-                                          if not (c and c[0] in _DECLARATIONS)])
+        canonical = "\n".join(
+            declared + [_show(c) for c in commands if not (c and c[0] in _DECLARATIONS)]
+        )
     except (ValueError, RecursionError):
         canonical = body
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -347,52 +365,82 @@ def _solvers(ctx: _Context, text: str, strategy: str | None, proofs: bool) -> di
     return answers
 
 
-def _smt_row(ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic,
-             role: str) -> Row:
+def _smt_row(
+    ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic, role: str
+) -> Row:
     files = (entry.get("file", ""),)
     text = _obligation_text(ctx, entry)
     if role == Checks.SMT:
         from symbolic.formula_smt import smt_obligation
 
         if smt_obligation(formula) != text:
-            return Row(claim, node["id"], role, "the file is not the formula's obligation",
-                       "DISAGREES", files)
-    answers = _solvers(ctx, text, entry.get("cvc5_strategy") if role == Checks.Z3 else None,
-                       proofs=role == Checks.Z3)
+            return Row(
+                claim,
+                node["id"],
+                role,
+                "the file is not the formula's obligation",
+                "DISAGREES",
+                files,
+            )
+    answers = _solvers(
+        ctx,
+        text,
+        entry.get("cvc5_strategy") if role == Checks.Z3 else None,
+        proofs=role == Checks.Z3,
+    )
     z3, cvc5 = str(answers["z3"]), str(answers["cvc5"])
     said = {z3, cvc5}
-    shown = f"z3 {z3}, cvc5 {cvc5}" + (f" ({answers['cvc5_options']})"
-                                       if cvc5 == "unsat" and answers.get("cvc5_options") else "")
-    common = dict(files=files, z3=z3, cvc5=cvc5, cvc5_options=str(answers.get("cvc5_options")),
-                  proof=(answers.get("cvc5_proof_steps"), answers.get("cvc5_trust_steps")),
-                  digest=digest(text) if role == Checks.Z3 else "")
+    shown = f"z3 {z3}, cvc5 {cvc5}" + (
+        f" ({answers['cvc5_options']})" if cvc5 == "unsat" and answers.get("cvc5_options") else ""
+    )
+    common = dict(
+        files=files,
+        z3=z3,
+        cvc5=cvc5,
+        cvc5_options=str(answers.get("cvc5_options")),
+        proof=(answers.get("cvc5_proof_steps"), answers.get("cvc5_trust_steps")),
+        digest=digest(text) if role == Checks.Z3 else "",
+    )
     if any(a == "sat" or a.startswith("error") for a in said):
         return Row(claim, node["id"], role, shown, "DISAGREES", **common)
     if role == Checks.Z3:  # Z3 proved it: the second engine is cvc5
         outcome = "proved" if cvc5 == "unsat" else "unknown"
-        return Row(claim, node["id"], role, shown, outcome, second_engine=cvc5 == "unsat",
-                   **common)
+        return Row(claim, node["id"], role, shown, outcome, second_engine=cvc5 == "unsat", **common)
     if "unsat" in said:  # a SymPy step (or a Z3 step's formula): either solver is a second
         return Row(claim, node["id"], role, shown, "proved", second_engine=True, **common)
     if node.get("method") == "sympy":  # neither solver decided it: the weak check instead
         from symbolic.recheck_numbers import spot_check
 
         outcome, text = spot_check(formula)
-        return Row(claim, node["id"], role, f"{shown}; {text}",
-                   "not re-checked" if outcome == "unknown" else outcome, **common)
+        return Row(
+            claim,
+            node["id"],
+            role,
+            f"{shown}; {text}",
+            "not re-checked" if outcome == "unknown" else outcome,
+            **common,
+        )
     return Row(claim, node["id"], role, shown, "unknown", **common)
 
 
-def _certificate_row(ctx: _Context, claim: str, node: dict, entry: dict,
-                     formula: sympy.Basic, role: str) -> Row:
+def _certificate_row(
+    ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic, role: str
+) -> Row:
     from symbolic import recheck_numbers as rn
 
     files = (entry.get("file", ""),)
     cert = _json(_obligation_text(ctx, entry).encode("utf-8"))
-    if not isinstance(cert, dict) or not _same(_read(cert.get("formula_srepr"), "certificate"),
-                                               formula):
-        return Row(claim, node["id"], role, "the certificate's formula is not the step's",
-                   "DISAGREES", files)
+    if not isinstance(cert, dict) or not _same(
+        _read(cert.get("formula_srepr"), "certificate"), formula
+    ):
+        return Row(
+            claim,
+            node["id"],
+            role,
+            "the certificate's formula is not the step's",
+            "DISAGREES",
+            files,
+        )
     expected = node["status"]
     if role == Checks.CERTIFICATE:
         outcome, text = rn.check_comparison(formula, expected, cert)
@@ -410,13 +458,26 @@ def _spot_row(ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy
 
     files = (entry.get("file", ""),)
     spot = _json(_obligation_text(ctx, entry).encode("utf-8"))
-    if not isinstance(spot, dict) or not _same(_read(spot.get("formula_srepr"), "spot check"),
-                                               formula):
-        return Row(claim, node["id"], Checks.SPOT, "the file's formula is not the step's",
-                   "DISAGREES", files)
+    if not isinstance(spot, dict) or not _same(
+        _read(spot.get("formula_srepr"), "spot check"), formula
+    ):
+        return Row(
+            claim,
+            node["id"],
+            Checks.SPOT,
+            "the file's formula is not the step's",
+            "DISAGREES",
+            files,
+        )
     outcome, text = spot_check(formula)
-    return Row(claim, node["id"], Checks.SPOT, text,
-               "not re-checked" if outcome == "unknown" else outcome, files)
+    return Row(
+        claim,
+        node["id"],
+        Checks.SPOT,
+        text,
+        "not re-checked" if outcome == "unknown" else outcome,
+        files,
+    )
 
 
 def _premise_formulas(node: dict, by_id: dict[str, dict]) -> list[sympy.Basic]:
@@ -428,62 +489,106 @@ def _premise_formulas(node: dict, by_id: dict[str, dict]) -> list[sympy.Basic]:
     return out
 
 
-def _node_rows(ctx: _Context, claim: str, node: dict, by_id: dict[str, dict],
-               outcomes: dict[str, str]) -> list[Row]:
+def _node_rows(
+    ctx: _Context, claim: str, node: dict, by_id: dict[str, dict], outcomes: dict[str, str]
+) -> list[Row]:
     """The re-check of one fact: what its formula and method require, from its files."""
     from symbolic.recheck_rules import derive
 
     formula = node["_formula"]
-    need = required_checks(formula, str(node.get("kind")), str(node.get("method")),
-                           str(node.get("status")), True)
+    need = required_checks(
+        formula, str(node.get("kind")), str(node.get("method")), str(node.get("status")), True
+    )
     entries = [e for e in node.get("obligations", []) if isinstance(e, dict)]
     by_role = {e.get("role"): e for e in entries}
     nid = node["id"]
     if Checks.ADMITTED in need:
-        return [Row(claim, nid, Checks.ADMITTED, f"{node['kind']}: admitted, not proved",
-                    "admitted")]
+        return [
+            Row(claim, nid, Checks.ADMITTED, f"{node['kind']}: admitted, not proved", "admitted")
+        ]
     if Checks.RULE in need:
         try:
-            derived = derive(str(node.get("kernel_rule")), _premise_formulas(node, by_id),
-                             _read(node["detail_srepr"], "detail")
-                             if node.get("detail_srepr") is not None else None)
+            derived = derive(
+                str(node.get("kernel_rule")),
+                _premise_formulas(node, by_id),
+                _read(node["detail_srepr"], "detail")
+                if node.get("detail_srepr") is not None
+                else None,
+            )
         except (ValueError, TypeError) as exc:
             return [Row(claim, nid, Checks.RULE, f"not re-derived: {exc}", "DISAGREES")]
         if not _same(read_formula(sympy.srepr(derived)), formula):
-            return [Row(claim, nid, Checks.RULE, f"{node.get('kernel_rule')} concludes "
-                        f"{sympy.sstr(derived)[:80]}, not the step's formula", "DISAGREES")]
+            return [
+                Row(
+                    claim,
+                    nid,
+                    Checks.RULE,
+                    f"{node.get('kernel_rule')} concludes "
+                    f"{sympy.sstr(derived)[:80]}, not the step's formula",
+                    "DISAGREES",
+                )
+            ]
         premises = [outcomes.get(p, "unknown") for p in node.get("premises", [])]
-        weakest = _weakest(["proved", *("DISAGREES" if o == "refuted" else o
-                                        for o in premises)])
-        return [Row(claim, nid, Checks.RULE, f"{node.get('kernel_rule')} re-derived from "
-                    f"{', '.join(node.get('premises', [])) or 'no premises'}", weakest,
-                    second_engine=True)]
+        weakest = _weakest(["proved", *("DISAGREES" if o == "refuted" else o for o in premises)])
+        return [
+            Row(
+                claim,
+                nid,
+                Checks.RULE,
+                f"{node.get('kernel_rule')} re-derived from "
+                f"{', '.join(node.get('premises', [])) or 'no premises'}",
+                weakest,
+                second_engine=True,
+            )
+        ]
     if Checks.NEGATION in need:
         parts = [by_id[p] for p in node.get("premises", []) if p in by_id]
         inner = formula.args[0]
         ok = [p for p in parts if _same(p["_formula"], inner) and p.get("status") == "refuted"]
         if not ok:
-            return [Row(claim, nid, Checks.NEGATION, "no refuted part with the negated formula",
-                        "DISAGREES")]
+            return [
+                Row(
+                    claim,
+                    nid,
+                    Checks.NEGATION,
+                    "no refuted part with the negated formula",
+                    "DISAGREES",
+                )
+            ]
         part = outcomes.get(ok[0]["id"], "unknown")  # as strong as the part's refutation
         outcome = "proved" if part == "refuted" else "DISAGREES" if part == "proved" else part
-        return [Row(claim, nid, Checks.NEGATION, f"¬ of {ok[0]['id']} ({part})", outcome,
-                    second_engine=outcome == "proved")]
+        return [
+            Row(
+                claim,
+                nid,
+                Checks.NEGATION,
+                f"¬ of {ok[0]['id']} ({part})",
+                outcome,
+                second_engine=outcome == "proved",
+            )
+        ]
     if Checks.NONE in need:
-        return [Row(claim, nid, Checks.NONE, f"{node.get('method')} "
-                    f"{type(formula).__name__}: no obligation exported", "not re-checked")]
+        return [
+            Row(
+                claim,
+                nid,
+                Checks.NONE,
+                f"{node.get('method')} {type(formula).__name__}: no obligation exported",
+                "not re-checked",
+            )
+        ]
     rows = []
     for role in sorted(need):
         entry = by_role.get(role)
         if entry is None:
             if role == Checks.SPOT and by_role:
                 continue
-            rows.append(Row(claim, nid, role, "obligation missing from the manifest",
-                            "DISAGREES"))
+            rows.append(Row(claim, nid, role, "obligation missing from the manifest", "DISAGREES"))
             continue
         if entry.get("expected") not in (None, node.get("status"), "unsat"):
-            rows.append(Row(claim, nid, role, "the obligation's expectation is not the step's",
-                            "DISAGREES"))
+            rows.append(
+                Row(claim, nid, role, "the obligation's expectation is not the step's", "DISAGREES")
+            )
             continue
         try:
             if role in (Checks.Z3, Checks.SMT):
@@ -493,13 +598,35 @@ def _node_rows(ctx: _Context, claim: str, node: dict, by_id: dict[str, dict],
             else:
                 rows.append(_spot_row(ctx, claim, node, entry, formula))
         except NotEnclosed as exc:
-            rows.append(Row(claim, nid, role, f"not enclosed: {exc}", "unknown",
-                            (str(entry.get("file", "")),)))
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError,
-                OverflowError, ZeroDivisionError) as exc:
-            rows.append(Row(claim, nid, role, f"error: {type(exc).__name__}: "
-                            f"{' '.join(str(exc).split())[:160]}", "DISAGREES",
-                            (str(entry.get("file", "")),)))
+            rows.append(
+                Row(
+                    claim,
+                    nid,
+                    role,
+                    f"not enclosed: {exc}",
+                    "unknown",
+                    (str(entry.get("file", "")),),
+                )
+            )
+        except (
+            ValueError,
+            TypeError,
+            KeyError,
+            AttributeError,
+            RecursionError,
+            OverflowError,
+            ZeroDivisionError,
+        ) as exc:
+            rows.append(
+                Row(
+                    claim,
+                    nid,
+                    role,
+                    f"error: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}",
+                    "DISAGREES",
+                    (str(entry.get("file", "")),),
+                )
+            )
     return rows
 
 
@@ -538,8 +665,9 @@ def recheck_claim(ctx: _Context, claim: dict) -> list[Row]:
         mine = _node_rows(ctx, label, node, by_id, outcomes)
         outcomes[node["id"]] = _combine(mine)
         rows += mine
-    rows += _claim_rows(label, claim, _weakest(
-        "proved" if o == "refuted" else o for o in outcomes.values()))
+    rows += _claim_rows(
+        label, claim, _weakest("proved" if o == "refuted" else o for o in outcomes.values())
+    )
     return rows
 
 
@@ -555,8 +683,9 @@ def _claim_rows(label: str, claim: dict, facts: str) -> list[Row]:
     if statement is not None:
         if not steps or not _same(_read(statement, "statement"), steps[-1]["_formula"]):
             problems.append("the last step's formula is not the claim's statement")
-    admitted = sorted(sympy.sstr(n["_formula"]) for n in steps
-                      if n.get("kind") in ("assumption", "oracle"))
+    admitted = sorted(
+        sympy.sstr(n["_formula"]) for n in steps if n.get("kind") in ("assumption", "oracle")
+    )
     listed = claim.get("rests_on", [])
     if not isinstance(listed, list) or sorted(map(str, listed)) != admitted:
         problems.append("rests_on is not the claim's admitted steps")
@@ -571,8 +700,10 @@ def _resting_rows(claims: list) -> list[Row]:
     """A row per claim that rests on admitted facts — its own (``rests_on``) or those of a
     claim it ``uses``, transitively: counted apart, as ``--strict`` would."""
     claims = [c for c in claims if isinstance(c, dict)]
-    uses = {str(c.get("name")): [str(u) for u in c.get("uses", []) if isinstance(u, str)]
-            for c in claims}
+    uses = {
+        str(c.get("name")): [str(u) for u in c.get("uses", []) if isinstance(u, str)]
+        for c in claims
+    }
     own = {str(c.get("name")): bool(c.get("rests_on")) for c in claims}
     rows = []
     for c in claims:
@@ -587,9 +718,15 @@ def _resting_rows(claims: list) -> list[Row]:
             stack += uses.get(n, [])
         if found:
             via = sorted(set(found) - {name})
-            rows.append(Row(f"{c.get('module')}:{name}", "", "rests on",
-                            "admitted facts" + (f" (through {', '.join(via)})" if via else ""),
-                            "admitted"))
+            rows.append(
+                Row(
+                    f"{c.get('module')}:{name}",
+                    "",
+                    "rests on",
+                    "admitted facts" + (f" (through {', '.join(via)})" if via else ""),
+                    "admitted",
+                )
+            )
     return rows
 
 
@@ -604,8 +741,16 @@ def _file_rows(ctx: _Context, manifest: dict) -> list[Row]:
             rows.append(Row("", "", "file", f"{name}: missing", "DISAGREES", (name,)))
     for name in sorted(set(listed) & set(found)):
         if found[name] != listed[name]:
-            rows.append(Row("", "", "file", f"{name}: changed since the export (SHA-256)",
-                            "DISAGREES", (name,)))
+            rows.append(
+                Row(
+                    "",
+                    "",
+                    "file",
+                    f"{name}: changed since the export (SHA-256)",
+                    "DISAGREES",
+                    (name,),
+                )
+            )
     return rows
 
 
@@ -616,8 +761,9 @@ def read_manifest(root: Path) -> dict:
         raise ValueError(f"not a {MANIFEST_SCHEMA} manifest")
     files = data.get("files")
     if not isinstance(files, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
-            for k, v in files.items()):
+        isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
+        for k, v in files.items()
+    ):
         raise ValueError("its 'files' is not a map of paths to SHA-256 digests")
     if any(".." in Path(k).parts or Path(k).is_absolute() for k in files):
         raise ValueError("a file path outside the export folder")
@@ -626,8 +772,9 @@ def read_manifest(root: Path) -> dict:
     return data
 
 
-def recheck(directory: str | Path, only: Collection[str] = ()) -> tuple[list[Row], int,
-                                                                        dict[str, str]]:
+def recheck(
+    directory: str | Path, only: Collection[str] = ()
+) -> tuple[list[Row], int, dict[str, str]]:
     """The export under ``directory`` re-checked; (rows, exit code, versions). ``only``: the
     modules or claims to re-check (every file's digest is checked all the same); ``ValueError``
     for a name that is neither. The result is also written to ``DIR/recheck.json``
@@ -638,8 +785,12 @@ def recheck(directory: str | Path, only: Collection[str] = ()) -> tuple[list[Row
 
     root = Path(directory)
     use_cvc5 = cvc5_available()
-    versions = {"z3": z3_version(), "cvc5": cvc5_version() if use_cvc5 else "not installed",
-                "mpmath": f"mpmath {mpmath.__version__}", "sympy": f"sympy {sympy.__version__}"}
+    versions = {
+        "z3": z3_version(),
+        "cvc5": cvc5_version() if use_cvc5 else "not installed",
+        "mpmath": f"mpmath {mpmath.__version__}",
+        "sympy": f"sympy {sympy.__version__}",
+    }
     try:
         manifest = read_manifest(root)
     except ValueError as exc:
@@ -658,10 +809,20 @@ def recheck(directory: str | Path, only: Collection[str] = ()) -> tuple[list[Row
             rows.append(Row(str(name), "", "claim", f"unreadable: {exc}", "DISAGREES"))
         except Exception as exc:  # noqa: BLE001 - a row, never a traceback, for any input
             name = claim.get("name") if isinstance(claim, dict) else "?"
-            rows.append(Row(str(name), "", "claim", f"cannot re-check: {type(exc).__name__}: "
-                            f"{' '.join(str(exc).split())[:160]}", "DISAGREES"))
-    rows += [r for r in _resting_rows(manifest["claims"])
-             if not only or r.claim in {f"{c.get('module')}:{c.get('name')}" for c in claims}]
+            rows.append(
+                Row(
+                    str(name),
+                    "",
+                    "claim",
+                    f"cannot re-check: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}",
+                    "DISAGREES",
+                )
+            )
+    rows += [
+        r
+        for r in _resting_rows(manifest["claims"])
+        if not only or r.claim in {f"{c.get('module')}:{c.get('name')}" for c in claims}
+    ]
     if any(not r.ok for r in rows):
         code = EXIT_DISAGREE
     elif not claims or any(r.unknown for r in rows) or not use_cvc5:
@@ -679,14 +840,21 @@ def _selected(claims: list, only: Collection[str]) -> list:
     for wanted in only:
         if not any(wanted in pair for pair in names):
             raise ValueError(f"{wanted!r} is neither a module nor a claim of this export")
-    return [c for c in claims if isinstance(c, dict)
-            and (c.get("module") in only or c.get("name") in only)]
+    return [
+        c
+        for c in claims
+        if isinstance(c, dict) and (c.get("module") in only or c.get("name") in only)
+    ]
 
 
 def _finish(root: Path, rows: list[Row], code: int, versions: dict[str, str]) -> int:
     try:
-        write_file(root / RECORD_NAME, (json.dumps(record(rows, code, versions), indent=1,
-                                                   ensure_ascii=False) + "\n").encode())
+        write_file(
+            root / RECORD_NAME,
+            (
+                json.dumps(record(rows, code, versions), indent=1, ensure_ascii=False) + "\n"
+            ).encode(),
+        )
     except OSError:
         pass  # a read-only (or symlinked) record is not written; the re-check stands
     return code
@@ -694,13 +862,26 @@ def _finish(root: Path, rows: list[Row], code: int, versions: dict[str, str]) ->
 
 def record(rows: list[Row], code: int, versions: dict[str, str]) -> dict:
     """The re-check as data: per Z3 benchmark its digest and both solvers' answers."""
-    return {"schema": RECORD_SCHEMA, "exit_code": code, "versions": versions,
-            "obligations": [{"file": r.files[0] if r.files else "", "digest": r.digest,
-                             "agrees": r.ok and r.outcome == "proved", "z3": r.z3,
-                             "cvc5": r.cvc5, "cvc5_options": r.cvc5_options,
-                             "cvc5_proof_steps": r.proof[0], "cvc5_trust_steps": r.proof[1]}
-                            for r in rows if r.digest],
-            "counts": dict(counts(rows))}
+    return {
+        "schema": RECORD_SCHEMA,
+        "exit_code": code,
+        "versions": versions,
+        "obligations": [
+            {
+                "file": r.files[0] if r.files else "",
+                "digest": r.digest,
+                "agrees": r.ok and r.outcome == "proved",
+                "z3": r.z3,
+                "cvc5": r.cvc5,
+                "cvc5_options": r.cvc5_options,
+                "cvc5_proof_steps": r.proof[0],
+                "cvc5_trust_steps": r.proof[1],
+            }
+            for r in rows
+            if r.digest
+        ],
+        "counts": dict(counts(rows)),
+    }
 
 
 def read_record(directory: str | Path) -> dict:
@@ -709,10 +890,15 @@ def read_record(directory: str | Path) -> dict:
     try:
         data = _json(read_file(path))
     except ValueError as exc:
-        raise ValueError(f"{path}: cannot read a re-check record ({exc}); "
-                         f"run python -m proofs --recheck {directory} first") from None
-    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA \
-            or not isinstance(data.get("obligations"), list):
+        raise ValueError(
+            f"{path}: cannot read a re-check record ({exc}); "
+            f"run python -m proofs --recheck {directory} first"
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or data.get("schema") != RECORD_SCHEMA
+        or not isinstance(data.get("obligations"), list)
+    ):
         raise ValueError(f"{path}: not a {RECORD_SCHEMA} record")
     return data
 
@@ -735,8 +921,9 @@ def counts(rows: list[Row]) -> Counter:
     for fact_rows in facts.values():
         c["facts"] += 1
         c[f"facts {_combine(fact_rows)}"] += 1
-        c["facts by a second engine"] += any(r.second_engine for r in fact_rows) and \
-            _combine(fact_rows) == "proved"
+        c["facts by a second engine"] += (
+            any(r.second_engine for r in fact_rows) and _combine(fact_rows) == "proved"
+        )
         for r in fact_rows:
             c[f"check {r.check}"] += 1
     c["disagreements"] = sum(not r.ok for r in rows)
@@ -750,18 +937,21 @@ def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
     share = f"{100 * exported / checked:.0f}%" if checked else "—"
     smt = [r for r in rows if r.check in (Checks.Z3, Checks.SMT)]
     proofs = [r.proof for r in smt if r.proof[0] is not None]
-    kinds = ", ".join(f"{k.removeprefix('check ')} {v}" for k, v in sorted(c.items())
-                      if k.startswith("check "))
-    return (f"{c['claims']} claims ({c['claims bound']} bound to their statement formula; "
-            f"every fact proved again {c['claims proved']}, some spot-checked "
-            f"{c['claims spot-checked']}, not re-checked {c['claims not re-checked']}, "
-            f"disagreeing {c['claims DISAGREES']}; resting on admitted facts, directly or "
-            f"through uses, {c['claims resting on admitted facts']}); {c['facts']} facts — "
-            f"proved {c['facts proved']} (by a second engine {c['facts by a second engine']}), "
-            f"refuted {c['facts refuted']}, spot-checked {c['facts spot-checked']}, admitted "
-            f"{c['facts admitted']}, not re-checked {c['facts not re-checked']}, unknown "
-            f"{c['facts unknown']}; checks: {kinds}; {exported} of {checked} checked facts "
-            f"exported ({share}); cvc5 proofs {len(proofs)} "
-            f"({sum(p[0] for p in proofs)} steps, {sum(p[1] or 0 for p in proofs)} trust); "
-            f"{c['disagreements']} disagreements ({versions['z3']}, {versions['cvc5']}, "
-            f"{versions['mpmath']}) — exit {code}")
+    kinds = ", ".join(
+        f"{k.removeprefix('check ')} {v}" for k, v in sorted(c.items()) if k.startswith("check ")
+    )
+    return (
+        f"{c['claims']} claims ({c['claims bound']} bound to their statement formula; "
+        f"every fact proved again {c['claims proved']}, some spot-checked "
+        f"{c['claims spot-checked']}, not re-checked {c['claims not re-checked']}, "
+        f"disagreeing {c['claims DISAGREES']}; resting on admitted facts, directly or "
+        f"through uses, {c['claims resting on admitted facts']}); {c['facts']} facts — "
+        f"proved {c['facts proved']} (by a second engine {c['facts by a second engine']}), "
+        f"refuted {c['facts refuted']}, spot-checked {c['facts spot-checked']}, admitted "
+        f"{c['facts admitted']}, not re-checked {c['facts not re-checked']}, unknown "
+        f"{c['facts unknown']}; checks: {kinds}; {exported} of {checked} checked facts "
+        f"exported ({share}); cvc5 proofs {len(proofs)} "
+        f"({sum(p[0] for p in proofs)} steps, {sum(p[1] or 0 for p in proofs)} trust); "
+        f"{c['disagreements']} disagreements ({versions['z3']}, {versions['cvc5']}, "
+        f"{versions['mpmath']}) — exit {code}"
+    )

@@ -32,7 +32,8 @@ BOUND_BITS, BOUND_PIECES = 128, 4096
 MAX_EXP_ARGUMENT = 10**6
 SPOT_POINTS = 4  # random points of the domain per spot-checked formula
 SPOT_BITS = 128
-SPOT_SYMPY_S = 2.0  # CPU seconds for SymPy's own re-simplification in the re-check
+SPOT_SYMPY_S = 2.0  # CPU seconds to evaluate a formula at one point
+SPOT_SIMPLIFY_S = 0.5  # CPU seconds for SymPy's own re-simplification in the re-check
 
 
 class NotEnclosed(Exception):
@@ -161,15 +162,10 @@ def _even_power(b, n):
     return iv.mpf([0, m.b]) if n else iv.mpf(1)
 
 
-
-
-
-
 def _exact(raw) -> Fraction:
     """An mpmath raw float (sign, man, exp, bc) as an exact fraction."""
     p, q = to_rational(raw)
     return Fraction(p, q)
-
 
 
 MAX_EXACT_BITS = 1_000_000  # an exact power larger than this is left to intervals
@@ -195,7 +191,7 @@ def exact(e: sympy.Basic) -> Fraction | None:
         size = max(b.numerator.bit_length(), b.denominator.bit_length())
         if size * abs(n) > MAX_EXACT_BITS:
             return None
-        return b ** n
+        return b**n
     return None
 
 
@@ -218,8 +214,9 @@ def relation_holds(rel: str, lo: Fraction, hi: Fraction) -> bool | None:
 
 def difference(rel: sympy.core.relational.Relational) -> sympy.Expr:
     """``lhs − rhs``, unevaluated (nothing is computed before the evaluators run)."""
-    return sympy.Add(rel.lhs, sympy.Mul(sympy.S.NegativeOne, rel.rhs, evaluate=False),
-                     evaluate=False)
+    return sympy.Add(
+        rel.lhs, sympy.Mul(sympy.S.NegativeOne, rel.rhs, evaluate=False), evaluate=False
+    )
 
 
 def enclose(e: sympy.Expr, rel: str) -> tuple[bool | None, Fraction, Fraction, str]:
@@ -283,9 +280,12 @@ def check_comparison(formula: sympy.Basic, expected: str, cert: dict) -> tuple[s
 
 def check_bound(formula: sympy.Basic) -> tuple[str, str]:
     """``∀ x ∈ [lo, hi]: lhs rel rhs`` by a bisection of its own (on the closed interval)."""
-    if not (isinstance(formula, ForAll) and len(formula.variables) == 1
-            and isinstance(formula.domain, sympy.Interval)
-            and isinstance(formula.body, sympy.core.relational.Relational)):
+    if not (
+        isinstance(formula, ForAll)
+        and len(formula.variables) == 1
+        and isinstance(formula.domain, sympy.Interval)
+        and isinstance(formula.body, sympy.core.relational.Relational)
+    ):
         return "DISAGREES", "not a bound ∀ x ∈ [lo, hi]: lhs rel rhs"
     var, body = formula.variables[0], formula.body
     if body.free_symbols - {var}:
@@ -323,8 +323,11 @@ def _in_set(value: Fraction, s: sympy.Basic) -> bool:
         for end, strict, above in ((s.start, s.left_open, True), (s.end, s.right_open, False)):
             if end in (sympy.oo, -sympy.oo):
                 continue
-            d = sympy.Add(sympy.Rational(value.numerator, value.denominator),
-                          sympy.Mul(-1, end, evaluate=False), evaluate=False)
+            d = sympy.Add(
+                sympy.Rational(value.numerator, value.denominator),
+                sympy.Mul(-1, end, evaluate=False),
+                evaluate=False,
+            )
             rel = (">" if strict else ">=") if above else ("<" if strict else "<=")
             if enclose(d, rel)[0] is not True:
                 return False
@@ -333,15 +336,29 @@ def _in_set(value: Fraction, s: sympy.Basic) -> bool:
 
 
 def _satisfies(s: sympy.Symbol, value: Fraction) -> bool:
-    tests = {"positive": value > 0, "negative": value < 0, "nonnegative": value >= 0,
-             "nonpositive": value <= 0, "zero": value == 0, "nonzero": value != 0,
-             "integer": value.denominator == 1, "rational": True, "real": True,
-             "finite": True, "extended_real": True, "complex": True, "commutative": True,
-             "infinite": False, "extended_positive": value > 0, "extended_negative": value < 0,
-             "extended_nonnegative": value >= 0, "extended_nonpositive": value <= 0,
-             "extended_nonzero": value != 0, "even": value.denominator == 1
-             and value.numerator % 2 == 0, "odd": value.denominator == 1
-             and value.numerator % 2 == 1}
+    tests = {
+        "positive": value > 0,
+        "negative": value < 0,
+        "nonnegative": value >= 0,
+        "nonpositive": value <= 0,
+        "zero": value == 0,
+        "nonzero": value != 0,
+        "integer": value.denominator == 1,
+        "rational": True,
+        "real": True,
+        "finite": True,
+        "extended_real": True,
+        "complex": True,
+        "commutative": True,
+        "infinite": False,
+        "extended_positive": value > 0,
+        "extended_negative": value < 0,
+        "extended_nonnegative": value >= 0,
+        "extended_nonpositive": value <= 0,
+        "extended_nonzero": value != 0,
+        "even": value.denominator == 1 and value.numerator % 2 == 0,
+        "odd": value.denominator == 1 and value.numerator % 2 == 1,
+    }
     for key, want in s.assumptions0.items():
         if want is None or key not in tests:
             continue
@@ -350,8 +367,7 @@ def _satisfies(s: sympy.Symbol, value: Fraction) -> bool:
     return True
 
 
-def check_witness(formula: sympy.Basic, point: dict, cert: dict,
-                  read) -> tuple[str, str]:
+def check_witness(formula: sympy.Basic, point: dict, cert: dict, read) -> tuple[str, str]:
     """An identity ``∀ v ∈ D: lhs = rhs`` (or ``lhs = rhs`` in its free symbols) refuted at a
     witness point: every variable given a rational in its domain (its assumptions and the
     quantifier's set, from the manifest's formula), and ``lhs − rhs ≠ 0`` there."""
@@ -391,8 +407,13 @@ def _seed(formula: sympy.Basic) -> int:
 def _sample(rng: random.Random, s: sympy.Symbol, dom: sympy.Basic) -> Fraction | None:
     for _ in range(40):
         if s.is_integer:  # sizes 2..3, indices 0..1: small, and mostly in range
-            value = Fraction(rng.randint(2, 3) if s.is_positive else rng.randint(0, 1)
-                             if s.is_nonnegative else rng.randint(-2, 2))
+            value = Fraction(
+                rng.randint(2, 3)
+                if s.is_positive
+                else rng.randint(0, 1)
+                if s.is_nonnegative
+                else rng.randint(-2, 2)
+            )
         else:
             value = Fraction(rng.randint(-400, 400), rng.randint(1, 97))
         if isinstance(dom, sympy.Interval) and dom.start.is_finite and dom.end.is_finite:
@@ -411,8 +432,10 @@ def _random_functions(exprs, rng: random.Random) -> dict:
     """Every undefined function σ (in name order) replaced by a random quadratic: an identity
     for all σ holds for that one."""
     heads = {a.func for e in exprs for a in e.atoms(AppliedUndef)}
-    return {head: [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
-            for head in sorted(heads, key=str)}
+    return {
+        head: [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
+        for head in sorted(heads, key=str)
+    }
 
 
 def _random_matrices(exprs, rng: random.Random) -> dict:
@@ -421,16 +444,19 @@ def _random_matrices(exprs, rng: random.Random) -> dict:
         rows, cols = m.shape
         if not (isinstance(rows, sympy.Integer) and isinstance(cols, sympy.Integer)):
             raise NotEnclosed("a matrix of symbolic shape")
-        out[m] = sympy.ImmutableMatrix(int(rows), int(cols), lambda i, j: sympy.Rational(
-            rng.randint(-9, 9), rng.randint(1, 4)))
+        out[m] = sympy.ImmutableMatrix(
+            int(rows), int(cols), lambda i, j: sympy.Rational(rng.randint(-9, 9), rng.randint(1, 4))
+        )
     return out
 
 
 def _made_concrete(e: sympy.Basic, matrices: dict, functions: dict) -> sympy.Basic:
     e = e.xreplace(matrices)
     for head, c in functions.items():
-        e = e.replace(lambda x, h=head: isinstance(x, AppliedUndef) and x.func == h,
-                      lambda x, c=c: c[0] + c[1] * sum(x.args) + c[2] * sum(x.args) ** 2)
+        e = e.replace(
+            lambda x, h=head: isinstance(x, AppliedUndef) and x.func == h,
+            lambda x, c=c: c[0] + c[1] * sum(x.args) + c[2] * sum(x.args) ** 2,
+        )
     return e
 
 
@@ -472,7 +498,7 @@ def _sympy_resimplifies(body: sympy.Basic) -> bool:
     from symbolic.kernel.limits import deadline
 
     try:
-        with deadline(SPOT_SYMPY_S):
+        with deadline(SPOT_SIMPLIFY_S):
             d = (body.lhs - body.rhs).doit()
             return sympy.expand(d) == 0 or sympy.simplify(d) == 0
     except Exception:  # noqa: BLE001 - SymPy gave no answer (BudgetExceeded included)
@@ -482,9 +508,10 @@ def _sympy_resimplifies(body: sympy.Basic) -> bool:
 def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     """A SymPy-decided formula re-checked the weak way: exact/interval evaluation at
     ``SPOT_POINTS`` random points of the domain (undefined functions replaced by random
-    quadratics, matrices by random rational matrices), or, where no point decides, SymPy's own
-    simplification of ``lhs − rhs`` in this process. ``spot-checked`` — never ``proved``;
-    ``DISAGREES`` when a point contradicts the formula."""
+    quadratics, matrices by random rational matrices; a point that contradicts it ends the
+    check), then SymPy's own simplification of ``lhs − rhs`` in this process (within
+    ``SPOT_SIMPLIFY_S``). ``spot-checked`` — never ``proved``; ``DISAGREES`` when a point
+    contradicts the formula."""
     if isinstance(formula, ForAll):
         ranges, body = list(formula.ranges()), formula.body
     elif isinstance(formula, Exists):
@@ -494,10 +521,14 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     if not isinstance(body, sympy.core.relational.Relational):
         return "unknown", f"a {type(body).__name__} is not spot-checked"
     bound = {v for v, _ in ranges}
-    free = set(body.free_symbols) | {s for m in body.atoms(sympy.MatrixSymbol)
-                                     for s in m.shape[0].free_symbols | m.shape[1].free_symbols}
-    ranges += [(s, sympy.S.Reals) for s in sorted(free - bound, key=str)
-               if isinstance(s, sympy.Symbol)]
+    free = set(body.free_symbols) | {
+        s
+        for m in body.atoms(sympy.MatrixSymbol)
+        for s in m.shape[0].free_symbols | m.shape[1].free_symbols
+    }
+    ranges += [
+        (s, sympy.S.Reals) for s in sorted(free - bound, key=str) if isinstance(s, sympy.Symbol)
+    ]
     rng = random.Random(_seed(formula))
     agree = tried = 0
     for _ in range(SPOT_POINTS):
@@ -510,8 +541,8 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
             return "DISAGREES", "the formula fails at a random point of its domain"
         agree += verdict is True
     text = f"{agree}/{tried} random points"
-    if agree:
-        return "spot-checked", text
     if body.rel_op == "==" and _sympy_resimplifies(body):
         return "spot-checked", f"{text}, SymPy re-simplifies to 0"
+    if agree:
+        return "spot-checked", text
     return "unknown", f"not spot-checked ({text})"

@@ -65,14 +65,16 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
         (p,) = premises
         p, lam = _eq(p, rule), _lambda(detail, rule)
         h = lam.variables[0]
-        return sympy.Eq(_put(lam.expr, {h: p.lhs}), _put(lam.expr, {h: p.rhs}),
-                        evaluate=False)
+        return sympy.Eq(_put(lam.expr, {h: p.lhs}), _put(lam.expr, {h: p.rhs}), evaluate=False)
     if rule == "inst":
         (p,) = premises
         if not isinstance(detail, sympy.Tuple):
             raise ValueError("inst: a premise and a tuple of (variable, term) pairs")
-        variables = p.variables if isinstance(p, ForAll) else tuple(
-            v for v in p.free_symbols if isinstance(v, sympy.Symbol))
+        variables = (
+            p.variables
+            if isinstance(p, ForAll)
+            else tuple(v for v in p.free_symbols if isinstance(v, sympy.Symbol))
+        )
         mapping = {}
         for pair in detail:
             if not isinstance(pair, sympy.Tuple) or len(pair) != 2 or pair[0] not in variables:
@@ -82,12 +84,14 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
             return _put(p, mapping)
         body = _put(p.body, mapping)
         rest = [(v, d) for v, d in p.ranges() if v not in mapping]
-        return ForAll([v for v, _ in rest], body, sympy.Tuple(*[d for _, d in rest])) \
-            if rest else body
+        return (
+            ForAll([v for v, _ in rest], body, sympy.Tuple(*[d for _, d in rest])) if rest else body
+        )
     if rule == "mp":
         implication, antecedent = premises
         if not isinstance(implication, sympy.Implies) or not _srepr_equal(
-                implication.args[0], antecedent):
+            implication.args[0], antecedent
+        ):
             raise ValueError("mp: the premises are not A ⇒ B and A")
         return implication.args[1]
     if rule == "conj":
@@ -108,9 +112,12 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
         return sympy.Eq(detail, _put(detail, {p.lhs: p.rhs}), evaluate=False)
     if rule == "iff":
         forward, backward = premises
-        if not (isinstance(forward, sympy.Implies) and isinstance(backward, sympy.Implies)
-                and _srepr_equal(forward.args[0], backward.args[1])
-                and _srepr_equal(forward.args[1], backward.args[0])):
+        if not (
+            isinstance(forward, sympy.Implies)
+            and isinstance(backward, sympy.Implies)
+            and _srepr_equal(forward.args[0], backward.args[1])
+            and _srepr_equal(forward.args[1], backward.args[0])
+        ):
             raise ValueError("iff: the premises are not A ⇒ B and B ⇒ A")
         return sympy.Equivalent(*forward.args, evaluate=False)
     if rule == "gen":

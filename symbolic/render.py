@@ -52,8 +52,11 @@ def verdict_text(v: Verdict, verbose: bool = False) -> str:
     return text
 
 
-ADMITTED_MARK = {"definition": "≔ definition", "assumption": "⊢ assumed",
-                 "oracle": "⊢ oracle result"}
+ADMITTED_MARK = {
+    "definition": "≔ definition",
+    "assumption": "⊢ assumed",
+    "oracle": "⊢ oracle result",
+}
 
 
 def premises_text(step: Step, index: dict[int, int]) -> str:
@@ -71,8 +74,10 @@ def step_text(i: int, step: Step, verbose: bool, index: dict[int, int] | None = 
     if step.note:
         lines.append(f"      ({step.note})")
     if step.fact.rule:
-        lines.append(f"      by {step.rule} — {MARK[step.verdict.status]} {step.verdict.status}: "
-                     + premises_text(step, index or {}))
+        lines.append(
+            f"      by {step.rule} — {MARK[step.verdict.status]} {step.verdict.status}: "
+            + premises_text(step, index or {})
+        )
     elif step.kind == "checked":
         lines.append(f"      by {step.rule} — {verdict_text(step.verdict, verbose)}")
     else:
@@ -114,8 +119,10 @@ def result_text(result: Result, verbose: bool = False, backing: str | None = Non
     from symbolic.backing import backing as backing_of
 
     c = result.claim
-    head = (f"[{result.status}{admitted_text(result)}] {c.kind.capitalize()} {c.name} "
-            f"({c.source}): {c.title}")
+    head = (
+        f"[{result.status}{admitted_text(result)}] {c.kind.capitalize()} {c.name} "
+        f"({c.source}): {c.title}"
+    )
     lines = [head]
     if c.statement is not None:
         lines.append(f"  {text(c.statement)}")
@@ -168,12 +175,25 @@ def claims_table(reports: Sequence[Report], strict: bool = False) -> Table:
     from symbolic.backing import claim_backing
 
     rows = tuple(
-        (rep.module, r.claim.name, r.claim.source, status_text(r, strict),
-         claim_backing(rep, r), f"{r.verdict.seconds:.3f} s")
-        for rep in reports for r in rep.results)
+        (
+            rep.module,
+            r.claim.name,
+            r.claim.source,
+            status_text(r, strict),
+            claim_backing(rep, r),
+            f"{r.verdict.seconds:.3f} s",
+        )
+        for rep in reports
+        for r in rep.results
+    )
     statuses = [r.strict_status() if strict else r.status for rep in reports for r in rep.results]
-    return Table("claims", "Checked claims", SUMMARY_COLUMNS, rows,
-                 notes=(f"{summary_line(statuses)}; overall {overall_status(statuses)}.",))
+    return Table(
+        "claims",
+        "Checked claims",
+        SUMMARY_COLUMNS,
+        rows,
+        notes=(f"{summary_line(statuses)}; overall {overall_status(statuses)}.",),
+    )
 
 
 # --- Markdown, for Jupyter (``_repr_markdown_``) -----------------------------------------------
@@ -201,20 +221,25 @@ def derivation_markdown(derivation) -> str:
 
 def result_markdown(result: Result) -> str:
     c = result.claim
-    head = (f"**{c.kind.capitalize()} `{c.name}`** ({_md(c.source)}): {_md(c.title)} — "
-            f"**{status_text(result)}**")
+    head = (
+        f"**{c.kind.capitalize()} `{c.name}`** ({_md(c.source)}): {_md(c.title)} — "
+        f"**{status_text(result)}**"
+    )
     parts = [head, "", _md(c.note), "", derivation_markdown(result.derivation)]
     for n in result.numeric:
-        parts.append(f"- numeric check ({n.backend}): {_md(n.name)}: max error {n.max_error:.3g}"
-                     f" vs {n.tolerance:.3g} {'✓' if n.agrees else '✗ DISAGREES'}")
+        parts.append(
+            f"- numeric check ({n.backend}): {_md(n.name)}: max error {n.max_error:.3g}"
+            f" vs {n.tolerance:.3g} {'✓' if n.agrees else '✗ DISAGREES'}"
+        )
     if result.status != "proved":
         parts.append(f"\n*reason:* {_md(result.reason)}")
     return "\n".join(parts)
 
 
 def report_markdown(report: Report) -> str:
-    parts = [f"### {_md(report.title)} ({_md(report.source)}) — {MARK[report.status]} "
-             f"{report.status}"]
+    parts = [
+        f"### {_md(report.title)} ({_md(report.source)}) — {MARK[report.status]} {report.status}"
+    ]
     parts += [result_markdown(r) for r in report.results]
     return "\n\n".join(parts)
 
@@ -248,8 +273,11 @@ def _step_row(i: int, step: Step) -> str:
     else:
         body = _mathjax_text(step.statement)
     kind = step_kind(step)
-    how = ADMITTED_MARK.get(kind) if kind != "checked" else (
-        f"{MARK[step.verdict.status]} {step.verdict.status} by {step.verdict.method}")
+    how = (
+        ADMITTED_MARK.get(kind)
+        if kind != "checked"
+        else (f"{MARK[step.verdict.status]} {step.verdict.status} by {step.verdict.method}")
+    )
     why = " · ".join(p for p in (step.rule, how) if p)
     return rf"({i}) & {body} \\ & \quad{{\small {_mathjax_text(why)}}}"
 
@@ -266,8 +294,10 @@ def result_latex_repr(result: Result) -> str:
     from symbolic.latex_printer import latex
 
     c = result.claim
-    head = (rf"\textbf{{{c.kind.capitalize()}}}\ {_mathjax_text(c.name)}\colon\ "
-            rf"{_mathjax_text(c.title)}\quad \textbf{{{_mathjax_text(status_text(result))}}}")
+    head = (
+        rf"\textbf{{{c.kind.capitalize()}}}\ {_mathjax_text(c.name)}\colon\ "
+        rf"{_mathjax_text(c.title)}\quad \textbf{{{_mathjax_text(status_text(result))}}}"
+    )
     statement = latex(c.statement) if c.statement is not None else _mathjax_text(c.note)
     steps = derivation_latex_repr(result.derivation).strip("$")
     return rf"$$\begin{{array}}{{l}} {head} \\ {statement} \end{{array}}$$" + f"\n$${steps}$$"
@@ -275,20 +305,24 @@ def result_latex_repr(result: Result) -> str:
 
 def report_latex_repr(report: Report) -> str:
     """A report for MathJax: its title and status, then each result."""
-    head = (rf"$$\textbf{{{_mathjax_text(report.title)}}}\quad "
-            rf"{_mathjax_text(f'{MARK[report.status]} {report.status}')}$$")
+    head = (
+        rf"$$\textbf{{{_mathjax_text(report.title)}}}\quad "
+        rf"{_mathjax_text(f'{MARK[report.status]} {report.status}')}$$"
+    )
     return "\n".join([head, *(result_latex_repr(r) for r in report.results)])
 
 
-_NOTEBOOK_CSS = (".tp-claim{border-left:4px solid #ccc;padding:.2rem .8rem;margin:.6rem 0}"
-                 ".tp-claim.proved,.tp-claim.complete{border-color:#5aa55a}"
-                 ".tp-claim.assumptions{border-color:#d9a400}"
-                 ".tp-claim.refuted,.tp-claim.failed{border-color:#c33}"
-                 ".tp-claim .why{font-size:.85em;color:#555}")
+_NOTEBOOK_CSS = (
+    ".tp-claim{border-left:4px solid #ccc;padding:.2rem .8rem;margin:.6rem 0}"
+    ".tp-claim.proved,.tp-claim.complete{border-color:#5aa55a}"
+    ".tp-claim.assumptions{border-color:#d9a400}"
+    ".tp-claim.refuted,.tp-claim.failed{border-color:#c33}"
+    ".tp-claim .why{font-size:.85em;color:#555}"
+)
 
 
 def _notebook_html(body: str) -> str:
-    return f"<style>{_NOTEBOOK_CSS}</style>\n<div class=\"tp\">{body}</div>"
+    return f'<style>{_NOTEBOOK_CSS}</style>\n<div class="tp">{body}</div>'
 
 
 def derivation_html_repr(derivation) -> str:
@@ -313,18 +347,24 @@ def report_html_repr(report: Report) -> str:
 
     from symbolic.html import claim_html
 
-    claims = "\n".join(claim_html(r, {}, []).replace('class="claim ', 'class="tp-claim ', 1)
-                       for r in report.results)
-    return _notebook_html(f"<h3>{html_lib.escape(report.title)} "
-                          f"({html_lib.escape(report.module)}): {MARK[report.status]} "
-                          f"{html_lib.escape(report.status)}</h3>\n{claims}")
+    claims = "\n".join(
+        claim_html(r, {}, []).replace('class="claim ', 'class="tp-claim ', 1)
+        for r in report.results
+    )
+    return _notebook_html(
+        f"<h3>{html_lib.escape(report.title)} "
+        f"({html_lib.escape(report.module)}): {MARK[report.status]} "
+        f"{html_lib.escape(report.status)}</h3>\n{claims}"
+    )
 
 
 def result_repr(result: Result) -> str:
     """``<Result uses-lemma: proved (1 oracle result), 3 steps>``."""
-    return (f"<Result {result.claim.name}: {result.status}"
-            f"{admitted_text(result) if result.status == 'proved' else ''}, "
-            f"{len(result.derivation.steps)} step{'s' * (len(result.derivation.steps) != 1)}>")
+    return (
+        f"<Result {result.claim.name}: {result.status}"
+        f"{admitted_text(result) if result.status == 'proved' else ''}, "
+        f"{len(result.derivation.steps)} step{'s' * (len(result.derivation.steps) != 1)}>"
+    )
 
 
 def derivation_repr(derivation) -> str:

@@ -65,15 +65,21 @@ from symbolic.errors import InvalidArgument
 from symbolic.memory_stores import STORES
 
 APPROXIMATIONS = {
-    "gaussian": ("A1: each score's interference Gaussian given the keys (CLT over the values)",
-                 "A2: Σ u_m² replaced by its mean ISR(M)",
-                 "A3: competitors independent given the query's own score",
-                 "A4: the cross term ⟨v_i, v_j⟩ Gaussian N(0, 1/d)"),
-    "spherical": ("S1: ‖interference‖² replaced by its mean ISR(M)",
-                  "S2: ‖r − u_j v_j‖ replaced by ‖r‖",
-                  "S3 (= A3): competitors independent given the query's own score"),
-    "fluctuating": ("S1': ‖interference‖² Gamma with its exact mean and variance",
-                    "S2, S3 as in the spherical model"),
+    "gaussian": (
+        "A1: each score's interference Gaussian given the keys (CLT over the values)",
+        "A2: Σ u_m² replaced by its mean ISR(M)",
+        "A3: competitors independent given the query's own score",
+        "A4: the cross term ⟨v_i, v_j⟩ Gaussian N(0, 1/d)",
+    ),
+    "spherical": (
+        "S1: ‖interference‖² replaced by its mean ISR(M)",
+        "S2: ‖r − u_j v_j‖ replaced by ‖r‖",
+        "S3 (= A3): competitors independent given the query's own score",
+    ),
+    "fluctuating": (
+        "S1': ‖interference‖² Gamma with its exact mean and variance",
+        "S2, S3 as in the spherical model",
+    ),
 }
 MODELS = tuple(APPROXIMATIONS)
 METHOD = "Gauss–Legendre quadrature of three approximate models (numeric, not certified)"
@@ -104,12 +110,20 @@ class RetrievalError:
     method: str = METHOD
 
     def to_json(self) -> dict:
-        return {"store": self.store, "d": self.d, "beta": self.beta, "memories": self.memories,
-                "capacity": self.capacity, "isr": self.isr, "gaussian": self.gaussian,
-                "spherical": self.spherical, "fluctuating": self.fluctuating,
-                "quadrature_error": self.quadrature_error,
-                "method": self.method,
-                "approximations": {m: list(a) for m, a in APPROXIMATIONS.items()}}
+        return {
+            "store": self.store,
+            "d": self.d,
+            "beta": self.beta,
+            "memories": self.memories,
+            "capacity": self.capacity,
+            "isr": self.isr,
+            "gaussian": self.gaussian,
+            "spherical": self.spherical,
+            "fluctuating": self.fluctuating,
+            "quadrature_error": self.quadrature_error,
+            "method": self.method,
+            "approximations": {m: list(a) for m, a in APPROXIMATIONS.items()},
+        }
 
 
 def default_beta(d: int) -> float:
@@ -120,12 +134,14 @@ def default_beta(d: int) -> float:
 def validate(store: str, d: int, beta: float) -> None:
     """Bad input as ``InvalidArgument`` (``name=value``, and what is valid)."""
     if store not in STORES:
-        raise InvalidArgument(f"--store {store}: unknown store; valid stores: "
-                              + ", ".join(n for n, m in STORES.items()
-                                          if m.expectation in STORE_KINDS))
+        raise InvalidArgument(
+            f"--store {store}: unknown store; valid stores: "
+            + ", ".join(n for n, m in STORES.items() if m.expectation in STORE_KINDS)
+        )
     if STORES[store].expectation not in STORE_KINDS:
-        raise InvalidArgument(f"--store {store}: its recall is a projection, not Σ f(s_m) v_m; "
-                              "choose a weight store")
+        raise InvalidArgument(
+            f"--store {store}: its recall is a projection, not Σ f(s_m) v_m; choose a weight store"
+        )
     if not 3 <= d <= MAX_D:
         raise InvalidArgument(f"--d {d}: the dimension must be an integer in [3, {MAX_D}]")
     if not (beta > 0 and math.isfinite(beta)):
@@ -139,8 +155,9 @@ def capacity_memories(store: str, d: int, beta: float) -> tuple[float, int, floa
     return cap.capacity.mid, max(2, round(cap.capacity.mid)), cap.log_isr_slope
 
 
-def error_probability(store: str, d: int, memories: int | None = None,
-                      beta: float | None = None) -> RetrievalError:
+def error_probability(
+    store: str, d: int, memories: int | None = None, beta: float | None = None
+) -> RetrievalError:
     """P(nearest-value decoding errs) at ``memories`` (default: ``round(M*)``), every model."""
     beta = default_beta(d) if beta is None else beta
     validate(store, d, beta)
@@ -152,9 +169,18 @@ def error_probability(store: str, d: int, memories: int | None = None,
     u = lambda t: STORES[store].normalized_weight(np.array(t, dtype=float), beta)  # noqa: E731
     values = {m: model_probability(m, u, d, M, isr) for m in MODELS}
     error = max(abs(values[m] - model_probability(m, u, d, M, isr, NODES // 2)) for m in MODELS)
-    return RetrievalError(store, d, beta if STORES[store].uses_beta else None, M, capacity,
-                          isr, values["gaussian"], values["spherical"], values["fluctuating"],
-                          error)
+    return RetrievalError(
+        store,
+        d,
+        beta if STORES[store].uses_beta else None,
+        M,
+        capacity,
+        isr,
+        values["gaussian"],
+        values["spherical"],
+        values["fluctuating"],
+        error,
+    )
 
 
 @cache
@@ -197,7 +223,7 @@ def _tail_table(d: int) -> tuple[np.ndarray, float]:
     g[near] = np.exp(p * (log_big_c + np.log(series)))
     first = int(np.argmax(near))  # the tail at edges[first] is C ε^(k+1) S(ε)
     if first:
-        nodes, weights = _legendre(tuple(edges[:first + 1]), 8)
+        nodes, weights = _legendre(tuple(edges[: first + 1]), 8)
         mass = (similarity_density(d, nodes) * weights).reshape(first, 8).sum(axis=1)
         at_first = math.exp(log_big_c + (k + 1) * math.log(eps[first])) * series[0]
         tail = np.cumsum(mass[::-1])[::-1] + at_first
@@ -224,8 +250,14 @@ def normal_tail(x: np.ndarray) -> np.ndarray:
     return _erfc(np.asarray(x) / math.sqrt(2)).astype(float) / 2
 
 
-def model_probability(model: str, u: Callable[[np.ndarray], np.ndarray], d: int, M: int,
-                      isr: float, nodes: int = NODES) -> float:
+def model_probability(
+    model: str,
+    u: Callable[[np.ndarray], np.ndarray],
+    d: int,
+    M: int,
+    isr: float,
+    nodes: int = NODES,
+) -> float:
     """``∫ g(x) (1 − (1 − p(x))^{M−1}) dx`` of the module docstring; ``model`` is
     ``gaussian`` (``x = z ~ φ``), ``spherical`` (``x = t ~ ρ``, ``‖n‖² = ISR``) or
     ``fluctuating`` (the spherical one averaged over ``‖n‖² ~ Gamma``, ``norm_law``)."""
@@ -245,8 +277,7 @@ def model_probability(model: str, u: Callable[[np.ndarray], np.ndarray], d: int,
     return float(sum(w * _spherical(us, s, ws, d, M, n2) for n2, w in zip(g, wg, strict=True)))
 
 
-def _spherical(us: np.ndarray, s: np.ndarray, ws: np.ndarray, d: int, M: int,
-               n2: float) -> float:
+def _spherical(us: np.ndarray, s: np.ndarray, ws: np.ndarray, d: int, M: int, n2: float) -> float:
     """The spherical model with ``‖n‖² = n2``: ``t`` on the nodes ``s`` of ``ρ``."""
     n = math.sqrt(n2)
     norm_r = np.sqrt(np.maximum(1 + n2 + 2 * n * s, 1e-300))
@@ -260,8 +291,9 @@ def _miss(weights: np.ndarray, p: np.ndarray, M: int) -> float:
         return float(weights @ -np.expm1((M - 1) * np.log1p(-np.clip(p, 0.0, 1.0))))
 
 
-def norm_law(us: np.ndarray, ws: np.ndarray, d: int, M: int, isr: float,
-             nodes: int = NODES) -> tuple[np.ndarray, np.ndarray]:
+def norm_law(
+    us: np.ndarray, ws: np.ndarray, d: int, M: int, isr: float, nodes: int = NODES
+) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights of ``‖n‖²`` as a Gamma law with its exact mean ``ISR`` and variance
     ``(M − 1)·Var(u²) + 2(M − 1)(M − 2)E[u²]²/d`` (the diagonal ``Σ u_m²`` and the
     uncorrelated cross terms ``Σ_{m≠m'} u_m u_m' ⟨v_m, v_m'⟩``); Gauss–Legendre on ±7 sd."""
@@ -271,7 +303,11 @@ def norm_law(us: np.ndarray, ws: np.ndarray, d: int, M: int, isr: float,
     sd = math.sqrt(var)
     lo, hi = max(isr - NORM_SDS * sd, 0.0), isr + NORM_SDS * sd
     g, wg = _legendre((lo, isr, hi), nodes)
-    log_pdf = ((shape - 1) * np.log(np.maximum(g, 1e-300)) - g / scale - math.lgamma(shape)
-               - shape * math.log(scale))
+    log_pdf = (
+        (shape - 1) * np.log(np.maximum(g, 1e-300))
+        - g / scale
+        - math.lgamma(shape)
+        - shape * math.log(scale)
+    )
     w = wg * np.exp(log_pdf)
     return g, w / w.sum()  # renormalized: the tail beyond 7 sd is 2e-5 at shape 4 (d = 16)

@@ -87,11 +87,17 @@ def exact_normalizer(d: sympy.Expr = d_) -> sympy.Expr:
 
 LAWS: dict[str, SimilarityLaw] = {
     "gaussian": SimilarityLaw(
-        "gaussian", "Gaussian approximation s ~ N(0, 1/d)",
-        sympy.sqrt(d_ / (2 * sympy.pi)) * sympy.exp(-d_ * s**2 / 2), (-sympy.oo, sympy.oo)),
+        "gaussian",
+        "Gaussian approximation s ~ N(0, 1/d)",
+        sympy.sqrt(d_ / (2 * sympy.pi)) * sympy.exp(-d_ * s**2 / 2),
+        (-sympy.oo, sympy.oo),
+    ),
     "exact": SimilarityLaw(
-        "exact", "exact finite-d law, density ∝ (1 − s²)^((d−3)/2) on [−1, 1]",
-        exact_normalizer() * (1 - s**2) ** ((d_ - 3) / 2), (sympy.Integer(-1), sympy.Integer(1))),
+        "exact",
+        "exact finite-d law, density ∝ (1 − s²)^((d−3)/2) on [−1, 1]",
+        exact_normalizer() * (1 - s**2) ** ((d_ - 3) / 2),
+        (sympy.Integer(-1), sympy.Integer(1)),
+    ),
 }
 
 
@@ -127,7 +133,8 @@ def mp_density(law_name: str, d: int) -> Callable[[mpmath.mpf], mpmath.mpf]:
     """The density as an mpmath function of ``s`` (for ``mpmath.quad`` cross-checks)."""
     if law_name == "exact":
         c = mpmath.gamma(mpmath.mpf(d) / 2) / (
-            mpmath.sqrt(mpmath.pi) * mpmath.gamma(mpmath.mpf(d - 1) / 2))
+            mpmath.sqrt(mpmath.pi) * mpmath.gamma(mpmath.mpf(d - 1) / 2)
+        )
         a = mpmath.mpf(d - 3) / 2
         return lambda x: c * (1 - x * x) ** a if abs(x) < 1 else mpmath.mpf(0)
     law(law_name)
@@ -152,6 +159,7 @@ def mp_mgf2(law_name: str, beta: float, d: int) -> mpmath.mpf:
     if law_name == "exact":
         return mp_hyp0f1(mpmath.mpf(d) / 2, mpmath.mpf(beta) ** 2)
     return mpmath.exp(2 * mpmath.mpf(beta) ** 2 / d)
+
 
 def mp_hyp0f1(b: Any, z: Any) -> mpmath.mpf:
     """``₀F₁(; b; z)`` (``z ≥ 0``) in mpmath, also where its default term budget gives up.
@@ -184,8 +192,12 @@ def _debye_hyp0f1(b: mpmath.mpf, z: mpmath.mpf) -> mpmath.mpf:
     r = mpmath.sqrt(1 + t * t)
     p = 1 / r
     eta = r + mpmath.log(t / (1 + r))
-    u = [1, (3 * p - 5 * p**3) / 24, (81 * p**2 - 462 * p**4 + 385 * p**6) / 1152,
-         (30375 * p**3 - 369603 * p**5 + 765765 * p**7 - 425425 * p**9) / 414720]
+    u = [
+        1,
+        (3 * p - 5 * p**3) / 24,
+        (81 * p**2 - 462 * p**4 + 385 * p**6) / 1152,
+        (30375 * p**3 - 369603 * p**5 + 765765 * p**7 - 425425 * p**9) / 414720,
+    ]
     series = sum(c / nu**k for k, c in enumerate(u))
     log_i = nu * eta - mpmath.log(2 * mpmath.pi * nu) / 2 - mpmath.log(r) / 2 + mpmath.log(series)
     return mpmath.exp(mpmath.loggamma(b) + (1 - b) / 2 * mpmath.log(z) + log_i)
@@ -226,10 +238,11 @@ def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
             if ball is not None:
                 return ball
         if quiet > MAX_SERIES_TERMS:
-            raise SeriesTooLong(f"certified 0F1(; {b}; x ≤ {mpmath.nstr(x.b, 6)}) needs about "
-                                f"{quiet:,} series terms (more than {MAX_SERIES_TERMS:,})")
-        return hyp0f1_bounds(iv.mpf(int(2 * b)) / 2, x, iv.prec, SERIES_TAIL_BITS,
-                             MAX_SERIES_TERMS)
+            raise SeriesTooLong(
+                f"certified 0F1(; {b}; x ≤ {mpmath.nstr(x.b, 6)}) needs about "
+                f"{quiet:,} series terms (more than {MAX_SERIES_TERMS:,})"
+            )
+        return hyp0f1_bounds(iv.mpf(int(2 * b)) / 2, x, iv.prec, SERIES_TAIL_BITS, MAX_SERIES_TERMS)
 
 
 def arb_hyp0f1_enclosure(b: sympy.Rational, x: iv.mpf, prec: int) -> iv.mpf | None:
@@ -284,8 +297,14 @@ def _exact_mpf(a) -> mpmath.mpf:
 
 def _iv_namespace() -> dict:
     """Names used by ``sympy.lambdify(..., 'mpmath')`` code, mapped to interval functions."""
-    return {"exp": iv.exp, "log": iv.log, "sqrt": iv.sqrt, "pi": iv.pi, "mpf": iv.mpf,
-            "gamma": iv.gamma}
+    return {
+        "exp": iv.exp,
+        "log": iv.log,
+        "sqrt": iv.sqrt,
+        "pi": iv.pi,
+        "mpf": iv.mpf,
+        "gamma": iv.gamma,
+    }
 
 
 class Jet:
@@ -329,8 +348,9 @@ class Jet:
         if not isinstance(other, Jet):
             return Jet([a * other for a in self.c])
         a, b = self.c, other.c
-        return Jet([sum((a[j] * b[k - j] for j in range(k + 1)), iv.mpf(0))
-                    for k in range(JET_ORDER + 1)])
+        return Jet(
+            [sum((a[j] * b[k - j] for j in range(k + 1)), iv.mpf(0)) for k in range(JET_ORDER + 1)]
+        )
 
     __rmul__ = __mul__
 
@@ -358,8 +378,7 @@ class Jet:
             return Jet([iv.mpf([-mpmath.inf, mpmath.inf])] * (JET_ORDER + 1))
         p = [a[0] ** r]
         for k in range(1, JET_ORDER + 1):
-            p.append(sum(((r + 1) * j - k) * a[j] * p[k - j] for j in range(1, k + 1))
-                     / (k * a[0]))
+            p.append(sum(((r + 1) * j - k) * a[j] * p[k - j] for j in range(1, k + 1)) / (k * a[0]))
         return Jet(p)
 
     def exp(self) -> Jet:
@@ -382,8 +401,9 @@ def _iv_functions(g: sympy.Expr, law_name: str, d: int) -> tuple[Callable, Calla
         rho = sympy.exp(-sympy.Integer(d) * s**2 / 2)
     integrand = sympy.lambdify(s, g * rho, modules=[_iv_namespace(), "mpmath"])
     # the same code on jets: constants become constant jets (iv.mpf cannot multiply a Jet)
-    jet_integrand = sympy.lambdify(s, g * rho, modules=[
-        {**_iv_namespace(), "exp": _exp, "mpf": Jet._lift}, "mpmath"])
+    jet_integrand = sympy.lambdify(
+        s, g * rho, modules=[{**_iv_namespace(), "exp": _exp, "mpf": Jet._lift}, "mpmath"]
+    )
 
     def fourth(box: iv.mpf) -> iv.mpf:
         return jet_integrand(Jet.variable(box)).c[4] * 24
@@ -398,8 +418,9 @@ def _iv_normalizer(law_name: str, d: int) -> iv.mpf:
 
 
 @cache  # the same enclosure is asked for by the proofs, the Monte Carlo's theory and tests
-def certified_expectation(law_name: str, d: int, g: sympy.Expr, bound: sympy.Expr,
-                          panels: int = SIMPSON_PANELS) -> iv.mpf:
+def certified_expectation(
+    law_name: str, d: int, g: sympy.Expr, bound: sympy.Expr, panels: int = SIMPSON_PANELS
+) -> iv.mpf:
     """A certified interval containing ``E[g(s)]`` under the law, for ``d ≥ 3``.
 
     ``g`` is a smooth SymPy expression in ``s`` and ``bound`` an expression ``≥ |g(s)|`` of the

@@ -15,8 +15,13 @@ from symbolic.kernel.z3_checks import Z3_TIMEOUT_MS, check_valid, version
 __all__ = ["Z3_TIMEOUT_MS", "uninterpreted_sigma", "version", "z3_step"]
 
 
-def z3_step(build: Callable[[Any], Any], rule: str = "Z3: is the negation unsat?", *,
-            note: str = "", timeout_ms: int = Z3_TIMEOUT_MS) -> Step:
+def z3_step(
+    build: Callable[[Any], Any],
+    rule: str = "Z3: is the negation unsat?",
+    *,
+    note: str = "",
+    timeout_ms: int = Z3_TIMEOUT_MS,
+) -> Step:
     """A derivation step whose formula ``build(z3)`` Z3 checks."""
     return Step(check_valid(build, timeout_ms), rule, note)
 

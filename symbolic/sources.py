@@ -63,7 +63,7 @@ def items(path: Path = THEORY) -> dict[str, Item]:
     heads = list(_HEADING.finditer(text))
     found = {}
     for head, nxt in zip(heads, [*heads[1:], None], strict=True):
-        body = text[head.end():nxt.start() if nxt else len(text)]
+        body = text[head.end() : nxt.start() if nxt else len(text)]
         body = body.split("\n## ")[0].strip()
         refs = _REFERENCES.search(body)
         keys = tuple(k for k in re.split(r"[,\s]+", refs["keys"]) if k) if refs else ()
@@ -102,8 +102,10 @@ def resolve(source: str) -> tuple[Item, ...]:
         raise UnresolvedSource(f"source {source!r}: names no item of {THEORY_NAME}")
     for i in ids:
         if i not in known:
-            raise UnresolvedSource(f"source {source!r}: {i!r} is not an item of {THEORY_NAME}; "
-                                   f"valid items: {', '.join(known) or '(file not found)'}")
+            raise UnresolvedSource(
+                f"source {source!r}: {i!r} is not an item of {THEORY_NAME}; "
+                f"valid items: {', '.join(known) or '(file not found)'}"
+            )
     return tuple(known[i] for i in ids)
 
 
@@ -124,7 +126,7 @@ def _fields(body: str) -> dict[str, str]:
         while depth and i < len(body):
             depth += {"{": 1, "}": -1}.get(body[i], 0)
             i += 1
-        fields[m[1].lower()] = " ".join(body[m.end():i - 1].split())
+        fields[m[1].lower()] = " ".join(body[m.end() : i - 1].split())
         pos = i
     return fields
 
@@ -136,5 +138,7 @@ def bib_entries(path: Path = REFERENCES) -> dict[str, dict[str, str]]:
         return {}
     text = path.read_text(encoding="utf-8")
     heads = list(re.finditer(r"^@(\w+)\{([^,\s]+),", text, re.M))
-    return {h[2]: {"type": h[1].lower(), **_fields(text[h.end():n.start() if n else len(text)])}
-            for h, n in zip(heads, [*heads[1:], None], strict=True)}
+    return {
+        h[2]: {"type": h[1].lower(), **_fields(text[h.end() : n.start() if n else len(text)])}
+        for h, n in zip(heads, [*heads[1:], None], strict=True)
+    }

@@ -31,8 +31,8 @@ Otherwise ``unknown``. ``Q[j]`` means each unit j alone (with its own ``a[k]`` f
 a transform mixing per-unit and whole targets is refused by the parser. The rewrite of σ(c·w)
 by a kernel-proved instance ``∀t: σ(c·t) = R(t)`` inside the sums is the one inference made
 here, outside the kernel (it has no instantiation rule); the claim then states the equation
-between the rewritten entries, the last kernel fact. Every kernel call runs under the kernel's limits; the witness search is
-bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
+between the rewritten entries, the last kernel fact. Every kernel call runs under the kernel's
+limits; the witness search is bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
 
 For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
 ``A = dT_a/da|_{a=1} = diag(λ_M I_M)``; when the layer is invariant, ``θᵀAθ = Σ λ_M ‖M‖²`` is the
@@ -70,9 +70,11 @@ from symbolic.transform_language import (
 GENERAL = "general n, d"
 PER_UNIT = " (every unit k with its own a[k])"
 EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
-CONSERVATION = ("conserved along gradient flow of any loss by Noether's theorem for gradient "
-                "flow (docs/theory.md, item D), proved in proofs.conservation "
-                "(conservation.noether)")
+CONSERVATION = (
+    "conserved along gradient flow of any loss by Noether's theorem for gradient "
+    "flow (docs/theory.md, item D), proved in proofs.conservation "
+    "(conservation.noether)"
+)
 
 
 @dataclass(frozen=True)
@@ -110,8 +112,9 @@ class SymmetryDecision:
         return self.steps[-1].formula
 
 
-def decide(layer: Layer, transform: Transform,
-           activations: Mapping[str, ActivationSpec]) -> SymmetryDecision:
+def decide(
+    layer: Layer, transform: Transform, activations: Mapping[str, ActivationSpec]
+) -> SymmetryDecision:
     """Invariant, not invariant (certified witness) or unknown; see the module docstring."""
     facts = {name: ActivationFacts(activations[name]) for name in layer.functions}
     label = activations["sigma"].label if "sigma" in activations else "—"
@@ -122,31 +125,48 @@ def decide(layer: Layer, transform: Transform,
         found = _general_proof(layer, transform, facts)
         if found is not None:
             steps, every = found
-            return SymmetryDecision(invariant=True, steps=steps,
-                                    sizes=general_sizes(transform) + (PER_UNIT if per_unit
-                                                                     else ""),
-                                    every_sigma=every, conserved=conserved, **common)
+            return SymmetryDecision(
+                invariant=True,
+                steps=steps,
+                sizes=general_sizes(transform) + (PER_UNIT if per_unit else ""),
+                every_sigma=every,
+                conserved=conserved,
+                **common,
+            )
     witness = find_witness(layer, transform, activations)
     if witness is not None:
-        step = Step(negate(witness.fact), "certified witness: one entry of F(x; Tθ) − F(x; θ) "
-                    "is nonzero (kernel)")
+        step = Step(
+            negate(witness.fact),
+            "certified witness: one entry of F(x; Tθ) − F(x; θ) is nonzero (kernel)",
+        )
         shown = ", ".join(f"{k} = {v}" for k, v in witness.sizes.items())
-        return SymmetryDecision(invariant=False, steps=(step,), sizes=shown, witness=witness,
-                                **common)
+        return SymmetryDecision(
+            invariant=False, steps=(step,), sizes=shown, witness=witness, **common
+        )
     found = _explicit_proof(layer, transform, facts)
     statement = _statement(layer, transform)
     if found is not None:  # a proof at explicit sizes only: never the general answer
         steps, every, sizes = found
-        fact = undecided(statement, f"proved at {sizes} only; no proof at general sizes and no "
-                         "certified witness within the bounds (the witness search covers small "
-                         "sizes only)", "sympy+interval")
-        return SymmetryDecision(invariant=None, steps=(*steps, Step(fact, "bounded search")),
-                                sizes=f"invariant at {sizes} only", every_sigma=every,
-                                **common)
-    fact = undecided(statement, "neither a proof nor a certified witness within the bounds",
-                     "sympy+interval")
-    return SymmetryDecision(invariant=None, steps=(Step(fact, "bounded search"),), sizes="—",
-                            **common)
+        fact = undecided(
+            statement,
+            f"proved at {sizes} only; no proof at general sizes and no "
+            "certified witness within the bounds (the witness search covers small "
+            "sizes only)",
+            "sympy+interval",
+        )
+        return SymmetryDecision(
+            invariant=None,
+            steps=(*steps, Step(fact, "bounded search")),
+            sizes=f"invariant at {sizes} only",
+            every_sigma=every,
+            **common,
+        )
+    fact = undecided(
+        statement, "neither a proof nor a certified witness within the bounds", "sympy+interval"
+    )
+    return SymmetryDecision(
+        invariant=None, steps=(Step(fact, "bounded search"),), sizes="—", **common
+    )
 
 
 def _statement(layer: Layer, transform: Transform) -> sympy.Basic:
@@ -158,8 +178,11 @@ def _statement(layer: Layer, transform: Transform) -> sympy.Basic:
     values, functions = symbol_values(layer, sizes), _uninterpreted(layer)
     unit = 0 if transform.unit_index is not None else None
     after = layer_at(layer, transformed(values, transform, transform.parameter, unit), functions)
-    return sympy.Eq(sympy.ImmutableMatrix(after), sympy.ImmutableMatrix(
-        layer_at(layer, values, functions)), evaluate=False)
+    return sympy.Eq(
+        sympy.ImmutableMatrix(after),
+        sympy.ImmutableMatrix(layer_at(layer, values, functions)),
+        evaluate=False,
+    )
 
 
 def _uninterpreted(layer: Layer) -> dict[str, Callable]:
@@ -173,12 +196,21 @@ def unit_parameters(transform: Transform) -> sympy.IndexedBase | None:
     composing units. None for any other transform."""
     a = transform.parameter
     subs = transform.substitutions
-    if transform.unit_index is None or transform.fixed_units or a.is_negative or any(
-            s.source != s.target or a not in s.coefficient.free_symbols
-            or s.coefficient.xreplace({a: 1}) != 1 for s in subs):
+    if (
+        transform.unit_index is None
+        or transform.fixed_units
+        or a.is_negative
+        or any(
+            s.source != s.target
+            or a not in s.coefficient.free_symbols
+            or s.coefficient.xreplace({a: 1}) != 1
+            for s in subs
+        )
+    ):
         return None
-    return sympy.IndexedBase(a.name, **{k: v for k, v in a.assumptions0.items()
-                                        if k in ("positive", "nonzero", "real")})
+    return sympy.IndexedBase(
+        a.name, **{k: v for k, v in a.assumptions0.items() if k in ("positive", "nonzero", "real")}
+    )
 
 
 def rows_named(transform: Transform) -> int:
@@ -206,8 +238,11 @@ def _general_entries(layer: Layer, transform: Transform) -> tuple[sympy.Expr, sy
     first m units written apart and n = m + N)."""
     d = sympy.Symbol("d", integer=True, positive=True)
     m = rows_named(transform)
-    n = sympy.Symbol("n", integer=True, positive=True) if not m else \
-        m + sympy.Symbol("N", integer=True, nonnegative=True)
+    n = (
+        sympy.Symbol("n", integer=True, positive=True)
+        if not m
+        else m + sympy.Symbol("N", integer=True, nonnegative=True)
+    )
     sizes = {"1": sympy.Integer(1), "d": d, "n": n}
     o = sympy.Symbol("o", integer=True)
     bases = {name: sympy.IndexedBase(name, real=True) for name in layer.parameters}
@@ -220,18 +255,21 @@ def _general_entries(layer: Layer, transform: Transform) -> tuple[sympy.Expr, sy
         if isinstance(s.target.index, int):
             rows[s.target.name, s.target.index] = s
             continue
-        moved[s.target.name] = (lambda r, c, b=bases[s.source.name], k=s.coefficient:
-                                (k if per_unit is None else k.xreplace({a: per_unit[r]}))
-                                * b[r, c])
+        moved[s.target.name] = lambda r, c, b=bases[s.source.name], k=s.coefficient: (
+            (k if per_unit is None else k.xreplace({a: per_unit[r]})) * b[r, c]
+        )
     for name in {name for name, _ in rows}:
-        moved[name] = (lambda r, c, name=name: _row_value(rows, bases, name, r, c))
+        moved[name] = lambda r, c, name=name: _row_value(rows, bases, name, r, c)
     functions = _uninterpreted(layer)
-    return (entry(layer, sizes, moved, functions, sympy.Integer(0), o, peel=m),
-            entry(layer, sizes, plain, functions, sympy.Integer(0), o, peel=m))
+    return (
+        entry(layer, sizes, moved, functions, sympy.Integer(0), o, peel=m),
+        entry(layer, sizes, plain, functions, sympy.Integer(0), o, peel=m),
+    )
 
 
-def _row_value(rows: Mapping, bases: Mapping, name: str, r: sympy.Expr, c: sympy.Expr
-               ) -> sympy.Expr:
+def _row_value(
+    rows: Mapping, bases: Mapping, name: str, r: sympy.Expr, c: sympy.Expr
+) -> sympy.Expr:
     """Entry (r, c) of a parameter after a fixed-row transform: a named row by number; any other
     row (a unit k ≥ m of the sum written apart) is left alone."""
     s = rows.get((name, int(r))) if r.is_Integer else None
@@ -240,8 +278,9 @@ def _row_value(rows: Mapping, bases: Mapping, name: str, r: sympy.Expr, c: sympy
     return s.coefficient * bases[s.source.name][s.source.index, c]
 
 
-def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
-                   ) -> tuple[tuple[Step, ...], bool] | None:
+def _general_proof(
+    layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
+) -> tuple[tuple[Step, ...], bool] | None:
     from symbolic.dimension_free import sum_normal_form
 
     after, before = _general_entries(layer, transform)
@@ -264,20 +303,37 @@ def _general_proof(layer: Layer, transform: Transform, facts: Mapping[str, Activ
     if not fact.proved:
         return None
     normal_form = f"{general}: sum normal form"
-    steps = (*rewriter.steps(),
-             *([Step(check_sum_equal(after, normal[0]), normal_form,
-                     note="F(x; Tθ), entry (0, o), the scalars moved out of the sums")]
-               if after != normal[0] else []),
-             *([Step(check_sum_equal(before, normal[1]), normal_form,
-                     note="F(x; θ), entry (0, o)")] if both and before != normal[1] else []),
-             Step(fact, f"{general}: the instances above applied to every σ(c·w)"
-                  f"{' of both sides' if both else ''}, then sum normal form",
-                  note="F(x; Tθ) = F(x; θ)"))
+    steps = (
+        *rewriter.steps(),
+        *(
+            [
+                Step(
+                    check_sum_equal(after, normal[0]),
+                    normal_form,
+                    note="F(x; Tθ), entry (0, o), the scalars moved out of the sums",
+                )
+            ]
+            if after != normal[0]
+            else []
+        ),
+        *(
+            [Step(check_sum_equal(before, normal[1]), normal_form, note="F(x; θ), entry (0, o)")]
+            if both and before != normal[1]
+            else []
+        ),
+        Step(
+            fact,
+            f"{general}: the instances above applied to every σ(c·w)"
+            f"{' of both sides' if both else ''}, then sum normal form",
+            note="F(x; Tθ) = F(x; θ)",
+        ),
+    )
     return (steps, False) if all(step.fact.proved for step in steps) else None
 
 
-def _distinct(layer: Layer, transform: Transform, after: sympy.Expr, before: sympy.Expr
-              ) -> tuple[sympy.Expr, sympy.Expr]:
+def _distinct(
+    layer: Layer, transform: Transform, after: sympy.Expr, before: sympy.Expr
+) -> tuple[sympy.Expr, sympy.Expr]:
     """The two sides of ``F(x; Tθ) = F(x; θ)`` as different expressions: when SymPy's automatic
     ordering makes them identical (``Q ↔ K`` in ``σ((x Qᵀ)⊙(x Kᵀ))``), ``F(x; Tθ)`` is built
     again without evaluation, so that the step shows the transform it checks."""
@@ -288,8 +344,9 @@ def _distinct(layer: Layer, transform: Transform, after: sympy.Expr, before: sym
     return again, before
 
 
-def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
-                    ) -> tuple[tuple[Step, ...], bool, str] | None:
+def _explicit_proof(
+    layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
+) -> tuple[tuple[Step, ...], bool, str] | None:
     sizes = explicit_sizes(transform, EXPLICIT_SIZES)
     values = symbol_values(layer, sizes)
     functions = _uninterpreted(layer)
@@ -315,12 +372,26 @@ def _explicit_proof(layer: Layer, transform: Transform, facts: Mapping[str, Acti
             fact = check_matrix_equal(*sides)
             if not fact.proved:
                 return None
-        main.append(Step(fact, f"explicit symbolic matrices, {shown}{where}"
-                         f"{'' if every else ': the instances above applied to every σ(c·w)'}"))
+        main.append(
+            Step(
+                fact,
+                f"explicit symbolic matrices, {shown}{where}"
+                f"{'' if every else ': the instances above applied to every σ(c·w)'}",
+            )
+        )
     steps = (*([] if every else rewriter.steps()), *main)
     return steps, every, shown + (" (every unit j)" if transform.unit_index else "")
 
 
-
-__all__ = ["CONSERVATION", "GENERAL", "INTERTWINERS", "ActivationSpec", "SymmetryDecision",
-           "Witness", "decide", "generator_of", "symbol_values", "transformed"]
+__all__ = [
+    "CONSERVATION",
+    "GENERAL",
+    "INTERTWINERS",
+    "ActivationSpec",
+    "SymmetryDecision",
+    "Witness",
+    "decide",
+    "generator_of",
+    "symbol_values",
+    "transformed",
+]

@@ -49,8 +49,7 @@ def candidates(layer: Layer, spec: ActivationSpec) -> list[str]:
     if units:
         out.append(", ".join(f"{p}[0] -> {p}[1], {p}[1] -> {p}[0]" for p in units))
     pairs = list(combinations(params, 2))
-    out += [f"{p} -> {r}, {r} -> {p}" for p, r in pairs
-            if layer.shape_of(p) == layer.shape_of(r)]
+    out += [f"{p} -> {r}, {r} -> {p}" for p, r in pairs if layer.shape_of(p) == layer.shape_of(r)]
     p_deg = _degree(spec)
     exponents = [sympy.Integer(1)] + ([p_deg] if p_deg is not None and p_deg != 1 else [])
     for p, r in pairs:

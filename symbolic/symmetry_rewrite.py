@@ -42,7 +42,6 @@ class ActivationSpec:
     torch: Callable[[], Callable] | None = None  # builds torch's function (imports torch)
 
 
-
 @dataclass(frozen=True)
 class Intertwiner:
     """An identity ``σ(−y) = flip(σ(y), y)`` that some activations satisfy (docs/theory.md,
@@ -56,11 +55,14 @@ class Intertwiner:
         return plausible(expr.xreplace({z: -z}) - self.flip(expr, z))
 
 
-INTERTWINERS = {i.name: i for i in (
-    Intertwiner("odd", lambda s, y: -s),  # tanh, erf: σ(−y) = −σ(y)
-    Intertwiner("even", lambda s, y: s),  # abs: σ(−y) = σ(y)
-    Intertwiner("reflection", lambda s, y: s - y),  # GELU, SiLU, ReLU: σ(−y) = σ(y) − y
-)}
+INTERTWINERS = {
+    i.name: i
+    for i in (
+        Intertwiner("odd", lambda s, y: -s),  # tanh, erf: σ(−y) = −σ(y)
+        Intertwiner("even", lambda s, y: s),  # abs: σ(−y) = σ(y)
+        Intertwiner("reflection", lambda s, y: s - y),  # GELU, SiLU, ReLU: σ(−y) = σ(y) − y
+    )
+}
 
 
 @dataclass
@@ -111,8 +113,12 @@ class Rewriter:
     real σ (``check_identity``); ``steps()`` are those instance facts. Replacing σ(c·w) by R(w)
     inside a larger expression is the one rule applied here, outside the kernel."""
 
-    def __init__(self, facts: Mapping[str, ActivationFacts], parameter: sympy.Symbol,
-                 per_unit: sympy.IndexedBase | None = None) -> None:
+    def __init__(
+        self,
+        facts: Mapping[str, ActivationFacts],
+        parameter: sympy.Symbol,
+        per_unit: sympy.IndexedBase | None = None,
+    ) -> None:
         self.facts, self.parameter, self.per_unit = facts, parameter, per_unit
         self.used: dict[tuple, Step] = {}
         self.changed = False
@@ -122,8 +128,9 @@ class Rewriter:
 
     def __call__(self, expr: sympy.Expr) -> sympy.Expr:
         names = set(self.facts)
-        return expr.replace(lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in names,
-                            self.call)
+        return expr.replace(
+            lambda e: isinstance(e, AppliedUndef) and e.func.__name__ in names, self.call
+        )
 
     def call(self, applied: AppliedUndef) -> sympy.Expr:
         facts, fn = self.facts[applied.func.__name__], applied.func
@@ -153,8 +160,10 @@ class Rewriter:
     def verified(self, facts: ActivationFacts, fn, c: sympy.Expr, form: sympy.Expr) -> bool:
         """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved."""
         sigma = facts.spec.expr
-        real = form.replace(lambda e: isinstance(e, AppliedUndef) and e.func == fn,
-                            lambda e: sigma.xreplace({z: e.args[0]}))
+        real = form.replace(
+            lambda e: isinstance(e, AppliedUndef) and e.func == fn,
+            lambda e: sigma.xreplace({z: e.args[0]}),
+        )
         with sympy.evaluate(False):  # σ(c·t) as written: tanh(−t), never −tanh(t) = −tanh(t)
             lhs = sigma.xreplace({z: c * _T})
         key = (sigma, lhs, real, current_limits())
@@ -165,9 +174,14 @@ class Rewriter:
         fact = _INSTANCES[key]
         if fact.proved:
             where = f" ({domain_text(self.parameter)})" if c.free_symbols else ""
-            self.used.setdefault(key, Step(fact, f"instance for σ = {facts.spec.label}: cases "
-                                           "t > 0, t < 0, t = 0 (kernel)",
-                                           note=f"σ({sympy.sstr(c * _T)}) rewritten{where}"))
+            self.used.setdefault(
+                key,
+                Step(
+                    fact,
+                    f"instance for σ = {facts.spec.label}: cases t > 0, t < 0, t = 0 (kernel)",
+                    note=f"σ({sympy.sstr(c * _T)}) rewritten{where}",
+                ),
+            )
         return fact.proved
 
     def split(self, arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
@@ -182,7 +196,6 @@ class Rewriter:
     def is_scalar(self, f: sympy.Expr) -> bool:
         units = {i: sympy.Integer(1) for i in f.atoms(sympy.Indexed) if i.base == self.per_unit}
         return not f.xreplace({**units, self.parameter: sympy.Integer(1)}).free_symbols
-
 
 
 # --- a numeric filter: which identities are worth a proof attempt (proposals only) ----------
@@ -210,12 +223,20 @@ def plausible(diff: sympy.Expr) -> bool:
 def _plausible(diff: sympy.Expr) -> bool:
     rng = random.Random(SEED)
     try:
-        e = diff.xreplace({s: FILTER_SIZES[s.name] for s in diff.free_symbols
-                           if s.name in FILTER_SIZES and s.is_integer})
-        e = _unrolled(e).replace(lambda f: isinstance(f, AppliedUndef),
-                                 lambda f: GENERIC_SIGMA(*f.args))
-        atoms = sorted(e.atoms(sympy.Indexed) | {s for s in e.free_symbols
-                                                  if isinstance(s, sympy.Symbol)}, key=str)
+        e = diff.xreplace(
+            {
+                s: FILTER_SIZES[s.name]
+                for s in diff.free_symbols
+                if s.name in FILTER_SIZES and s.is_integer
+            }
+        )
+        e = _unrolled(e).replace(
+            lambda f: isinstance(f, AppliedUndef), lambda f: GENERIC_SIGMA(*f.args)
+        )
+        atoms = sorted(
+            e.atoms(sympy.Indexed) | {s for s in e.free_symbols if isinstance(s, sympy.Symbol)},
+            key=str,
+        )
         for _ in range(PLAUSIBLE_POINTS):
             point = {v: _filter_value(v, rng) for v in atoms}
             value = complex(e.xreplace(point).evalf(30))
@@ -249,6 +270,12 @@ def plausible_matrix(diff: sympy.Matrix) -> bool:
     return all(plausible(e) for e in diff)
 
 
-
-__all__ = ["INTERTWINERS", "ActivationFacts", "ActivationSpec", "Intertwiner", "Rewriter",
-           "plausible", "plausible_matrix"]
+__all__ = [
+    "INTERTWINERS",
+    "ActivationFacts",
+    "ActivationSpec",
+    "Intertwiner",
+    "Rewriter",
+    "plausible",
+    "plausible_matrix",
+]

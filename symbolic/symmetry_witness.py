@@ -25,10 +25,14 @@ from symbolic.symmetry_rewrite import ActivationSpec
 from symbolic.transform_language import Transform, explicit_sizes, transformed, units
 
 WITNESS_SIZES = ({"d": 1, "n": 1}, {"d": 2, "n": 2})  # tried in this order
-WITNESS_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "-1", "1/2", "3", "-2", "-1/2",
-                                                   "1/3", "3/2"))
-PARAM_VALUES = {"positive": ("2", "1/2", "3"), "negative": ("-1", "-2", "-1/2"),
-                "nonzero": ("-1", "2", "1/2")}
+WITNESS_VALUES = tuple(
+    sympy.Rational(v) for v in ("1", "2", "-1", "1/2", "3", "-2", "-1/2", "1/3", "3/2")
+)
+PARAM_VALUES = {
+    "positive": ("2", "1/2", "3"),
+    "negative": ("-1", "-2", "-1/2"),
+    "nonzero": ("-1", "2", "1/2"),
+}
 DRAWS_PER_VALUE = 2  # random points per (size, parameter value)
 MAX_WITNESS_TRIES = 36  # points evaluated before the search gives up
 WITNESS_TIMEOUT_S = 10.0
@@ -49,21 +53,30 @@ class Witness:
     fact: Fact
 
     def to_json(self) -> dict[str, Any]:
-        return {"sizes": dict(self.sizes), "unit": self.unit,
-                **{k: [[sympy.sstr(v) for v in row] for row in m.tolist()]
-                   for k, m in self.values.items()},
-                "parameter": None if self.parameter is None else sympy.sstr(self.parameter),
-                "entry": list(self.entry), "difference": sympy.sstr(self.difference)[:400],
-                "certificate": self.fact.verdict.certificate}
+        return {
+            "sizes": dict(self.sizes),
+            "unit": self.unit,
+            **{
+                k: [[sympy.sstr(v) for v in row] for row in m.tolist()]
+                for k, m in self.values.items()
+            },
+            "parameter": None if self.parameter is None else sympy.sstr(self.parameter),
+            "entry": list(self.entry),
+            "difference": sympy.sstr(self.difference)[:400],
+            "certificate": self.fact.verdict.certificate,
+        }
 
 
 def _concrete(activations: Mapping[str, ActivationSpec], layer: Layer) -> dict[str, Callable]:
-    return {name: sympy.Lambda(t_real, activations[name].expr.xreplace({z: t_real}))
-            for name in layer.functions}
+    return {
+        name: sympy.Lambda(t_real, activations[name].expr.xreplace({z: t_real}))
+        for name in layer.functions
+    }
 
 
-def find_witness(layer: Layer, transform: Transform, activations: Mapping[str, ActivationSpec]
-             ) -> Witness | None:
+def find_witness(
+    layer: Layer, transform: Transform, activations: Mapping[str, ActivationSpec]
+) -> Witness | None:
     try:
         with time_limit(WITNESS_TIMEOUT_S):
             return _search_witness(layer, transform, activations)
@@ -75,8 +88,7 @@ def _candidates(layer: Layer, transform: Transform):
     rng = random.Random(SEED)
     a = transform.parameter
     kind = "positive" if a.is_positive else "negative" if a.is_negative else "nonzero"
-    params = [sympy.Rational(v) for v in PARAM_VALUES[kind]] if transform.one_parameter \
-        else [None]
+    params = [sympy.Rational(v) for v in PARAM_VALUES[kind]] if transform.one_parameter else [None]
     for sizes in witness_sizes(transform):
         for value in params:
             for _ in range(DRAWS_PER_VALUE):
@@ -94,8 +106,9 @@ def witness_sizes(transform: Transform) -> list[dict[str, int]]:
     return list({tuple(s.items()): s for s in out}.values())
 
 
-def _search_witness(layer: Layer, transform: Transform,
-                    activations: Mapping[str, ActivationSpec]) -> Witness | None:
+def _search_witness(
+    layer: Layer, transform: Transform, activations: Mapping[str, ActivationSpec]
+) -> Witness | None:
     functions = _concrete(activations, layer)
     for tries, (sizes, value, unit, rng) in enumerate(_candidates(layer, transform)):
         if tries >= MAX_WITNESS_TRIES:
@@ -103,8 +116,9 @@ def _search_witness(layer: Layer, transform: Transform,
         symbols = symbol_values(layer, sizes)
         point = {s: rng.choice(WITNESS_VALUES) for m in symbols.values() for s in m}
         exact = {k: m.xreplace(point) for k, m in symbols.items()}
-        diff = layer_at(layer, transformed(exact, transform, value, unit), functions) - \
-            layer_at(layer, exact, functions)
+        diff = layer_at(layer, transformed(exact, transform, value, unit), functions) - layer_at(
+            layer, exact, functions
+        )
         col = _visible_entry(diff)
         if col is None:
             continue
@@ -117,9 +131,15 @@ def _search_witness(layer: Layer, transform: Transform,
         variables = tuple(sorted((lhs - rhs).free_symbols | set(full) & {a}, key=str))
         fact = counterexample(lhs, rhs, {v: full[v] for v in variables}, variables)
         if fact.refuted:
-            return Witness({"d": sizes["d"], "n": sizes["n"]}, exact,
-                           value if transform.one_parameter else None, unit, (0, col),
-                           diff[0, col], fact)
+            return Witness(
+                {"d": sizes["d"], "n": sizes["n"]},
+                exact,
+                value if transform.one_parameter else None,
+                unit,
+                (0, col),
+                diff[0, col],
+                fact,
+            )
     return None
 
 
@@ -136,7 +156,6 @@ def _visible_entry(diff: sympy.Matrix) -> int | None:
         if abs(approx.imag) < NEGLIGIBLE and abs(approx.real) > NEGLIGIBLE:
             return col
     return None
-
 
 
 __all__ = ["Witness", "find_witness"]

@@ -60,8 +60,11 @@ def abs_moment(law: str, n: int, d: sympy.Expr = d_) -> sympy.Expr:
     n, d = sympy.Integer(n), sympy.sympify(d)
     half = (n + 1) / 2
     if law == "exact":
-        return sympy.gammasimp(sympy.gamma(d / 2) * sympy.gamma(half)
-                               / (sympy.sqrt(sympy.pi) * sympy.gamma((d + n) / 2)))
+        return sympy.gammasimp(
+            sympy.gamma(d / 2)
+            * sympy.gamma(half)
+            / (sympy.sqrt(sympy.pi) * sympy.gamma((d + n) / 2))
+        )
     return (2 / d) ** (n / 2) * sympy.gamma(half) / sympy.sqrt(sympy.pi)
 
 
@@ -73,8 +76,8 @@ def propose_square(f: sympy.Expr, sign: int) -> sympy.Expr | None:
         if not v.is_Rational:
             return None
         values.append(v)
-    fit = _interpolate(PROPOSAL_POINTS[:MAX_DEGREE + 1], values[:MAX_DEGREE + 1])
-    rest = zip(PROPOSAL_POINTS[MAX_DEGREE + 1:], values[MAX_DEGREE + 1:], strict=True)
+    fit = _interpolate(PROPOSAL_POINTS[: MAX_DEGREE + 1], values[: MAX_DEGREE + 1])
+    rest = zip(PROPOSAL_POINTS[MAX_DEGREE + 1 :], values[MAX_DEGREE + 1 :], strict=True)
     if any(fit.xreplace({t: p}) != v for p, v in rest):
         return None
     return fit
@@ -83,24 +86,30 @@ def propose_square(f: sympy.Expr, sign: int) -> sympy.Expr | None:
 def _interpolate(xs: tuple, ys: list) -> sympy.Expr:
     """The polynomial in ``t`` through the rational points, by Newton's divided differences
     in exact fractions (SymPy's ``interpolate`` expands symbolically: ~50× slower)."""
-    xs, coef = [Fraction(int(x.p), int(x.q)) for x in xs], [Fraction(int(y.p), int(y.q))
-                                                           for y in ys]
+    xs, coef = (
+        [Fraction(int(x.p), int(x.q)) for x in xs],
+        [Fraction(int(y.p), int(y.q)) for y in ys],
+    )
     for j in range(1, len(xs)):
         for i in range(len(xs) - 1, j - 1, -1):
             coef[i] = (coef[i] - coef[i - 1]) / (xs[i] - xs[i - j])
     poly = [Fraction(0)] * len(xs)  # monomial coefficients, low degree first (Horner)
     for c, x in zip(reversed(coef), reversed(xs), strict=True):
         poly = [c + (poly[0] * -x if poly else 0)] + [
-            poly[k - 1] - x * poly[k] if k < len(poly) else poly[k - 1]
-            for k in range(1, len(poly))]
-    return sum((sympy.Rational(c.numerator, c.denominator) * t**k
-                for k, c in enumerate(poly) if c), sympy.Integer(0))
+            poly[k - 1] - x * poly[k] if k < len(poly) else poly[k - 1] for k in range(1, len(poly))
+        ]
+    return sum(
+        (sympy.Rational(c.numerator, c.denominator) * t**k for k, c in enumerate(poly) if c),
+        sympy.Integer(0),
+    )
 
 
 def holds_beyond(f: sympy.Expr, sign: int, poly: sympy.Expr) -> bool:
     """Does ``P`` also match ``f(sign·t)²`` at points past 1 (worth a kernel check on (0, ∞))?"""
-    return all(sympy.sympify(f.xreplace({s: sign * p}) ** 2 - poly.xreplace({t: p})) == 0
-               for p in BEYOND_POINTS)
+    return all(
+        sympy.sympify(f.xreplace({s: sign * p}) ** 2 - poly.xreplace({t: p})) == 0
+        for p in BEYOND_POINTS
+    )
 
 
 @dataclass(frozen=True)
@@ -140,8 +149,12 @@ def tied_form(name: str) -> TiedForm:
     store = STORES[name]
     f = store.weight
     plus, minus = propose_square(f, 1), propose_square(f, -1)
-    everywhere = (plus is not None and minus is not None and holds_beyond(f, 1, plus)
-                  and holds_beyond(f, -1, minus))
+    everywhere = (
+        plus is not None
+        and minus is not None
+        and holds_beyond(f, 1, plus)
+        and holds_beyond(f, -1, minus)
+    )
     return TiedForm(store, plus, minus, everywhere)
 
 
@@ -172,9 +185,11 @@ def numeric_halves(store: MemoryStore, law: str, d: int) -> tuple[float, float]:
     """``E[(f/f(1))²; s > 0]`` and ``…; s < 0`` by Gauss–Legendre (numeric, not certified)."""
     halves = []
     for _, sign in SIDES:
+
         def y2(nodes: np.ndarray, sign: int = sign) -> np.ndarray:
             y = store.normalized_weight(sign * nodes, 1.0)
             return y * y
+
         halves.append(half_line_quadrature(y2, law, d, kinks(store.weight, sign)))
     return halves[0], halves[1]
 
@@ -213,11 +228,12 @@ def kinks(f: sympy.Expr, sign: int) -> tuple[float, ...]:
     (for the quadrature's panels only; a kink missed costs accuracy, never a verdict)."""
     differences = []
     for atom in f.atoms(sympy.Max, sympy.Min):
-        differences += [a - b for i, a in enumerate(atom.args) for b in atom.args[i + 1:]]
+        differences += [a - b for i, a in enumerate(atom.args) for b in atom.args[i + 1 :]]
     differences += [a.args[0] for a in f.atoms(sympy.Abs)]
     for pw in f.atoms(sympy.Piecewise):
-        differences += [c.lhs - c.rhs for _, c in pw.args
-                        if isinstance(c, sympy.core.relational.Relational)]
+        differences += [
+            c.lhs - c.rhs for _, c in pw.args if isinstance(c, sympy.core.relational.Relational)
+        ]
     out = set()
     for g in (piece for diff in differences for piece in _pieces(diff)):
         try:
@@ -254,8 +270,15 @@ def tied_law(name: str, law: str, d: int) -> TiedLaw:
     """The capacity of tied store ``name`` under ``law`` at dimension ``d``."""
     form = tied_form(name)
     if form.signal.is_zero:
-        return TiedLaw(law, None, None, None, "undefined", None,
-                       "the signal f(1) = σ(1) is 0: every recall is pure interference")
+        return TiedLaw(
+            law,
+            None,
+            None,
+            None,
+            "undefined",
+            None,
+            "the signal f(1) = σ(1) is 0: every recall is pure interference",
+        )
     if form.closed and (law == "exact" or form.everywhere):
         # the Gaussian law also weighs |s| > 1, where a polynomial of |s| ≤ 1 no longer is f²
         # (hardtanh at d = 4: 27 % off): there the quadrature of f itself below
@@ -277,12 +300,20 @@ def tied_table(d: int) -> list[dict]:
         for form_name in TIED_FORMS:
             name = f"{form_name}_{act}"
             laws = {law: tied_law(name, law, d) for law in LAW_NAMES}
-            rows.append({"store": name, "activation": act, "form": form_name,
-                         "weights": STORES[name].weight_text,
-                         **{law: v.capacity for law, v in laws.items()},
-                         **{f"kind_{law}": v.kind for law, v in laws.items()},
-                         **{f"formula_{law}": None if v.expr is None else sympy.sstr(v.expr)
-                            for law, v in laws.items()},
-                         "anti_aligned_share": laws["exact"].anti_aligned_share,
-                         "reason": laws["exact"].reason})
+            rows.append(
+                {
+                    "store": name,
+                    "activation": act,
+                    "form": form_name,
+                    "weights": STORES[name].weight_text,
+                    **{law: v.capacity for law, v in laws.items()},
+                    **{f"kind_{law}": v.kind for law, v in laws.items()},
+                    **{
+                        f"formula_{law}": None if v.expr is None else sympy.sstr(v.expr)
+                        for law, v in laws.items()
+                    },
+                    "anti_aligned_share": laws["exact"].anti_aligned_share,
+                    "reason": laws["exact"].reason,
+                }
+            )
     return rows

@@ -35,8 +35,11 @@ MAX_TRANSFORM_CHARS = 500
 MAX_EXPONENT = 12  # |exponent| of a power in a coefficient
 MAX_UNIT = 7  # the largest fixed unit index (Q[7]); explicit checks use n = index + 1 units
 DEFAULT_PARAM = "a > 0"
-_DOMAINS = {ast.Gt: ("positive", "a > 0"), ast.Lt: ("negative", "a < 0"),
-            ast.NotEq: ("nonzero", "a != 0")}
+_DOMAINS = {
+    ast.Gt: ("positive", "a > 0"),
+    ast.Lt: ("negative", "a < 0"),
+    ast.NotEq: ("nonzero", "a != 0"),
+}
 
 
 @dataclass(frozen=True)
@@ -71,13 +74,22 @@ class Transform:
     @property
     def unit_index(self) -> str | None:
         """The name of the unit index (``j`` in ``Q[j]``), or None."""
-        return next((s.target.index for s in self.substitutions
-                     if isinstance(s.target.index, str)), None)
+        return next(
+            (s.target.index for s in self.substitutions if isinstance(s.target.index, str)), None
+        )
 
     @property
     def fixed_units(self) -> tuple[int, ...]:
-        return tuple(sorted({r.index for s in self.substitutions for r in (s.target, s.source)
-                             if isinstance(r.index, int)}))
+        return tuple(
+            sorted(
+                {
+                    r.index
+                    for s in self.substitutions
+                    for r in (s.target, s.source)
+                    if isinstance(r.index, int)
+                }
+            )
+        )
 
     @property
     def indexed(self) -> bool:
@@ -88,8 +100,10 @@ class Transform:
         substitution maps a parameter with units to itself; else None."""
         if self.indexed or any(s.source != s.target for s in self.substitutions):
             return None
-        subs = tuple(Substitution(Ref(s.target.name, "j"), Ref(s.source.name, "j"),
-                                  s.coefficient) for s in self.substitutions)
+        subs = tuple(
+            Substitution(Ref(s.target.name, "j"), Ref(s.source.name, "j"), s.coefficient)
+            for s in self.substitutions
+        )
         return Transform(self.shown_of(subs), subs, self.parameter, self.domain)
 
     def shown(self) -> str:
@@ -97,8 +111,9 @@ class Transform:
 
     @staticmethod
     def shown_of(substitutions) -> str:
-        return ", ".join(f"{s.target} -> {_coefficient_text(s.coefficient, s.source)}"
-                         for s in substitutions)
+        return ", ".join(
+            f"{s.target} -> {_coefficient_text(s.coefficient, s.source)}" for s in substitutions
+        )
 
 
 def _coefficient_text(c: sympy.Expr, ref: Ref) -> str:
@@ -114,15 +129,27 @@ def _coefficient_text(c: sympy.Expr, ref: Ref) -> str:
 def parse_param(text: str) -> sympy.Symbol:
     """``a > 0`` / ``a < 0`` / ``a != 0``: the transform's parameter, its domain as assumptions."""
     tree, checks = parsed_tree(text, "--param", 40)
-    ok = isinstance(tree, ast.Compare) and len(tree.ops) == 1 and \
-        type(tree.ops[0]) in _DOMAINS and isinstance(tree.left, ast.Name) and \
-        isinstance(tree.comparators[0], ast.Constant) and tree.comparators[0].value == 0 and \
-        not isinstance(tree.comparators[0].value, bool)
+    ok = (
+        isinstance(tree, ast.Compare)
+        and len(tree.ops) == 1
+        and type(tree.ops[0]) in _DOMAINS
+        and isinstance(tree.left, ast.Name)
+        and isinstance(tree.comparators[0], ast.Constant)
+        and tree.comparators[0].value == 0
+        and not isinstance(tree.comparators[0].value, bool)
+    )
     name = tree.left.id if ok else ""
-    if not ok or not name.isidentifier() or not name[:1].islower() or name in ("x", "j") or \
-            name.startswith("_") or len(name) > 12:
-        raise checks.error("expected a lower-case name compared with 0: 'a > 0', 'a < 0' or "
-                           "'a != 0'")
+    if (
+        not ok
+        or not name.isidentifier()
+        or not name[:1].islower()
+        or name in ("x", "j")
+        or name.startswith("_")
+        or len(name) > 12
+    ):
+        raise checks.error(
+            "expected a lower-case name compared with 0: 'a > 0', 'a < 0' or 'a != 0'"
+        )
     kind = _DOMAINS[type(tree.ops[0])][0]
     return sympy.Symbol(name, real=True, **{kind: True})
 
@@ -132,20 +159,26 @@ def domain_text(parameter: sympy.Symbol) -> str:
     return f"{parameter.name} {op} 0"
 
 
-def parse_transform(text: str, layer: Layer, parameter: sympy.Symbol | None = None
-                    ) -> Transform:
+def parse_transform(text: str, layer: Layer, parameter: sympy.Symbol | None = None) -> Transform:
     """Parse ``text`` and check it against ``layer`` (names, shapes, units)."""
     parameter = parameter if parameter is not None else parse_param(DEFAULT_PARAM)
     if isinstance(text, str):
         for bad in ":{}":
             if bad in text:
-                raise layer_error(text, f"{bad!r} at column {text.index(bad) + 1} is not "
-                                  "allowed; write TARGET -> EXPR, ...", "--transform")
-    tree, checks = parsed_tree(text, "--transform", MAX_TRANSFORM_CHARS,
-                               wrap=lambda s: "{" + s.replace("->", ": ") + "}")
+                raise layer_error(
+                    text,
+                    f"{bad!r} at column {text.index(bad) + 1} is not "
+                    "allowed; write TARGET -> EXPR, ...",
+                    "--transform",
+                )
+    tree, checks = parsed_tree(
+        text, "--transform", MAX_TRANSFORM_CHARS, wrap=lambda s: "{" + s.replace("->", ": ") + "}"
+    )
     if not isinstance(tree, ast.Dict) or not tree.keys or None in tree.keys:
-        raise checks.error("expected substitutions TARGET -> EXPR separated by commas, e.g. "
-                           "'Q -> K, K -> Q' or 'Q -> a*Q, K -> K/a'")
+        raise checks.error(
+            "expected substitutions TARGET -> EXPR separated by commas, e.g. "
+            "'Q -> K, K -> Q' or 'Q -> a*Q, K -> K/a'"
+        )
     builder = _Coefficients(checks, layer, parameter)
     subs = tuple(builder.substitution(k, v) for k, v in zip(tree.keys, tree.values, strict=True))
     _check_units(checks, layer, subs)
@@ -159,30 +192,38 @@ def _check_units(checks: LayerTextChecks, layer: Layer, subs: tuple[Substitution
     whole = {t.name for t in targets if t.index is None}
     rows = {t.name for t in targets if t.index is not None}
     if whole & rows:
-        raise checks.error(f"{sorted(whole & rows)[0]} is substituted whole and by rows; "
-                           "choose one")
+        raise checks.error(
+            f"{sorted(whole & rows)[0]} is substituted whole and by rows; choose one"
+        )
     names = {r.index for s in subs for r in (s.target, s.source) if isinstance(r.index, str)}
     if len(names) > 1:
         raise checks.error(f"one unit index per transform; got {', '.join(sorted(names))}")
     if names and (whole or any(isinstance(t.index, int) for t in targets)):
         other = next(str(t) for t in targets if not isinstance(t.index, str))
         unit = next(str(t) for t in targets if isinstance(t.index, str))
-        raise checks.error(f"{unit} is per unit but {other} is not: a per-unit transform names "
-                           f"rows of every target ({other.split('[')[0]}[j] -> …), a whole or "
-                           "fixed-row transform names none")
+        raise checks.error(
+            f"{unit} is per unit but {other} is not: a per-unit transform names "
+            f"rows of every target ({other.split('[')[0]}[j] -> …), a whole or "
+            "fixed-row transform names none"
+        )
     if all(s.source == s.target and s.coefficient == 1 for s in subs):
         raise checks.error("the transform changes nothing (every target maps to itself)")
     for s in subs:
         if (s.target.index is None) != (s.source.index is None):
-            raise checks.error(f"{s.target} -> {s.source}: a row maps to a row, a matrix to a "
-                               "matrix")
+            raise checks.error(
+                f"{s.target} -> {s.source}: a row maps to a row, a matrix to a matrix"
+            )
         if isinstance(s.target.index, str) and s.source.index != s.target.index:
-            raise checks.error(f"{s.target} -> {s.source}: unit {s.target.index} maps to "
-                               "itself (fixed rows such as Q[0] -> Q[1] permute units)")
+            raise checks.error(
+                f"{s.target} -> {s.source}: unit {s.target.index} maps to "
+                "itself (fixed rows such as Q[0] -> Q[1] permute units)"
+            )
         if layer.shape_of(s.target.name) != layer.shape_of(s.source.name):
-            raise checks.error(f"{s.target} -> {s.source}: shapes "
-                               f"{'×'.join(layer.shape_of(s.target.name))} and "
-                               f"{'×'.join(layer.shape_of(s.source.name))} differ")
+            raise checks.error(
+                f"{s.target} -> {s.source}: shapes "
+                f"{'×'.join(layer.shape_of(s.target.name))} and "
+                f"{'×'.join(layer.shape_of(s.source.name))} differ"
+            )
 
 
 class _Coefficients:
@@ -201,23 +242,35 @@ class _Coefficients:
         base = node
         if isinstance(node, ast.Subscript):
             base, sl = node.value, node.slice
-            if isinstance(sl, ast.Name) and sl.id.isidentifier() and sl.id[:1].islower() and \
-                    sl.id != self.parameter.name and not sl.id.startswith("_"):
+            if (
+                isinstance(sl, ast.Name)
+                and sl.id.isidentifier()
+                and sl.id[:1].islower()
+                and sl.id != self.parameter.name
+                and not sl.id.startswith("_")
+            ):
                 index = sl.id
-            elif isinstance(sl, ast.Constant) and type(sl.value) is int and \
-                    0 <= sl.value <= MAX_UNIT:
+            elif (
+                isinstance(sl, ast.Constant) and type(sl.value) is int and 0 <= sl.value <= MAX_UNIT
+            ):
                 index = sl.value
             else:
-                raise self.checks.error(f"the row {self.where(node)} must be a unit index "
-                                        f"(Q[j]) or a number 0..{MAX_UNIT} (Q[0])")
+                raise self.checks.error(
+                    f"the row {self.where(node)} must be a unit index "
+                    f"(Q[j]) or a number 0..{MAX_UNIT} (Q[0])"
+                )
         if not isinstance(base, ast.Name) or base.id not in self.layer.parameters:
             shown = base.id if isinstance(base, ast.Name) else type(base).__name__.lower()
-            raise self.checks.error(f"{shown!r} {self.where(node)} is not a parameter of the "
-                                    f"layer; its parameters: {', '.join(self.layer.parameters)}")
+            raise self.checks.error(
+                f"{shown!r} {self.where(node)} is not a parameter of the "
+                f"layer; its parameters: {', '.join(self.layer.parameters)}"
+            )
         if index is not None and self.layer.shape_of(base.id)[0] != "n":
-            raise self.checks.error(f"{base.id}[{index}] {self.where(node)}: {base.id} is "
-                                    f"{'×'.join(self.layer.shape_of(base.id))}; only n×… "
-                                    "parameters have one row per unit")
+            raise self.checks.error(
+                f"{base.id}[{index}] {self.where(node)}: {base.id} is "
+                f"{'×'.join(self.layer.shape_of(base.id))}; only n×… "
+                "parameters have one row per unit"
+            )
         return Ref(base.id, index)
 
     def substitution(self, key: ast.expr, value: ast.expr) -> Substitution:
@@ -225,18 +278,23 @@ class _Coefficients:
         self.refs = {}
         rhs = self.build(value)
         if len(self.refs) != 1:
-            raise self.checks.error(f"the right side of {target} -> … {self.where(value)} must "
-                                    "be a coefficient times one parameter, e.g. a*Q or K/a")
-        (placeholder, source), = self.refs.items()
+            raise self.checks.error(
+                f"the right side of {target} -> … {self.where(value)} must "
+                "be a coefficient times one parameter, e.g. a*Q or K/a"
+            )
+        ((placeholder, source),) = self.refs.items()
         coefficient = sympy.cancel(rhs / placeholder)
         if placeholder in coefficient.free_symbols or coefficient.has(sympy.zoo, sympy.nan):
-            raise self.checks.error(f"the right side of {target} -> … {self.where(value)} must "
-                                    "be linear: a coefficient times one parameter")
+            raise self.checks.error(
+                f"the right side of {target} -> … {self.where(value)} must "
+                "be linear: a coefficient times one parameter"
+            )
         return Substitution(target, source, coefficient)
 
     def build(self, node: ast.expr) -> sympy.Expr:
         if isinstance(node, (ast.Name, ast.Subscript)) and not (
-                isinstance(node, ast.Name) and node.id == self.parameter.name):
+            isinstance(node, ast.Name) and node.id == self.parameter.name
+        ):
             ref = self.ref(node)
             placeholder = sympy.Dummy(str(ref))
             self.refs[placeholder] = ref
@@ -253,36 +311,53 @@ class _Coefficients:
             if isinstance(node.op, ast.Pow):
                 self.check_power(node, left, right)
             if isinstance(node.op, ast.Div) and (right == 0 or right.has(*self.refs)):
-                raise self.checks.error(f"division {self.where(node)}: divide by a number or "
-                                        "the parameter, never by 0 or a matrix")
+                raise self.checks.error(
+                    f"division {self.where(node)}: divide by a number or "
+                    "the parameter, never by 0 or a matrix"
+                )
             return _OPS[type(node.op)](left, right)
-        raise self.checks.error(f"{type(node).__name__.lower()} {self.where(node)} is not "
-                                "allowed; a coefficient uses numbers, the parameter, + - * / "
-                                "and ** with a number as exponent")
+        raise self.checks.error(
+            f"{type(node).__name__.lower()} {self.where(node)} is not "
+            "allowed; a coefficient uses numbers, the parameter, + - * / "
+            "and ** with a number as exponent"
+        )
 
     def check_power(self, node: ast.BinOp, base: sympy.Expr, exponent: sympy.Expr) -> None:
         if base.has(*self.refs) or not exponent.is_Rational or abs(exponent) > MAX_EXPONENT:
-            raise self.checks.error(f"power {self.where(node)}: the exponent must be a number "
-                                    f"of size at most {MAX_EXPONENT}, the base a scalar")
+            raise self.checks.error(
+                f"power {self.where(node)}: the exponent must be a number "
+                f"of size at most {MAX_EXPONENT}, the base a scalar"
+            )
         if base == 0 and exponent < 0:
             raise self.checks.error(f"power {self.where(node)}: 0 to a negative power")
 
 
-_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-        ast.Div: lambda a, b: a / b, ast.Pow: lambda a, b: a**b}
+_OPS = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b,
+    ast.Pow: lambda a, b: a**b,
+}
 
 # --- applying a transform, and its generator -----------------------------------------------
 
 
-def transformed(values: Mapping[str, Any], transform: Transform, value: Any,
-                unit: int | None = None, scalar: Callable = lambda c: c) -> dict[str, Any]:
+def transformed(
+    values: Mapping[str, Any],
+    transform: Transform,
+    value: Any,
+    unit: int | None = None,
+    scalar: Callable = lambda c: c,
+) -> dict[str, Any]:
     """The parameters after the transform at parameter ``value`` (``unit``: the row of ``Q[j]``);
     simultaneous, on SymPy matrices, numpy arrays or torch tensors (``scalar`` converts each
     coefficient)."""
     out = dict(values)
     for s in transform.substitutions:
-        c = scalar(s.coefficient if value is None else
-                   s.coefficient.xreplace({transform.parameter: value}))
+        c = scalar(
+            s.coefficient if value is None else s.coefficient.xreplace({transform.parameter: value})
+        )
         source = values[s.source.name]
         if s.target.index is None:
             out[s.target.name] = c * source
@@ -309,7 +384,6 @@ def units(transform: Transform, n: int) -> list[int | None]:
     return list(range(n)) if transform.unit_index is not None else [None]
 
 
-
 def generator_of(transform: Transform) -> tuple[str | None, str | None]:
     """``(A, θᵀAθ)`` as text for a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M``
     (through the identity at a = 1); (None, None) for any other transform."""
@@ -333,8 +407,9 @@ def generator_of(transform: Transform) -> tuple[str | None, str | None]:
         sign = "−" if lam < 0 else ("" if i == 0 else "+")
         size = abs(lam)
         weight = "" if size == 1 else (f"{size}" if size.is_Integer else f"({size})")
-        terms.append(f"{sign} {weight}‖{_block(ref)}‖²".strip() if i else
-                     f"{sign}{weight}‖{_block(ref)}‖²")
+        terms.append(
+            f"{sign} {weight}‖{_block(ref)}‖²".strip() if i else f"{sign}{weight}‖{_block(ref)}‖²"
+        )
     return generator, " ".join(terms)
 
 
@@ -348,8 +423,17 @@ def _block(ref) -> str:
     return f"{ref.name.lower()}_{ref.index}"
 
 
-
-
-__all__ = ["DEFAULT_PARAM", "InvalidExpression", "Ref", "Substitution", "Transform",
-           "domain_text", "explicit_sizes", "generator_of", "parse_param", "parse_transform",
-           "transformed", "units"]
+__all__ = [
+    "DEFAULT_PARAM",
+    "InvalidExpression",
+    "Ref",
+    "Substitution",
+    "Transform",
+    "domain_text",
+    "explicit_sizes",
+    "generator_of",
+    "parse_param",
+    "parse_transform",
+    "transformed",
+    "units",
+]

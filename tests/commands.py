@@ -21,8 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def in_process(module: str, args: list[str], cwd: Path | None = None, report=None
-               ) -> subprocess.CompletedProcess:
+def in_process(
+    module: str, args: list[str], cwd: Path | None = None, report=None
+) -> subprocess.CompletedProcess:
     """``python -m module args`` (in ``cwd`` when given) through ``module.main`` here. With
     ``report`` (the suite's shared one, ``tests/shared_reports.py``), the module's
     ``build_report`` answers it instead of building it again, unless asked about activations:
@@ -35,8 +36,9 @@ def in_process(module: str, args: list[str], cwd: Path | None = None, report=Non
         from unittest import mock
 
         build = mod.build_report
-        built = mock.patch.object(mod, "build_report", lambda **kw: (
-            build(**kw) if kw.get("activations") else report))
+        built = mock.patch.object(
+            mod, "build_report", lambda **kw: build(**kw) if kw.get("activations") else report
+        )
     with where, built, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         main = mod.main
         try:
@@ -51,10 +53,17 @@ def in_process(module: str, args: list[str], cwd: Path | None = None, report=Non
     return subprocess.CompletedProcess([module, *args], code, out.getvalue(), err.getvalue())
 
 
-def in_subprocess(module: str, args: list[str], cwd: Path = ROOT, timeout: float = 300.0
-                  ) -> subprocess.CompletedProcess:
+def in_subprocess(
+    module: str, args: list[str], cwd: Path = ROOT, timeout: float = 300.0
+) -> subprocess.CompletedProcess:
     """``python -m module args`` in a fresh interpreter that imports this checkout."""
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )

@@ -53,7 +53,7 @@ SHARED_REPORTS_GROUP = "shared-reports"
 
 def _reads_shared_reports(item) -> bool:
     info = getattr(item, "_fixtureinfo", None)
-    for defs in (info.name2fixturedefs.values() if info else ()):
+    for defs in info.name2fixturedefs.values() if info else ():
         code = getattr(defs[-1].func, "__code__", None)
         if code and {"shared_reports", "shared_report"} & set(code.co_names + code.co_varnames):
             return True

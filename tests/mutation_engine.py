@@ -80,8 +80,10 @@ SITE_CHARS = 60  # how much of a mutated subterm the description shows
 # arbitrary σ fails for one of them (exact values where they are rational, else intervals).
 WITNESS_ACTIVATIONS = ("sigmoid", "relu2", "tanh", "softplus", "identity", "abs", "silu", "relu")
 # Values of scalar symbols: exact rationals of several scales, inside and outside (−1, 1).
-POSITIVE_VALUES = tuple(sympy.Rational(v) for v in (
-    "2", "3", "1/2", "5", "1/3", "7/2", "4", "2/5", "9", "3/7", "6", "5/3", "8", "1/7"))
+POSITIVE_VALUES = tuple(
+    sympy.Rational(v)
+    for v in ("2", "3", "1/2", "5", "1/3", "7/2", "4", "2/5", "9", "3/7", "6", "5/3", "8", "1/7")
+)
 SMALL_INTEGERS = (1, 2, 3, 4)  # dimensions and integer exponents (finite sums stay small)
 WHOLE_VALUES = (3, 5, 2, 7, 4, 9, 6)  # whole values of real symbols (odd d: Γ(d/2) closed)
 
@@ -190,11 +192,14 @@ class Score:
         c = self.total(group)
         mutants = sum(c[s] for s in STATUSES)
         proved = sum(c[s] for s in PROVED_STATUSES)
-        vanishing = (f" ({c['unknown_vanishing']} vanish numerically)"
-                     if c["unknown_vanishing"] else "")
-        return (f"{mutants} mutants: {c['refuted']} refuted, {c['unknown']} unknown{vanishing}, "
-                f"{proved} proved ({c['equivalent']} equivalent, "
-                f"{c['unsound'] + c['suspect']} wrongly)")
+        vanishing = (
+            f" ({c['unknown_vanishing']} vanish numerically)" if c["unknown_vanishing"] else ""
+        )
+        return (
+            f"{mutants} mutants: {c['refuted']} refuted, {c['unknown']} unknown{vanishing}, "
+            f"{proved} proved ({c['equivalent']} equivalent, "
+            f"{c['unsound'] + c['suspect']} wrongly)"
+        )
 
     def text(self, title: str = "mutants") -> str:
         width = max((len(g) for g in self.counts), default=5)
@@ -210,12 +215,21 @@ def _is_matrix(e: Any) -> bool:
     return isinstance(e, sympy.MatrixExpr) or isinstance(e, sympy.MatrixBase)
 
 
-_OPAQUE = (sympy.Indexed, sympy.IndexedBase, MatrixElement, sympy.MatrixSymbol, sympy.Symbol,
-           sympy.Dummy, sympy.Number, sympy.NumberSymbol)
+_OPAQUE = (
+    sympy.Indexed,
+    sympy.IndexedBase,
+    MatrixElement,
+    sympy.MatrixSymbol,
+    sympy.Symbol,
+    sympy.Dummy,
+    sympy.Number,
+    sympy.NumberSymbol,
+)
 
 
-def _sites(expr: sympy.Basic, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...],
-                                                                             sympy.Basic]]:
+def _sites(
+    expr: sympy.Basic, path: tuple[int, ...] = ()
+) -> Iterator[tuple[tuple[int, ...], sympy.Basic]]:
     """Every subterm a mutation may touch, with its path of argument positions, preorder."""
     yield path, expr
     if isinstance(expr, _OPAQUE) or not isinstance(expr, sympy.Basic):
@@ -225,8 +239,9 @@ def _sites(expr: sympy.Basic, path: tuple[int, ...] = ()) -> Iterator[tuple[tupl
             yield from _sites(arg, (*path, i))
 
 
-def _rebuild(expr: sympy.Basic, path: tuple[int, ...], make: Callable[[sympy.Basic],
-                                                                         sympy.Basic | None]):
+def _rebuild(
+    expr: sympy.Basic, path: tuple[int, ...], make: Callable[[sympy.Basic], sympy.Basic | None]
+):
     """``expr`` with the subterm at ``path`` replaced by ``make(subterm)`` (None: removed)."""
     if not path:
         return make(expr)
@@ -266,16 +281,22 @@ def _side_mutations(side: sympy.Basic) -> Iterator[tuple[str, str, Callable[[], 
         if isinstance(e, (sympy.Pow, sympy.MatPow)):
             new_exp = e.exp - 1 if e.exp == -1 else e.exp + 1
             power = sympy.MatPow if isinstance(e, sympy.MatPow) else sympy.Pow
-            yield "exponent", f"{site} (exponent {sympy.sstr(e.exp)} → {sympy.sstr(new_exp)})", \
-                lambda p=path, x=new_exp, f=power: _rebuild(side, p, lambda b: f(b.args[0], x))
+            yield (
+                "exponent",
+                f"{site} (exponent {sympy.sstr(e.exp)} → {sympy.sstr(new_exp)})",
+                lambda p=path, x=new_exp, f=power: _rebuild(side, p, lambda b: f(b.args[0], x)),
+            )
         if isinstance(e, sympy.Mul) and e.is_commutative:
             for k, factor in enumerate(e.args):
                 if isinstance(factor, AppliedUndef) and len(factor.args) == 1:
                     others = sympy.Mul(*(a for j, a in enumerate(e.args) if j != k))
                     if others.has(sympy.Symbol) or others.has(sympy.Indexed):
                         moved = factor.func(others) * factor.args[0]
-                        yield "sigma_move", f"{site} → {sympy.sstr(moved)[:SITE_CHARS]}", \
-                            lambda p=path, m=moved: _rebuild(side, p, lambda _: m)
+                        yield (
+                            "sigma_move",
+                            f"{site} → {sympy.sstr(moved)[:SITE_CHARS]}",
+                            lambda p=path, m=moved: _rebuild(side, p, lambda _: m),
+                        )
         if isinstance(e, AppliedUndef) and len(e.args) == 1 and isinstance(e.args[0], sympy.Mul):
             factors = e.args[0].args
             for k, factor in enumerate(factors):
@@ -283,13 +304,19 @@ def _side_mutations(side: sympy.Basic) -> Iterator[tuple[str, str, Callable[[], 
                     continue
                 rest = sympy.Mul(*(a for j, a in enumerate(factors) if j != k))
                 moved = e.func(rest) * factor
-                yield "sigma_move", f"{site} → {sympy.sstr(moved)[:SITE_CHARS]}", \
-                    lambda p=path, m=moved: _rebuild(side, p, lambda _: m)
+                yield (
+                    "sigma_move",
+                    f"{site} → {sympy.sstr(moved)[:SITE_CHARS]}",
+                    lambda p=path, m=moved: _rebuild(side, p, lambda _: m),
+                )
         exponent = isinstance(parent, (sympy.Pow, sympy.MatPow)) and path[-1] == 1
         if isinstance(e, sympy.Rational) and not exponent:  # exponents: the operator above
             new_c = e - 1 if e == -1 else e + 1
-            yield "constant", f"{site} → {sympy.sstr(new_c)} in {sympy.sstr(parent)[:40]}", \
-                lambda p=path, c=new_c: _rebuild(side, p, lambda _: c)
+            yield (
+                "constant",
+                f"{site} → {sympy.sstr(new_c)} in {sympy.sstr(parent)[:40]}",
+                lambda p=path, c=new_c: _rebuild(side, p, lambda _: c),
+            )
 
 
 def _negative_twin(s: sympy.Symbol) -> sympy.Symbol:
@@ -297,24 +324,30 @@ def _negative_twin(s: sympy.Symbol) -> sympy.Symbol:
     return sympy.Symbol(s.name, negative=True, integer=True if s.is_integer else None)
 
 
-def _assumption_mutations(lhs: sympy.Basic, rhs: sympy.Basic
-                          ) -> Iterator[tuple[str, str, Callable[[], tuple[Any, Any]]]]:
+def _assumption_mutations(
+    lhs: sympy.Basic, rhs: sympy.Basic
+) -> Iterator[tuple[str, str, Callable[[], tuple[Any, Any]]]]:
     if lhs == rhs:  # a literal identity stays one whatever the symbol's sign
         return
-    symbols = (lhs.free_symbols | rhs.free_symbols)
-    for s in sorted((s for s in symbols if isinstance(s, sympy.Symbol) and s.is_positive),
-                    key=lambda s: s.name):
+    symbols = lhs.free_symbols | rhs.free_symbols
+    for s in sorted(
+        (s for s in symbols if isinstance(s, sympy.Symbol) and s.is_positive), key=lambda s: s.name
+    ):
         twin = _negative_twin(s)
-        yield "sign_assumption", f"{s.name} > 0 → {s.name} < 0", \
-            lambda s=s, twin=twin: (lhs.xreplace({s: twin}), rhs.xreplace({s: twin}))
+        yield (
+            "sign_assumption",
+            f"{s.name} > 0 → {s.name} < 0",
+            lambda s=s, twin=twin: (lhs.xreplace({s: twin}), rhs.xreplace({s: twin})),
+        )
 
 
 def _seed(text: str) -> int:
     return zlib.crc32(text.encode())
 
 
-def mutants(formula: sympy.Basic, origin: str = "",
-            limit: int | None = MAX_MUTANTS_PER_FORMULA) -> list[Mutant]:
+def mutants(
+    formula: sympy.Basic, origin: str = "", limit: int | None = MAX_MUTANTS_PER_FORMULA
+) -> list[Mutant]:
     """The mutants of the equation ``formula`` (an ``Eq``), deduplicated, at most ``limit``.
 
     When there are more, a sample is kept that takes every operator in turn (seeded by the
@@ -360,14 +393,16 @@ def harvest(report: Report) -> list[tuple[str, Step]]:
     found = []
     for result in report.results:
         for i, step in enumerate(result.derivation.steps, 1):
-            if isinstance(step.formula, sympy.Equality) and step.fact is not None \
-                    and step.fact.kind == CHECKED:
+            if (
+                isinstance(step.formula, sympy.Equality)
+                and step.fact is not None
+                and step.fact.kind == CHECKED
+            ):
                 found.append((f"{report.module}: {result.claim.name} step {i}", step))
     return found
 
 
-def report_mutants(report: Report, limit: int | None = MAX_MUTANTS_PER_FORMULA
-                   ) -> list[Mutant]:
+def report_mutants(report: Report, limit: int | None = MAX_MUTANTS_PER_FORMULA) -> list[Mutant]:
     """The mutants of every equational step of a theorem module's report."""
     return [m for origin, step in harvest(report) for m in mutants(step.formula, origin, limit)]
 
@@ -385,8 +420,10 @@ def checker_fact(lhs: sympy.Basic, rhs: sympy.Basic) -> Fact:
     sums, ``check_equal`` otherwise."""
     if _is_matrix(lhs) or _is_matrix(rhs):
         if not (_is_matrix(lhs) and _is_matrix(rhs)):
-            return undecided(sympy.Eq(sympy.Symbol("lhs"), sympy.Symbol("rhs")),
-                             "a matrix equated to a scalar: no checker applies")
+            return undecided(
+                sympy.Eq(sympy.Symbol("lhs"), sympy.Symbol("rhs")),
+                "a matrix equated to a scalar: no checker applies",
+            )
         return check_matrix_expr_equal(lhs, rhs)
     if _has_sum(lhs) or _has_sum(rhs):
         return check_sum_equal(lhs, rhs)
@@ -427,8 +464,11 @@ _ENTRY = sympy.Symbol("entry", real=True)  # the assumptions of a matrix or arra
 def _commutative(expr: sympy.Basic) -> sympy.Basic:
     """Noncommutative symbols (``K``, ``Kᵀ`` of a matrix identity written with symbols)
     replaced by real ones: a 1×1 instance of the statement, so a witness there is a witness."""
-    swap = {s: sympy.Symbol(s.name, real=True) for s in expr.free_symbols
-            if isinstance(s, sympy.Symbol) and not s.is_commutative}
+    swap = {
+        s: sympy.Symbol(s.name, real=True)
+        for s in expr.free_symbols
+        if isinstance(s, sympy.Symbol) and not s.is_commutative
+    }
     return expr.xreplace(swap) if swap else expr
 
 
@@ -472,10 +512,13 @@ def propose(lhs: sympy.Basic, rhs: sympy.Basic, rng: random.Random, trial: int) 
         named.append((f.__name__, name))
     mats = sorted(both.atoms(sympy.MatrixSymbol), key=lambda m: m.name)
     dims = set().union(*(sympy.Tuple(*m.shape).free_symbols for m in mats))
-    symbols = sorted((s for s in both.free_symbols | dims if isinstance(s, sympy.Symbol)),
-                     key=lambda s: s.name)
-    values = {s: sympy.Integer(rng.choice(SMALL_INTEGERS)) if s in dims
-              else _value_for(s, rng, trial + k) for k, s in enumerate(symbols)}
+    symbols = sorted(
+        (s for s in both.free_symbols | dims if isinstance(s, sympy.Symbol)), key=lambda s: s.name
+    )
+    values = {
+        s: sympy.Integer(rng.choice(SMALL_INTEGERS)) if s in dims else _value_for(s, rng, trial + k)
+        for k, s in enumerate(symbols)
+    }
     # integers and dimensions belong to the instance (sums and shapes become explicit); the
     # real symbols are the point the kernel checks against their domains.
     fixed = {s: v for s, v in values.items() if s in dims or s.is_integer}
@@ -489,16 +532,19 @@ def propose(lhs: sympy.Basic, rhs: sympy.Basic, rng: random.Random, trial: int) 
         named.append((m.name, str(explicit[m].tolist())))
     sides = [s.xreplace(fixed) for s in both]
     sides = [_concrete(s, subs, explicit) for s in sides]
-    leaves = sorted(sympy.Tuple(*sides).atoms(sympy.Indexed, MatrixElement),
-                    key=sympy.default_sort_key)
+    leaves = sorted(
+        sympy.Tuple(*sides).atoms(sympy.Indexed, MatrixElement), key=sympy.default_sort_key
+    )
     if leaves:
         filled = {leaf: _value_for(_ENTRY, rng, trial) for leaf in leaves}
         sides = [s.xreplace(filled) for s in sides]
         named += [(sympy.sstr(k), str(v)) for k, v in filled.items()]
     left, right = sides
     if isinstance(left, sympy.MatrixBase) or isinstance(right, sympy.MatrixBase):
-        if not (isinstance(left, sympy.MatrixBase) and isinstance(right, sympy.MatrixBase)) \
-                or left.shape != right.shape:
+        if (
+            not (isinstance(left, sympy.MatrixBase) and isinstance(right, sympy.MatrixBase))
+            or left.shape != right.shape
+        ):
             raise ValueError("not a pair of explicit matrices of one shape")
         pairs = tuple(zip(left, right, strict=True))
     else:
@@ -508,8 +554,9 @@ def propose(lhs: sympy.Basic, rhs: sympy.Basic, rng: random.Random, trial: int) 
     return Proposal(pairs, {s: point[s] for s in variables}, variables, tuple(named))
 
 
-def find_refutation(lhs: sympy.Basic, rhs: sympy.Basic, trials: int = WITNESS_TRIALS,
-                    seed: int = 0) -> tuple[Fact, tuple[tuple[str, str], ...]] | None:
+def find_refutation(
+    lhs: sympy.Basic, rhs: sympy.Basic, trials: int = WITNESS_TRIALS, seed: int = 0
+) -> tuple[Fact, tuple[tuple[str, str], ...]] | None:
     """The kernel's refutation of ``lhs = rhs`` at a proposed instance: (the kernel's
     ``counterexample`` fact, the instance's substitutions), or None."""
     rng = random.Random(seed)
@@ -532,8 +579,9 @@ def find_refutation(lhs: sympy.Basic, rhs: sympy.Basic, trials: int = WITNESS_TR
     return None
 
 
-def vanishes_numerically(lhs: sympy.Basic, rhs: sympy.Basic, trials: int = WITNESS_TRIALS,
-                         seed: int = 1) -> bool | None:
+def vanishes_numerically(
+    lhs: sympy.Basic, rhs: sympy.Basic, trials: int = WITNESS_TRIALS, seed: int = 1
+) -> bool | None:
     """True if ``lhs − rhs`` is ~0 at every sampled instance (50 digits), False if not, None if
     none could be evaluated. A classification of proved/unknown mutants, never a verdict."""
     rng = random.Random(seed)
@@ -577,8 +625,7 @@ def check(mutant: Mutant, timeout_s: float = MUTANT_TIMEOUT_S) -> Outcome:
     seconds = time.perf_counter() - start
     refutation, instance = found if found is not None else (None, ())
     if fact.proved:
-        status = "unsound" if refutation is not None else (
-            "equivalent" if zero else "suspect")
+        status = "unsound" if refutation is not None else ("equivalent" if zero else "suspect")
     elif fact.refuted or refutation is not None:
         status = "refuted"
     else:
@@ -620,15 +667,20 @@ def null_checker() -> Iterator[None]:
     def undecided_sign(expr: Any, sign: str) -> tuple[None, str]:  # noqa: ARG001
         return None, "null checker: SymPy's assumptions answer unknown"
 
-    patches = [(sympy_checks, "zero_verdict", unknown), (matrices, "zero_verdict", unknown),
-               (sympy_checks, "assumed_sign", undecided_sign),
-               (matrices, "_reduces_to_zero", lambda diff: False),  # noqa: ARG005
-               (homogeneity, "zero_verdict", unknown),
-               (intervals, "_sign_verdict", unknown), (sympy_checks, "_sign_verdict", unknown),
-               (homogeneity, "_sign_verdict", unknown),
-               (z3_checks, "check_valid", unknown_z3), (kernel, "check_valid", unknown_z3),
-               (smt, "check_valid", unknown_z3),
-               (analysis, "_CACHE", {})]  # decided analyses are cached: none may be reused
+    patches = [
+        (sympy_checks, "zero_verdict", unknown),
+        (matrices, "zero_verdict", unknown),
+        (sympy_checks, "assumed_sign", undecided_sign),
+        (matrices, "_reduces_to_zero", lambda diff: False),  # noqa: ARG005
+        (homogeneity, "zero_verdict", unknown),
+        (intervals, "_sign_verdict", unknown),
+        (sympy_checks, "_sign_verdict", unknown),
+        (homogeneity, "_sign_verdict", unknown),
+        (z3_checks, "check_valid", unknown_z3),
+        (kernel, "check_valid", unknown_z3),
+        (smt, "check_valid", unknown_z3),
+        (analysis, "_CACHE", {}),
+    ]  # decided analyses are cached: none may be reused
     saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patches]
     try:
         for mod, name, new in patches:
@@ -663,23 +715,49 @@ def activation_mutants() -> list[ActivationMutant]:
     """Near-misses of table activations (a tiny term, a nudged exponent, a moved switch point,
     a far kink). Every one is nonlinear and not inverse-scaling symmetric; the degree is known."""
     out = []
-    for name, degree in (("identity", None), ("relu", None), ("leaky_relu", None),
-                         ("abs", None), ("tanh", None), ("sigmoid", None), ("silu", None),
-                         ("relu2", 2)):  # relu² + εz² is still homogeneous of degree 2
-        out.append(ActivationMutant("tiny_term", name, f"{name}(x) + 1e-12*x**2", False,
-                                    None if degree is None else sympy.Integer(degree), False))
+    for name, degree in (
+        ("identity", None),
+        ("relu", None),
+        ("leaky_relu", None),
+        ("abs", None),
+        ("tanh", None),
+        ("sigmoid", None),
+        ("silu", None),
+        ("relu2", 2),
+    ):  # relu² + εz² is still homogeneous of degree 2
+        out.append(
+            ActivationMutant(
+                "tiny_term",
+                name,
+                f"{name}(x) + 1e-12*x**2",
+                False,
+                None if degree is None else sympy.Integer(degree),
+                False,
+            )
+        )
     for name, p in (("relu", 1), ("abs", 1), ("relu2", 2)):
-        out.append(ActivationMutant("constant_nudged", name, f"{name}(x)**(10000/9999)", False,
-                                    p * (1 + NUDGE), False))
-        out.append(ActivationMutant("constant_nudged", name, f"{name}(x)**(1 + 1e-9)", False,
-                                    p * (1 + TINY_NUDGE), False))
+        out.append(
+            ActivationMutant(
+                "constant_nudged", name, f"{name}(x)**(10000/9999)", False, p * (1 + NUDGE), False
+            )
+        )
+        out.append(
+            ActivationMutant(
+                "constant_nudged",
+                name,
+                f"{name}(x)**(1 + 1e-9)",
+                False,
+                p * (1 + TINY_NUDGE),
+                False,
+            )
+        )
     out.append(ActivationMutant("switch_moved", "relu", "max(x, 1e-9)", False, None, False))
     for name in ("relu", "leaky_relu", "abs", "relu2"):
-        out.append(ActivationMutant("switch_moved", name, f"{name}(x - 1e-9)", False, None,
-                                    False))
+        out.append(ActivationMutant("switch_moved", name, f"{name}(x - 1e-9)", False, None, False))
     for name in ("identity", "relu", "abs", "tanh", "sigmoid", "relu2"):
-        out.append(ActivationMutant("far_kink", name, f"{name}(x) + relu(x - 1e6)", False, None,
-                                    False))
+        out.append(
+            ActivationMutant("far_kink", name, f"{name}(x) + relu(x - 1e6)", False, None, False)
+        )
     return out
 
 
@@ -716,20 +794,26 @@ def check_activation(m: ActivationMutant) -> ActivationOutcome:
         an = analyze_item(label, expr)
     except ToolkitError as exc:  # a valid near-miss rejected: reported, never a verdict
         why = str(exc).splitlines()[0]
-        return ActivationOutcome(m, dict.fromkeys(("linear", "homogeneity", "inverse_scaling"),
-                                                  "rejected"), {"input": why},
-                                 time.perf_counter() - start)
+        return ActivationOutcome(
+            m,
+            dict.fromkeys(("linear", "homogeneity", "inverse_scaling"), "rejected"),
+            {"input": why},
+            time.perf_counter() - start,
+        )
     hom = an.homogeneity
-    verdicts = {"linear": _judge(an.linear.holds.status, m.linear),
-                "inverse_scaling": _judge(an.inverse_scaling.holds.status, m.inverse)}
+    verdicts = {
+        "linear": _judge(an.linear.holds.status, m.linear),
+        "inverse_scaling": _judge(an.inverse_scaling.holds.status, m.inverse),
+    }
     if m.degree is None:
         verdicts["homogeneity"] = _judge(hom.holds.status, False)
     elif hom.holds.status == "proved":
-        verdicts["homogeneity"] = "proved" if sympy.simplify(hom.value - m.degree) == 0 \
-            else "wrong"
+        verdicts["homogeneity"] = "proved" if sympy.simplify(hom.value - m.degree) == 0 else "wrong"
     else:
         verdicts["homogeneity"] = "wrong" if hom.holds.status == "refuted" else "unknown"
-    reasons = {"linear": an.linear.holds.verdict.reason,
-               "homogeneity": hom.holds.verdict.reason,
-               "inverse_scaling": an.inverse_scaling.holds.verdict.reason}
+    reasons = {
+        "linear": an.linear.holds.verdict.reason,
+        "homogeneity": hom.holds.verdict.reason,
+        "inverse_scaling": an.inverse_scaling.holds.verdict.reason,
+    }
     return ActivationOutcome(m, verdicts, reasons, time.perf_counter() - start)

@@ -13,8 +13,13 @@ from pathlib import Path
 
 # --- Compiling (tests, benchmarks, users checking a document) -------------------------------
 
-PDFLATEX = ("pdflatex", "-interaction=nonstopmode", "-halt-on-error",
-            "-no-mktex=tfm", "-no-mktex=pk")  # a missing font is an error, never generated
+PDFLATEX = (
+    "pdflatex",
+    "-interaction=nonstopmode",
+    "-halt-on-error",
+    "-no-mktex=tfm",
+    "-no-mktex=pk",
+)  # a missing font is an error, never generated
 MAX_RUNS = 3  # labels, then longtable widths, settle in at most three runs
 PDFLATEX_TIMEOUT_S = 120
 
@@ -48,9 +53,14 @@ def compile_pdf(tex: str, directory: Path | str, name: str = "document") -> Comp
     runs = 0
     while runs < MAX_RUNS:
         runs += 1
-        done = subprocess.run([*PDFLATEX, f"-output-directory={directory}", str(source)],
-                              capture_output=True, stdin=subprocess.DEVNULL, check=False,
-                              timeout=PDFLATEX_TIMEOUT_S, cwd=directory)
+        done = subprocess.run(
+            [*PDFLATEX, f"-output-directory={directory}", str(source)],
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            check=False,
+            timeout=PDFLATEX_TIMEOUT_S,
+            cwd=directory,
+        )
         log = log_path.read_text(encoding="latin-1") if log_path.exists() else ""
         if done.returncode or "Rerun" not in log:
             break
@@ -65,6 +75,8 @@ def compile_pdf(tex: str, directory: Path | str, name: str = "document") -> Comp
         errors=tuple(errors),
         warnings=tuple(line for line in lines if re.match(r"(LaTeX|Package \w+) Warning", line)),
         overfull=sum(line.startswith("Overfull") for line in lines),
-        overfull_pt=tuple(float(w) for w in re.findall(
-            r"^Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)", log, re.M)),
+        overfull_pt=tuple(
+            float(w)
+            for w in re.findall(r"^Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\)", log, re.M)
+        ),
     )

@@ -34,10 +34,16 @@ class Verdict:
         return cls("refuted", method, reason, **kw)
 
     def to_json(self):
-        return {"status": self.status, "method": self.method, "reason": self.reason,
-                "witness": dict(self.witness) or None, "certificate": self.certificate or None,
-                "backend": self.backend or None, "timeout_s": self.timeout_s,
-                "seconds": self.seconds}
+        return {
+            "status": self.status,
+            "method": self.method,
+            "reason": self.reason,
+            "witness": dict(self.witness) or None,
+            "certificate": self.certificate or None,
+            "backend": self.backend or None,
+            "timeout_s": self.timeout_s,
+            "seconds": self.seconds,
+        }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,13 +57,19 @@ class Step:
     @property
     def kind(self):
         return {"definition": "definition", "assumption": "assumption", "oracle": "oracle"}.get(
-            self.verdict.method, "checked")
+            self.verdict.method, "checked"
+        )
 
     def to_json(self):
-        return {"statement": self.statement, "formula": None, "kind": self.kind, "domain": [],
-                "note": self.note or None, "rule": self.rule, "verdict": self.verdict.to_json()}
-
-
+        return {
+            "statement": self.statement,
+            "formula": None,
+            "kind": self.kind,
+            "domain": [],
+            "note": self.note or None,
+            "rule": self.rule,
+            "verdict": self.verdict.to_json(),
+        }
 
 
 # --- Results ------------------------------------------------------------------------------
@@ -80,25 +92,45 @@ class Result(engine.Result):
 
     @property
     def _own_admitted(self) -> tuple:
-        return tuple(engine.Admitted(s.kind, s.statement, s.verdict.certificate)
-                     for s in self.derivation.steps if s.kind in ("assumption", "oracle"))
+        return tuple(
+            engine.Admitted(s.kind, s.statement, s.verdict.certificate)
+            for s in self.derivation.steps
+            if s.kind in ("assumption", "oracle")
+        )
 
 
 A, B = sympy.symbols("a b", real=True)
 SQUARE = ((A + B) ** 2, A**2 + 2 * A * B + B**2)  # a statement the kernel proves
 
 
-def kernel_result(name: str, title: str = "t", note: str = "", source: str = "A6", *,
-                  admitted: tuple = (), refuted: bool = False, numeric: tuple = (),
-                  inherited: tuple = (), **claim) -> engine.Result:
+def kernel_result(
+    name: str,
+    title: str = "t",
+    note: str = "",
+    source: str = "A6",
+    *,
+    admitted: tuple = (),
+    refuted: bool = False,
+    numeric: tuple = (),
+    inherited: tuple = (),
+    **claim,
+) -> engine.Result:
     """A result of real kernel facts: ``admitted`` (kind, statement) steps, then the statement
     ``(a + b)² = a² + 2ab + b²`` checked by SymPy (or ``1 = 2``, refuted)."""
     from symbolic.kernel import assume, check_equal, oracle
 
-    steps = [engine.Step(assume(text) if kind == "assumption" else
-                         oracle(text, "quadrature", "[1.49, 1.51]"), f"{kind} admitted")
-             for kind, text in admitted]
+    steps = [
+        engine.Step(
+            assume(text) if kind == "assumption" else oracle(text, "quadrature", "[1.49, 1.51]"),
+            f"{kind} admitted",
+        )
+        for kind, text in admitted
+    ]
     fact = check_equal(1, 2) if refuted else check_equal(*SQUARE)
     steps.append(engine.Step(fact, "arithmetic" if refuted else "expand"))
-    return engine.Result(engine.Claim(name, title, note, source, statement=fact.formula, **claim),
-                         engine.Derivation(tuple(steps)), numeric, inherited=inherited)
+    return engine.Result(
+        engine.Claim(name, title, note, source, statement=fact.formula, **claim),
+        engine.Derivation(tuple(steps)),
+        numeric,
+        inherited=inherited,
+    )

@@ -11,16 +11,24 @@ import sys
 from pathlib import Path
 
 MODULES = ("exchange", "scaling")
-USER_ACTIVATIONS = ["--activation", "x*sigmoid(x)", "--activation", "relu(x)**2 + 1e-40*relu(x)**3",
-                    "--json", "--no-torch"]  # the arguments of proofs.exchange
+USER_ACTIVATIONS = [
+    "--activation",
+    "x*sigmoid(x)",
+    "--activation",
+    "relu(x)**2 + 1e-40*relu(x)**3",
+    "--json",
+    "--no-torch",
+]  # the arguments of proofs.exchange
 
 
 def rendered(reports: dict) -> dict[str, str]:
     from proofs._cli import json_document
     from symbolic.render import reports_text
 
-    return {"proofs.exchange": json.dumps(json_document([reports["exchange"]])),
-            "proofs.scaling": reports_text([reports["scaling"]], verbose=True)}
+    return {
+        "proofs.exchange": json.dumps(json_document([reports["exchange"]])),
+        "proofs.scaling": reports_text([reports["scaling"]], verbose=True),
+    }
 
 
 def main() -> None:

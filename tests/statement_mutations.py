@@ -29,7 +29,10 @@ def one_sign_changed(statement: sympy.Basic) -> sympy.Basic:
 
 def assert_each_fails_with_one_sign_changed(report) -> None:
     for result in report.results:
-        wrong = Result(replace(result.claim, statement=one_sign_changed(result.claim.statement)),
-                       result.derivation, result.numeric)
+        wrong = Result(
+            replace(result.claim, statement=one_sign_changed(result.claim.statement)),
+            result.derivation,
+            result.numeric,
+        )
         assert wrong.status == "failed", result.claim.name
         assert "not the claim's statement" in wrong.reason, result.claim.name

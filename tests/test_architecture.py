@@ -38,28 +38,50 @@ def violations(source: str, path: Path) -> list[str]:
             module = node.module or "" if isinstance(node, ast.ImportFrom) else ""
             if any(n.split(".")[0] == "z3" for n in names) or module.split(".")[0] == "z3":
                 if path not in Z3_ALLOWED:
-                    found.append(f"{where}: imports z3 (only symbolic/kernel/z3_checks.py and recheck.py may)")
+                    found.append(
+                        f"{where}: imports z3 "
+                        "(only symbolic/kernel/z3_checks.py and recheck.py may)"
+                    )
             if not inside_kernel and set(names) & PRIVATE:
                 found.append(f"{where}: imports kernel-private {sorted(set(names) & PRIVATE)}")
-            if path.parent == ROOT / "proofs" and module.startswith("proofs.") and \
-                    module != "proofs._cli":
+            if (
+                path.parent == ROOT / "proofs"
+                and module.startswith("proofs.")
+                and module != "proofs._cli"
+            ):
                 found.append(f"{where}: theorem module imports {module} (import symbolic)")
         if inside_kernel:
             continue
         if isinstance(node, ast.Call):
             f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) \
+            name = (
+                f.id
+                if isinstance(f, ast.Name)
+                else f.attr
+                if isinstance(f, ast.Attribute)
                 else None
+            )
             if name in MINTED:
                 found.append(f"{where}: constructs {name} (only the kernel may)")
-            if isinstance(f, ast.Attribute) and f.attr == "__setattr__" and \
-                    isinstance(f.value, ast.Name) and f.value.id == "object":
+            if (
+                isinstance(f, ast.Attribute)
+                and f.attr == "__setattr__"
+                and isinstance(f.value, ast.Name)
+                and f.value.id == "object"
+            ):
                 found.append(f"{where}: object.__setattr__ bypasses frozen kernel objects")
-            if isinstance(f, ast.Attribute) and f.attr == "__new__" and \
-                    isinstance(f.value, ast.Name) and f.value.id in MINTED | {"object"}:
+            if (
+                isinstance(f, ast.Attribute)
+                and f.attr == "__new__"
+                and isinstance(f.value, ast.Name)
+                and f.value.id in MINTED | {"object"}
+            ):
                 found.append(f"{where}: {f.value.id}.__new__ bypasses the kernel's constructor")
-            if isinstance(f, ast.Attribute) and f.attr in ("__setstate__", "__reduce__",
-                                                            "__reduce_ex__"):
+            if isinstance(f, ast.Attribute) and f.attr in (
+                "__setstate__",
+                "__reduce__",
+                "__reduce_ex__",
+            ):
                 found.append(f"{where}: {f.attr} rebuilds objects outside their constructor")
         if isinstance(node, ast.Attribute) and node.attr in PRIVATE:
             found.append(f"{where}: uses kernel-private {node.attr}")
@@ -79,22 +101,32 @@ def test_no_module_outside_the_kernel_makes_verdicts_or_facts():
 
 def test_the_scan_covers_the_packages():
     names = {p.relative_to(ROOT).as_posix() for p in modules()}
-    assert {"symbolic/analysis.py", "proofs/exchange.py", "numeric_checks/capacity.py",
-            "symbolic/kernel/verdict.py"} <= names
+    assert {
+        "symbolic/analysis.py",
+        "proofs/exchange.py",
+        "numeric_checks/capacity.py",
+        "symbolic/kernel/verdict.py",
+    } <= names
 
 
-@pytest.mark.parametrize("planted, what", [
-    ("from symbolic.kernel import Verdict\nv = Verdict('proved', 'z3')\n", "constructs Verdict"),
-    ("import symbolic.kernel.fact as f\nf.Fact(1, 2)\n", "constructs Fact"),
-    ("from symbolic.kernel.verdict import _mint\n", "kernel-private"),
-    ("import symbolic.kernel.verdict as v\nwith v._mint():\n    pass\n", "kernel-private"),
-    ("object.__setattr__(x, 'status', 'proved')\n", "object.__setattr__"),
-    ("from symbolic.kernel import Fact\nf = Fact.__new__(Fact)\n", "bypasses the kernel's"),
-    ("f = object.__new__(cls)\n", "bypasses the kernel's"),
-    ("f.__setstate__(state)\n", "rebuilds objects"),
-    ("f.__reduce_ex__(2)\n", "rebuilds objects"),
-    ("import z3\n", "imports z3"),
-])
+@pytest.mark.parametrize(
+    "planted, what",
+    [
+        (
+            "from symbolic.kernel import Verdict\nv = Verdict('proved', 'z3')\n",
+            "constructs Verdict",
+        ),
+        ("import symbolic.kernel.fact as f\nf.Fact(1, 2)\n", "constructs Fact"),
+        ("from symbolic.kernel.verdict import _mint\n", "kernel-private"),
+        ("import symbolic.kernel.verdict as v\nwith v._mint():\n    pass\n", "kernel-private"),
+        ("object.__setattr__(x, 'status', 'proved')\n", "object.__setattr__"),
+        ("from symbolic.kernel import Fact\nf = Fact.__new__(Fact)\n", "bypasses the kernel's"),
+        ("f = object.__new__(cls)\n", "bypasses the kernel's"),
+        ("f.__setstate__(state)\n", "rebuilds objects"),
+        ("f.__reduce_ex__(2)\n", "rebuilds objects"),
+        ("import z3\n", "imports z3"),
+    ],
+)
 def test_the_scan_finds_planted_violations(planted, what):
     found = violations(planted, ROOT / "symbolic" / "planted.py")
     assert any(what in v for v in found), found
@@ -108,8 +140,11 @@ def test_a_theorem_module_importing_another_is_found():
 def test_mutation_tooling_is_not_installed():
     """The mutation engine and the pdflatex runner are test/benchmark tooling (issue 10 §6)."""
     assert not (ROOT / "symbolic" / "mutation.py").exists()
-    assert not any("pdflatex" in p.read_text(encoding="utf-8") and "subprocess" in
-                   p.read_text(encoding="utf-8") for p in modules())
+    assert not any(
+        "pdflatex" in p.read_text(encoding="utf-8")
+        and "subprocess" in p.read_text(encoding="utf-8")
+        for p in modules()
+    )
 
 
 def private_imports(source: str, path: Path) -> list[str]:
@@ -124,11 +159,13 @@ def private_imports(source: str, path: Path) -> list[str]:
             continue
         if inside_kernel and node.module.startswith("symbolic.kernel"):
             continue
-        private = [a.name for a in node.names if a.name.startswith("_")
-                   and not a.name.startswith("__")]
+        private = [
+            a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")
+        ]
         if private:
-            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports {private} from "
-                         f"{node.module}")
+            found.append(
+                f"{path.relative_to(ROOT)}:{node.lineno}: imports {private} from {node.module}"
+            )
     return found
 
 

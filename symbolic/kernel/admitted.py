@@ -27,8 +27,11 @@ def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
     if name in value.free_symbols:
         raise ValueError(f"define({name}, …): the name occurs in its own value")
     formula = sympy.Eq(name, value, evaluate=False)
-    return _fact(formula, _verdict(PROVED, "definition", "a definition (a fresh name), "
-                                   "not a checked statement"), kind=DEFINITION)
+    return _fact(
+        formula,
+        _verdict(PROVED, "definition", "a definition (a fresh name), not a checked statement"),
+        kind=DEFINITION,
+    )
 
 
 ASSUMED = sympy.Function("assumed")  # the formula of an assumption stated only in words
@@ -40,21 +43,32 @@ def assume(statement: str, formula: sympy.Basic | None = None) -> Fact:
 
     if not statement.strip():
         raise ValueError("an assumption needs a statement saying what is assumed")
-    shown = as_input(formula, "formula") if formula is not None else \
-        ASSUMED(sympy.Symbol(statement))
-    return _fact(shown, _verdict(PROVED, "assumption", "a hypothesis admitted by name, not "
-                                 "derived", certificate=statement), kind=ASSUMPTION)
+    shown = (
+        as_input(formula, "formula") if formula is not None else ASSUMED(sympy.Symbol(statement))
+    )
+    return _fact(
+        shown,
+        _verdict(
+            PROVED,
+            "assumption",
+            "a hypothesis admitted by name, not derived",
+            certificate=statement,
+        ),
+        kind=ASSUMPTION,
+    )
 
 
-def oracle(statement: str, method: str, certificate: str, formula: sympy.Basic | None = None
-           ) -> Fact:
+def oracle(
+    statement: str, method: str, certificate: str, formula: sympy.Basic | None = None
+) -> Fact:
     """A result certified outside the kernel (``method`` says by what), admitted as such:
     shown ``(1 oracle result)``, listed in JSON, and not proved under ``--strict``."""
     if not statement.strip() or not certificate.strip():
         raise ValueError("an oracle result needs its statement and its certificate")
     shown = formula if formula is not None else ASSUMED(sympy.Symbol(statement))
-    return _fact(shown, _verdict(PROVED, method, f"oracle: {method}", certificate=certificate),
-                 kind=ORACLE)
+    return _fact(
+        shown, _verdict(PROVED, method, f"oracle: {method}", certificate=certificate), kind=ORACLE
+    )
 
 
 def undecided(formula: sympy.Basic, reason: str, method: str = "none") -> Fact:
@@ -81,8 +95,12 @@ def negate(fact: Fact) -> Fact:
     closed = _closed_formula(fact.formula)
     verdict = _revise(fact.verdict, status=flip)
     if flip == PROVED and closed.has(sympy.core.function.AppliedUndef):
-        verdict = _revise(fact.verdict, status=UNKNOWN, reason="the refutation chose a function; "
-                          "¬∀ over a free function symbol is not what it showed")
+        verdict = _revise(
+            fact.verdict,
+            status=UNKNOWN,
+            reason="the refutation chose a function; "
+            "¬∀ over a free function symbol is not what it showed",
+        )
     return _fact(sympy.Not(closed, evaluate=False), verdict, parts=(fact,))
 
 
@@ -96,7 +114,13 @@ def _closed_formula(formula: sympy.Basic) -> sympy.Basic:
     if not free:
         return formula
     dens = [d for d in denominators(formula) if d.free_symbols & set(free)]
-    body = formula if not dens else sympy.Implies(
-        sympy.And(*[sympy.Ne(d, 0, evaluate=False) for d in dens], evaluate=False), formula,
-        evaluate=False)
+    body = (
+        formula
+        if not dens
+        else sympy.Implies(
+            sympy.And(*[sympy.Ne(d, 0, evaluate=False) for d in dens], evaluate=False),
+            formula,
+            evaluate=False,
+        )
+    )
     return ForAll(free, body)

@@ -51,8 +51,11 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
                     return e
                 if (sg > 0) == isinstance(e, sympy.Max):
                     best = a
-            rest = [a for a in e.args if a.free_symbols
-                    and not _beaten(a, best, isinstance(e, sympy.Max), sign_of)]
+            rest = [
+                a
+                for a in e.args
+                if a.free_symbols and not _beaten(a, best, isinstance(e, sympy.Max), sign_of)
+            ]
             if len(rest) == len(e.args) - 1 and len(closed) == 1:
                 return e  # nothing decided
             return e.func(best, *rest) if rest else best
@@ -72,13 +75,14 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
         if isinstance(e, (sympy.Abs, sympy.sign, sympy.Heaviside)) and not e.free_symbols:
             sg = sign_of(e.args[0])
             if sg is not None:
-                return {sympy.Abs: sg * e.args[0], sympy.sign: sympy.Integer(sg),
-                        sympy.Heaviside: sympy.Integer(int(sg > 0))}[e.func]
+                return {
+                    sympy.Abs: sg * e.args[0],
+                    sympy.sign: sympy.Integer(sg),
+                    sympy.Heaviside: sympy.Integer(int(sg > 0)),
+                }[e.func]
         return e
 
     return visit(expr)
-
-
 
 
 def _beaten(arg: sympy.Expr, best: sympy.Expr, is_max: bool, sign_of) -> bool:
@@ -138,8 +142,9 @@ def has_huge_power(*exprs: sympy.Basic) -> bool:
     for e in exprs:
         if isinstance(e, sympy.Basic):
             for node in sympy.preorder_traversal(e):
-                if isinstance(node, sympy.Pow) and (_too_large_to_compute(node.base, node.exp)
-                                                    or _tower(node)):
+                if isinstance(node, sympy.Pow) and (
+                    _too_large_to_compute(node.base, node.exp) or _tower(node)
+                ):
                     return True
     return False
 
@@ -147,9 +152,14 @@ def has_huge_power(*exprs: sympy.Basic) -> bool:
 def _tower(node: sympy.Pow) -> bool:
     """``2**(2**32)`` written unevaluated: a numeric base raised to an unevaluated integer power
     (whose value SymPy would compute, then raise the base to)."""
-    return node.base.is_Rational and node.base not in (0, 1, -1) and any(
-        isinstance(p, sympy.Pow) and p.base.is_Integer and p.exp.is_Integer and p.exp > 1
-        for p in sympy.preorder_traversal(node.exp))
+    return (
+        node.base.is_Rational
+        and node.base not in (0, 1, -1)
+        and any(
+            isinstance(p, sympy.Pow) and p.base.is_Integer and p.exp.is_Integer and p.exp > 1
+            for p in sympy.preorder_traversal(node.exp)
+        )
+    )
 
 
 def difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:

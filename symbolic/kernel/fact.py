@@ -4,8 +4,9 @@ A ``Fact`` is what every checker of the kernel returns: the SymPy formula that w
 (``Eq``, ``Ne``, a relational, a Boolean, ``ForAll``), the verdict, the symbols' domain as
 shown, and its kind — ``checked`` (a backend decided it), ``definition`` (``c := σ(1)``),
 ``assumption`` (a hypothesis admitted by name) or ``oracle`` (a result certified by a procedure
-outside the kernel, e.g. a certified quadrature, admitted with its certificate). Admitted facts are never *proved*: derivations
-count them apart, and ``python -m proofs --strict`` refuses claims that rest on assumptions.
+outside the kernel, e.g. a certified quadrature, admitted with its certificate). Admitted
+facts are never *proved*: derivations count them apart, and ``python -m proofs --strict``
+refuses claims that rest on assumptions.
 Like a verdict, a fact can only be made inside the kernel (see ``symbolic.kernel.verdict``).
 """
 
@@ -99,10 +100,15 @@ class Fact(Sealed):
         return tuple(seen.values())
 
     def to_json(self) -> dict[str, Any]:
-        return {"formula": sympy.sstr(self.formula), "kind": self.kind,
-                "domain": list(self.domain), "verdict": self.verdict.to_json(),
-                "parts": [p.to_json() for p in self.parts], "smt2": bool(self.smt2),
-                "rule": self.rule or None}
+        return {
+            "formula": sympy.sstr(self.formula),
+            "kind": self.kind,
+            "domain": list(self.domain),
+            "verdict": self.verdict.to_json(),
+            "parts": [p.to_json() for p in self.parts],
+            "smt2": bool(self.smt2),
+            "rule": self.rule or None,
+        }
 
 
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
@@ -110,5 +116,14 @@ def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
         return Fact(formula, verdict, **kw)
 
 
-__all__ = ["ASSUMPTION", "CHECKED", "DEFINITION", "ORACLE", "Fact", "FactKind", "PROVED", "REFUTED",
-           "UNKNOWN"]
+__all__ = [
+    "ASSUMPTION",
+    "CHECKED",
+    "DEFINITION",
+    "ORACLE",
+    "Fact",
+    "FactKind",
+    "PROVED",
+    "REFUTED",
+    "UNKNOWN",
+]

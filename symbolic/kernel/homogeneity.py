@@ -45,8 +45,13 @@ def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> s
     return ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals))
 
 
-def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
-                      hint: sympy.Expr | None = None, given: Fact | None = None) -> Fact:
+def check_homogeneous(
+    expr: sympy.Expr,
+    var: sympy.Symbol,
+    p: sympy.Expr,
+    hint: sympy.Expr | None = None,
+    given: Fact | None = None,
+) -> Fact:
     """The fact ``∀α > 0, z: σ(αz) = α^p σ(z)`` (``hint``: a form of σ, checked equal first —
     or taken from ``given``, a proved fact whose formula is exactly ``∀z ∈ ℝ: σ(z) = hint``)."""
     expr, p = as_input(expr, "expr"), as_input(p, "p")
@@ -55,22 +60,33 @@ def check_homogeneous(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr,
     form = expr
     if hint is not None:
         wanted = ForAll((var,), _eq(expr, sympy_value(hint)), domain=sympy.S.Reals)
-        same = given if given is not None and given.proved and given.formula == wanted \
+        same = (
+            given
+            if given is not None and given.proved and given.formula == wanted
             else check_identity(expr, hint, var)
+        )
         if not same.proved:
-            return _fact(formula, _verdict(UNKNOWN, same.verdict.method,
-                                           "the proposed form of σ was not proved equal"),
-                         parts=(same,))
+            return _fact(
+                formula,
+                _verdict(
+                    UNKNOWN, same.verdict.method, "the proposed form of σ was not proved equal"
+                ),
+                parts=(same,),
+            )
         parts, form = (same,), sympy_value(hint)
     direct = _direct(form, var, p)
     if direct.status == PROVED:
-        return _fact(formula, combine([*(f.verdict for f in parts), direct.verdict], "case"),
-                     parts=(*parts, direct))
+        return _fact(
+            formula,
+            combine([*(f.verdict for f in parts), direct.verdict], "case"),
+            parts=(*parts, direct),
+        )
     conditions = _characterization(form, var, p)
     verdict = combine((f.verdict for f in (*parts, *conditions)), "condition")
     if verdict.status == REFUTED:  # a refutation needs a witness: see refute_homogeneous
-        verdict = _verdict(UNKNOWN, verdict.method, f"a condition failed without a witness "
-                           f"point: {verdict.reason}")
+        verdict = _verdict(
+            UNKNOWN, verdict.method, f"a condition failed without a witness point: {verdict.reason}"
+        )
     return _fact(formula, verdict, parts=(*parts, *conditions))
 
 
@@ -78,12 +94,16 @@ def _direct(form, var, p) -> Fact:
     diff = form.xreplace({var: ALPHA * var}) - ALPHA**p * form
     # α > 0 and t > 0 range over their whole domains here, so a case that fails may be
     # refuted at a point before simplify runs; only a proof of all three is used
-    cases = [zero_verdict(diff.xreplace({var: T}), universal=True),
-             zero_verdict(diff.xreplace({var: -T}), universal=True),
-             zero_verdict(at(diff, {var: 0}), universal=True)]
+    cases = [
+        zero_verdict(diff.xreplace({var: T}), universal=True),
+        zero_verdict(diff.xreplace({var: -T}), universal=True),
+        zero_verdict(at(diff, {var: 0}), universal=True),
+    ]
     body = _eq(diff, 0)
-    return _fact(ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals)),
-                 combine(cases, "case"))
+    return _fact(
+        ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals)),
+        combine(cases, "case"),
+    )
 
 
 def _characterization(form, var, p) -> tuple[Fact, ...]:
@@ -97,13 +117,16 @@ def _characterization(form, var, p) -> tuple[Fact, ...]:
         if p_zero.status == PROVED:  # degree 0: σ(αz) = σ(z) puts no condition on σ(0)
             origin = _fact(_eq(P, 0).xreplace({P: p}), p_zero)
         else:
-            origin = _fact(sympy.Or(_eq(p, 0), _eq(at0, 0)),
-                           _verdict(UNKNOWN, "sympy", "neither σ(0) = 0 nor p = 0 decided"))
+            origin = _fact(
+                sympy.Or(_eq(p, 0), _eq(at0, 0)),
+                _verdict(UNKNOWN, "sympy", "neither σ(0) = 0 nor p = 0 decided"),
+            )
     return pos, neg, origin
 
 
-def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
-                       z0: sympy.Rational) -> Fact:
+def refute_homogeneous(
+    expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer, z0: sympy.Rational
+) -> Fact:
     """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
     expr = as_input(expr, "expr")
     formula = Exists((P,), homogeneity_formula(expr, var, P))
@@ -121,8 +144,10 @@ def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
     elif certify(z0, "<").status == PROVED:
         sign = sympy.Integer(-1)
     else:
-        return _fact(formula, _verdict(UNKNOWN, "interval", "the sign of z0 is not certified",
-                                       witness=witness))
+        return _fact(
+            formula,
+            _verdict(UNKNOWN, "interval", "the sign of z0 is not certified", witness=witness),
+        )
 
     s_u, s_2u = at(expr, {var: u}), at(expr, {var: 2 * u})
     s_pos, s_neg = at(expr, {var: 1}), at(expr, {var: -1})
@@ -133,24 +158,41 @@ def refute_homogeneous(expr: sympy.Expr, var: sympy.Symbol, u: sympy.Integer,
         return _refuted_or_unknown(formula, v, witness, "σ(±1) = 0 but σ(z0) ≠ 0")
     nonzero_u = certify(s_u, "≠")
     if nonzero_u.status != PROVED:
-        return _fact(formula, _verdict(UNKNOWN, nonzero_u.method, "σ(u) ≠ 0 not certified",
-                                       witness=witness))
+        return _fact(
+            formula, _verdict(UNKNOWN, nonzero_u.method, "σ(u) ≠ 0 not certified", witness=witness)
+        )
     ratio = s_2u / s_u
     if certify(ratio, "<").status == PROVED or zero_verdict(ratio).status == PROVED:
         v = combine([nonzero_u, certify(-ratio if ratio != 0 else 1, ">")], "condition")
         return _refuted_or_unknown(formula, v, witness, "σ(2u)/σ(u) ≤ 0 < 2^p: no real degree")
     forced = sympy.log(ratio) / sympy.log(2)
     miss = certify(at_z0 - (sign * z0) ** forced * at_sign, "≠")
-    return _refuted_or_unknown(formula, combine([nonzero_u, miss], "condition"),
-                               (*witness, ("p", sympy.sstr(forced))),
-                               "α = 2 forces 2^p = σ(2u)/σ(u); with that p, σ(z0) ≠ "
-                               "|z0|^p σ(sign z0)", miss.certificate)
+    return _refuted_or_unknown(
+        formula,
+        combine([nonzero_u, miss], "condition"),
+        (*witness, ("p", sympy.sstr(forced))),
+        "α = 2 forces 2^p = σ(2u)/σ(u); with that p, σ(z0) ≠ |z0|^p σ(sign z0)",
+        miss.certificate,
+    )
 
 
 def _refuted_or_unknown(formula, v, witness, why: str, certificate: str = "") -> Fact:
     if v.status == PROVED:
-        return _fact(formula, _verdict(REFUTED, v.method, why, witness=witness,
-                                       certificate=certificate or v.certificate,
-                                       backend=v.backend, seconds=v.seconds))
-    return _fact(formula, _verdict(UNKNOWN, v.method, f"not certified: {v.reason}",
-                                   witness=witness, seconds=v.seconds))
+        return _fact(
+            formula,
+            _verdict(
+                REFUTED,
+                v.method,
+                why,
+                witness=witness,
+                certificate=certificate or v.certificate,
+                backend=v.backend,
+                seconds=v.seconds,
+            ),
+        )
+    return _fact(
+        formula,
+        _verdict(
+            UNKNOWN, v.method, f"not certified: {v.reason}", witness=witness, seconds=v.seconds
+        ),
+    )

@@ -26,7 +26,8 @@ from symbolic.errors import InvalidArgument
 
 _CHECKED: dict[type, bool] = {}
 _PLAIN_FUNCTION_METHODS = frozenset(
-    k for k, v in vars(sympy.Function("probe")).items() if callable(v))
+    k for k, v in vars(sympy.Function("probe")).items() if callable(v)
+)
 
 
 def _sympy_own(cls: type) -> bool:
@@ -44,8 +45,7 @@ def _undefined_function(cls: type) -> bool:
     """An undefined function made by ``sympy.Function(name, ...)`` with no methods added."""
     if type(cls) is not UndefinedFunction or not issubclass(cls, AppliedUndef):
         return False
-    return not any(callable(v) and k not in _PLAIN_FUNCTION_METHODS
-                   for k, v in vars(cls).items())
+    return not any(callable(v) and k not in _PLAIN_FUNCTION_METHODS for k, v in vars(cls).items())
 
 
 def accepted_class(cls: type) -> bool:
@@ -85,7 +85,8 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
             raise InvalidArgument(
                 f"{name}: {cls.__module__}.{cls.__qualname__} is not one of SymPy's own classes; "
                 "the kernel reads only SymPy's node types (use symbolic.uninterpreted for an "
-                "arbitrary function)")
+                "arbitrary function)"
+            )
         if node is sympy.nan or node is sympy.zoo:
             raise InvalidArgument(f"{name}: {node} is not a number (a division by 0, or ∞ − ∞?)")
         if isinstance(node, sympy.Float):
@@ -95,8 +96,10 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
         if isinstance(node, sympy.Subs) and _sequential_trap(node):
             raise InvalidArgument(
                 f"{name}: {sympy.sstr(node)[:60]} substitutes variables that occur in its own "
-                "points; SymPy evaluates a Subs one variable after the other (Subs(f(a, b), (a, b), "
-                "(b, a)) comes out f(a, a)): substitute into fresh symbols first")
+                "points; SymPy evaluates a Subs one variable after the other "
+                "(Subs(f(a, b), (a, b), (b, a)) comes out f(a, a)): substitute into fresh symbols "
+                "first"
+            )
     if not floats:
         return e
     exact = {f: exact_float(f) for f in floats}
@@ -124,8 +127,12 @@ def denominators(*exprs: sympy.Basic) -> tuple[sympy.Expr, ...]:
     found: list[sympy.Expr] = []
     for e in exprs:
         for node in _nodes(e) if isinstance(e, (sympy.Basic, sympy.MatrixBase)) else ():
-            if isinstance(node, sympy.Pow) and node.exp.is_negative and node.base.free_symbols \
-                    and node.base not in found:
+            if (
+                isinstance(node, sympy.Pow)
+                and node.exp.is_negative
+                and node.base.free_symbols
+                and node.base not in found
+            ):
                 found.append(node.base)
     return tuple(found)
 
@@ -136,10 +143,14 @@ def sympy_value(value: object) -> sympy.Basic:
     if isinstance(value, sympy.Basic):
         return value
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidArgument(f"{value!r:.60}: the kernel takes SymPy objects and numbers, "
-                              "never text")
-    return sympy.Integer(value) if isinstance(value, int) else \
-        sympy.Rational(*value.as_integer_ratio())
+        raise InvalidArgument(
+            f"{value!r:.60}: the kernel takes SymPy objects and numbers, never text"
+        )
+    return (
+        sympy.Integer(value)
+        if isinstance(value, int)
+        else sympy.Rational(*value.as_integer_ratio())
+    )
 
 
 def as_input(value: object, name: str = "expr") -> sympy.Basic:
@@ -147,8 +158,9 @@ def as_input(value: object, name: str = "expr") -> sympy.Basic:
     value (never ``nsimplify``: 0.1 is 3602879701896397/36028797018963968), SymPy objects
     through ``admitted_input``; anything else refused."""
     if isinstance(value, bool):
-        raise InvalidArgument(f"{name}={value!r}: a Python bool is not a number (use sympy.true "
-                              "in a formula)")
+        raise InvalidArgument(
+            f"{name}={value!r}: a Python bool is not a number (use sympy.true in a formula)"
+        )
     if isinstance(value, int):
         return sympy.Integer(value)
     if isinstance(value, float):
@@ -156,6 +168,8 @@ def as_input(value: object, name: str = "expr") -> sympy.Basic:
             raise InvalidArgument(f"{name}={value!r}: not a real number")
         return sympy.Rational(*value.as_integer_ratio())
     if not isinstance(value, (sympy.Basic, sympy.MatrixBase)):
-        raise InvalidArgument(f"{name}={value!r:.60}: expected a SymPy expression or a number "
-                              "(build formulas from sympy.symbols; text is never parsed)")
+        raise InvalidArgument(
+            f"{name}={value!r:.60}: expected a SymPy expression or a number "
+            "(build formulas from sympy.symbols; text is never parsed)"
+        )
     return admitted_input(value, name)

@@ -249,8 +249,9 @@ def _root_interval(root: sympy.CRootOf, bits: int):
             break
         interval = interval.refine()
     lo, hi = sympy.Rational(interval.a), sympy.Rational(interval.b)
-    return iv.mpf([(iv.mpf(int(lo.p)) / iv.mpf(int(lo.q))).a,
-                   (iv.mpf(int(hi.p)) / iv.mpf(int(hi.q))).b])
+    return iv.mpf(
+        [(iv.mpf(int(lo.p)) / iv.mpf(int(lo.q))).a, (iv.mpf(int(hi.p)) / iv.mpf(int(hi.q))).b]
+    )
 
 
 def _enclose_piecewise(expr: sympy.Piecewise, env, bits: int):
@@ -301,8 +302,14 @@ def enclose(expr: sympy.Expr, bits: int = START_BITS, env: Mapping | None = None
     iv.prec = bits
     try:
         return _enclose(expr, env, bits)
-    except (ZeroDivisionError, OverflowError, ValueError, TypeError, MemoryError,
-            RecursionError) as exc:
+    except (
+        ZeroDivisionError,
+        OverflowError,
+        ValueError,
+        TypeError,
+        MemoryError,
+        RecursionError,
+    ) as exc:
         raise CannotEnclose(f"interval evaluation failed ({type(exc).__name__})") from None
     finally:
         iv.prec = old
@@ -334,14 +341,17 @@ class Enclosure:
     def rational_bounds(self) -> tuple[sympy.Rational, sympy.Rational]:
         """The end points as exact rationals (a binary float is a rational): every bit and the
         sign kept (``mpmath.mpf(x).man_exp`` would round to 53 bits and drop the sign)."""
+
         def exact(x: mpmath.mpf) -> sympy.Rational:
             p, q = to_rational(x._mpf_)
             return sympy.Rational(p, q)
+
         return exact(self.lo), exact(self.hi)
 
 
-def tight_enclosure(expr: sympy.Expr, until_sign: bool = True, max_bits: int = MAX_BITS,
-                    env: Mapping | None = None) -> Enclosure:
+def tight_enclosure(
+    expr: sympy.Expr, until_sign: bool = True, max_bits: int = MAX_BITS, env: Mapping | None = None
+) -> Enclosure:
     """Enclose at increasing precision until the sign is known (or ``max_bits`` is reached)."""
     bits = START_BITS
     while True:
@@ -369,28 +379,48 @@ def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: in
             value = _closed(value)
             if value.is_Rational:
                 sign = int(value.p > 0) - int(value.p < 0)
-                how, cert, method, label = "exact rational value", f"value = {value}", "exact", \
-                    backend("sympy")
+                how, cert, method, label = (
+                    "exact rational value",
+                    f"value = {value}",
+                    "exact",
+                    backend("sympy"),
+                )
             else:
                 enc = tight_enclosure(value, max_bits=max_bits)
                 sign, method, label = enc.sign, "interval", backend("mpmath")
                 how = f"interval at {enc.bits} bits"
                 cert = f"value ∈ {enc.text()} ({enc.bits}-bit mpmath.iv)"
     except BudgetExceeded as exc:
-        return _verdict(UNKNOWN, "interval", str(exc), timeout_s=seconds,
-                        seconds=time.perf_counter() - start)
-    except (CannotEnclose, ZeroDivisionError, OverflowError, ValueError, TypeError,
-            MemoryError, RecursionError) as exc:
-        return _verdict(UNKNOWN, "interval", f"cannot enclose: {exc}",
-                        seconds=time.perf_counter() - start)
+        return _verdict(
+            UNKNOWN, "interval", str(exc), timeout_s=seconds, seconds=time.perf_counter() - start
+        )
+    except (
+        CannotEnclose,
+        ZeroDivisionError,
+        OverflowError,
+        ValueError,
+        TypeError,
+        MemoryError,
+        RecursionError,
+    ) as exc:
+        return _verdict(
+            UNKNOWN, "interval", f"cannot enclose: {exc}", seconds=time.perf_counter() - start
+        )
     elapsed = time.perf_counter() - start
     if dl.expired:
-        return _verdict(UNKNOWN, method, f"time limit of {seconds:g} s passed", timeout_s=seconds,
-                        seconds=elapsed)
+        return _verdict(
+            UNKNOWN,
+            method,
+            f"time limit of {seconds:g} s passed",
+            timeout_s=seconds,
+            seconds=elapsed,
+        )
     holds = {"≠": sign != 0, ">": sign > 0, "<": sign < 0}
-    fails = {"≠": method == "exact" and sign == 0, ">": method == "exact" and sign <= 0 or
-             (method == "interval" and sign < 0), "<": method == "exact" and sign >= 0 or
-             (method == "interval" and sign > 0)}
+    fails = {
+        "≠": method == "exact" and sign == 0,
+        ">": method == "exact" and sign <= 0 or (method == "interval" and sign < 0),
+        "<": method == "exact" and sign >= 0 or (method == "interval" and sign > 0),
+    }
     common = dict(certificate=cert, backend=label, timeout_s=seconds, seconds=elapsed)
     if holds[wanted]:
         return _verdict(PROVED, method, how, **common)
@@ -399,8 +429,9 @@ def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: in
     return _verdict(UNKNOWN, method, f"{how}: sign not decided", **common)
 
 
-def check_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
-                  max_bits: int = MAX_BITS) -> Fact:
+def check_nonzero(
+    expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS
+) -> Fact:
     """The fact ``expr ≠ 0`` for a closed expression: exact, or by interval arithmetic."""
     expr = as_input(expr, "expr")
     return _fact(sympy.Ne(expr, 0, evaluate=False), _sign_verdict(expr, "≠", timeout_s, max_bits))
@@ -409,8 +440,13 @@ def check_nonzero(expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
 _RELATIONS = {">": (sympy.StrictGreaterThan, 1), "<": (sympy.StrictLessThan, -1)}
 
 
-def check_compare(lhs: sympy.Expr, rel: str, rhs: sympy.Expr,
-                  timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS) -> Fact:
+def check_compare(
+    lhs: sympy.Expr,
+    rel: str,
+    rhs: sympy.Expr,
+    timeout_s: float = CERTIFY_TIMEOUT_S,
+    max_bits: int = MAX_BITS,
+) -> Fact:
     """The fact ``lhs rel rhs`` (rel ``>`` or ``<``) for closed expressions, certified by exact
     arithmetic or outward-rounded enclosures of ``lhs − rhs`` — never by floats."""
     if rel not in _RELATIONS:
@@ -421,9 +457,16 @@ def check_compare(lhs: sympy.Expr, rel: str, rhs: sympy.Expr,
     return _fact(cls(lhs, rhs, evaluate=False), verdict)
 
 
-def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
-                   rel: str, bound: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S,
-                   bits: int = 128) -> Fact:
+def check_bound_on(
+    expr: sympy.Expr,
+    var: sympy.Symbol,
+    lo: sympy.Expr,
+    hi: sympy.Expr,
+    rel: str,
+    bound: sympy.Expr,
+    timeout_s: float = CERTIFY_TIMEOUT_S,
+    bits: int = 128,
+) -> Fact:
     """The fact ``∀ var ∈ [lo, hi]: expr rel bound`` (rel ``<`` or ``>``), by interval
     evaluation on a bisection of ``[lo, hi]`` into at most ``BOUND_PIECES`` pieces."""
     if rel not in _RELATIONS:
@@ -431,8 +474,7 @@ def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: symp
     cls, sign = _RELATIONS[rel]
     expr, bound = as_input(expr, "expr"), as_input(bound, "bound")
     lo, hi = as_input(lo, "lo"), as_input(hi, "hi")
-    formula = ForAll((var,), cls(expr, bound, evaluate=False),
-                     domain=sympy.Interval(lo, hi))
+    formula = ForAll((var,), cls(expr, bound, evaluate=False), domain=sympy.Interval(lo, hi))
     start = time.perf_counter()
     seconds = current_limits().sympy_seconds(timeout_s)
     label = backend("mpmath")
@@ -456,29 +498,69 @@ def check_bound_on(expr: sympy.Expr, var: sympy.Symbol, lo: sympy.Expr, hi: symp
             finally:
                 iv.prec = old
     except BudgetExceeded as exc:
-        return _fact(formula, _verdict(UNKNOWN, "interval", str(exc), backend=label,
-                                       timeout_s=seconds, seconds=time.perf_counter() - start))
+        return _fact(
+            formula,
+            _verdict(
+                UNKNOWN,
+                "interval",
+                str(exc),
+                backend=label,
+                timeout_s=seconds,
+                seconds=time.perf_counter() - start,
+            ),
+        )
     except CannotEnclose as exc:
-        return _fact(formula, _verdict(UNKNOWN, "interval", f"bound undecided: {exc}",
-                                       backend=label, seconds=time.perf_counter() - start))
+        return _fact(
+            formula,
+            _verdict(
+                UNKNOWN,
+                "interval",
+                f"bound undecided: {exc}",
+                backend=label,
+                seconds=time.perf_counter() - start,
+            ),
+        )
     elapsed = time.perf_counter() - start
     if dl.expired:
-        return _fact(formula, _verdict(UNKNOWN, "interval", f"time limit of {seconds:g} s "
-                                       "passed", backend=label, timeout_s=seconds,
-                                       seconds=elapsed))
-    return _fact(formula, _verdict(PROVED, "interval", f"{done} pieces enclosed at {bits} bits",
-                                   certificate=f"[{lo}, {hi}] split into {done} pieces",
-                                   backend=label, timeout_s=seconds, seconds=elapsed))
+        return _fact(
+            formula,
+            _verdict(
+                UNKNOWN,
+                "interval",
+                f"time limit of {seconds:g} s passed",
+                backend=label,
+                timeout_s=seconds,
+                seconds=elapsed,
+            ),
+        )
+    return _fact(
+        formula,
+        _verdict(
+            PROVED,
+            "interval",
+            f"{done} pieces enclosed at {bits} bits",
+            certificate=f"[{lo}, {hi}] split into {done} pieces",
+            backend=label,
+            timeout_s=seconds,
+            seconds=elapsed,
+        ),
+    )
 
 
 # A sign assumption of a symbol, as the relation to 0 certified for a value that is not rational
 # (nonnegative as > 0: an irrational spelling of 0 stays undecided).
-_SIGN_RELATIONS = {"positive": ">", "negative": "<", "nonzero": "≠", "nonnegative": ">",
-                   "nonpositive": "<"}
+_SIGN_RELATIONS = {
+    "positive": ">",
+    "negative": "<",
+    "nonzero": "≠",
+    "nonnegative": ">",
+    "nonpositive": "<",
+}
 
 
-def _read_off(value: sympy.Expr, facts: Mapping[str, bool], skip: frozenset = frozenset()
-              ) -> bool | None:
+def _read_off(
+    value: sympy.Expr, facts: Mapping[str, bool], skip: frozenset = frozenset()
+) -> bool | None:
     """Each assumption of ``facts`` (but those in ``skip``) read from ``value``'s own."""
     for key, wanted in facts.items():
         if key in skip:
@@ -513,9 +595,14 @@ def _in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
 FILL_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "1/2", "-1", "0", "7/5"))
 
 
-def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol, sympy.Expr],
-                   variables: tuple[sympy.Symbol, ...] | None = None,
-                   timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS) -> Fact:
+def counterexample(
+    lhs: sympy.Expr,
+    rhs: sympy.Expr,
+    point: Mapping[sympy.Symbol, sympy.Expr],
+    variables: tuple[sympy.Symbol, ...] | None = None,
+    timeout_s: float = CERTIFY_TIMEOUT_S,
+    max_bits: int = MAX_BITS,
+) -> Fact:
     """The identity ``∀ variables: lhs = rhs`` (where its denominators are nonzero), refuted when
     ``lhs − rhs`` at ``point`` is certified nonzero; else unknown.
 
@@ -532,55 +619,95 @@ def counterexample(lhs: sympy.Expr, rhs: sympy.Expr, point: Mapping[sympy.Symbol
     free = lhs.free_symbols | rhs.free_symbols
     not_symbols = sorted(str(k) for k in set(point) | free if not isinstance(k, sympy.Symbol))
     if not_symbols:
-        raise ValueError(f"a witness assigns genuine symbols only, not {not_symbols} (an Indexed "
-                         "entry is a function of its base)")
+        raise ValueError(
+            f"a witness assigns genuine symbols only, not {not_symbols} (an Indexed "
+            "entry is a function of its base)"
+        )
     if lhs.has(sympy.core.function.AppliedUndef) or rhs.has(sympy.core.function.AppliedUndef):
         raise ValueError("a point cannot refute an identity of uninterpreted functions")
     variables = tuple(variables or sorted(point, key=str))
     extra = set(point) - free
     if extra or set(variables) != set(point):
-        raise ValueError(f"the point must assign the formula's variables "
-                         f"{sorted(map(str, free))} and nothing else" +
-                         (f"; {sorted(map(str, extra))} are not its variables" if extra else "") +
-                         ("; variables and point differ" if set(variables) != set(point) else ""))
+        raise ValueError(
+            f"the point must assign the formula's variables "
+            f"{sorted(map(str, free))} and nothing else"
+            + (f"; {sorted(map(str, extra))} are not its variables" if extra else "")
+            + ("; variables and point differ" if set(variables) != set(point) else "")
+        )
     for v in sorted(free - set(point), key=str):  # cancelled from lhs − rhs: any value will do
         value = next((c for c in FILL_VALUES if _in_domain(v, c) is True), None)
         if value is None:
             raise ValueError(f"the point gives no value for {v}")
         point[v] = value
     variables = tuple(sorted(point, key=str))
-    formula = ForAll(variables, sympy.Eq(lhs, rhs, evaluate=False),
-                     domain=domain_of(variables))
+    formula = ForAll(variables, sympy.Eq(lhs, rhs, evaluate=False), domain=domain_of(variables))
     witness = tuple((str(v), sympy.sstr(point[v])) for v in variables)
     for v in variables:
         inside = _in_domain(v, point[v])
         if inside is not True:
             why = "outside" if inside is False else "not certified inside"
-            return _fact(formula, _verdict(UNKNOWN, "interval",
-                                           f"{v} = {point[v]} is {why} the domain of {v}",
-                                           witness=witness))
+            return _fact(
+                formula,
+                _verdict(
+                    UNKNOWN,
+                    "interval",
+                    f"{v} = {point[v]} is {why} the domain of {v}",
+                    witness=witness,
+                ),
+            )
     try:
         from symbolic.kernel.branches import at
 
         instance = at(difference(lhs, rhs), point)
         singular = [at(d, point) for d in denominators(lhs, rhs)]
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError,
-            NotImplementedError, RecursionError) as exc:
-        return _fact(formula, _verdict(UNKNOWN, "interval",
-                                       f"cannot evaluate at the point ({type(exc).__name__})",
-                                       witness=witness))
+    except (
+        TypeError,
+        ValueError,
+        ZeroDivisionError,
+        OverflowError,
+        AttributeError,
+        NotImplementedError,
+        RecursionError,
+    ) as exc:
+        return _fact(
+            formula,
+            _verdict(
+                UNKNOWN,
+                "interval",
+                f"cannot evaluate at the point ({type(exc).__name__})",
+                witness=witness,
+            ),
+        )
     for d in singular:  # the identity is claimed only where its denominators are nonzero
         defined = _sign_verdict(d, "≠", timeout_s, max_bits)
         if defined.status != PROVED:
-            return _fact(formula, _verdict(UNKNOWN, "interval", "a denominator is not certified "
-                                           "nonzero at the point", witness=witness))
+            return _fact(
+                formula,
+                _verdict(
+                    UNKNOWN,
+                    "interval",
+                    "a denominator is not certified nonzero at the point",
+                    witness=witness,
+                ),
+            )
     nonzero = _sign_verdict(instance, "≠", timeout_s, max_bits)
     if nonzero.status == PROVED:
-        verdict = _verdict(REFUTED, nonzero.method, "lhs − rhs is certified nonzero at the "
-                           "witness", witness=witness, certificate=nonzero.certificate,
-                           backend=nonzero.backend, timeout_s=nonzero.timeout_s,
-                           seconds=nonzero.seconds)
+        verdict = _verdict(
+            REFUTED,
+            nonzero.method,
+            "lhs − rhs is certified nonzero at the witness",
+            witness=witness,
+            certificate=nonzero.certificate,
+            backend=nonzero.backend,
+            timeout_s=nonzero.timeout_s,
+            seconds=nonzero.seconds,
+        )
     else:
-        verdict = _verdict(UNKNOWN, nonzero.method, f"not certified at the point: "
-                           f"{nonzero.reason}", witness=witness, seconds=nonzero.seconds)
+        verdict = _verdict(
+            UNKNOWN,
+            nonzero.method,
+            f"not certified at the point: {nonzero.reason}",
+            witness=witness,
+            seconds=nonzero.seconds,
+        )
     return _fact(formula, verdict)

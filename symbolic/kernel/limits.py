@@ -55,7 +55,10 @@ class Limits:
         return default if self.z3_timeout_ms is None else min(default, self.z3_timeout_ms)
 
 
-_LIMITS: ContextVar[Limits] = ContextVar("symbolic.kernel.limits", default=Limits())
+_LIMITS: ContextVar[Limits] = ContextVar(
+    "symbolic.kernel.limits",
+    default=Limits(),  # noqa: B039 - Limits is a frozen dataclass
+)
 
 
 def current_limits() -> Limits:
@@ -71,8 +74,9 @@ class _Capped:
 
     def __enter__(self) -> Limits:
         outer, (z3_ms, sympy_s) = _LIMITS.get(), self.caps
-        inner = Limits(_tighter(outer.z3_timeout_ms, z3_ms),
-                       _tighter(outer.sympy_timeout_s, sympy_s))
+        inner = Limits(
+            _tighter(outer.z3_timeout_ms, z3_ms), _tighter(outer.sympy_timeout_s, sympy_s)
+        )
         self.token = _LIMITS.set(inner)
         return inner
 
@@ -201,15 +205,16 @@ class _Armed:
             # The enclosing limit's end in CPU time: from the stack, not read back from the
             # timer, which the system rounds up to its tick (re-armed from it after each of
             # thousands of inner checks, an outer limit of 5 s once ran 25 s).
-            self.outer_end = ends[-1] if ends else \
-                (dl.started + previous_delay if previous_delay > 0 else None)  # another timer
+            self.outer_end = (
+                ends[-1] if ends else (dl.started + previous_delay if previous_delay > 0 else None)
+            )  # another timer
             end = dl.started + dl.seconds
             if self.outer_end is not None:
                 end = min(end, self.outer_end)
             ends.append(end)
             signal.setitimer(signal.ITIMER_PROF, max(end - time.process_time(), 1e-6))
         except BaseException:  # not armed after all: leave everything as it was
-            del ends[self.depth:]
+            del ends[self.depth :]
             signal.signal(signal.SIGPROF, self.previous_handler)
             raise
         return dl
@@ -222,7 +227,7 @@ class _Armed:
         self.exiting = True
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, self.previous_handler)
-        del _ends()[self.depth:]
+        del _ends()[self.depth :]
         self.dl.finished = time.process_time()
         if (mpmath.mp.prec, mpmath.iv.prec) != self.precisions:
             mpmath.mp.prec, mpmath.iv.prec = self.precisions
@@ -252,6 +257,15 @@ def deadline(seconds: float) -> _Armed | _Unarmed:
     return _Armed(dl) if interruptible() else _Unarmed(dl)
 
 
-_PROTECTED.update(f.__code__ for f in (_Uninterrupted.__enter__, _Uninterrupted.__exit__,
-                                       _Armed.__enter__, _Armed.__exit__, _Armed._alarm,
-                                       _Capped.__enter__, _Capped.__exit__))
+_PROTECTED.update(
+    f.__code__
+    for f in (
+        _Uninterrupted.__enter__,
+        _Uninterrupted.__exit__,
+        _Armed.__enter__,
+        _Armed.__exit__,
+        _Armed._alarm,
+        _Capped.__enter__,
+        _Capped.__exit__,
+    )
+)

@@ -21,8 +21,12 @@ class _Quantifier(Boolean):
     symbol_text = "?"
     symbol_latex = "?"
 
-    def __new__(cls, variables: Iterable[sympy.Symbol], body: sympy.Basic,
-                domain: sympy.Set | sympy.Tuple | None = None):
+    def __new__(
+        cls,
+        variables: Iterable[sympy.Symbol],
+        body: sympy.Basic,
+        domain: sympy.Set | sympy.Tuple | None = None,
+    ):
         variables = sympy.Tuple(*variables)
         domain = domain_of(variables) if domain is None else domain
         if isinstance(domain, sympy.Tuple) and len(set(domain)) == 1:
@@ -56,8 +60,10 @@ class _Quantifier(Boolean):
         return f"{self.symbol_text} {', '.join(parts)}: {printer._print(self.body)}"
 
     def _latex(self, printer) -> str:
-        parts = [rf"{printer._print(v)} \in "
-                 + (r"\mathbb{R}" if s == REALS else printer._print(s)) for v, s in self.ranges()]
+        parts = [
+            rf"{printer._print(v)} \in " + (r"\mathbb{R}" if s == REALS else printer._print(s))
+            for v, s in self.ranges()
+        ]
         return rf"{self.symbol_latex} {', '.join(parts)}\colon {printer._print(self.body)}"
 
 
@@ -74,8 +80,13 @@ class Exists(_Quantifier):
 def symbol_set(v: sympy.Symbol) -> sympy.Set:
     """The set a real symbol ranges over, read off its SymPy assumptions."""
     if v.is_integer:
-        base = sympy.S.Naturals if v.is_positive else sympy.S.Naturals0 if v.is_nonnegative \
+        base = (
+            sympy.S.Naturals
+            if v.is_positive
+            else sympy.S.Naturals0
+            if v.is_nonnegative
             else sympy.S.Integers
+        )
         return base
     if v.is_positive:
         return sympy.Interval.open(0, sympy.oo)
@@ -107,10 +118,15 @@ def set_text(s: sympy.Set) -> str:
     if s == sympy.S.Naturals0:
         return "ℕ"
     if isinstance(s, sympy.Interval):
+
         def end(x):
             return "∞" if x == sympy.oo else "−∞" if x == -sympy.oo else sympy.sstr(x)
-        return (("(" if s.left_open else "[") + f"{end(s.start)}, {end(s.end)}"
-                + (")" if s.right_open else "]"))
+
+        return (
+            ("(" if s.left_open else "[")
+            + f"{end(s.start)}, {end(s.end)}"
+            + (")" if s.right_open else "]")
+        )
     if s == sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo)):
         return "ℝ∖{0}"
     if isinstance(s, sympy.Complement):  # a domain with points taken out: ℝ ∖ {1}
@@ -118,4 +134,3 @@ def set_text(s: sympy.Set) -> str:
     if isinstance(s, sympy.FiniteSet):
         return "{" + ", ".join(sympy.sstr(v) for v in s) + "}"
     return sympy.sstr(s)
-

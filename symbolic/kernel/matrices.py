@@ -28,8 +28,9 @@ from symbolic.kernel.verdict import PROVED, UNKNOWN, _revise, _verdict
 from symbolic.versions import backend
 
 
-def check_matrix_expr_equal(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
-                            timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+def check_matrix_expr_equal(
+    lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr, timeout_s: float = SIMPLIFY_TIMEOUT_S
+) -> Fact:
     """The fact ``lhs = rhs`` for all values of the matrix symbols, at their symbolic shapes."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(lhs, rhs)
@@ -42,18 +43,32 @@ def check_matrix_expr_equal(lhs: sympy.MatrixExpr, rhs: sympy.MatrixExpr,
         with deadline(limit) as dl:
             zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
     except (BudgetExceeded, RecursionError, TypeError, ValueError, AttributeError) as exc:
-        return _fact(formula, _verdict(UNKNOWN, "sympy", f"matrix algebra undecided: {exc}",
-                                       backend=label, timeout_s=limit,
-                                       seconds=time.perf_counter() - start))
+        return _fact(
+            formula,
+            _verdict(
+                UNKNOWN,
+                "sympy",
+                f"matrix algebra undecided: {exc}",
+                backend=label,
+                timeout_s=limit,
+                seconds=time.perf_counter() - start,
+            ),
+        )
     common = dict(backend=label, timeout_s=limit, seconds=time.perf_counter() - start)
     if dl.expired:
-        return _fact(formula, _verdict(UNKNOWN, "sympy", f"time limit of {limit:g} s passed",
-                                       **common))
+        return _fact(
+            formula, _verdict(UNKNOWN, "sympy", f"time limit of {limit:g} s passed", **common)
+        )
     if zero:
-        return _fact(formula, _verdict(PROVED, "sympy", "MatrixExpr difference reduces to "
-                                       f"ZeroMatrix{lhs.shape}", **common))
-    return _fact(formula, _verdict(UNKNOWN, "sympy", "MatrixExpr difference not reduced to "
-                                   "zero", **common))
+        return _fact(
+            formula,
+            _verdict(
+                PROVED, "sympy", f"MatrixExpr difference reduces to ZeroMatrix{lhs.shape}", **common
+            ),
+        )
+    return _fact(
+        formula, _verdict(UNKNOWN, "sympy", "MatrixExpr difference not reduced to zero", **common)
+    )
 
 
 def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
@@ -73,9 +88,12 @@ def _matrix_normal_form(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
     from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
     m = sympy.expand(sympy.block_collapse(m.doit())).doit()
-    inner = {f: ElementwiseApplyFunction(sympy.Lambda(_ELEMENT, f.function(_ELEMENT)),
-                                         _matrix_normal_form(f.expr))
-             for f in m.atoms(ElementwiseApplyFunction)}
+    inner = {
+        f: ElementwiseApplyFunction(
+            sympy.Lambda(_ELEMENT, f.function(_ELEMENT)), _matrix_normal_form(f.expr)
+        )
+        for f in m.atoms(ElementwiseApplyFunction)
+    }
     return m.xreplace(inner) if inner else m
 
 
@@ -134,8 +152,9 @@ def _level(depth: int) -> sympy.Dummy:
     return sympy.Dummy(f"ι{depth}", integer=True)
 
 
-def check_sum_equal(lhs: sympy.Expr, rhs: sympy.Expr,
-                    timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+def check_sum_equal(
+    lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S
+) -> Fact:
     """The fact ``lhs = rhs`` between entries (finite sums), compared in ``sum_normal_form``."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(lhs, rhs)

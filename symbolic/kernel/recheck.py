@@ -86,7 +86,11 @@ def _without_commands(text: str) -> str:
 # α·σ(a)), which cvc5's default incremental linearisation does not close (it runs until the
 # resource limit), while the coverings decide it in 37,570 units.
 CVC5_PORTFOLIO: tuple[tuple[tuple[str, str], ...], ...] = (
-    (), (("enum-inst", "true"),), (("mbqi", "true"),), (("nl-cov", "true"),))
+    (),
+    (("enum-inst", "true"),),
+    (("mbqi", "true"),),
+    (("nl-cov", "true"),),
+)
 CVC5_QUICK_UNITS = 100_000  # a first pass: every strategy with this many resource units ...
 CVC5_PORTFOLIO_UNITS = 400_000  # ... then every strategy again with these
 CVC5_OPTIONS_LINE = "; cvc5 options:"  # header line: the strategy that answered at export
@@ -99,27 +103,32 @@ def strategy_options(flags: str) -> tuple[tuple[str, str], ...] | None:
     return _STRATEGY.get(" ".join(flags.split()))
 
 
-def run_cvc5_portfolio(text: str, units: int = CVC5_PORTFOLIO_UNITS,
-                       first: tuple[tuple[str, str], ...] | None = None) -> tuple[str, str]:
+def run_cvc5_portfolio(
+    text: str, units: int = CVC5_PORTFOLIO_UNITS, first: tuple[tuple[str, str], ...] | None = None
+) -> tuple[str, str]:
     """cvc5's answer and the command-line options that gave it (``""``: the defaults): the
     strategy ``first`` (the header's), then every strategy of ``CVC5_PORTFOLIO`` with
     ``CVC5_QUICK_UNITS``, then with ``units``; ``unknown`` only when every attempt said so."""
-    attempts = ([(first, units)] if first is not None else []) + \
-        [(o, min(CVC5_QUICK_UNITS, units)) for o in CVC5_PORTFOLIO] + \
-        [(o, units) for o in CVC5_PORTFOLIO]
+    attempts = (
+        ([(first, units)] if first is not None else [])
+        + [(o, min(CVC5_QUICK_UNITS, units)) for o in CVC5_PORTFOLIO]
+        + [(o, units) for o in CVC5_PORTFOLIO]
+    )
     for options, limit in attempts:
         answer = run_cvc5(text, limit, options)
         if answer != "unknown":
             return answer, " ".join(f"--{k}" for k, _ in options)
-    return "unknown", "defaults, " + ", ".join(" ".join(f"--{k}" for k, _ in o)
-                                               for o in CVC5_PORTFOLIO if o)
+    return "unknown", "defaults, " + ", ".join(
+        " ".join(f"--{k}" for k, _ in o) for o in CVC5_PORTFOLIO if o
+    )
 
 
 CVC5_PROOF_UNITS = 1_000_000  # exchange.lemma_z3 step 4's proof takes 173,935 units
 
 
-def cvc5_proof(text: str, options: tuple[tuple[str, str], ...] = (),
-               units: int = CVC5_PROOF_UNITS) -> tuple[int, int] | None:
+def cvc5_proof(
+    text: str, options: tuple[tuple[str, str], ...] = (), units: int = CVC5_PROOF_UNITS
+) -> tuple[int, int] | None:
     """cvc5's proof object for an ``unsat`` benchmark: (distinct proof steps, steps by a
     ``TRUST`` rule — justified by no checkable rule), or None when no proof was produced.
     (With ``--produce-proofs`` cvc5 may not decide what it decided without: its coverings
@@ -129,31 +138,53 @@ def cvc5_proof(text: str, options: tuple[tuple[str, str], ...] = (),
     return stats[0] if stats else None
 
 
-def cvc5_opinion(text: str, first: tuple[tuple[str, str], ...] | None = None
-                 ) -> dict[str, object]:
+def cvc5_opinion(text: str, first: tuple[tuple[str, str], ...] | None = None) -> dict[str, object]:
     """The second check of one benchmark: cvc5's answer, the strategy that gave it (``first``,
     a strategy of the portfolio named by the manifest, is tried first), its version, and for
     ``unsat`` the size of its proof object (``cvc5_proof_steps``, ``cvc5_trust_steps``; None:
     no proof). ``cvc5: not installed`` without the cvc5 package. Options are never read from
     the benchmark."""
     if not cvc5_available():
-        return {"cvc5": "not installed", "cvc5_options": "", "cvc5_version": "",
-                "cvc5_proof_steps": None, "cvc5_trust_steps": None}
+        return {
+            "cvc5": "not installed",
+            "cvc5_options": "",
+            "cvc5_version": "",
+            "cvc5_proof_steps": None,
+            "cvc5_trust_steps": None,
+        }
     said, flags = run_cvc5_portfolio(text, first=first)
     options = strategy_options(flags) if said == "unsat" else None
     stats = cvc5_proof(text, options) if options is not None else None
-    return {"cvc5": said, "cvc5_options": flags, "cvc5_version": cvc5_version(),
-            "cvc5_proof_steps": stats[0] if stats else None,
-            "cvc5_trust_steps": stats[1] if stats else None}
+    return {
+        "cvc5": said,
+        "cvc5_options": flags,
+        "cvc5_version": cvc5_version(),
+        "cvc5_proof_steps": stats[0] if stats else None,
+        "cvc5_trust_steps": stats[1] if stats else None,
+    }
 
 
 # what a benchmark may ask cvc5 to do: never set an option (an output channel is a file)
-SAFE_COMMANDS = ("set-logic", "set-info", "declare-fun", "declare-const", "declare-sort",
-                 "define-fun", "define-sort", "assert", "check-sat", "exit")
+SAFE_COMMANDS = (
+    "set-logic",
+    "set-info",
+    "declare-fun",
+    "declare-const",
+    "declare-sort",
+    "define-fun",
+    "define-sort",
+    "assert",
+    "check-sat",
+    "exit",
+)
 
 
-def run_cvc5(text: str, units: int = CVC5_UNITS,
-             options: tuple[tuple[str, str], ...] = (), proof: list | None = None) -> str:
+def run_cvc5(
+    text: str,
+    units: int = CVC5_UNITS,
+    options: tuple[tuple[str, str], ...] = (),
+    proof: list | None = None,
+) -> str:
     """cvc5's answer to the benchmark's ``(check-sat)`` within ``units`` resource units:
     parsed by ``cvc5.InputParser`` and run command by command, as the cvc5 command line does
     (``options`` as ``--name=value``)."""
@@ -208,8 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         name, _, value = args.pop(0)[2:].partition("=")
         options.append((name, value or "true"))
     if not args:
-        print("usage: python -m symbolic.kernel.recheck [--z3|--cvc5] FILE.smt2 ...",
-              file=sys.stderr)
+        print(
+            "usage: python -m symbolic.kernel.recheck [--z3|--cvc5] FILE.smt2 ...", file=sys.stderr
+        )
         return 2
     for path in args:
         with open(path, encoding="utf-8") as f:

@@ -59,17 +59,26 @@ def _holds(f: Fact) -> bool:
     return f.verdict.status == PROVED
 
 
-def _conclude(rule: str, formula: sympy.Basic, premises: tuple[Fact, ...],
-              detail: sympy.Basic | None = None, domain: tuple[str, ...] | None = None) -> Fact:
+def _conclude(
+    rule: str,
+    formula: sympy.Basic,
+    premises: tuple[Fact, ...],
+    detail: sympy.Basic | None = None,
+    domain: tuple[str, ...] | None = None,
+) -> Fact:
     seconds = sum(p.verdict.seconds for p in premises)
     if all(_holds(p) for p in premises):
-        verdict = _verdict(PROVED, "rule", f"{rule} from {len(premises)} premise(s)",
-                           seconds=seconds)
+        verdict = _verdict(
+            PROVED, "rule", f"{rule} from {len(premises)} premise(s)", seconds=seconds
+        )
     else:
         bad = next(i for i, p in enumerate(premises, 1) if not _holds(p))
-        verdict = _verdict(UNKNOWN, "rule", f"{rule}: premise {bad} is "
-                           f"{premises[bad - 1].verdict.status}, so nothing follows",
-                           seconds=seconds)
+        verdict = _verdict(
+            UNKNOWN,
+            "rule",
+            f"{rule}: premise {bad} is {premises[bad - 1].verdict.status}, so nothing follows",
+            seconds=seconds,
+        )
     if domain is None:
         domain = tuple(dict.fromkeys(d for p in premises for d in p.domain))
     return _fact(formula, verdict, domain=domain, parts=premises, rule=rule, detail=detail)
@@ -92,10 +101,12 @@ def trans(*facts: Fact) -> Fact:
     if len(facts) < 2:
         raise RuleError("trans: a chain needs at least two equations")
     eqs = [_equation(f, f"trans premise {i}") for i, f in enumerate(facts, 1)]
-    for i, (left, right) in enumerate(zip(eqs, eqs[1:]), 1):
+    for i, (left, right) in enumerate(zip(eqs, eqs[1:], strict=False), 1):
         if left.rhs != right.lhs:
-            raise RuleError(f"trans: premise {i} ends in {sympy.sstr(left.rhs)[:60]} but premise "
-                            f"{i + 1} starts at {sympy.sstr(right.lhs)[:60]}")
+            raise RuleError(
+                f"trans: premise {i} ends in {sympy.sstr(left.rhs)[:60]} but premise "
+                f"{i + 1} starts at {sympy.sstr(right.lhs)[:60]}"
+            )
     return _conclude("trans", _eq(eqs[0].lhs, eqs[-1].rhs), tuple(facts))
 
 
@@ -126,8 +137,10 @@ def _replace(context: sympy.Lambda, value: sympy.Basic, what: str) -> sympy.Basi
     free = value.free_symbols
     for node in sympy.preorder_traversal(body):
         if isinstance(node, _BINDERS) and node.has(hole) and _bound(node) & free:
-            raise RuleError(f"{what}: a binder of the context would capture "
-                            f"{sorted(map(str, _bound(node) & free))}")
+            raise RuleError(
+                f"{what}: a binder of the context would capture "
+                f"{sorted(map(str, _bound(node) & free))}"
+            )
     return _substitute(body, {hole: value})
 
 
@@ -152,8 +165,9 @@ def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
         raise RuleError("unfold: the premise must be a definition (symbolic.kernel.define)")
     if not expr.has(eq.lhs):
         raise RuleError(f"unfold: {eq.lhs} does not occur in {sympy.sstr(expr)[:60]}")
-    return _conclude("unfold", _eq(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,),
-                     detail=expr)
+    return _conclude(
+        "unfold", _eq(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,), detail=expr
+    )
 
 
 def member(term: sympy.Basic, s: sympy.Set) -> bool:
@@ -168,6 +182,7 @@ def member(term: sympy.Basic, s: sympy.Set) -> bool:
         low = {sympy.S.Integers: None, sympy.S.Naturals: 1, sympy.S.Naturals0: 0}[s]
         return bool(term.is_integer) and (low is None or bool((term - low).is_nonnegative))
     if isinstance(s, sympy.Interval):
+
         def above(x, bound, strict):
             if bound in (-sympy.oo, sympy.oo):
                 return bound == -sympy.oo
@@ -207,8 +222,10 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
         if v not in ranges:
             raise RuleError(f"inst: {v} is not a variable of {sympy.sstr(f)[:60]}")
         if not member(t, ranges[v]):
-            raise RuleError(f"inst: cannot decide that {sympy.sstr(t)[:40]} lies in the set of "
-                            f"{v}; declare its symbols' assumptions (e.g. positive=True)")
+            raise RuleError(
+                f"inst: cannot decide that {sympy.sstr(t)[:40]} lies in the set of "
+                f"{v}; declare its symbols' assumptions (e.g. positive=True)"
+            )
     bodies_binders = [n for n in sympy.preorder_traversal(body) if isinstance(n, _BINDERS)]
     captured = {s for t in substitution.values() for s in sympy_value(t).free_symbols}
     for node in bodies_binders:
@@ -229,8 +246,10 @@ def mp(implication: Fact, antecedent: Fact) -> Fact:
     if not isinstance(f, sympy.Implies):
         raise RuleError(f"mp: expected an implication, got {sympy.sstr(f)[:80]}")
     if f.args[0] != antecedent.formula:
-        raise RuleError(f"mp: the antecedent {sympy.sstr(antecedent.formula)[:60]} is not "
-                        f"{sympy.sstr(f.args[0])[:60]}")
+        raise RuleError(
+            f"mp: the antecedent {sympy.sstr(antecedent.formula)[:60]} is not "
+            f"{sympy.sstr(f.args[0])[:60]}"
+        )
     return _conclude("mp", f.args[1], (implication, antecedent))
 
 
@@ -248,8 +267,9 @@ def iff(forward: Fact, backward: Fact) -> Fact:
         raise RuleError("iff: expected two implications")
     if f.args[0] != b.args[1] or f.args[1] != b.args[0]:
         raise RuleError("iff: the second implication is not the converse of the first")
-    return _conclude("iff", sympy.Equivalent(f.args[0], f.args[1], evaluate=False),
-                     (forward, backward))
+    return _conclude(
+        "iff", sympy.Equivalent(f.args[0], f.args[1], evaluate=False), (forward, backward)
+    )
 
 
 def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
@@ -270,21 +290,42 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
     plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in free if isinstance(s, sympy.Symbol)}
     extra = [d for d in fact.domain if d not in plain]
     if extra:
-        raise RuleError(f"gen: the fact holds under {extra[0]!r}, more than its symbols' "
-                        "assumptions: state that condition in the formula first")
-    return _conclude("gen", ForAll(variables, fact.formula, domain_of(variables)), (fact,),
-                     detail=sympy.Tuple(*variables))
+        raise RuleError(
+            f"gen: the fact holds under {extra[0]!r}, more than its symbols' "
+            "assumptions: state that condition in the formula first"
+        )
+    return _conclude(
+        "gen",
+        ForAll(variables, fact.formula, domain_of(variables)),
+        (fact,),
+        detail=sympy.Tuple(*variables),
+    )
 
 
 def scalar_transpose(expr: sympy.MatrixExpr) -> Fact:
     """``E = Eᵀ`` for a matrix expression of shape exactly 1×1 (a scalar is its own
     transpose): decided from the shape alone, which SymPy computes from the operands."""
     if not isinstance(expr, sympy.MatrixExpr) or expr.shape != (1, 1):
-        raise RuleError(f"scalar_transpose: expected a 1×1 matrix expression, got shape "
-                        f"{getattr(expr, 'shape', None)}")
-    return _conclude("scalar_transpose", _eq(expr, sympy.Transpose(expr)), (),
-                     detail=expr, domain=())
+        raise RuleError(
+            f"scalar_transpose: expected a 1×1 matrix expression, got shape "
+            f"{getattr(expr, 'shape', None)}"
+        )
+    return _conclude(
+        "scalar_transpose", _eq(expr, sympy.Transpose(expr)), (), detail=expr, domain=()
+    )
 
 
-__all__ = ["RuleError", "conj", "cong", "gen", "iff", "inst", "member", "mp",
-           "scalar_transpose", "symm", "trans", "unfold"]
+__all__ = [
+    "RuleError",
+    "conj",
+    "cong",
+    "gen",
+    "iff",
+    "inst",
+    "member",
+    "mp",
+    "scalar_transpose",
+    "symm",
+    "trans",
+    "unfold",
+]

@@ -88,8 +88,12 @@ def hyp0f1_bounds(b: Any, x: Any, prec: int, tail_bits: int, max_terms: int) -> 
     for j in range(k):  # the same terms at x.a, b.b, rounded down; no tail
         lo_term.scale(lo_num, xld * (j + 1) * (bhn + j * bhd))
         lo_sum.add(lo_term)
-    return iv.make_mpf((libmp.from_man_exp(lo_sum.m, lo_sum.e, prec, libmp.round_floor),
-                        libmp.from_man_exp(hi_sum.m, hi_sum.e, prec, libmp.round_ceiling)))
+    return iv.make_mpf(
+        (
+            libmp.from_man_exp(lo_sum.m, lo_sum.e, prec, libmp.round_floor),
+            libmp.from_man_exp(hi_sum.m, hi_sum.e, prec, libmp.round_ceiling),
+        )
+    )
 
 
 def _exact(v: Any) -> tuple[int, int]:
@@ -203,8 +207,11 @@ def besseli(nu: Any, x: Any) -> Any:
         raise ValueError(f"besseli({q}, {x}): only ν ≥ 0 and x ≥ 0")
     half = x / 2
     power = half ** int(q) if q.q == 1 else half ** int(q - sympy.Rational(1, 2)) * iv.sqrt(half)
-    return power * hyp0f1(iv.mpf(int((q + 1).p)) / int((q + 1).q), half * half) / gamma(
-        iv.mpf(int((q + 1).p)) / int((q + 1).q))
+    return (
+        power
+        * hyp0f1(iv.mpf(int((q + 1).p)) / int((q + 1).q), half * half)
+        / gamma(iv.mpf(int((q + 1).p)) / int((q + 1).q))
+    )
 
 
 SPECIAL: dict[type, Callable[..., Any]] = {sympy.besseli: besseli, sympy.gamma: gamma}

@@ -39,8 +39,7 @@ from symbolic.versions import backend
 SIMPLIFY_TIMEOUT_S = 3.0
 SPLIT_TIMEOUT_S = 5.0  # splitting a piecewise difference into branches
 CLOSED_BITS = 128  # a closed difference is first enclosed at this precision (quick), then SymPy
-_PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign,
-                    sympy.Piecewise)
+_PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign, sympy.Piecewise)
 
 
 def _exp_form(expr: sympy.Expr) -> sympy.Expr:
@@ -75,8 +74,14 @@ def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None
     original = expr
     if expr == 0:
         return expr, None
-    for rewrite in (resolve_closed_branches, sympy.expand, sympy.cancel, _exp_cancel,
-                    sympy.simplify, _exp_form):
+    for rewrite in (
+        resolve_closed_branches,
+        sympy.expand,
+        sympy.cancel,
+        _exp_cancel,
+        sympy.simplify,
+        _exp_form,
+    ):
         if rewrite is sympy.simplify and probe is not None:
             refuted = probe(original)
             if refuted is not None:
@@ -89,8 +94,13 @@ def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None
     return expr, None
 
 
-PROBE_VALUES = (sympy.Rational(7, 5), sympy.Rational(-3, 7), sympy.Integer(2), sympy.Integer(-3),
-                sympy.Integer(0))  # tried in order; the first in a symbol's domain is its value
+PROBE_VALUES = (
+    sympy.Rational(7, 5),
+    sympy.Rational(-3, 7),
+    sympy.Integer(2),
+    sympy.Integer(-3),
+    sympy.Integer(0),
+)  # tried in order; the first in a symbol's domain is its value
 PROBE_BITS = 256  # a true identity's difference encloses 0: the probe gives up at this precision
 PROBE_TIMEOUT_S = 0.5
 
@@ -115,15 +125,23 @@ def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None
     there is no such point or the value there is not certified nonzero. ``defined``: the
     denominators of the formula ``expr`` came from (which building it may have cancelled);
     each must be certified nonzero at the point, where alone the formula claims anything."""
-    if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative,
-                sympy.core.function.AppliedUndef):
+    if expr.has(
+        sympy.MatrixExpr,
+        sympy.Sum,
+        sympy.Product,
+        sympy.Integral,
+        sympy.Derivative,
+        sympy.core.function.AppliedUndef,
+    ):
         return None
     point = _probe_point(expr)
     if point is None:
         return None
     for d in defined:
-        if not d.free_symbols <= set(point) or _sign_verdict(
-                at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status != PROVED:
+        if (
+            not d.free_symbols <= set(point)
+            or _sign_verdict(at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status != PROVED
+        ):
             return None
     found = counterexample(expr, 0, point, timeout_s=PROBE_TIMEOUT_S, max_bits=PROBE_BITS).verdict
     if found.status != REFUTED:
@@ -132,8 +150,13 @@ def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None
     return _revise(found, reason=f"lhs − rhs is certified nonzero at {where}")
 
 
-def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
-                 universal: bool = False, defined: tuple = ()) -> Verdict:
+def zero_verdict(
+    expr: sympy.Expr,
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+    *,
+    universal: bool = False,
+    defined: tuple = (),
+) -> Verdict:
     """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``).
 
     ``universal``: the claim is ``expr = 0`` for *every* value of its free symbols in their
@@ -152,12 +175,21 @@ def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
     if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
         nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
         if nonzero.status == PROVED:
-            return _revise(nonzero, status=REFUTED, reason="difference is a nonzero number",
-                           certificate=f"lhs − rhs: {nonzero.certificate}")
+            return _revise(
+                nonzero,
+                status=REFUTED,
+                reason="difference is a nonzero number",
+                certificate=f"lhs − rhs: {nonzero.certificate}",
+            )
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
-        return _verdict(UNKNOWN, "sympy", "a power too large to compute exactly; its enclosure "
-                        "does not decide", backend=label, timeout_s=seconds,
-                        seconds=time.perf_counter() - start)
+        return _verdict(
+            UNKNOWN,
+            "sympy",
+            "a power too large to compute exactly; its enclosure does not decide",
+            backend=label,
+            timeout_s=seconds,
+            seconds=time.perf_counter() - start,
+        )
     try:
         with deadline(seconds) as dl:
             probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
@@ -166,30 +198,76 @@ def zero_verdict(expr: sympy.Expr, timeout_s: float = SIMPLIFY_TIMEOUT_S, *,
                 return _revise(refuted, seconds=time.perf_counter() - start)
             closed = reduced.is_number and not reduced.free_symbols
     except BudgetExceeded as exc:
-        return _verdict(UNKNOWN, "sympy", f"simplification undecided: {exc}", backend=label,
-                        timeout_s=seconds, seconds=time.perf_counter() - start)
-    except (RecursionError, MemoryError, OverflowError, TypeError, ValueError,
-            AttributeError) as exc:
-        return _verdict(UNKNOWN, "sympy", f"simplification failed: {type(exc).__name__}",
-                        backend=label, timeout_s=seconds, seconds=time.perf_counter() - start)
+        return _verdict(
+            UNKNOWN,
+            "sympy",
+            f"simplification undecided: {exc}",
+            backend=label,
+            timeout_s=seconds,
+            seconds=time.perf_counter() - start,
+        )
+    except (
+        RecursionError,
+        MemoryError,
+        OverflowError,
+        TypeError,
+        ValueError,
+        AttributeError,
+    ) as exc:
+        return _verdict(
+            UNKNOWN,
+            "sympy",
+            f"simplification failed: {type(exc).__name__}",
+            backend=label,
+            timeout_s=seconds,
+            seconds=time.perf_counter() - start,
+        )
     elapsed = time.perf_counter() - start
     if dl.expired:
-        return _verdict(UNKNOWN, "sympy", f"time limit of {seconds:g} s passed", backend=label,
-                        timeout_s=seconds, seconds=elapsed)
+        return _verdict(
+            UNKNOWN,
+            "sympy",
+            f"time limit of {seconds:g} s passed",
+            backend=label,
+            timeout_s=seconds,
+            seconds=elapsed,
+        )
     if reduced == 0:
-        return _verdict(PROVED, "sympy", "difference simplifies to 0", backend=label,
-                        timeout_s=seconds, seconds=elapsed)
+        return _verdict(
+            PROVED,
+            "sympy",
+            "difference simplifies to 0",
+            backend=label,
+            timeout_s=seconds,
+            seconds=elapsed,
+        )
     if closed:  # a closed number: refuted only when certified nonzero
         nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS)
         if nonzero.status == PROVED:
-            return _revise(nonzero, status=REFUTED, reason="difference is a nonzero number",
-                           certificate=f"lhs − rhs: {nonzero.certificate}",
-                           seconds=elapsed + nonzero.seconds)
+            return _revise(
+                nonzero,
+                status=REFUTED,
+                reason="difference is a nonzero number",
+                certificate=f"lhs − rhs: {nonzero.certificate}",
+                seconds=elapsed + nonzero.seconds,
+            )
         if nonzero.status == REFUTED:  # exactly 0 after all
-            return _verdict(PROVED, "exact", "difference is exactly 0", backend=label,
-                            timeout_s=seconds, seconds=elapsed + nonzero.seconds)
-    return _verdict(UNKNOWN, "sympy", f"difference not reduced to 0: "
-                    f"{_short(reduced)}", backend=label, timeout_s=seconds, seconds=elapsed)
+            return _verdict(
+                PROVED,
+                "exact",
+                "difference is exactly 0",
+                backend=label,
+                timeout_s=seconds,
+                seconds=elapsed + nonzero.seconds,
+            )
+    return _verdict(
+        UNKNOWN,
+        "sympy",
+        f"difference not reduced to 0: {_short(reduced)}",
+        backend=label,
+        timeout_s=seconds,
+        seconds=elapsed,
+    )
 
 
 def _short(expr: sympy.Basic) -> str:
@@ -232,12 +310,22 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
         with deadline(seconds):  # building lhs − rhs is evaluation too
             diff = difference(lhs, rhs)
     except BudgetExceeded as exc:
-        return _fact(formula, _verdict(UNKNOWN, "sympy", f"lhs − rhs not built: {exc}",
-                                       timeout_s=seconds, seconds=time.perf_counter() - start),
-                     domain=_domain(formula))
-    return _fact(formula, zero_verdict(diff, timeout_s, universal=True,
-                                       defined=denominators(lhs, rhs)),
-                 domain=_domain(formula))
+        return _fact(
+            formula,
+            _verdict(
+                UNKNOWN,
+                "sympy",
+                f"lhs − rhs not built: {exc}",
+                timeout_s=seconds,
+                seconds=time.perf_counter() - start,
+            ),
+            domain=_domain(formula),
+        )
+    return _fact(
+        formula,
+        zero_verdict(diff, timeout_s, universal=True, defined=denominators(lhs, rhs)),
+        domain=_domain(formula),
+    )
 
 
 SHAPE_POINTS = 3  # dimensions 1..3 are tried for a point where two symbolic shapes differ
@@ -267,14 +355,19 @@ def shape_verdict(lhs_shape: tuple, rhs_shape: tuple) -> Verdict | None:
             if nonzero.status == PROVED:
                 shown = tuple((str(k), str(v)) for k, v in point.items())
                 where = ", ".join(f"{k} = {v}" for k, v in shown)
-                return _verdict(REFUTED, "exact", f"shapes differ: {lhs_shape} vs {rhs_shape} "
-                                f"at {where} ({a} ≠ {b})", witness=shown,
-                                certificate=f"{a} − ({b}) = {value} at {where}",
-                                backend=backend("sympy"))
+                return _verdict(
+                    REFUTED,
+                    "exact",
+                    f"shapes differ: {lhs_shape} vs {rhs_shape} at {where} ({a} ≠ {b})",
+                    witness=shown,
+                    certificate=f"{a} − ({b}) = {value} at {where}",
+                    backend=backend("sympy"),
+                )
         undecided.append(f"{a} vs {b}")
     if undecided:
-        return _verdict(UNKNOWN, "exact", f"shapes may differ: {'; '.join(undecided)}",
-                        backend=backend("sympy"))
+        return _verdict(
+            UNKNOWN, "exact", f"shapes may differ: {'; '.join(undecided)}", backend=backend("sympy")
+        )
     return None
 
 
@@ -282,19 +375,22 @@ def _dimension_points(symbols: list) -> list[dict]:
     """Points of positive integer dimensions — only for symbols declared positive integers, and
     only values inside each one's domain (an ``even`` n is never 1): a point outside a
     symbol's domain witnesses nothing."""
-    if not symbols or len(symbols) > 4 or not all(
-            s.is_integer and s.is_positive for s in symbols):
+    if not symbols or len(symbols) > 4 or not all(s.is_integer and s.is_positive for s in symbols):
         return []
     grid = [{}]
     for sym in symbols:
-        values = [sympy.Integer(n) for n in range(1, SHAPE_POINTS + 1)
-                  if _in_domain(sym, sympy.Integer(n)) is True]
+        values = [
+            sympy.Integer(n)
+            for n in range(1, SHAPE_POINTS + 1)
+            if _in_domain(sym, sympy.Integer(n)) is True
+        ]
         grid = [{**g, sym: v} for g in grid for v in values]
     return grid
 
 
-def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
-                       timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+def check_matrix_equal(
+    lhs: sympy.MatrixBase, rhs: sympy.MatrixBase, timeout_s: float = SIMPLIFY_TIMEOUT_S
+) -> Fact:
     """The fact ``lhs = rhs`` between explicit matrices, decided entry by entry."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
@@ -303,8 +399,13 @@ def check_matrix_equal(lhs: sympy.MatrixBase, rhs: sympy.MatrixBase,
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
         return _fact(formula, shapes)
-    verdict = combine((zero_verdict(difference(a, b), timeout_s, universal=True)
-                       for a, b in zip(lhs, rhs, strict=True)), "entry")
+    verdict = combine(
+        (
+            zero_verdict(difference(a, b), timeout_s, universal=True)
+            for a, b in zip(lhs, rhs, strict=True)
+        ),
+        "entry",
+    )
     return _fact(formula, verdict, domain=_domain(formula))
 
 
@@ -344,8 +445,9 @@ def _without(domain: sympy.Set, points: sympy.FiniteSet) -> sympy.Set:
     return sympy.Complement(domain, sympy.FiniteSet(*inside), evaluate=False)
 
 
-def check_zero_on(expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set,
-                  timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+def check_zero_on(
+    expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set, timeout_s: float = SIMPLIFY_TIMEOUT_S
+) -> Fact:
     """The fact ``∀ var ∈ domain: expr = 0``; a piecewise ``expr`` is split into its branches
     (first match wins), each branch decided on the part of ``domain`` it owns. The zeros of
     ``expr``'s denominators are taken out of the domain (``∀ t ∈ (0, ∞) ∖ {1}: …``)."""
@@ -376,8 +478,7 @@ def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
             verdicts = []
             covered: sympy.Set = sympy.EmptySet
             for value, cond in branches:  # first match wins: a branch owns what is left
-                cond_set = domain if cond is sympy.true else \
-                    cond.as_set().intersect(domain)
+                cond_set = domain if cond is sympy.true else cond.as_set().intersect(domain)
                 region = sympy.Complement(cond_set, covered)
                 covered = covered.union(cond_set)
                 if region.is_empty:
@@ -387,23 +488,42 @@ def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
                     verdicts.append(v)
                     continue
                 if isinstance(region, sympy.FiniteSet):  # isolated points: decide each
-                    v = combine([zero_verdict(value.xreplace({var: q}), timeout_s)
-                                 for q in region], "point")
-                elif v.status == REFUTED and region.is_empty is False and \
-                        var not in value.free_symbols:
+                    v = combine(
+                        [zero_verdict(value.xreplace({var: q}), timeout_s) for q in region], "point"
+                    )
+                elif (
+                    v.status == REFUTED
+                    and region.is_empty is False
+                    and var not in value.free_symbols
+                ):
                     # a constant nonzero branch on a nonempty region
                     v = _revise(v, reason=f"branch {_short(value)} ≠ 0 on {region}")
                 elif v.status == REFUTED:
                     v = _revise(v, status=UNKNOWN, reason="branch not decided on its region")
                 verdicts.append(v)
             result = combine(verdicts, "branch")
-    except (BudgetExceeded, NotImplementedError, TypeError, ValueError, AttributeError,
-            RecursionError) as exc:
-        return _verdict(UNKNOWN, "sympy", f"piecewise split failed: {type(exc).__name__}",
-                        seconds=time.perf_counter() - start)
+    except (
+        BudgetExceeded,
+        NotImplementedError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        RecursionError,
+    ) as exc:
+        return _verdict(
+            UNKNOWN,
+            "sympy",
+            f"piecewise split failed: {type(exc).__name__}",
+            seconds=time.perf_counter() - start,
+        )
     if dl.expired:
-        return _verdict(UNKNOWN, "sympy", f"time limit of {seconds:g} s passed",
-                        timeout_s=seconds, seconds=time.perf_counter() - start)
+        return _verdict(
+            UNKNOWN,
+            "sympy",
+            f"time limit of {seconds:g} s passed",
+            timeout_s=seconds,
+            seconds=time.perf_counter() - start,
+        )
     return result
 
 
@@ -411,21 +531,31 @@ HALF_LINE = sympy.Interval.open(0, sympy.oo)
 T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases below
 
 
-def sign_cases(diff: sympy.Expr, var: sympy.Symbol, timeout_s: float = SIMPLIFY_TIMEOUT_S,
-               skip_zero: bool = False) -> tuple[Fact, ...]:
+def sign_cases(
+    diff: sympy.Expr,
+    var: sympy.Symbol,
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+    skip_zero: bool = False,
+) -> tuple[Fact, ...]:
     """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
     ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
-    cases = (check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
-             check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s))
+    cases = (
+        check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
+        check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
+    )
     if skip_zero:
         return cases
     at0 = at(diff, {var: 0})
     return cases + (_fact(_eq(at0, 0), zero_verdict(at0, timeout_s)),)
 
 
-def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
-                   hint: sympy.Expr | None = None,
-                   timeout_s: float = SIMPLIFY_TIMEOUT_S) -> Fact:
+def check_identity(
+    lhs: sympy.Expr,
+    rhs: sympy.Expr,
+    var: sympy.Symbol,
+    hint: sympy.Expr | None = None,
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+) -> Fact:
     """The fact ``∀ var ∈ ℝ: lhs = rhs``, by cases: ``var = t > 0``, ``var = −t``, ``var = 0``.
 
     Where a denominator of ``lhs``, ``rhs`` (or ``hint``) vanishes the identity is not claimed:
@@ -440,8 +570,9 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
     hint = None if hint is None else as_input(hint, "hint")
     singular, why = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
     if singular is None:
-        return _fact(ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals),
-                     _verdict(UNKNOWN, "sympy", why))
+        return _fact(
+            ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals), _verdict(UNKNOWN, "sympy", why)
+        )
     domain = _without(sympy.S.Reals, singular)
     parts: tuple[Fact, ...] = ()
     middle = lhs
@@ -455,16 +586,22 @@ def check_identity(lhs: sympy.Expr, rhs: sympy.Expr, var: sympy.Symbol,
         parts += sign_cases(middle - rhs, var, timeout_s, skip_zero=0 in singular)
     verdict = combine((p.verdict for p in parts), "case")
     if verdict.status == REFUTED:  # a refuted case is a refutation only with a witness point
-        verdict = _revise(verdict, status=UNKNOWN, reason="a case was refuted without a point; "
-                          "use counterexample()")
+        verdict = _revise(
+            verdict,
+            status=UNKNOWN,
+            reason="a case was refuted without a point; use counterexample()",
+        )
     return _fact(ForAll((var,), _eq(lhs, rhs), domain=domain), verdict, parts=parts)
 
 
 SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
-_SIGN_RELATION = {"positive": (sympy.StrictGreaterThan, 0),
-                  "negative": (sympy.StrictLessThan, 0),
-                  "nonnegative": (sympy.GreaterThan, 0), "nonpositive": (sympy.LessThan, 0),
-                  "nonzero": (sympy.Ne, 0)}
+_SIGN_RELATION = {
+    "positive": (sympy.StrictGreaterThan, 0),
+    "negative": (sympy.StrictLessThan, 0),
+    "nonnegative": (sympy.GreaterThan, 0),
+    "nonpositive": (sympy.LessThan, 0),
+    "nonzero": (sympy.Ne, 0),
+}
 
 
 def check_sign(expr: sympy.Expr, sign: str) -> Fact:

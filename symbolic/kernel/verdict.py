@@ -51,8 +51,10 @@ def _mint() -> Iterator[None]:
 
 def _guard(kind: str) -> None:
     if not _MINTING.get():
-        raise KernelViolation(f"a {kind} can only be made by symbolic.kernel (a checker, "
-                              "define or assume); build steps from kernel facts")
+        raise KernelViolation(
+            f"a {kind} can only be made by symbolic.kernel (a checker, "
+            "define or assume); build steps from kernel facts"
+        )
 
 
 class Sealed:
@@ -68,8 +70,10 @@ class Sealed:
         super().__init_subclass__(**kw)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
-        raise KernelViolation(f"a {type(self).__name__} cannot be pickled: export the evidence "
-                              "(python -m proofs --smt2 DIR) and re-check it (--recheck DIR)")
+        raise KernelViolation(
+            f"a {type(self).__name__} cannot be pickled: export the evidence "
+            "(python -m proofs --smt2 DIR) and re-check it (--recheck DIR)"
+        )
 
     def __copy__(self) -> Any:
         return self

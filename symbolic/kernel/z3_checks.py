@@ -77,15 +77,18 @@ def check_valid(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) ->
     return check_valid_formula(shown, timeout_ms, _patterns=patterns)
 
 
-def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS, *,
-                        _patterns: dict | None = None) -> Fact:
+def check_valid_formula(
+    formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS, *, _patterns: dict | None = None
+) -> Fact:
     """The fact ``formula`` (a SymPy Boolean: relations, ∧ ∨ ¬ ⇒ ⇔, ``logic.ForAll``/``Exists``,
     undefined functions ℝ → ℝ as uninterpreted Z3 functions), valid for all values of its free
     symbols in their domains wherever its denominators are nonzero, decided by Z3."""
     formula = admitted_input(formula, "formula")
     if not isinstance(formula, sympy.logic.boolalg.Boolean):
-        raise Untranslatable(f"formula={sympy.sstr(formula)[:60]}: expected a statement "
-                             "(a relation, a connective or a quantifier), not a value")
+        raise Untranslatable(
+            f"formula={sympy.sstr(formula)[:60]}: expected a statement "
+            "(a relation, a connective or a quantifier), not a value"
+        )
     tr = _Translator(_patterns or {})
     try:
         core = tr.formula(formula)
@@ -93,13 +96,16 @@ def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS, *
         raise Untranslatable(f"Z3 refused the translation: {exc}") from None
     back = tr.back(core)
     if not _same(back, formula):
-        raise Untranslatable(f"the Z3 translation of {sympy.sstr(formula)[:60]} does not translate "
-                             f"back to it (got {sympy.sstr(back)[:60]})")
+        raise Untranslatable(
+            f"the Z3 translation of {sympy.sstr(formula)[:60]} does not translate "
+            f"back to it (got {sympy.sstr(back)[:60]})"
+        )
     timeout_ms = current_limits().z3_ms(timeout_ms)
     hypotheses = tr.free_hypotheses + [d != 0 for d in tr.top_denominators]
     if tr.top_denominators and _unsat(z3.And(*hypotheses), timeout_ms):
-        raise Untranslatable(f"{sympy.sstr(formula)[:60]} is defined nowhere: a denominator is 0 "
-                             "for every value")
+        raise Untranslatable(
+            f"{sympy.sstr(formula)[:60]} is defined nowhere: a denominator is 0 for every value"
+        )
     goal = z3.Implies(z3.And(*hypotheses), core) if hypotheses else core
     start = time.perf_counter()
     solver = z3.Solver()
@@ -113,13 +119,16 @@ def check_valid_formula(formula: sympy.Basic, timeout_ms: int = Z3_TIMEOUT_MS, *
         verdict = _verdict(PROVED, "z3", "negation unsat", **common)
     elif answer == z3.sat:
         model = solver.model()
-        witness = tuple((tr.shown_name(d.name()), str(model[d])) for d in model.decls()
-                        if d.arity() == 0)
-        verdict = _verdict(REFUTED, "z3", "negation sat: counter-model found", witness=witness,
-                           **common)
+        witness = tuple(
+            (tr.shown_name(d.name()), str(model[d])) for d in model.decls() if d.arity() == 0
+        )
+        verdict = _verdict(
+            REFUTED, "z3", "negation sat: counter-model found", witness=witness, **common
+        )
     else:
-        verdict = _verdict(UNKNOWN, "z3", f"solver said unknown ({solver.reason_unknown()})",
-                           **common)
+        verdict = _verdict(
+            UNKNOWN, "z3", f"solver said unknown ({solver.reason_unknown()})", **common
+        )
     return _fact(formula, verdict, smt2=smt2, domain=_shown_domain(formula, tr))
 
 
@@ -151,31 +160,48 @@ def _sort_of(s: sympy.Symbol) -> tuple[str, str | None]:
     if a in ({}, {"commutative": True}):
         return "real", None  # no assumptions: a real variable (docs/api.md)
     if s.is_real is not True:
-        raise Untranslatable(f"{s} is not declared real: Z3 decides formulas over ℝ "
-                             "(declare it real=True, positive=True, integer=True, ...)")
+        raise Untranslatable(
+            f"{s} is not declared real: Z3 decides formulas over ℝ "
+            "(declare it real=True, positive=True, integer=True, ...)"
+        )
     kind = "integer" if s.is_integer else "real"
     sign = next((k for k in _SIGNS if a.get(k)), None)
     canon = sympy.Symbol("t", **{kind: True}, **({sign: True} if sign else {})).assumptions0
     if canon != a:
         extra = sorted(k for k in set(a) | set(canon) if a.get(k) != canon.get(k))
-        raise Untranslatable(f"the assumptions {', '.join(extra)} of {s} have no Z3 translation "
-                             "(real, integer and a sign have)")
+        raise Untranslatable(
+            f"the assumptions {', '.join(extra)} of {s} have no Z3 translation "
+            "(real, integer and a sign have)"
+        )
     return kind, sign
 
 
-_SIGN_HYPOTHESIS = {"zero": lambda t: t == 0, "positive": lambda t: t > 0,
-                    "negative": lambda t: t < 0, "nonnegative": lambda t: t >= 0,
-                    "nonpositive": lambda t: t <= 0, "nonzero": lambda t: t != 0}
+_SIGN_HYPOTHESIS = {
+    "zero": lambda t: t == 0,
+    "positive": lambda t: t > 0,
+    "negative": lambda t: t < 0,
+    "nonnegative": lambda t: t >= 0,
+    "nonpositive": lambda t: t <= 0,
+    "nonzero": lambda t: t != 0,
+}
 # Called as methods: ``a > b`` with ``b`` a numeral (a subclass of ``a``'s type) would run
 # ``b < a`` first, and the term built would not translate back to the relation stated.
-_RELATIONS = {sympy.Equality: lambda a, b: a.__eq__(b), sympy.Unequality: lambda a, b: a.__ne__(b),
-              sympy.StrictLessThan: lambda a, b: a.__lt__(b),
-              sympy.LessThan: lambda a, b: a.__le__(b),
-              sympy.StrictGreaterThan: lambda a, b: a.__gt__(b),
-              sympy.GreaterThan: lambda a, b: a.__ge__(b)}
-_CONNECTIVES = {sympy.And: z3.And, sympy.Or: z3.Or, sympy.Not: z3.Not,
-                sympy.Implies: z3.Implies, sympy.Equivalent: lambda *xs: _all_equal(xs),
-                sympy.Xor: lambda *xs: _xor(xs)}
+_RELATIONS = {
+    sympy.Equality: lambda a, b: a.__eq__(b),
+    sympy.Unequality: lambda a, b: a.__ne__(b),
+    sympy.StrictLessThan: lambda a, b: a.__lt__(b),
+    sympy.LessThan: lambda a, b: a.__le__(b),
+    sympy.StrictGreaterThan: lambda a, b: a.__gt__(b),
+    sympy.GreaterThan: lambda a, b: a.__ge__(b),
+}
+_CONNECTIVES = {
+    sympy.And: z3.And,
+    sympy.Or: z3.Or,
+    sympy.Not: z3.Not,
+    sympy.Implies: z3.Implies,
+    sympy.Equivalent: lambda *xs: _all_equal(xs),
+    sympy.Xor: lambda *xs: _xor(xs),
+}
 
 
 def _all_equal(xs):
@@ -257,15 +283,19 @@ class _Translator:
         for cls, make in _RELATIONS.items():
             if type(e) is cls:
                 if not (isinstance(e.lhs, sympy.Expr) and isinstance(e.rhs, sympy.Expr)):
-                    raise Untranslatable(f"{sympy.sstr(e)[:60]}: a relation between statements "
-                                         "(use Equivalent)")
-                return make(self._real(e.lhs, env, dens, den_exprs),
-                            self._real(e.rhs, env, dens, den_exprs))
+                    raise Untranslatable(
+                        f"{sympy.sstr(e)[:60]}: a relation between statements (use Equivalent)"
+                    )
+                return make(
+                    self._real(e.lhs, env, dens, den_exprs), self._real(e.rhs, env, dens, den_exprs)
+                )
         for cls, make in _CONNECTIVES.items():
             if type(e) is cls:
                 return make(*[self._bool(a, env, dens, den_exprs) for a in e.args])
-        raise Untranslatable(f"{sympy.sstr(e)[:60]} ({type(e).__name__}) is not a statement "
-                             "Z3 can decide (relations, connectives and quantifiers)")
+        raise Untranslatable(
+            f"{sympy.sstr(e)[:60]} ({type(e).__name__}) is not a statement "
+            "Z3 can decide (relations, connectives and quantifiers)"
+        )
 
     def _quantifier(self, e, env) -> Any:
         inner = dict(env)
@@ -281,8 +311,11 @@ class _Translator:
         body = self._bool(e.body, inner, dens, [])
         guards += [d != 0 for d in dens]
         if isinstance(e, ForAll):
-            q = z3.ForAll(consts, z3.Implies(z3.And(*guards), body) if guards else body,
-                          patterns=self._triggers(e, inner))
+            q = z3.ForAll(
+                consts,
+                z3.Implies(z3.And(*guards), body) if guards else body,
+                patterns=self._triggers(e, inner),
+            )
         else:
             q = z3.Exists(consts, z3.And(*guards, body) if guards else body)
         self.quantifiers[q.get_id()] = (e.variables, e.domain, bool(guards))
@@ -320,12 +353,17 @@ class _Translator:
             return self._apply(e, env, dens, den_exprs)
         if isinstance(e, sympy.Piecewise):
             if e.args[-1].cond is not sympy.true:
-                raise Untranslatable(f"{sympy.sstr(e)[:60]}: a Piecewise needs a last branch "
-                                     "for every other case (cond True)")
+                raise Untranslatable(
+                    f"{sympy.sstr(e)[:60]}: a Piecewise needs a last branch "
+                    "for every other case (cond True)"
+                )
             out = self._real(e.args[-1].expr, env, dens, den_exprs)
             for value, cond in reversed(e.args[:-1]):
-                out = z3.If(self._bool(cond, env, dens, den_exprs),
-                            self._real(value, env, dens, den_exprs), out)
+                out = z3.If(
+                    self._bool(cond, env, dens, den_exprs),
+                    self._real(value, env, dens, den_exprs),
+                    out,
+                )
             return out
         if isinstance(e, sympy.floor):
             return z3.ToReal(z3.ToInt(self._real(e.args[0], env, dens, den_exprs)))
@@ -345,22 +383,25 @@ class _Translator:
             if e.base not in den_exprs:
                 den_exprs.append(e.base)
             return z3.RealVal(1) / power
-        raise Untranslatable(f"{sympy.sstr(e)[:60]} ({type(e).__name__}) has no Z3 translation "
-                             f"(polynomials, integer powers up to {MAX_Z3_POWER}, division, "
-                             "floor and uninterpreted functions have)")
+        raise Untranslatable(
+            f"{sympy.sstr(e)[:60]} ({type(e).__name__}) has no Z3 translation "
+            f"(polynomials, integer powers up to {MAX_Z3_POWER}, division, "
+            "floor and uninterpreted functions have)"
+        )
 
     def _apply(self, e, env, dens, den_exprs) -> Any:
         cls = e.func
         assumed = {k for k, v in getattr(cls, "_kwargs", {}).items() if v}
         if not assumed <= set(sympy.Symbol("t", real=True).assumptions0):
-            raise Untranslatable(f"the function {cls.__name__} is declared "
-                                 f"{', '.join(sorted(assumed))}: Z3 knows only real-valued "
-                                 "uninterpreted functions (symbolic.uninterpreted)")
+            raise Untranslatable(
+                f"the function {cls.__name__} is declared "
+                f"{', '.join(sorted(assumed))}: Z3 knows only real-valued "
+                "uninterpreted functions (symbolic.uninterpreted)"
+            )
         key = (cls, len(e.args))
         f = self.functions.get(key)
         if f is None:
-            f = z3.Function(self._fresh(cls.__name__, cls),
-                            *([z3.RealSort()] * (len(e.args) + 1)))
+            f = z3.Function(self._fresh(cls.__name__, cls), *([z3.RealSort()] * (len(e.args) + 1)))
             self.functions[key] = f
         return f(*[self._real(a, env, dens, den_exprs) for a in e.args])
 
@@ -425,8 +466,8 @@ _NARY = {
 }
 
 
-
 # --- Z3 → SymPy: for a formula built in Z3, and to check that a translation comes back -----------
+
 
 def _rebuilt(e: sympy.Basic) -> sympy.Basic:
     """``e`` with its arithmetic evaluated and its logic left as built: the normal form in which
@@ -455,12 +496,14 @@ def _sort_symbol(name: str, sort: Any) -> sympy.Symbol:
         return sympy.Symbol(name, integer=True)
     if sort == z3.BoolSort():
         return sympy.Symbol(name)
-    raise Untranslatable(f"{name} has the sort {sort}, which has no SymPy translation "
-                         "(Real, Int and Bool have)")
+    raise Untranslatable(
+        f"{name} has the sort {sort}, which has no SymPy translation (Real, Int and Bool have)"
+    )
 
 
-def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None,
-             patterns: dict | None = None) -> sympy.Basic:
+def to_sympy(
+    e: Any, bound: tuple = (), tr: _Translator | None = None, patterns: dict | None = None
+) -> sympy.Basic:
     """The Z3 expression ``e`` as a SymPy formula with the same meaning: ``Int`` constants are
     integer symbols, ``Bool`` constants Boolean symbols, ``ToReal`` is dropped (it keeps the
     value), ``ToInt`` is ``floor``; anything else without a faithful counterpart (integer
@@ -485,14 +528,18 @@ def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None,
         if clash & taken:
             raise Untranslatable("a bound variable has the name of a free constant")
         cls = ForAll if e.is_forall() else Exists
-        domain = sympy.Tuple(*[sympy.S.Integers if n.is_integer else sympy.S.Reals
-                               for n in names]) if len(names) > 1 else \
-            (sympy.S.Integers if names[0].is_integer else sympy.S.Reals)
+        domain = (
+            sympy.Tuple(*[sympy.S.Integers if n.is_integer else sympy.S.Reals for n in names])
+            if len(names) > 1
+            else (sympy.S.Integers if names[0].is_integer else sympy.S.Reals)
+        )
         made = cls(names, body, domain=domain)
         if patterns is not None and e.num_patterns():
             try:
-                patterns[made] = [[to_sympy(t, inner, tr) for t in e.pattern(i).children()]
-                                  for i in range(e.num_patterns())]
+                patterns[made] = [
+                    [to_sympy(t, inner, tr) for t in e.pattern(i).children()]
+                    for i in range(e.num_patterns())
+                ]
             except Untranslatable:
                 pass
         return made
@@ -516,19 +563,27 @@ def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None,
             if tr is not None and name in tr.names:
                 return tr.names[name]
             return _sort_symbol(name, e.sort())
-        if any(decl.domain(i) != z3.RealSort() for i in range(decl.arity())) or \
-                decl.range() != z3.RealSort():
-            raise Untranslatable(f"the function {name} is not ℝ^k → ℝ: only real "
-                                 "uninterpreted functions have a SymPy translation")
+        if (
+            any(decl.domain(i) != z3.RealSort() for i in range(decl.arity()))
+            or decl.range() != z3.RealSort()
+        ):
+            raise Untranslatable(
+                f"the function {name} is not ℝ^k → ℝ: only real "
+                "uninterpreted functions have a SymPy translation"
+            )
         args = [to_sympy(a, bound, tr) for a in e.children()]
-        f = tr.names[name] if tr is not None and name in tr.names else \
-            sympy.Function(name, real=True)
+        f = (
+            tr.names[name]
+            if tr is not None and name in tr.names
+            else sympy.Function(name, real=True)
+        )
         return f(*args)
     if kind == z3.Z3_OP_ITE and not z3.is_bool(e):
         pieces = []
         while z3.is_app_of(e, z3.Z3_OP_ITE):  # If(c1, a, If(c2, b, d)): one Piecewise
-            pieces.append((to_sympy(e.arg(1), bound, tr, patterns),
-                           to_sympy(e.arg(0), bound, tr, patterns)))
+            pieces.append(
+                (to_sympy(e.arg(1), bound, tr, patterns), to_sympy(e.arg(0), bound, tr, patterns))
+            )
             e = e.arg(2)
         pieces.append((to_sympy(e, bound, tr, patterns), sympy.true))
         return sympy.Piecewise(*pieces, evaluate=False)
@@ -560,5 +615,7 @@ def to_sympy(e: Any, bound: tuple = (), tr: _Translator | None = None,
         return _BINARY[kind](*args)
     if kind in _NARY:
         return _NARY[kind](*args)
-    raise Untranslatable(f"{str(e)[:60]}: the Z3 operation {decl.name()} has no SymPy "
-                         "translation here (integer division, mod, ite, ... are refused)")
+    raise Untranslatable(
+        f"{str(e)[:60]}: the Z3 operation {decl.name()} has no SymPy "
+        "translation here (integer division, mod, ite, ... are refused)"
+    )

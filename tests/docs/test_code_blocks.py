@@ -29,8 +29,9 @@ def test_every_python_block_runs(page):
     ran = skipped = 0
     for match in BLOCK.finditer(page.read_text(encoding="utf-8")):
         marker, code = match.groups()
-        if marker and ("the test suite runs this block" in marker or
-                       "not run as a block:" in marker):
+        if marker and (
+            "the test suite runs this block" in marker or "not run as a block:" in marker
+        ):
             skipped += 1  # run by the named test (e.g. as a theorem module), or said why not
             continue
         exec(compile(code, f"{page.name} block {ran + 1}", "exec"), namespace)  # noqa: S102
@@ -43,6 +44,11 @@ NOT_RUN = 3  # tests/proofs/test_parity.py (a file to save), a table fragment, a
 
 def test_blocks_not_run_are_few_and_say_why():
     # the python blocks' markers (the bash blocks' are pinned in test_bash_blocks.py)
-    markers = [m for p in pages() for m in re.findall(
-        r"<!-- not run as a block: ([^>]*)-->\s*```python", p.read_text(encoding="utf-8"))]
+    markers = [
+        m
+        for p in pages()
+        for m in re.findall(
+            r"<!-- not run as a block: ([^>]*)-->\s*```python", p.read_text(encoding="utf-8")
+        )
+    ]
     assert len(markers) == NOT_RUN and all(m.strip() for m in markers)

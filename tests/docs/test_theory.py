@@ -13,9 +13,23 @@ from symbolic import sources
 from symbolic.latex import document
 
 REQUIRED_ITEMS = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "B", "C1", "C2", "C3", "D")
-REQUIRED_KEYS = ("breslow2026", "wang-associative-memory", "geva2021", "shazeer2020",
-                 "su2021logn", "qwen2023", "peng2023yarn", "krotov2016", "demircigil2017",
-                 "ramsauer2020", "kunin2021", "du2018", "marcotte2023", "godfrey2022", "zhao2022")
+REQUIRED_KEYS = (
+    "breslow2026",
+    "wang-associative-memory",
+    "geva2021",
+    "shazeer2020",
+    "su2021logn",
+    "qwen2023",
+    "peng2023yarn",
+    "krotov2016",
+    "demircigil2017",
+    "ramsauer2020",
+    "kunin2021",
+    "du2018",
+    "marcotte2023",
+    "godfrey2022",
+    "zhao2022",
+)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +66,7 @@ def _module_claims():
 
     for m in discover():
         for value in vars(m.module).values():
-            for claim in (value.values() if isinstance(value, dict) else (value,)):
+            for claim in value.values() if isinstance(value, dict) else (value,):
                 if isinstance(claim, Claim):
                     yield claim
 

@@ -22,9 +22,14 @@ HAIR = R(1, 10**1240)  # p − 1 of relu(x)**p in test_near_misses
 
 
 def _kept_powers(e: sympy.Basic) -> list[sympy.Pow]:
-    return [p for p in sympy.preorder_traversal(e)
-            if isinstance(p, sympy.Pow) and p.base.is_Rational and p.exp.is_Rational
-            and not p.exp.is_Integer]
+    return [
+        p
+        for p in sympy.preorder_traversal(e)
+        if isinstance(p, sympy.Pow)
+        and p.base.is_Rational
+        and p.exp.is_Rational
+        and not p.exp.is_Integer
+    ]
 
 
 def test_a_power_with_a_huge_root_index_stays_as_written():
@@ -49,29 +54,38 @@ def test_a_small_root_index_is_evaluated_as_before():
 
 
 def test_an_exact_power_too_large_to_compute_stays_unevaluated():
-    value = at(2 ** (2 ** x) + 1, {x: 17})  # 2**131072: beyond the 100,000-bit cap
+    value = at(2 ** (2**x) + 1, {x: 17})  # 2**131072: beyond the 100,000-bit cap
     assert value.has(sympy.Pow(2, 2**17, evaluate=False))
-    assert at(2 ** (2 ** x) + 1, {x: 4}) == 2**16 + 1
+    assert at(2 ** (2**x) + 1, {x: 4}) == 2**16 + 1
 
 
-@given(st.integers(2, 50), st.integers(1, 50), st.integers(MAX_ROOT_INDEX_BITS + 1, 400),
-       st.integers(-3, 3))
+@given(
+    st.integers(2, 50),
+    st.integers(1, 50),
+    st.integers(MAX_ROOT_INDEX_BITS + 1, 400),
+    st.integers(-3, 3),
+)
 def test_kept_powers_keep_their_value(num, den, index_bits, shift):
     """Property: at random rational points, with a root index of 65 to 400 bits, the result
     is left unevaluated and its certified enclosure holds the true value b**e + shift."""
     base = R(num, den)
     assume(base != 1)  # 1**e is 1 at any root index
     exponent = 1 + R(1, 2**index_bits + 1)
-    value = at(x ** exponent + shift, {x: base})
+    value = at(x**exponent + shift, {x: base})
     assert _kept_powers(value)
     with mpmath.workprec(2048):
-        want = mpmath.mpf(num) / den * mpmath.power(mpmath.mpf(num) / den,
-                                                    mpmath.mpf(1) / (2**index_bits + 1)) + shift
+        want = (
+            mpmath.mpf(num)
+            / den
+            * mpmath.power(mpmath.mpf(num) / den, mpmath.mpf(1) / (2**index_bits + 1))
+            + shift
+        )
     enc = tight_enclosure(value, until_sign=False, max_bits=1024)
     assert enc.lo <= want <= enc.hi
 
 
 # --- a closed argument of Max/Min that wins for every value (resolve_closed_branches) ----------
+
 
 def _sigmoid(e):
     return 1 / (1 + sympy.exp(-e))
@@ -88,19 +102,24 @@ def test_a_closed_argument_that_always_wins_decides_the_branch():
     assert resolve(kept).has(sympy.Max)
     assert resolve(sympy.Max(1, 2 - x**2, evaluate=False)).has(sympy.Max)
     # k = best exactly: Max(0, −x²) = 0
-    assert resolve(sympy.Max(0, -x**2, evaluate=False)) == 0
+    assert resolve(sympy.Max(0, -(x**2), evaluate=False)) == 0
 
 
-@given(st.fractions(-3, 3, max_denominator=7), st.fractions(-3, 3, max_denominator=7),
-       st.fractions(-5, 5, max_denominator=9))
+@given(
+    st.fractions(-3, 3, max_denominator=7),
+    st.fractions(-3, 3, max_denominator=7),
+    st.fractions(-5, 5, max_denominator=9),
+)
 def test_resolving_max_min_keeps_the_value_at_every_point(c, k, v):
     """Max(c, k − |x − 1| − x²) and Min(c, k + |x| + x²): wherever the closed c is kept, it is
     the value of the branch at every point (checked exactly at x = v)."""
     from symbolic.kernel.branches import resolve_closed_branches as resolve
 
     c, k, v = R(c), R(k), R(v)
-    for head, arg in ((sympy.Max, k - sympy.Abs(x - 1) - x**2),
-                      (sympy.Min, k + sympy.Abs(x) + x**2)):
+    for head, arg in (
+        (sympy.Max, k - sympy.Abs(x - 1) - x**2),
+        (sympy.Min, k + sympy.Abs(x) + x**2),
+    ):
         branch = head(c, arg, evaluate=False)
         resolved = resolve(branch)
         assert resolved.xreplace({x: v}) == head(c, arg.xreplace({x: v}))

@@ -17,12 +17,25 @@ t = sympy.Symbol("t", positive=True)
 n = sympy.Symbol("n", integer=True, nonnegative=True)
 k = sympy.Symbol("k", integer=True, negative=True)
 
-ASSUMPTION_SETS = [{}, {"real": True}, {"positive": True}, {"negative": True},
-                   {"nonnegative": True}, {"nonpositive": True}, {"nonzero": True, "real": True},
-                   {"integer": True}, {"integer": True, "positive": True},
-                   {"integer": True, "nonnegative": True}, {"integer": True, "negative": True},
-                   {"even": True}, {"odd": True}, {"prime": True}, {"rational": True},
-                   {"zero": True}, {"composite": True}]  # composite: no probe value fits
+ASSUMPTION_SETS = [
+    {},
+    {"real": True},
+    {"positive": True},
+    {"negative": True},
+    {"nonnegative": True},
+    {"nonpositive": True},
+    {"nonzero": True, "real": True},
+    {"integer": True},
+    {"integer": True, "positive": True},
+    {"integer": True, "nonnegative": True},
+    {"integer": True, "negative": True},
+    {"even": True},
+    {"odd": True},
+    {"prime": True},
+    {"rational": True},
+    {"zero": True},
+    {"composite": True},
+]  # composite: no probe value fits
 
 
 def test_a_false_identity_is_refuted_with_a_point_of_the_domain():
@@ -55,8 +68,11 @@ def test_a_claim_true_on_the_domain_is_never_refuted_outside_it(monkeypatch):
     for lhs, rhs in DOMAIN_ONLY:
         assert not check_equal(lhs, rhs).refuted
     # a probe point outside the domains is refused by counterexample's own domain check ...
-    monkeypatch.setattr(sc, "_probe_point", lambda e: {
-        s: sympy.Integer(3 if s.is_negative else -3) for s in e.free_symbols})
+    monkeypatch.setattr(
+        sc,
+        "_probe_point",
+        lambda e: {s: sympy.Integer(3 if s.is_negative else -3) for s in e.free_symbols},
+    )
     for lhs, rhs in DOMAIN_ONLY:
         assert not check_equal(lhs, rhs).refuted
     # ... and without that check the same claims are refuted: the cases reach the probe, and
@@ -92,20 +108,28 @@ def test_the_probe_is_off_where_the_symbols_range_over_less_than_their_domain():
 
 
 # Each declared assumption read directly off a fraction: the oracle the kernel is checked by.
-DECLARED = {"real": lambda f: True, "rational": lambda f: True, "positive": lambda f: f > 0,
-            "negative": lambda f: f < 0, "nonnegative": lambda f: f >= 0,
-            "nonpositive": lambda f: f <= 0, "nonzero": lambda f: f != 0,
-            "zero": lambda f: f == 0, "integer": lambda f: f.denominator == 1,
-            "even": lambda f: f.denominator == 1 and f.numerator % 2 == 0,
-            "odd": lambda f: f.denominator == 1 and f.numerator % 2 == 1,
-            "prime": lambda f: f.denominator == 1 and sympy.isprime(f.numerator),
-            "composite": lambda f: f.denominator == 1 and f > 1 and not sympy.isprime(
-                f.numerator)}
+DECLARED = {
+    "real": lambda f: True,
+    "rational": lambda f: True,
+    "positive": lambda f: f > 0,
+    "negative": lambda f: f < 0,
+    "nonnegative": lambda f: f >= 0,
+    "nonpositive": lambda f: f <= 0,
+    "nonzero": lambda f: f != 0,
+    "zero": lambda f: f == 0,
+    "integer": lambda f: f.denominator == 1,
+    "even": lambda f: f.denominator == 1 and f.numerator % 2 == 0,
+    "odd": lambda f: f.denominator == 1 and f.numerator % 2 == 1,
+    "prime": lambda f: f.denominator == 1 and sympy.isprime(f.numerator),
+    "composite": lambda f: f.denominator == 1 and f > 1 and not sympy.isprime(f.numerator),
+}
 
 
 @settings(max_examples=60, deadline=None)
-@given(assumptions=st.sampled_from(ASSUMPTION_SETS),
-       value=st.fractions(min_value=-20, max_value=20, max_denominator=12))
+@given(
+    assumptions=st.sampled_from(ASSUMPTION_SETS),
+    value=st.fractions(min_value=-20, max_value=20, max_denominator=12),
+)
 def test_in_domain_judges_a_rational_by_every_assumption(assumptions, value):
     s = sympy.Symbol("s", **assumptions)
     inside = _in_domain(s, sympy.Rational(value.numerator, value.denominator))

@@ -15,8 +15,8 @@ from symbolic.kernel import (
     assume,
     check_equal,
     check_identity,
-    conj,
     cong,
+    conj,
     define,
     gen,
     iff,
@@ -155,8 +155,10 @@ def test_a_proved_chain_holds_at_random_points(p, q, k):
     e2 = sympy.factor(e1)
     chain = trans(check_equal(e0, e1), check_equal(e1, e2))
     lifted = cong(chain, sympy.Lambda(h, h**2 - 3 * h))
-    point = {a: sympy.Rational(p.numerator, p.denominator),
-             b: sympy.Rational(q.numerator, q.denominator)}
+    point = {
+        a: sympy.Rational(p.numerator, p.denominator),
+        b: sympy.Rational(q.numerator, q.denominator),
+    }
     for fact in (chain, lifted):
         assert fact.proved
         assert fact.formula.lhs.subs(point) == fact.formula.rhs.subs(point)

@@ -29,11 +29,13 @@ x, y, a = sympy.symbols("x y a", real=True)
 
 # --- negate: on the quantified formula ----------------------------------------------------------
 
+
 def test_a_refuted_identity_negates_to_not_forall():
     fact = negate(check_equal(2 * a, a + 1))
     assert fact.proved
-    assert fact.formula == sympy.Not(ForAll((a,), sympy.Eq(2 * a, a + 1, evaluate=False)),
-                                     evaluate=False)
+    assert fact.formula == sympy.Not(
+        ForAll((a,), sympy.Eq(2 * a, a + 1, evaluate=False)), evaluate=False
+    )
     assert not fact.formula.free_symbols  # "¬(2a = a + 1)" for all a would be false at a = 1
 
 
@@ -51,6 +53,7 @@ def test_a_negation_over_an_uninterpreted_function_is_not_proved():
 
 # --- counterexample: exactly the formula's variables ----------------------------------------------
 
+
 def test_a_witness_with_an_extra_key_is_refused():
     with pytest.raises(ValueError, match="not its variables"):
         counterexample(a * y, 0, {a: 1, y: 2, x: 3})
@@ -67,8 +70,9 @@ def test_an_indexed_entry_is_no_variable():
     i, j = sympy.symbols("i j", integer=True)
     xb = sympy.IndexedBase("x")
     with pytest.raises(ValueError, match="genuine symbols"):
-        counterexample(sympy.KroneckerDelta(i, j) * (xb[i] - xb[j]), 0,
-                       {i: 1, j: 1, xb[i]: 1, xb[j]: 2})
+        counterexample(
+            sympy.KroneckerDelta(i, j) * (xb[i] - xb[j]), 0, {i: 1, j: 1, xb[i]: 1, xb[j]: 2}
+        )
 
 
 def test_a_witness_at_a_pole_refutes_nothing():
@@ -78,11 +82,13 @@ def test_a_witness_at_a_pole_refutes_nothing():
 
 # --- one semantics for division -----------------------------------------------------------------
 
+
 def test_a_cancelled_singularity_leaves_the_domain():
     fact = check_identity((x**2 - x) / (x - 1), x, x)
     assert fact.proved
-    assert fact.formula.domain == sympy.Complement(sympy.S.Reals, sympy.FiniteSet(1),
-                                                   evaluate=False)
+    assert fact.formula.domain == sympy.Complement(
+        sympy.S.Reals, sympy.FiniteSet(1), evaluate=False
+    )
     assert "ℝ ∖ {1}" in sympy.sstr(fact.formula)
 
 
@@ -91,14 +97,17 @@ def test_equal_shows_the_denominator_it_needs():
     assert fact.proved and "x - 1 ≠ 0" in fact.domain
 
 
-@pytest.mark.parametrize("lhs, rhs", [
-    ((x**2 - 1) / (x - 1), x + 1),
-    (sympy.Mul(x, sympy.Pow(x, -1, evaluate=False), evaluate=False), sympy.Integer(1)),
-    ((x**2 - x) / (x - 1), x),
-    (1 / x + 1 / y, (x + y) / (x * y)),
-    ((x**2 - 1) / (x - 1), x - 1),
-    (1 / x, sympy.Integer(0)),
-])
+@pytest.mark.parametrize(
+    "lhs, rhs",
+    [
+        ((x**2 - 1) / (x - 1), x + 1),
+        (sympy.Mul(x, sympy.Pow(x, -1, evaluate=False), evaluate=False), sympy.Integer(1)),
+        ((x**2 - x) / (x - 1), x),
+        (1 / x + 1 / y, (x + y) / (x * y)),
+        ((x**2 - 1) / (x - 1), x - 1),
+        (1 / x, sympy.Integer(0)),
+    ],
+)
 def test_sympy_and_z3_never_disagree(lhs, rhs):
     by_sympy = check_equal(lhs, rhs)
     by_z3 = check_valid_formula(sympy.Eq(lhs, rhs, evaluate=False))
@@ -120,6 +129,7 @@ def test_property_cancelled_factors_agree(r, c0, c1, true_identity):
 
 
 # --- Z3: what the symbols mean ------------------------------------------------------------------
+
 
 def test_assumptions_are_hypotheses():
     p = sympy.Symbol("p", positive=True)
@@ -159,9 +169,12 @@ def test_integer_division_is_refused():
 
 # --- numbers are exact; only SymPy's own classes ------------------------------------------------
 
+
 @settings(max_examples=60, deadline=None)
-@given(st.floats(allow_nan=False, allow_infinity=False, width=64),
-       st.floats(allow_nan=False, allow_infinity=False, width=64))
+@given(
+    st.floats(allow_nan=False, allow_infinity=False, width=64),
+    st.floats(allow_nan=False, allow_infinity=False, width=64),
+)
 def test_property_floats_are_their_binary_values(u, v):
     fact = check_equal(sympy.Float(u), sympy.Float(v))
     truth = Fraction(u) == Fraction(v)
@@ -170,8 +183,9 @@ def test_property_floats_are_their_binary_values(u, v):
 
 def test_sympy_float_minus_rational_is_not_rounded():
     assert check_equal(sympy.Float("0.1"), sympy.Rational(1, 10)).refuted
-    assert check_nonzero(sympy.Add(sympy.Float("0.1"), -sympy.Rational(1, 10),
-                                   evaluate=False)).proved
+    assert check_nonzero(
+        sympy.Add(sympy.Float("0.1"), -sympy.Rational(1, 10), evaluate=False)
+    ).proved
 
 
 class _Liar(sympy.Expr):

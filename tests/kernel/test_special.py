@@ -68,12 +68,13 @@ def test_kernel_compares_the_bessel_form():
     from symbolic.kernel import check_compare
 
     b, d = sympy.Integer(8), sympy.Integer(64)
-    exact = 1 + sympy.exp(2 * b) / (sympy.gamma(d / 2) * b ** (1 - d / 2)
-                                    * sympy.besseli(d / 2 - 1, 2 * b))
-    assert check_compare(exact, ">", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == \
-        "proved"
-    assert check_compare(exact, "<", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == \
-        "refuted"
+    exact = 1 + sympy.exp(2 * b) / (
+        sympy.gamma(d / 2) * b ** (1 - d / 2) * sympy.besseli(d / 2 - 1, 2 * b)
+    )
+    assert check_compare(exact, ">", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == "proved"
+    assert (
+        check_compare(exact, "<", 1 + sympy.exp(2 * b - 2 * b**2 / d)).verdict.status == "refuted"
+    )
 
 
 @settings(max_examples=20)  # each example is five 50-digit references
@@ -93,6 +94,7 @@ def test_hyp0f1_on_intervals_contains_both_ends_and_is_tight(twice_b, x1, x2):
 
 
 # -- erf and erfc in the tail (kernel/intervals.py): the asymptotic series with its remainder --
+
 
 @settings(max_examples=15, deadline=None)
 @given(st.fractions(6, 26, max_denominator=16), st.sampled_from([64, 256]))
@@ -121,8 +123,12 @@ def _inside_at(enclosure, value, bits: int) -> bool:
 
 
 @settings(max_examples=40)
-@given(st.integers(1, 200), st.integers(1, 10**30), st.integers(1, 10**30),
-       st.sampled_from([128, 512, 2048]))
+@given(
+    st.integers(1, 200),
+    st.integers(1, 10**30),
+    st.integers(1, 10**30),
+    st.sampled_from([128, 512, 2048]),
+)
 def test_hyp0f1_keeps_every_bit_of_its_argument(twice_b, p, q, bits):
     """At high interval precision the argument's end points have ``bits`` bits: the series is
     summed at them exactly. (Regression: they were rounded to mpmath.mp's 53 bits, to nearest,

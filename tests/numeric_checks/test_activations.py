@@ -26,8 +26,9 @@ def test_a_wrong_exchange_verdict_is_caught():
     act = ACTIVATIONS["silu"]
     honest = analyze(act.expr, "silu")
     assert all(c.agrees for c in cross_check(honest, act))
-    lying = replace(honest, linear=replace(honest.linear, holds=negate(honest.linear.holds),
-                                           witness=None))
+    lying = replace(
+        honest, linear=replace(honest.linear, holds=negate(honest.linear.holds), witness=None)
+    )
     failures = [c for c in cross_check(lying, act) if not c.agrees]
     assert any("Q ↔ K" in c.name for c in failures)
 
@@ -35,8 +36,10 @@ def test_a_wrong_exchange_verdict_is_caught():
 def test_a_wrong_scaling_verdict_is_caught():
     act = ACTIVATIONS["relu"]
     honest = analyze(act.expr, "relu")
-    lying = replace(honest, inverse_scaling=replace(honest.inverse_scaling,
-                                                    holds=negate(honest.inverse_scaling.holds)))
+    lying = replace(
+        honest,
+        inverse_scaling=replace(honest.inverse_scaling, holds=negate(honest.inverse_scaling.holds)),
+    )
     assert any(not c.agrees and "2Q" in c.name for c in cross_check(lying, act))
 
 
@@ -58,16 +61,22 @@ def test_float64_overflow_is_nothing_to_compare_not_a_disagreement():
     from numeric_checks.activations import expected_check
 
     for symmetric in (True, False):
-        check = expected_check("gated form: Q ↔ K", "numpy", float("nan"), symmetric, None,
-                        float("inf"))
+        check = expected_check(
+            "gated form: Q ↔ K", "numpy", float("nan"), symmetric, None, float("inf")
+        )
         assert check.agrees and "beyond float64 range" in check.detail
 
 
-@pytest.mark.parametrize("text", [
-    "x + relu(-(x-1)*(x-1.0000001))",  # PolynomialError in the homogeneity search
-    pytest.param("x + relu(min(x - tanh(200), 1 - x))",  # "not comparable" (numeric check)
-                 marks=pytest.mark.slow),  # ~8 s of undecided searches
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x + relu(-(x-1)*(x-1.0000001))",  # PolynomialError in the homogeneity search
+        pytest.param(
+            "x + relu(min(x - tanh(200), 1 - x))",  # "not comparable" (numeric check)
+            marks=pytest.mark.slow,
+        ),  # ~8 s of undecided searches
+    ],
+)
 def test_valid_activations_that_crashed_get_a_report(text):
     from tests.commands import in_process
 
@@ -85,7 +94,8 @@ def test_check_lines_say_what_they_measured():
     missing = expected_check("gated form: Q ↔ K", "numpy", 0.0, False, 0.5)
     assert kept.measured() == f"agrees to 3e-15 (tolerance {REL_TOL:.3g})"
     assert broken.agrees and broken.measured().startswith(
-        "differs by 1.02 where the verdict predicts a difference")
+        "differs by 1.02 where the verdict predicts a difference"
+    )
     assert not missing.agrees and "differs by only 0" in missing.measured()
 
 

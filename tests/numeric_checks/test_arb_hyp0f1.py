@@ -27,8 +27,10 @@ def contains(box: iv.mpf, value: mpmath.mpf) -> bool:
         return mpmath.mpf(box.a.a) <= value <= mpmath.mpf(box.b.b)
 
 
-@pytest.mark.parametrize("d, x", [(1500, "1.7342740638482830534935e13"), (4096, "3e11"),
-                                  (64, "64"), (3, "0.5"), (1, "2e9")])
+@pytest.mark.parametrize(
+    "d, x",
+    [(1500, "1.7342740638482830534935e13"), (4096, "3e11"), (64, "64"), (3, "0.5"), (1, "2e9")],
+)
 def test_the_enclosure_contains_the_value_where_the_series_is_too_long(d, x):
     b = sympy.Rational(d, 2)
     with iv_precision():

@@ -67,17 +67,29 @@ def test_result_does_not_depend_on_the_chunk_size():
 
 def test_seeded_and_reproducible():
     assert estimate_isr("relu", SMALL_D, 30, draws=5, seed=1) == estimate_isr(
-        "relu", SMALL_D, 30, draws=5, seed=1)
+        "relu", SMALL_D, 30, draws=5, seed=1
+    )
     assert estimate_isr("relu", SMALL_D, 30, draws=5, seed=1) != estimate_isr(
-        "relu", SMALL_D, 30, draws=5, seed=2)
+        "relu", SMALL_D, 30, draws=5, seed=2
+    )
 
 
 def test_shared_component_of_one_memory():
     """docs/theory.md's pitfall: with positive weights the queries of one memory share w̄·Σ v_m,
     so their direct interference estimates are positively correlated."""
     rng = np.random.default_rng(0)
-    draws = [weight_draw("softmax", SMALL_D, 200, 50, 2.0, np.random.default_rng(i),
-                         np.random.default_rng(rng.integers(1 << 30))) for i in range(200)]
+    draws = [
+        weight_draw(
+            "softmax",
+            SMALL_D,
+            200,
+            50,
+            2.0,
+            np.random.default_rng(i),
+            np.random.default_rng(rng.integers(1 << 30)),
+        )
+        for i in range(200)
+    ]
     x = np.asarray(draws)
     within = np.corrcoef(x[:, 0], x[:, 1])[0, 1]
     assert within > 0.1
@@ -92,8 +104,14 @@ def test_cli_json(capsys):
     assert lo <= doc["capacity"] <= hi and lo <= 2 * SMALL_D + 1 <= hi
 
 
-@pytest.mark.parametrize("argv", [["--store", "hopfield"], ["--store", "relu", "--d", "2"],
-                                  ["--store", "relu", "--memories", "1"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--store", "hopfield"],
+        ["--store", "relu", "--d", "2"],
+        ["--store", "relu", "--memories", "1"],
+    ],
+)
 def test_cli_bad_input(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -122,14 +140,17 @@ def test_d64_tells_the_exact_law_from_the_gaussian():
 # --- bad input and bounded work (issue 11) -------------------------------------------------
 
 
-@pytest.mark.parametrize("argv, text", [
-    (["--draws", "0"], "--draws 0"),
-    (["--memories", "0"], "--memories 0"),
-    (["--queries", "0", "--store", "relu"], "--queries 0"),
-    (["--d", "100000"], "--d 100000"),
-    (["--d", "4096", "--store", "relu2"], "estimated at"),
-    (["--d", "4096", "--store", "least_squares"], "QR factorisations"),
-])
+@pytest.mark.parametrize(
+    "argv, text",
+    [
+        (["--draws", "0"], "--draws 0"),
+        (["--memories", "0"], "--memories 0"),
+        (["--queries", "0", "--store", "relu"], "--queries 0"),
+        (["--d", "100000"], "--d 100000"),
+        (["--d", "4096", "--store", "relu2"], "estimated at"),
+        (["--d", "4096", "--store", "least_squares"], "QR factorisations"),
+    ],
+)
 def test_bad_or_unbounded_input_is_one_line_exit_2(argv, text, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -140,8 +161,11 @@ def test_plot_without_matplotlib_fails_before_any_work(monkeypatch, capsys):
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "matplotlib" else real(name, *a),
+    )
     called = []
     monkeypatch.setattr("numeric_checks.capacity.estimate", lambda *a, **k: called.append(a))
     assert main(["--plot", "x.png"]) == 2
@@ -178,8 +202,9 @@ def test_plot_draws_the_asked_stores_only_with_a_progress_count(tmp_path, monkey
             pass
 
     monkeypatch.setattr(capacity, "estimate_isr", fake_isr)
-    monkeypatch.setattr(capacity, "_progress", lambda total, wanted: (counted.append(-total),
-                                                                       Bar())[1])
+    monkeypatch.setattr(
+        capacity, "_progress", lambda total, wanted: (counted.append(-total), Bar())[1]
+    )
     out = str(tmp_path / "one.png")
     written = capacity.plot(out, d=8, stores=["relu2"])
     assert written == [out] and sorted(p.name for p in tmp_path.iterdir()) == ["one.png"]

@@ -38,8 +38,9 @@ def _gated_vs_symmetric(g, act):
 
 def test_a_false_identity_is_reported_as_disagreeing(monkeypatch):
     """The check can fail: Gated = Sym is false for relu, and the check says so."""
-    wrong = numeric.Identity("wrong", "A5", "Gated = Sym (false)", _gated_vs_symmetric,
-                             activations=("relu",))
+    wrong = numeric.Identity(
+        "wrong", "A5", "Gated = Sym (false)", _gated_vs_symmetric, activations=("relu",)
+    )
     monkeypatch.setitem(numeric.IDENTITIES, "wrong", wrong)
     check = numeric.check("wrong")
     assert not check.agrees and check.max_error > 1e-3
@@ -84,8 +85,10 @@ def test_llama_block_is_not_gated_with_the_roles_exchanged():
 
 
 def _diff(sig, v):
-    return (layers.gated(v["x"], v["Q"], v["K"], v["V"], sig)
-            - layers.symmetric_rank1(v["x"], v["Q"], v["K"], v["V"], sig))[0, 0]
+    return (
+        layers.gated(v["x"], v["Q"], v["K"], v["V"], sig)
+        - layers.symmetric_rank1(v["x"], v["Q"], v["K"], v["V"], sig)
+    )[0, 0]
 
 
 ONE = sympy.Matrix([[1]])
@@ -105,8 +108,9 @@ def test_replay_accepts_a_correct_witness_and_rejects_a_wrong_one():
 
 def test_replay_on_torch():
     pytest.importorskip("torch")
-    case = numeric.WitnessCase(ACTIVATIONS["relu"], _diff,
-                               {"x": ONE, "Q": ONE, "K": sympy.Matrix([[-1]]), "V": ONE}, -1.0)
+    case = numeric.WitnessCase(
+        ACTIVATIONS["relu"], _diff, {"x": ONE, "Q": ONE, "K": sympy.Matrix([[-1]]), "V": ONE}, -1.0
+    )
     checks = numeric.replay_all("relu", [case], torch=True)
     assert [c.backend for c in checks] == ["numpy", "torch"] and all(c.agrees for c in checks)
 

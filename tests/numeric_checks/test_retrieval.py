@@ -32,12 +32,17 @@ def _relu(t: np.ndarray) -> np.ndarray:
 
 
 @settings(max_examples=8, deadline=None)
-@given(model=st.sampled_from(MODELS), d=st.integers(8, 32), m=st.integers(2, 300),
-       extra=st.integers(1, 300))
+@given(
+    model=st.sampled_from(MODELS),
+    d=st.integers(8, 32),
+    m=st.integers(2, 300),
+    extra=st.integers(1, 300),
+)
 def test_model_error_grows_with_memories(model, d, m, extra):
     # ISR(M) = (M − 1)·E[u²] with relu's E[u²] = 1/(2d): more memories, more noise, more rivals
     def p(M):
         return model_probability(model, _relu, d, M, (M - 1) / (2 * d), nodes=16)
+
     assert 0 <= p(m) <= p(m + extra) <= 1
 
 
@@ -93,10 +98,10 @@ def test_two_pass_chunks_score_the_same_values(monkeypatch):
     weight, d, M, B, seed = STORES["outer_product"].normalized_weight, 8, 23, 4, 7
     seq = np.random.SeedSequence(seed)
     chunked = mc.trial_errors(weight, d, M, B, 1.0, seq)
-    parts = [mc._chunk(np.random.default_rng(c), weight, d, B, min(5, M - start), start == 0,
-                       1.0) for start, c in zip(range(0, M, 5),
-                                                np.random.SeedSequence(seed).spawn(5),
-                                                strict=True)]
+    parts = [
+        mc._chunk(np.random.default_rng(c), weight, d, B, min(5, M - start), start == 0, 1.0)
+        for start, c in zip(range(0, M, 5), np.random.SeedSequence(seed).spawn(5), strict=True)
+    ]
     u = np.concatenate([p[0] for p in parts], axis=1)
     V = np.concatenate([p[1] for p in parts], axis=1)
     scores = np.einsum("bmd,bd->bm", V, np.einsum("bm,bmd->bd", u, V))
@@ -139,24 +144,29 @@ def test_wilson_known_value():
 
 
 def test_cli_json():
-    out = in_process("numeric_checks.retrieval",
-                     ["--store", "outer_product,relu", "--d", "6", "--queries", "300", "--json"])
+    out = in_process(
+        "numeric_checks.retrieval",
+        ["--store", "outer_product,relu", "--d", "6", "--queries", "300", "--json"],
+    )
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["store"] for r in rows] == ["outer_product", "relu"]
     assert all(r["queries"] == 300 and r["ci95"][0] <= r["rate"] <= r["ci95"][1] for r in rows)
 
 
-@pytest.mark.parametrize("argv, text", [
-    (["--store", "nope"], "--store nope"),
-    (["--store", "least_squares"], "projection"),
-    (["--d", "2"], "--d 2"),
-    (["--d", "abc"], "'abc'"),
-    (["--queries", "0"], "--queries 0"),
-    (["--seed", "-1"], "--seed -1"),
-    (["--beta", "-1", "--store", "softmax"], "--beta -1"),
-    (["--store", "relu3", "--d", "64", "--queries", "100000"], "estimated at"),
-])
+@pytest.mark.parametrize(
+    "argv, text",
+    [
+        (["--store", "nope"], "--store nope"),
+        (["--store", "least_squares"], "projection"),
+        (["--d", "2"], "--d 2"),
+        (["--d", "abc"], "'abc'"),
+        (["--queries", "0"], "--queries 0"),
+        (["--seed", "-1"], "--seed -1"),
+        (["--beta", "-1", "--store", "softmax"], "--beta -1"),
+        (["--store", "relu3", "--d", "64", "--queries", "100000"], "estimated at"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(argv, text):
     out = in_process("numeric_checks.retrieval", argv)
     err = out.stderr.strip()

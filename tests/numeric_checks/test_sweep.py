@@ -85,22 +85,24 @@ def test_resume_skips_finished_points(tmp_path, monkeypatch):
     first = _rows(workers=0, out=out)
     assert len(sweep.read_table(out)) == len(first)
     monkeypatch.setattr(sweep, "plan", lambda *a, **k: pytest.fail("recomputed a point"))
-    again = run_sweep(grid(**SMALL), workers=0, progress=False, out=out,
-                      done=sweep.read_table(out))
+    again = run_sweep(grid(**SMALL), workers=0, progress=False, out=out, done=sweep.read_table(out))
     assert [r["store"] for r in again] == [r["store"] for r in first]
     assert open(out).read().count("\n") == len(first) + 1
 
 
-@pytest.mark.parametrize("argv, text", [
-    (["--store", "nope"], "unknown store"),
-    (["--d", "2"], "--d 2"),
-    (["--d", "8,x"], "comma-separated"),
-    (["--beta", "-1", "--store", "softmax"], "--beta -1"),
-    (["--schedule", "yarn", "--store", "softmax"], "--memories"),
-    (["--workers", "-1"], "--workers -1"),
-    (["--out", "/no/such/dir/t.csv"], "folder"),
-    (["--out", "t.txt"], ".csv or .json"),
-])
+@pytest.mark.parametrize(
+    "argv, text",
+    [
+        (["--store", "nope"], "unknown store"),
+        (["--d", "2"], "--d 2"),
+        (["--d", "8,x"], "comma-separated"),
+        (["--beta", "-1", "--store", "softmax"], "--beta -1"),
+        (["--schedule", "yarn", "--store", "softmax"], "--memories"),
+        (["--workers", "-1"], "--workers -1"),
+        (["--out", "/no/such/dir/t.csv"], "folder"),
+        (["--out", "t.txt"], ".csv or .json"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2(argv, text, capsys):
     try:
         code = main(argv + ["--no-progress"])
@@ -124,8 +126,23 @@ def test_without_dask_one_line_naming_the_extra(monkeypatch, capsys):
     err = capsys.readouterr().err.strip()
     assert "transformer-proofs[sweep]" in err and "--workers 0" in err and "\n" not in err
     # the single-process path needs no Dask
-    assert main(["--store", "relu", "--d", "8", "--workers", "0", "--no-progress",
-                 "--json", "--rel-se", "0.03"]) == 0
+    assert (
+        main(
+            [
+                "--store",
+                "relu",
+                "--d",
+                "8",
+                "--workers",
+                "0",
+                "--no-progress",
+                "--json",
+                "--rel-se",
+                "0.03",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)[0]["store"] == "relu"
 
 
@@ -136,8 +153,18 @@ def test_python_m_on_two_dask_workers_gives_the_serial_rows():
     # ufunc once erf had run: PicklingError). Two real worker processes, rows bitwise equal
     # to the chunks run in this process.
     pytest.importorskip("dask.distributed", reason="the sweep extra (dask[distributed])")
-    argv = ["--store", "relu2,softmax", "--d", "8", "--beta", "2", "--rel-se",
-            "3e-2", "--json", "--no-progress"]
+    argv = [
+        "--store",
+        "relu2,softmax",
+        "--d",
+        "8",
+        "--beta",
+        "2",
+        "--rel-se",
+        "3e-2",
+        "--json",
+        "--no-progress",
+    ]
     done = in_subprocess("numeric_checks.sweep", argv + ["--workers", "2"])
     assert done.returncode == 0, done.stderr[-2000:]
     serial = in_process("numeric_checks.sweep", argv + ["--workers", "0"])

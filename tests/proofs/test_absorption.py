@@ -33,7 +33,10 @@ def report():
 def test_every_claim_is_proved_with_numeric_checks(report):
     assert report.status == "proved" and report.exit_code == 0
     assert [r.claim.name for r in report.results] == [
-        "absorption.static_query", "absorption.mlp_is_static_query", "absorption.with_biases"]
+        "absorption.static_query",
+        "absorption.mlp_is_static_query",
+        "absorption.with_biases",
+    ]
     for result in report.results:
         assert all(s.verdict.status == "proved" for s in result.derivation.steps)
         assert result.numeric and all(n.agrees and n.backend == "numpy" for n in result.numeric)
@@ -97,8 +100,13 @@ def test_command_json_and_bad_usage():
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
-@given(st.integers(1, 4), st.integers(1, 8), st.integers(1, 8), st.integers(0, 2**32 - 1),
-       st.sampled_from(sorted(ACTIVATIONS)))
+@given(
+    st.integers(1, 4),
+    st.integers(1, 8),
+    st.integers(1, 8),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(sorted(ACTIVATIONS)),
+)
 def test_absorption_property(batch, dim, units, seed, act):
     """σ((xQ)Kᵀ)V = σ(x(KQᵀ)ᵀ)V and σ(xKᵀ)V = σ((xI)Kᵀ)V on random layers."""
     rng = np.random.default_rng(seed)

@@ -34,8 +34,15 @@ def test_every_claim_is_proved(report):
 def test_every_store_has_a_claim(report):
     names = {r.claim.name for r in report.results}
     assert {f"capacity-{s}" for s in STORES} <= names
-    assert {"source-table", "ls-exact-recall", "ls-overload", "softmax-optimal-beta",
-            "schedule-logn", "schedule-yarn", "gaussian-underestimates"} <= names
+    assert {
+        "source-table",
+        "ls-exact-recall",
+        "ls-overload",
+        "softmax-optimal-beta",
+        "schedule-logn",
+        "schedule-yarn",
+        "gaussian-underestimates",
+    } <= names
 
 
 def test_data_carries_both_laws_and_formulas(report):
@@ -101,8 +108,9 @@ def test_tiny_beta_is_proved_not_failed(schedule):
     from proofs.capacity import schedule_result
     from symbolic.capacity import first_crossing
 
-    crossings = {law: first_crossing(schedule, law, 64, 1e-300, 2048)
-                 for law in ("gaussian", "exact")}
+    crossings = {
+        law: first_crossing(schedule, law, 64, 1e-300, 2048) for law in ("gaussian", "exact")
+    }
     result = schedule_result(schedule, crossings, 64, 1e-300, 2048)
     assert result.status == "proved" and all(n.agrees for n in result.numeric)
 
@@ -154,8 +162,14 @@ def test_infinite_crossing_gives_valid_json():
 
 # --- issue 23: proofs, not prose ------------------------------------------------------------
 
-ORACLE_CLAIMS = {"gaussian-underestimates", "capacity-swiglu", "source-table",
-                 "schedule-constant", "schedule-logn", "schedule-yarn"}
+ORACLE_CLAIMS = {
+    "gaussian-underestimates",
+    "capacity-swiglu",
+    "source-table",
+    "schedule-constant",
+    "schedule-logn",
+    "schedule-yarn",
+}
 
 
 def test_every_claim_ends_in_its_statement_and_no_step_is_empty(report):
@@ -168,10 +182,12 @@ def test_every_claim_ends_in_its_statement_and_no_step_is_empty(report):
 def test_exactly_the_oracle_claims_rest_on_oracles_and_strict_refuses_them(report):
     resting = {r.claim.name for r in report.results if r.oracles}
     assert resting == ORACLE_CLAIMS
-    assert all(r.strict_status() == "unknown" for r in report.results
-               if r.claim.name in ORACLE_CLAIMS)
-    assert all(r.strict_status() == "proved" for r in report.results
-               if r.claim.name not in ORACLE_CLAIMS)
+    assert all(
+        r.strict_status() == "unknown" for r in report.results if r.claim.name in ORACLE_CLAIMS
+    )
+    assert all(
+        r.strict_status() == "proved" for r in report.results if r.claim.name not in ORACLE_CLAIMS
+    )
     own = {r.claim.name for r in report.results if r._own_admitted}
     assert own == {"capacity-swiglu", "schedule-constant", "schedule-logn", "schedule-yarn"}
 
@@ -182,8 +198,9 @@ def _with_statement(result, statement):
     return replace(result, claim=replace(result.claim, statement=statement))
 
 
-@pytest.mark.parametrize("name", ["capacity-relu2", "capacity-softmax", "ls-exact-recall",
-                                  "capacity-least_squares"])
+@pytest.mark.parametrize(
+    "name", ["capacity-relu2", "capacity-softmax", "ls-exact-recall", "capacity-least_squares"]
+)
 def test_a_statement_off_by_a_sign_or_a_term_is_failed(report, name):
     import sympy
 
@@ -191,8 +208,9 @@ def test_a_statement_off_by_a_sign_or_a_term_is_failed(report, name):
 
     result = next(r for r in report.results if r.claim.name == name)
     d = sympy.Symbol("d", positive=True)
-    wrong = result.claim.statement.xreplace({mstar("exact"): -mstar("exact"),
-                                             sympy.Integer(1): sympy.Integer(-1), d: d + 1})
+    wrong = result.claim.statement.xreplace(
+        {mstar("exact"): -mstar("exact"), sympy.Integer(1): sympy.Integer(-1), d: d + 1}
+    )
     assert wrong != result.claim.statement
     assert _with_statement(result, wrong).status == "failed"
     assert _with_statement(result, result.claim.statement).status == "proved"
@@ -205,8 +223,10 @@ def test_store_statements_are_the_theory_closed_forms():
 
     d = sympy.Symbol("d", positive=True)
     statement = store_statement("relu2")
-    assert set(statement.args) == {sympy.Eq(mstar("gaussian"), THEORY_GAUSSIAN["relu2"]),
-                                   sympy.Eq(mstar("exact"), THEORY_EXACT["relu2"])}
+    assert set(statement.args) == {
+        sympy.Eq(mstar("gaussian"), THEORY_GAUSSIAN["relu2"]),
+        sympy.Eq(mstar("exact"), THEORY_EXACT["relu2"]),
+    }
     assert THEORY_EXACT["relu2"] == 1 + 2 * d * (d + 2) / 3
 
 
@@ -230,8 +250,9 @@ def test_the_exact_crossing_oracle_states_its_formula(report):
 
 
 @settings(max_examples=25)
-@given(st.integers(3, 300), st.sampled_from(["relu", "relu2", "relu3", "glu_relu",
-                                             "outer_product"]))
+@given(
+    st.integers(3, 300), st.sampled_from(["relu", "relu2", "relu3", "glu_relu", "outer_product"])
+)
 def test_second_moment_form_agrees_with_quadrature(d, name):
     """The moment form the derivations define M* with, at a random d, against mpmath.quad of
     E[f(s)²] under the exact law (an independent computation)."""
@@ -269,7 +290,8 @@ def test_put_keeps_the_formula_and_a_moment_is_its_value():
     for law in ("exact", "gaussian"):
         for k in (1, 2, 3, 6):
             fact = moment_fact(law, k)
-            assert fact.formula == sympy.Eq(moment_form(law, k), moment_value(law, k),
-                                            evaluate=False)
+            assert fact.formula == sympy.Eq(
+                moment_form(law, k), moment_value(law, k), evaluate=False
+            )
             assert fact.status == "proved" and fact.formula.lhs != fact.formula.rhs
     assert moment_value("exact", 3) == 15 / (d * (d + 2) * (d + 4))

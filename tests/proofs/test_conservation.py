@@ -29,8 +29,13 @@ def report():
 def test_every_claim_is_proved(report):
     assert report.status == "proved" and report.exit_code == 0
     names = {r.claim.name for r in report.results}
-    assert {"conservation.noether", "conservation.rank_r", "conservation.gated_qk_broken",
-            "conservation.discrete_step", "conservation.weight_decay"} <= names
+    assert {
+        "conservation.noether",
+        "conservation.rank_r",
+        "conservation.gated_qk_broken",
+        "conservation.discrete_step",
+        "conservation.weight_decay",
+    } <= names
     assert {f"conservation.{i.key}" for i in conservation.INSTANCES} <= names
     assert not any(r.rests_on for r in report.results)  # nothing admitted
     assert all(n.agrees for r in report.results for n in r.numeric)
@@ -60,8 +65,11 @@ def _one_sign_changed(statement: sympy.Basic) -> sympy.Basic:
 
 def test_a_changed_statement_is_failed(report):
     for result in report.results:
-        wrong = Result(replace(result.claim, statement=_one_sign_changed(result.claim.statement)),
-                       result.derivation, result.numeric)
+        wrong = Result(
+            replace(result.claim, statement=_one_sign_changed(result.claim.statement)),
+            result.derivation,
+            result.numeric,
+        )
         assert wrong.status == "failed", result.claim.name
         assert "not the claim's statement" in wrong.reason
 
@@ -77,8 +85,9 @@ def test_the_broken_claim_rests_on_certified_witnesses(report):
     broken = next(r for r in report.results if r.claim.name == "conservation.gated_qk_broken")
     witnessed = [s for s in broken.derivation.steps if s.verdict.witness]
     assert len(witnessed) == len(conservation.BROKEN_GATES)
-    assert all(s.verdict.method == "interval" and isinstance(s.formula, sympy.Not)
-               for s in witnessed)
+    assert all(
+        s.verdict.method == "interval" and isinstance(s.formula, sympy.Not) for s in witnessed
+    )
 
 
 @pytest.mark.parametrize("gate, wrong", [("relu", 2), ("relu2", 1), ("relu2", 3)])
@@ -106,8 +115,10 @@ def test_silu_claimed_conserved_is_refuted():
     W = conservation._weights(conservation.INSTANCES[0])
     silu = sympy.Lambda(z, ACTIVATIONS["silu"].expr)
     f = layers.gated(x, W["Q"], W["K"], W["V"], silu)[0, 0]
-    velocity = {s: v.subs(conservation.p, 1) for s, v in
-                conservation._velocity(conservation.INSTANCES[0], W).items()}
+    velocity = {
+        s: v.subs(conservation.p, 1)
+        for s, v in conservation._velocity(conservation.INSTANCES[0], W).items()
+    }
     point = {s: sympy.Integer(1) for s in f.free_symbols}
     assert counterexample(conservation._along(f, velocity), 0, point).refuted
 
@@ -139,8 +150,11 @@ def _relu_gate_rates() -> tuple[sympy.Expr, sympy.Expr, list[sympy.Symbol]]:
     f = layers.gated(x, W["Q"], W["K"], W["V"], sympy.Lambda(z, ACTIVATIONS["relu"].expr))[0, 0]
     velocity = {s: v.subs(conservation.p, 1) for s, v in conservation._velocity(inst, W).items()}
     plus = {s: s for s in velocity}
-    return (conservation._along(f, velocity), conservation._along(f, plus),
-            sorted(f.free_symbols, key=str))
+    return (
+        conservation._along(f, velocity),
+        conservation._along(f, plus),
+        sorted(f.free_symbols, key=str),
+    )
 
 
 @settings(max_examples=15)
@@ -175,6 +189,7 @@ def test_the_discrete_eta2_law_holds_exactly(k, data):
 
 # --- the training check ------------------------------------------------------------------------
 
+
 def test_numpy_training_follows_the_eta2_law():
     runs, checks = numeric.training_report(steps=20, torch=False)
     assert runs[0].backend == "numpy"
@@ -189,8 +204,10 @@ def test_a_silu_run_misses_the_eta2_law_and_the_check_says_so():
     assert run.law_error("qk") > 1e3 * numeric.LAW_REL_TOL
     assert run.full_law_error("qk") <= numeric.LAW_REL_TOL
     fake = [numeric.train("silu", eta, 5) for eta in numeric.ETAS]
-    relabelled = [numeric.Run("relu", r.eta, r.steps, r.backend, r.drift, r.final, r.eta2,
-                              r.first, r.weights) for r in fake]  # SwiGLU runs called ReGLU
+    relabelled = [
+        numeric.Run("relu", r.eta, r.steps, r.backend, r.drift, r.final, r.eta2, r.first, r.weights)
+        for r in fake
+    ]  # SwiGLU runs called ReGLU
     assert not all(c.agrees for c in numeric.training_checks(relabelled + fake))
 
 
@@ -221,9 +238,13 @@ def test_cli_train_and_plot(tmp_path, capsys, monkeypatch):
 
     def trained_only(train=False, torch=False, steps=numeric.STEPS):
         runs, _ = numeric.training_report(steps, torch)
-        return Report("proofs.conservation", "training", "D",
-                      tables=(conservation.training_table(runs),),
-                      data={"training": numeric.records(runs)})
+        return Report(
+            "proofs.conservation",
+            "training",
+            "D",
+            tables=(conservation.training_table(runs),),
+            data={"training": numeric.records(runs)},
+        )
 
     monkeypatch.setattr(conservation, "build_report", trained_only)
     out = tmp_path / "drift.png"
@@ -233,8 +254,9 @@ def test_cli_train_and_plot(tmp_path, capsys, monkeypatch):
     assert "drift(2η)/drift(η)" in captured.out and out.stat().st_size > 1000
 
 
-@pytest.mark.parametrize("argv", [["--steps", "0", "--train"], ["--steps", "x"],
-                                  ["--plot", "/no/such/folder/a.png"]])
+@pytest.mark.parametrize(
+    "argv", [["--steps", "0", "--train"], ["--steps", "x"], ["--plot", "/no/such/folder/a.png"]]
+)
 def test_bad_cli_input_is_one_line_and_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         code = conservation.main(argv)

@@ -23,8 +23,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """The real command in a fresh interpreter (end to end: imports, exit code, streams)."""
-    return subprocess.run([sys.executable, "-m", "proofs.exchange", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "proofs.exchange", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def run_main(capsys, *args: str) -> tuple[int, str, str]:
@@ -44,8 +49,12 @@ def report():
 def test_every_theorem_and_activation_is_proved(report):
     assert report.status == "proved" and report.exit_code == 0
     names = [r.claim.name for r in report.results]
-    assert names[:4] == ["exchange.lemma", "exchange.lemma_z3", "exchange.symmetric_invariant",
-                         "exchange.gated_iff"]
+    assert names[:4] == [
+        "exchange.lemma",
+        "exchange.lemma_z3",
+        "exchange.symmetric_invariant",
+        "exchange.gated_iff",
+    ]
     assert len(names) == 4 + len(ACTIVATIONS)
 
 
@@ -57,6 +66,7 @@ def test_lemma_uses_both_backends(report):
 
 # --- proofs, not prose (issue 23) ----------------------------------------------------------------
 
+
 def test_every_derivation_ends_in_its_statement_and_no_step_is_empty(report):
     for r in report.results:
         assert r.claim.statement is not None, r.claim.name
@@ -67,14 +77,23 @@ def test_every_derivation_ends_in_its_statement_and_no_step_is_empty(report):
 
 def _flip_sign(formula: sympy.Basic) -> sympy.Basic:
     """The formula with its first equation's right side negated (a statement one sign off)."""
-    eq = next(e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq)
-              and e.rhs != 0)
+    eq = next(
+        e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq) and e.rhs != 0
+    )
     return formula.xreplace({eq: sympy.Eq(eq.lhs, -eq.rhs, evaluate=False)})
 
 
-@pytest.mark.parametrize("name", ["exchange.lemma", "exchange.lemma_z3",
-                                  "exchange.symmetric_invariant", "exchange.gated_iff",
-                                  "activation.relu", "activation.silu"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "exchange.lemma",
+        "exchange.lemma_z3",
+        "exchange.symmetric_invariant",
+        "exchange.gated_iff",
+        "activation.relu",
+        "activation.silu",
+    ],
+)
 def test_a_statement_one_sign_off_is_failed(report, name):
     r = next(r for r in report.results if r.claim.name == name)
     wrong = _flip_sign(r.claim.statement)
@@ -129,10 +148,16 @@ def test_the_lemma_identities_hold_numerically(av, bv, cv, name):
     act = ACTIVATIONS[name].expr
     concrete = sympy.Lambda(z, act)
     for eq in exchange.SUBSTITUTIONS:
-        values = {exchange.a: av, exchange.b: bv, exchange.c: cv,
-                  exchange.a_nz: av, exchange.b_nz: bv}
-        lhs, rhs = (side.doit().replace(exchange.sigma, concrete).subs(values)
-                    for side in (eq.lhs, eq.rhs))
+        values = {
+            exchange.a: av,
+            exchange.b: bv,
+            exchange.c: cv,
+            exchange.a_nz: av,
+            exchange.b_nz: bv,
+        }
+        lhs, rhs = (
+            side.doit().replace(exchange.sigma, concrete).subs(values) for side in (eq.lhs, eq.rhs)
+        )
         assert abs(complex(lhs) - complex(rhs)) <= 1e-9 * max(1.0, abs(complex(rhs)))
 
 
@@ -153,14 +178,29 @@ def test_text_output_shows_every_step_with_its_backend(report):
 
 
 def test_json_contract_for_user_activations(capsys):
-    code, stdout, stderr = run_main(capsys, "--activation", "x*sigmoid(x)", "--activation",
-                                    "relu(x)**1.5", "--activation", "max(x,1)+min(x,1)-1",
-                                    "--json")
+    code, stdout, stderr = run_main(
+        capsys,
+        "--activation",
+        "x*sigmoid(x)",
+        "--activation",
+        "relu(x)**1.5",
+        "--activation",
+        "max(x,1)+min(x,1)-1",
+        "--json",
+    )
     assert code == 0, stderr
     silu, power, linear = json.loads(stdout)
     for obj in (silu, power, linear):
-        assert {"activation", "expression", "linear", "exchange_symmetric", "homogeneity_degree",
-                "inverse_scaling_symmetric", "status", "evidence"} <= obj.keys()
+        assert {
+            "activation",
+            "expression",
+            "linear",
+            "exchange_symmetric",
+            "homogeneity_degree",
+            "inverse_scaling_symmetric",
+            "status",
+            "evidence",
+        } <= obj.keys()
     assert silu["activation"] == "x*sigmoid(x)" and silu["linear"] is False
     assert silu["homogeneity_degree"] is None and silu["inverse_scaling_symmetric"] is False
     assert power["homogeneity_degree"] == "3/2" and power["inverse_scaling_symmetric"] is False
@@ -175,8 +215,18 @@ def test_single_activation_json_is_one_object(capsys):
     assert obj["inverse_scaling_symmetric"] is True and obj["status"] == "proved"
 
 
-@pytest.mark.parametrize("text", ["__import__('os').system('touch {marker}')", "x*sigmoid(",
-                                  "sqrt(x)", "lambda: 1", "1/x", "", "open('{marker}', 'w')"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "__import__('os').system('touch {marker}')",
+        "x*sigmoid(",
+        "sqrt(x)",
+        "lambda: 1",
+        "1/x",
+        "",
+        "open('{marker}', 'w')",
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(text, tmp_path, capsys):
     marker = tmp_path / "pwned"
     code, stdout, stderr = run_main(capsys, "--activation", text.format(marker=marker))

@@ -53,9 +53,11 @@ PROVED_BODY = """return Report("proofs.{name}", "{name} module", "A6",
 
 
 def module_source(name: str, body: str = PROVED_BODY, order: int | None = None) -> str:
-    return MODULE.format(doc=f"The {name} theorems (THEORY A6).",
-                         order=f"ORDER = {order}" if order is not None else "",
-                         body=body.format(name=name))
+    return MODULE.format(
+        doc=f"The {name} theorems (THEORY A6).",
+        order=f"ORDER = {order}" if order is not None else "",
+        body=body.format(name=name),
+    )
 
 
 class Tree:
@@ -88,9 +90,15 @@ class Tree:
     def run(self, *args: str) -> subprocess.CompletedProcess:
         """The real ``python -m proofs`` on this package (which must be called ``proofs``)."""
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        return subprocess.run([sys.executable, "-m", "proofs", *args], cwd=self.root, env=env,
-                              capture_output=True, text=True, timeout=120,
-                              stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [sys.executable, "-m", "proofs", *args],
+            cwd=self.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
 
 
 @pytest.fixture
@@ -129,19 +137,39 @@ def test_all_proved_prints_the_dashboard_and_exits_0(two_modules, capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "Checked claims"
-    assert re.split(r"\s{2,}", lines[1]) == ["module", "claim", "source item", "verdict",
-                                             "backing", "time"]
+    assert re.split(r"\s{2,}", lines[1]) == [
+        "module",
+        "claim",
+        "source item",
+        "verdict",
+        "backing",
+        "time",
+    ]
     rows = [line for line in lines if line.startswith("proofs.")]
-    assert [row.split()[1] for row in rows] == ["beta_lemma", "beta_theorem", "alpha_lemma",
-                                                "alpha_theorem"]  # ORDER 10 before ORDER 20
+    assert [row.split()[1] for row in rows] == [
+        "beta_lemma",
+        "beta_theorem",
+        "alpha_lemma",
+        "alpha_theorem",
+    ]  # ORDER 10 before ORDER 20
     assert all("✓ proved" in row and "sympy" in row for row in rows)
     modules = lines.index("Theorem modules")
-    assert re.split(r"\s{2,}", lines[modules + 1]) == ["module", "title", "source items",
-                                                       "claims", "status", "backing", "time"]
+    assert re.split(r"\s{2,}", lines[modules + 1]) == [
+        "module",
+        "title",
+        "source items",
+        "claims",
+        "status",
+        "backing",
+        "time",
+    ]
     assert re.split(r"\s{2,}", lines[modules + 3])[5] == "sympy"  # every claim's words
     assert "private" not in out and "helper" not in out
-    assert re.search(r"python -m proofs: 4 claims in 2 modules — 4 proved, 0 refuted, "
-                     r"0 unknown, 0 failed — proved \(exit 0\) in \d+\.\d\d s$", out)
+    assert re.search(
+        r"python -m proofs: 4 claims in 2 modules — 4 proved, 0 refuted, "
+        r"0 unknown, 0 failed — proved \(exit 0\) in \d+\.\d\d s$",
+        out,
+    )
 
 
 def test_verbose_prints_every_derivation_before_the_dashboard(two_modules, capsys):
@@ -150,24 +178,36 @@ def test_verbose_prints_every_derivation_before_the_dashboard(two_modules, capsy
     assert out.index("1. a + a = 2*a") < out.index("Checked claims")
 
 
-@pytest.mark.parametrize(("verdict", "code", "status"), [
-    ("check_equal(sympy.Function('f')(A), A)", 3, "unknown"),
-    ("check_equal(sympy.Integer(1), sympy.Integer(2))", 1, "refuted"),
-])
+@pytest.mark.parametrize(
+    ("verdict", "code", "status"),
+    [
+        ("check_equal(sympy.Function('f')(A), A)", 3, "unknown"),
+        ("check_equal(sympy.Integer(1), sympy.Integer(2))", 1, "refuted"),
+    ],
+)
 def test_an_undecided_or_refuted_claim_sets_the_exit_code(tree, capsys, verdict, code, status):
     tree("alpha", module_source("alpha"))
-    tree("gamma", module_source("gamma", body=f"""return Report("proofs.gamma", "g", "A6",
-                  (result("gamma_claim", fact={verdict}),))"""))
+    tree(
+        "gamma",
+        module_source(
+            "gamma",
+            body=f"""return Report("proofs.gamma", "g", "A6",
+                  (result("gamma_claim", fact={verdict}),))""",
+        ),
+    )
     exit_code, out, _ = tree.main(capsys)
     assert exit_code == code
     assert f"proofs.gamma gamma_claim: {status}" in out  # listed under "Not proved"
     assert f"— {status} (exit {code})" in out
 
 
-@pytest.mark.parametrize("source", [
-    module_source("delta", body='raise RuntimeError("boom")'),
-    "def build_report(:\n",  # a syntax error: the module does not even import
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        module_source("delta", body='raise RuntimeError("boom")'),
+        "def build_report(:\n",  # a syntax error: the module does not even import
+    ],
+)
 def test_a_crashing_module_is_a_failure_not_a_skip(tree, capsys, source):
     tree("alpha", module_source("alpha"))
     tree("delta", source)
@@ -217,8 +257,10 @@ def test_only_checks_the_named_module(two_modules, capsys, name):
 def test_only_an_unknown_name_is_a_one_line_usage_error(two_modules, capsys):
     code, out, err = two_modules.main(capsys, "--only", "nope")
     assert code == 2 and out == ""
-    assert err == ("python -m proofs: error: --only 'nope': no theorem module of that name; "
-                   "valid names: beta, alpha\n")
+    assert err == (
+        "python -m proofs: error: --only 'nope': no theorem module of that name; "
+        "valid names: beta, alpha\n"
+    )
 
 
 @pytest.mark.parametrize("args", [["--fragment"], ["--json", "--latex", "x.tex"], ["--bogus"]])
@@ -237,8 +279,15 @@ def documented_schema() -> dict:
     return json.loads(next(b for b in blocks if '"$schema"' in b))
 
 
-JSON_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None),
-              "integer": int, "number": (int, float)}
+JSON_TYPES = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "boolean": bool,
+    "null": type(None),
+    "integer": int,
+    "number": (int, float),
+}
 
 
 def validate(value, schema: dict, root: dict, path: str = "$") -> list[str]:
@@ -248,8 +297,11 @@ def validate(value, schema: dict, root: dict, path: str = "$") -> list[str]:
     errors = []
     if "type" in schema:
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        ok = any(isinstance(value, JSON_TYPES[t]) and not (t in ("integer", "number")
-                 and isinstance(value, bool)) for t in types)
+        ok = any(
+            isinstance(value, JSON_TYPES[t])
+            and not (t in ("integer", "number") and isinstance(value, bool))
+            for t in types
+        )
         if not ok:
             return [f"{path}: {value!r} is not {types}"]
     if "const" in schema and value != schema["const"]:
@@ -287,8 +339,15 @@ def test_json_follows_the_documented_schema(two_modules, capsys):
     doc = json.loads(out)
     schema = documented_schema()
     assert validate(doc, schema, schema) == []
-    assert doc["summary"] == {"modules": 2, "claims": 4, "proved": 4, "refuted": 0,
-                              "unknown": 0, "failed": 0, "resting_on_admitted": 0}
+    assert doc["summary"] == {
+        "modules": 2,
+        "claims": 4,
+        "proved": 4,
+        "refuted": 0,
+        "unknown": 0,
+        "failed": 0,
+        "resting_on_admitted": 0,
+    }
     assert [m["name"] for m in doc["modules"]] == ["beta", "alpha"]
     assert doc["claims"]["alpha_lemma"]["used_by"] == ["alpha_theorem"]
     assert doc["claims"]["alpha_theorem"]["uses"] == ["alpha_lemma"]
@@ -314,8 +373,14 @@ def test_json_with_no_modules_is_unknown(tree, capsys):
 def test_json_lists_uses_of_claims_not_checked(two_modules, capsys):
     doc = json.loads(two_modules.main(capsys, "--json", "--only", "alpha")[1])
     assert doc["missing_uses"] == []
-    two_modules("gamma", module_source("gamma", body="""return Report("proofs.gamma", "g",
-                "A6", (result("gamma_claim", uses=("alpha_lemma", "nowhere")),))"""))
+    two_modules(
+        "gamma",
+        module_source(
+            "gamma",
+            body="""return Report("proofs.gamma", "g",
+                "A6", (result("gamma_claim", uses=("alpha_lemma", "nowhere")),))""",
+        ),
+    )
     doc = json.loads(two_modules.main(capsys, "--json")[1])
     assert doc["missing_uses"] == ["nowhere"]
     assert doc["claims"]["alpha_lemma"]["used_by"] == ["alpha_theorem", "gamma_claim"]

@@ -34,7 +34,11 @@ def by_name(report):
 def test_every_claim_is_proved(report):
     assert report.status == "proved" and report.exit_code == 0
     assert [r.claim.name for r in report.results] == [
-        "rank_r.scores", "rank_r.gl", "rank_r.exchange", "rank_r.gated_breaks"]
+        "rank_r.scores",
+        "rank_r.gl",
+        "rank_r.exchange",
+        "rank_r.gated_breaks",
+    ]
     for result in report.results:
         assert all(s.verdict.status == "proved" for s in result.derivation.steps), result.claim
         assert result.numeric and all(n.agrees for n in result.numeric)
@@ -66,8 +70,7 @@ def test_the_layer_identities_are_congruences(by_name):
 
 def test_gl_symmetry_at_general_d_r_and_at_r_2_and_3(by_name):
     steps = by_name["rank_r.gl"].derivation.steps
-    explicit = [s.note for s in steps if s.note.startswith("[")
-                and "general" not in s.note]
+    explicit = [s.note for s in steps if s.note.startswith("[") and "general" not in s.note]
     assert any(s.startswith("[d = 3, r = 2;") for s in explicit)
     assert any(s.startswith("[d = 2, r = 3;") for s in explicit)
 
@@ -113,8 +116,14 @@ def _rank_r_layer(rng, batch, dim, units, rank):
     return x, qs, ks, rng.standard_normal((units, 2))
 
 
-@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 4), st.integers(1, 4),
-       st.integers(0, 2**32 - 1), st.sampled_from(sorted(ACTIVATIONS)))
+@given(
+    st.integers(1, 3),
+    st.integers(1, 6),
+    st.integers(1, 4),
+    st.integers(1, 4),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(sorted(ACTIVATIONS)),
+)
 def test_gl_and_exchange_invariance_property(batch, dim, units, rank, seed, act):
     rng = np.random.default_rng(seed)
     x, qs, ks, v = _rank_r_layer(rng, batch, dim, units, rank)
@@ -136,8 +145,7 @@ def test_rank_r_scores_property(dim, rank, seed):
     scores = layers.rank_r_scores(x, qs, ks)
     direct = np.einsum("bi,ij,bj->b", x, qs[0] @ ks[0].T, x)[:, None]
     assert np.allclose(scores, direct, rtol=0, atol=ROUND_OFF)
-    assert np.allclose(scores, layers.bilinear_scores(x, [qs[0] @ ks[0].T]), rtol=0,
-                       atol=ROUND_OFF)
+    assert np.allclose(scores, layers.bilinear_scores(x, [qs[0] @ ks[0].T]), rtol=0, atol=ROUND_OFF)
 
 
 @given(st.integers(1, 4), st.integers(0, 2**32 - 1))
@@ -147,7 +155,6 @@ def test_gated_rank_r_with_identity_keeps_both_symmetries(rank, seed):
     s = ACTIVATIONS["identity"].numpy
     base = layers.gated_rank_r(x, qs, ks, v, s)
     a = np.eye(rank) + 0.3 * np.triu(rng.standard_normal((rank, rank)), 1)  # unit triangular
-    moved = layers.gated_rank_r(x, [q @ a for q in qs], [k @ np.linalg.inv(a).T for k in ks],
-                                v, s)
+    moved = layers.gated_rank_r(x, [q @ a for q in qs], [k @ np.linalg.inv(a).T for k in ks], v, s)
     assert np.allclose(moved, base, rtol=0, atol=ROUND_OFF)
     assert np.allclose(layers.gated_rank_r(x, ks, qs, v, s), base, rtol=0, atol=ROUND_OFF)

@@ -32,8 +32,16 @@ def by_name(report):
 
 def test_every_claim_is_proved(report):
     assert report.status == "proved" and report.exit_code == 0
-    assert [r.claim.source for r in report.results] == ["A1", "A3", "A4", "A4", "A5", "A5", "A5",
-                                                        "A3"]
+    assert [r.claim.source for r in report.results] == [
+        "A1",
+        "A3",
+        "A4",
+        "A4",
+        "A5",
+        "A5",
+        "A5",
+        "A3",
+    ]
     for result in report.results:
         assert all(s.verdict.status == "proved" for s in result.derivation.steps), result.claim
         assert result.numeric and all(n.agrees for n in result.numeric)
@@ -133,8 +141,12 @@ def _custom(name: str, expr: sympy.Expr) -> Activation:
 def test_witness_search_on_new_activations():
     """A linear activation gets no witness; a nonlinear one gets a certified one."""
     twice = _custom("twice", 2 * z)
-    assert reduction.certified_layer_witness(
-        twice, reduction.gated_minus_symmetric, lambda p: reduction._unit_values(1, p)) is None
+    assert (
+        reduction.certified_layer_witness(
+            twice, reduction.gated_minus_symmetric, lambda p: reduction._unit_values(1, p)
+        )
+        is None
+    )
     step, witness = reduction._decide_activation(twice)
     assert witness is None and step.verdict.status == "proved" and "Gated ≡ Sym" in step.note
     cube = _custom("cube", z**3)
@@ -150,24 +162,45 @@ def test_command_prints_each_step_with_its_backend(report):
     assert "Gated ≡ Sym, per activation (A5)" in out.stdout
 
 
-@given(st.fractions(-4, 4, max_denominator=8), st.fractions(-4, 4, max_denominator=8),
-       st.sampled_from(sorted(ACTIVATIONS)))
+@given(
+    st.fractions(-4, 4, max_denominator=8),
+    st.fractions(-4, 4, max_denominator=8),
+    st.sampled_from(sorted(ACTIVATIONS)),
+)
 def test_gated_minus_symmetric_at_one_unit(q, k, act):
     """At d = n = 1, x = V = 1: Gated − Sym = σ(q)k − σ(qk), numerically and symbolically."""
     a = ACTIVATIONS[act]
-    values = {"x": np.ones((1, 1)), "Q": np.array([[float(q)]]), "K": np.array([[float(k)]]),
-              "V": np.ones((1, 1))}
+    values = {
+        "x": np.ones((1, 1)),
+        "Q": np.array([[float(q)]]),
+        "K": np.array([[float(k)]]),
+        "V": np.ones((1, 1)),
+    }
     got = reduction.gated_minus_symmetric(a.numpy, values)
     want = a.numpy(np.array(float(q)))[()] * float(k) - a.numpy(np.array(float(q * k)))[()]
     assert abs(got - want) <= ROUND_OFF * max(1.0, abs(want))
-    exact = reduction.gated_minus_symmetric(sympy_sigma(a), reduction._unit_values(
-        sympy.Rational(q), sympy.Rational(k)))
-    assert sympy.simplify(exact - (a.sympy_at(sympy.Rational(q)) * sympy.Rational(k)
-                                   - a.sympy_at(sympy.Rational(q * k)))) == 0
+    exact = reduction.gated_minus_symmetric(
+        sympy_sigma(a), reduction._unit_values(sympy.Rational(q), sympy.Rational(k))
+    )
+    assert (
+        sympy.simplify(
+            exact
+            - (
+                a.sympy_at(sympy.Rational(q)) * sympy.Rational(k)
+                - a.sympy_at(sympy.Rational(q * k))
+            )
+        )
+        == 0
+    )
 
 
-@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1),
-       st.sampled_from(sorted(ACTIVATIONS)))
+@given(
+    st.integers(1, 3),
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(sorted(ACTIVATIONS)),
+)
 def test_rank1_bilinear_is_symmetric_rank1(batch, dim, units, seed, act):
     """Σ_j σ(x q_jᵀk_j xᵀ) v_j = σ((xQᵀ) ⊙ (xKᵀ))V, and the symmetric part suffices."""
     rng = np.random.default_rng(seed)
@@ -183,8 +216,13 @@ def test_rank1_bilinear_is_symmetric_rank1(batch, dim, units, seed, act):
     assert np.abs(layers.bilinear(x, halves, v, s) - sym).max() <= ROUND_OFF * scale
 
 
-@given(st.integers(1, 3), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1),
-       st.sampled_from(sorted(ACTIVATIONS)))
+@given(
+    st.integers(1, 3),
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(sorted(ACTIVATIONS)),
+)
 def test_linear_in_index_form_is_the_gated_layer(batch, dim, units, seed, act):
     """reduction.gated_form's second fact on random layers: with torch.nn.Linear's
     y[b, o] = Σ_i h[b, i]·W[o, i], w2(σ(w1 x) ⊙ w3 x) = gated(x, W1, W3, W2ᵀ, σ)."""

@@ -43,6 +43,7 @@ def test_converse_names_its_regularity_assumption(report):
 
 # --- proofs, not prose (issue 23) ----------------------------------------------------------------
 
+
 def test_every_derivation_ends_in_its_statement_and_no_step_is_empty(report):
     for r in report.results:
         assert r.claim.statement is not None, r.claim.name
@@ -56,21 +57,25 @@ def test_the_converse_and_every_activation_claim_rest_on_the_regularity_assumpti
     claim uses the converse, so --strict refuses them too, and only them."""
     from proofs.__main__ import check
 
-    run = check([m for m in __import__("proofs.__main__").__main__.discover()
-                 if m.name == "scaling"])[0]
+    run = check(
+        [m for m in __import__("proofs.__main__").__main__.discover() if m.name == "scaling"]
+    )[0]
     resting = {r.claim.name for r in run.report.results if r.rests_on}
     expected = {"scaling.converse"} | {f"scaling.activation.{n}" for n in ACTIVATIONS}
     assert resting == expected
-    assert all(r.strict_status() == "unknown" for r in run.report.results
-               if r.claim.name in expected)
-    assert all(r.strict_status() == "proved" for r in run.report.results
-               if r.claim.name not in expected)
+    assert all(
+        r.strict_status() == "unknown" for r in run.report.results if r.claim.name in expected
+    )
+    assert all(
+        r.strict_status() == "proved" for r in run.report.results if r.claim.name not in expected
+    )
 
 
 def _flip_sign(formula: sympy.Basic) -> sympy.Basic:
     """The formula with its first equation's right side negated (a statement one sign off)."""
-    eq = next(e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq)
-              and e.rhs != 0)
+    eq = next(
+        e for e in sympy.preorder_traversal(formula) if isinstance(e, sympy.Eq) and e.rhs != 0
+    )
     return formula.xreplace({eq: sympy.Eq(eq.lhs, -eq.rhs, evaluate=False)})
 
 
@@ -87,9 +92,13 @@ def test_z3_statements_are_what_z3_reads_back():
     """The parts proved by Z3, translated to Z3 and back, are the parts as written."""
     from symbolic.kernel import check_valid_formula
 
-    for part in (scaling.DEGREE_ONE_FORWARD, scaling.DEGREE_ONE_BACKWARD,
-                 scaling.ALL_ALPHA_FORWARD, scaling.ALL_ALPHA_BACKWARD,
-                 *scaling.CONVERSE_PARTS[1:4]):
+    for part in (
+        scaling.DEGREE_ONE_FORWARD,
+        scaling.DEGREE_ONE_BACKWARD,
+        scaling.ALL_ALPHA_FORWARD,
+        scaling.ALL_ALPHA_BACKWARD,
+        *scaling.CONVERSE_PARTS[1:4],
+    ):
         fact = check_valid_formula(part)
         assert fact.proved and fact.formula == part
 
@@ -110,8 +119,9 @@ def test_the_converse_steps_are_not_rubber_stamps():
     from symbolic.kernel import check_valid_formula
 
     hypotheses, conclusion = scaling.CONVERSE_PARTS[2].args
-    without = sympy.Implies(sympy.And(*(h for h in hypotheses.args
-                                        if not isinstance(h, sympy.Ne))), conclusion)
+    without = sympy.Implies(
+        sympy.And(*(h for h in hypotheses.args if not isinstance(h, sympy.Ne))), conclusion
+    )
     additive = sympy.Implies(hypotheses, sympy.Eq(conclusion.lhs, sympy.Add(*conclusion.rhs.args)))
     assert check_valid_formula(without).status == "refuted"
     assert check_valid_formula(additive).status == "refuted"
@@ -165,10 +175,12 @@ alphas = st.floats(0.1, 10, allow_nan=False)
 @st.composite
 def layer(draw):
     d, n, dout = draw(shapes)
-    return (draw(arrays(np.float64, (2, d), elements=finite)),
-            draw(arrays(np.float64, (n, d), elements=finite)),
-            draw(arrays(np.float64, (n, d), elements=finite)),
-            draw(arrays(np.float64, (n, dout), elements=finite)))
+    return (
+        draw(arrays(np.float64, (2, d), elements=finite)),
+        draw(arrays(np.float64, (n, d), elements=finite)),
+        draw(arrays(np.float64, (n, d), elements=finite)),
+        draw(arrays(np.float64, (n, dout), elements=finite)),
+    )
 
 
 def _close(a, b, tol=1e-9):
@@ -181,8 +193,9 @@ def test_symmetric_form_ignores_inverse_scaling(w, alpha, negative, name):
     x, Q, K, V = w
     al = -alpha if negative else alpha
     s = ACTIVATIONS[name].numpy
-    assert _close(layers.symmetric_rank1(x, al * Q, K / al, V, s),
-                  layers.symmetric_rank1(x, Q, K, V, s))
+    assert _close(
+        layers.symmetric_rank1(x, al * Q, K / al, V, s), layers.symmetric_rank1(x, Q, K, V, s)
+    )
 
 
 @given(layer(), alphas, st.sampled_from([n for n, a in ACTIVATIONS.items() if a.degree]))
@@ -190,8 +203,10 @@ def test_degree_p_activations_keep_the_generalized_rescaling(w, alpha, name):
     x, Q, K, V = w
     act = ACTIVATIONS[name]
     p = float(act.degree)
-    assert _close(layers.gated(x, alpha * Q, alpha ** (-p) * K, V, act.numpy),
-                  layers.gated(x, Q, K, V, act.numpy))
+    assert _close(
+        layers.gated(x, alpha * Q, alpha ** (-p) * K, V, act.numpy),
+        layers.gated(x, Q, K, V, act.numpy),
+    )
 
 
 @given(st.floats(0.05, 20), st.floats(-5, 5))
@@ -199,21 +214,36 @@ def test_scalar_condition_is_exactly_the_layer_condition(alpha, a):
     """d = n = 1, x = K = V = 1: the layer difference is (σ(αa) − ασ(a))/α."""
     for act in ACTIVATIONS.values():
         one = np.ones((1, 1))
-        diff = (layers.gated(one, np.array([[alpha * a]]), one / alpha, one, act.numpy)
-                - layers.gated(one, np.array([[a]]), one, one, act.numpy))[0, 0]
+        diff = (
+            layers.gated(one, np.array([[alpha * a]]), one / alpha, one, act.numpy)
+            - layers.gated(one, np.array([[a]]), one, one, act.numpy)
+        )[0, 0]
         want = (act.numpy(np.array(alpha * a)) - alpha * act.numpy(np.array(a))) / alpha
         assert abs(diff - want) <= 1e-9 * max(1.0, abs(want))
 
 
-@given(st.floats(0.1, 10), st.floats(-5, 5), st.floats(-3, 3), st.floats(-3, 3),
-       st.sampled_from(["tanh", "silu", "relu", "elu"]))
+@given(
+    st.floats(0.1, 10),
+    st.floats(-5, 5),
+    st.floats(-3, 3),
+    st.floats(-3, 3),
+    st.sampled_from(["tanh", "silu", "relu", "elu"]),
+)
 def test_degree_p_identities_hold_numerically(tv, av, pv, cv, name):
     """The substitution identities of scaling.degree_p with σ a table activation and random
     t > 0, p, c: lhs = rhs up to round-off."""
     concrete = sympy.Lambda(z, ACTIVATIONS[name].expr)
-    values = {scaling.t: tv, scaling.a: av, scaling.p: pv, scaling.c1: cv, scaling.c2: cv,
-              scaling.alpha: 1.7}
+    values = {
+        scaling.t: tv,
+        scaling.a: av,
+        scaling.p: pv,
+        scaling.c1: cv,
+        scaling.c2: cv,
+        scaling.alpha: 1.7,
+    }
     for eq in scaling.DEGREE_P_PARTS:
-        lhs, rhs = (complex(side.doit().replace(scaling.sigma, concrete).subs(values))
-                    for side in (eq.lhs, eq.rhs))
+        lhs, rhs = (
+            complex(side.doit().replace(scaling.sigma, concrete).subs(values))
+            for side in (eq.lhs, eq.rhs)
+        )
         assert abs(lhs - rhs) <= 1e-9 * max(1.0, abs(rhs))

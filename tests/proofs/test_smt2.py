@@ -25,8 +25,9 @@ from symbolic.kernel.recheck import cvc5_available, run_cvc5, run_z3
 
 pytestmark = pytest.mark.xdist_group("smt2-export")  # one worker builds the exported run
 
-needs_cvc5 = pytest.mark.skipif(not cvc5_available(),
-                                reason="cvc5 not installed (pip install -e '.[smt]')")
+needs_cvc5 = pytest.mark.skipif(
+    not cvc5_available(), reason="cvc5 not installed (pip install -e '.[smt]')"
+)
 
 
 @pytest.fixture(scope="module")
@@ -48,8 +49,11 @@ def exported(run_and_export) -> Path:
 def test_the_command_line_exports(tmp_path, capsys):
     assert cli.main(["--only", "absorption", "--smt2", str(tmp_path)]) == 0
     err = capsys.readouterr().err
-    assert re.search(r"wrote 0 Z3 benchmarks, \d+ SMT obligations, \d+ certificates and \d+ "
-                     r"spot checks for \d+ facts to .*, with manifest.json", err)
+    assert re.search(
+        r"wrote 0 Z3 benchmarks, \d+ SMT obligations, \d+ certificates and \d+ "
+        r"spot checks for \d+ facts to .*, with manifest.json",
+        err,
+    )
     assert json.loads((tmp_path / "manifest.json").read_text())["schema"] == rc.MANIFEST_SCHEMA
 
 
@@ -195,8 +199,9 @@ def test_a_bound_is_rebisected(bound, ok):
     assert (outcome == "proved") is ok, text
 
 
-@pytest.mark.parametrize("value, ok", [(sympy.Rational(7, 5), True),
-                                       (sympy.Rational(-3, 7), False)])
+@pytest.mark.parametrize(
+    "value, ok", [(sympy.Rational(7, 5), True), (sympy.Rational(-3, 7), False)]
+)
 def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
     """check_equal's refutation at a point becomes a certificate; the re-check evaluates it
     and refuses a witness outside the symbol's domain (t > 0), whatever the value there."""
@@ -210,8 +215,9 @@ def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
     cert = certificate(fact)
     assert fact.refuted and cert["point"] == {"t": sympy.srepr(sympy.Rational(7, 5))}
     cert["point"] = {"t": sympy.srepr(value)}  # a tampered witness must not pass
-    outcome, text = check_witness(read_formula(cert["formula_srepr"]), cert["point"], cert,
-                                  read_formula)
+    outcome, text = check_witness(
+        read_formula(cert["formula_srepr"]), cert["point"], cert, read_formula
+    )
     assert (outcome == "refuted") is ok, text
     if not ok:
         assert "outside the domain" in text
@@ -221,8 +227,12 @@ def test_certificate_formulas_round_trip():
     from symbolic.formula_reader import read_formula
 
     x = sympy.Symbol("x", real=True)
-    for e in (sympy.exp(x) - sympy.Rational(3, 7) * sympy.erf(2) + sympy.pi, sympy.Max(0, x),
-              sympy.Piecewise((x, x > 0), (0, True)), sympy.Interval.open(0, sympy.oo)):
+    for e in (
+        sympy.exp(x) - sympy.Rational(3, 7) * sympy.erf(2) + sympy.pi,
+        sympy.Max(0, x),
+        sympy.Piecewise((x, x > 0), (0, True)),
+        sympy.Interval.open(0, sympy.oo),
+    ):
         assert sympy.srepr(read_formula(sympy.srepr(e))) == sympy.srepr(e)
 
 
@@ -253,8 +263,7 @@ def test_the_portfolio_tries_the_header_strategy_then_quick_then_full(monkeypatc
     quick = [(o, rk.CVC5_QUICK_UNITS) for o in rk.CVC5_PORTFOLIO]
     assert calls == [((("mbqi", "true"),), full), *quick, *[(o, full) for o in rk.CVC5_PORTFOLIO]]
     monkeypatch.setattr(rk, "run_cvc5", lambda *a, **k: "unknown")
-    assert rk.run_cvc5_portfolio("") == ("unknown",
-                                         "defaults, --enum-inst, --mbqi, --nl-cov")
+    assert rk.run_cvc5_portfolio("") == ("unknown", "defaults, --enum-inst, --mbqi, --nl-cov")
 
 
 def degree_one_run():
@@ -263,8 +272,9 @@ def degree_one_run():
     from proofs.scaling import CLAIMS, degree_one_derivation
     from symbolic.engine import Report, Result
 
-    report = Report("proofs.scaling", "Scaling", "A7",
-                    (Result(CLAIMS["degree1"], degree_one_derivation()),))
+    report = Report(
+        "proofs.scaling", "Scaling", "A7", (Result(CLAIMS["degree1"], degree_one_derivation()),)
+    )
     return ModuleRun("scaling", report)
 
 
@@ -287,12 +297,16 @@ def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkey
     target = tmp_path / "scaling" / "scaling.degree_one.s04.smt2"
     text = target.read_text(encoding="utf-8")
     assert "; cvc5 options: --nl-cov\n(set-logic ALL)" in text  # a comment, for a reader
-    step6 = next(s for s in json.loads((tmp_path / rc.MANIFEST_NAME).read_text())["claims"][0][
-        "steps"] if s["id"] == "s4")
+    step6 = next(
+        s
+        for s in json.loads((tmp_path / rc.MANIFEST_NAME).read_text())["claims"][0]["steps"]
+        if s["id"] == "s4"
+    )
     entry = next(o for o in step6["obligations"] if o["role"] == rc.Checks.Z3)
     assert entry["cvc5_strategy"] == "--nl-cov"  # the manifest's, tried first by the re-check
-    ctx = rc._Context(tmp_path, True, json.loads((tmp_path / rc.MANIFEST_NAME).read_text())[
-        "files"])
+    ctx = rc._Context(
+        tmp_path, True, json.loads((tmp_path / rc.MANIFEST_NAME).read_text())["files"]
+    )
     step6["_formula"] = read_formula(step6["formula_srepr"])
     row = rc._smt_row(ctx, "scaling.degree_one", step6, entry, step6["_formula"], rc.Checks.Z3)
     assert row.outcome == "proved" and row.cvc5 == "unsat" and row.cvc5_options == "--nl-cov"
@@ -320,11 +334,14 @@ def test_a_module_command_exports_shows_the_backing_and_rechecks(tmp_path, capsy
     out, prog = tmp_path / "out", "python -m proofs.tiny"
     assert run(tiny_report, "Tiny.", prog, argv=["--smt2", str(out)]) == 0
     text, err = capsys.readouterr()
-    assert f"{prog}: wrote 1 Z3 benchmarks, 2 SMT obligations, 0 certificates and 0 spot " \
+    assert (
+        f"{prog}: wrote 1 Z3 benchmarks, 2 SMT obligations, 0 certificates and 0 spot "
         f"checks for 2 facts to {out}" in err
+    )
     assert ("backed by z3+cvc5, sympy" if cvc5_available() else "backed by z3, sympy") in text
     assert [f.relative_to(out).as_posix() for f in smt2_files(out)] == [
-        "tiny/tiny.positive.s02.smt2"]
+        "tiny/tiny.positive.s02.smt2"
+    ]
     assert run(tiny_report, "Tiny.", prog, argv=[]) == 0
     assert "backed by z3, sympy" in capsys.readouterr().out  # no second solver: says what ran
 
@@ -338,8 +355,9 @@ def test_a_module_command_exports_shows_the_backing_and_rechecks(tmp_path, capsy
     # the re-check's record backs a later run without cvc5 running again — while it holds
     # this very obligation
     assert run(tiny_report, "Tiny.", prog, argv=["--rechecked", str(out)]) == 0
-    assert ("backed by z3+cvc5, sympy" if cvc5_available() else "backed by z3, sympy") in \
-        capsys.readouterr().out
+    assert (
+        "backed by z3+cvc5, sympy" if cvc5_available() else "backed by z3, sympy"
+    ) in capsys.readouterr().out
     record = out / rc.RECORD_NAME
     data = json.loads(record.read_text(encoding="utf-8"))
     data["obligations"][0]["digest"] = "0" * 64  # another benchmark's
@@ -385,8 +403,11 @@ BENCHMARK = """; a comment
 """
 
 
-@given(st.permutations(["(declare-fun sigma (Real) Real)", "(declare-fun x () Real)"]),
-       st.integers(3, 10**6), st.integers(3, 10**6))
+@given(
+    st.permutations(["(declare-fun sigma (Real) Real)", "(declare-fun x () Real)"]),
+    st.integers(3, 10**6),
+    st.integers(3, 10**6),
+)
 def test_a_digest_ignores_let_names_declaration_order_and_comments(decls, n1, n2):
     """Z3 names and shares let-terms by its own term ids: the digest sees through that, and
     through the order of declarations, but not through a change of the obligation."""

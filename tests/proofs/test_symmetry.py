@@ -30,14 +30,17 @@ def _json(capsys, *argv) -> tuple[int, object]:
 
 
 def test_gated_silu_breaks_the_exchange_with_a_certified_witness(capsys):
-    code, out = _json(capsys, "--layer", "gated", "--transform", "Q -> K, K -> Q",
-                      "--activation", "silu")
+    code, out = _json(
+        capsys, "--layer", "gated", "--transform", "Q -> K, K -> Q", "--activation", "silu"
+    )
     assert code == 0 and out["invariant"] is False and out["status"] == "proved"
     w = out["witness"]
     assert w["certificate"] and w["entry"] == [0, 0] and out["generator"] is None
     # the witness, recomputed from its exact values by layers.py: nonzero, the value shown
-    x, Q, K, V = (sympy.Matrix([[sympy.Rational(v) for v in row] for row in w[k]])
-                  for k in ("x", "Q", "K", "V"))
+    x, Q, K, V = (
+        sympy.Matrix([[sympy.Rational(v) for v in row] for row in w[k]])
+        for k in ("x", "Q", "K", "V")
+    )
     s = sympy_sigma(ACTIVATIONS["silu"])
     diff = (layers.gated(x, K, Q, V, s) - layers.gated(x, Q, K, V, s))[0, 0]
     lo, hi = map(float, re.findall(r"[-\d.]+(?:e[-+]?\d+)?", w["certificate"])[:2])
@@ -46,16 +49,24 @@ def test_gated_silu_breaks_the_exchange_with_a_certified_witness(capsys):
 
 
 def test_symmetric_rank1_keeps_the_exchange_for_every_sigma_at_general_sizes(capsys):
-    code, out = _json(capsys, "--layer", "symmetric_rank1", "--transform", "Q -> K, K -> Q",
-                      "--activation", "silu")
+    code, out = _json(
+        capsys,
+        "--layer",
+        "symmetric_rank1",
+        "--transform",
+        "Q -> K, K -> Q",
+        "--activation",
+        "silu",
+    )
     assert code == 0 and out["invariant"] is True and out["sizes"] == "general n, d"
     assert out["every_sigma"] and out["evidence"]["methods"] == ["sympy"]
     assert out["evidence"]["steps"][0]["verdict"]["status"] == "proved"
 
 
 def test_relu_gated_rescaling_conserves_q_minus_k_per_unit(capsys):
-    code, out = _json(capsys, "--layer", "gated", "--transform", "Q -> a*Q, K -> K/a",
-                      "--activation", "relu")
+    code, out = _json(
+        capsys, "--layer", "gated", "--transform", "Q -> a*Q, K -> K/a", "--activation", "relu"
+    )
     assert code == 0 and out["invariant"] is True
     assert out["generator"] == "diag(1·I_Q, −1·I_K)" and out["conserved"] == "‖Q‖² − ‖K‖²"
     assert out["conserved_per_unit"] == "‖q_j‖² − ‖k_j‖²"
@@ -66,14 +77,22 @@ def test_relu_gated_rescaling_conserves_q_minus_k_per_unit(capsys):
 
 
 def test_a_typed_layer_is_decided_for_exchange(capsys):
-    code, out = _json(capsys, "--layer", "(sigma(x @ Q.T) * sigma(x @ K.T)) @ V",
-                      "--transform", "Q -> K, K -> Q")
+    code, out = _json(
+        capsys, "--layer", "(sigma(x @ Q.T) * sigma(x @ K.T)) @ V", "--transform", "Q -> K, K -> Q"
+    )
     assert code == 0 and out["invariant"] is True and out["layer"].startswith("(sigma")
 
 
 def test_a_layer_calling_table_activations_names_them(capsys):
-    code, out = _json(capsys, "--layer", "relu(x @ K.T) @ V", "--transform", "K -> -K, V -> -V",
-                      "--activation", "silu")
+    code, out = _json(
+        capsys,
+        "--layer",
+        "relu(x @ K.T) @ V",
+        "--transform",
+        "K -> -K, V -> -V",
+        "--activation",
+        "silu",
+    )
     assert code == 0 and out["invariant"] is False
     assert out["evidence"]["claim"]["assumptions"] == ["relu(z) = Max(0, z)"]
 
@@ -102,20 +121,25 @@ def test_missing_transform_and_bad_input_exit_2(capsys):
 def test_undecided_at_the_bound_is_unknown_exit_3(capsys):
     """With SymPy given no time, the ReLU MLP's rescaling is neither proved nor refuted (no witness
     exists): unknown, exit 3, never a pass."""
-    code, out = _json(capsys, "--layer", "mlp", "--transform", "K -> a*K, V -> V/a",
-                      "--sympy-timeout", "1e-6")
+    code, out = _json(
+        capsys, "--layer", "mlp", "--transform", "K -> a*K, V -> V/a", "--sympy-timeout", "1e-6"
+    )
     assert code == 3 and out["invariant"] is None and out["status"] == "unknown"
-    assert out["conserved"] is None and out["evidence"]["steps"][0]["verdict"]["status"] == \
-        "unknown"
+    assert (
+        out["conserved"] is None and out["evidence"]["steps"][0]["verdict"]["status"] == "unknown"
+    )
 
 
-@pytest.mark.parametrize(("text", "generator", "conserved"), [
-    ("Q -> a*Q, K -> a**(-2)*K", "diag(1·I_Q, −2·I_K)", "‖Q‖² − 2‖K‖²"),
-    ("Q[j] -> a*Q[j], K[j] -> K[j]/a", "diag(1·I_q_j, −1·I_k_j)", "‖q_j‖² − ‖k_j‖²"),
-    ("K -> a**(3/2)*K, V -> V/a", "diag(3/2·I_K, −1·I_V)", "(3/2)‖K‖² − ‖V‖²"),
-    ("Q -> K, K -> Q", None, None),
-    ("Q -> a*K, K -> Q", None, None),
-])
+@pytest.mark.parametrize(
+    ("text", "generator", "conserved"),
+    [
+        ("Q -> a*Q, K -> a**(-2)*K", "diag(1·I_Q, −2·I_K)", "‖Q‖² − 2‖K‖²"),
+        ("Q[j] -> a*Q[j], K[j] -> K[j]/a", "diag(1·I_q_j, −1·I_k_j)", "‖q_j‖² − ‖k_j‖²"),
+        ("K -> a**(3/2)*K, V -> V/a", "diag(3/2·I_K, −1·I_V)", "(3/2)‖K‖² − ‖V‖²"),
+        ("Q -> K, K -> Q", None, None),
+        ("Q -> a*K, K -> Q", None, None),
+    ],
+)
 def test_generator_and_conserved_quantity(text, generator, conserved):
     t = parse_transform(text, table_layer("gated"), parse_param("a > 0"))
     assert generator_of(t) == (generator, conserved)
@@ -133,8 +157,10 @@ SUBSET = ("relu", "silu", "relu2", "tanh", "identity")  # degree 1, smooth, degr
 def test_discovered_rows_agree_with_exchange_and_scaling(name):
     ex = exchange.build_report(activations=[name]).data["activations"][0]
     sc = scaling.build_report(activations=[name]).data["activations"][0]
-    want = {"Q -> K, K -> Q": ex["exchange_symmetric"],
-            "Q[j] -> a*Q[j], K[j] -> K[j]/a": sc["inverse_scaling_symmetric"]}
+    want = {
+        "Q -> K, K -> Q": ex["exchange_symmetric"],
+        "Q[j] -> a*Q[j], K[j] -> K[j]/a": sc["inverse_scaling_symmetric"],
+    }
     if sc["homogeneity_degree"] not in (None, 1):
         want[f"Q[j] -> a*Q[j], K[j] -> a**(-{sc['homogeneity_degree']})*K[j]"] = True
     layer = table_layer("gated")
@@ -155,8 +181,11 @@ def test_discover_proposes_the_standard_family(capsys):
     assert conserved["K[j] -> a*K[j], V[j] -> V[j]/a"] == "‖k_j‖² − ‖v_j‖²"
 
 
-_KEPT = {"Q -> a*Q, K -> K/a": "relu", "K -> a*K, V -> V/a": "silu",
-         "Q -> a*Q, K -> a**(-2)*K": "relu2"}
+_KEPT = {
+    "Q -> a*Q, K -> K/a": "relu",
+    "K -> a*K, V -> V/a": "silu",
+    "Q -> a*Q, K -> a**(-2)*K": "relu2",
+}
 _DECIDED = {}
 
 
@@ -172,12 +201,15 @@ def test_kept_rescalings_hold_at_random_scalings(text, a, seed):
     assert d.invariant is True
     rng = np.random.default_rng(seed)
     x, Q, K, V = (rng.standard_normal(s) for s in ((1, 3), (4, 3), (4, 3), (4, 3)))
-    moved = {s.target.name: float(s.coefficient.subs(d.transform.parameter, a))
-             for s in d.transform.substitutions}
+    moved = {
+        s.target.name: float(s.coefficient.subs(d.transform.parameter, a))
+        for s in d.transform.substitutions
+    }
     sigma = ACTIVATIONS[_KEPT[text]].numpy
     before = layers.gated(x, Q, K, V, sigma)
-    after = layers.gated(x, moved.get("Q", 1) * Q, moved.get("K", 1) * K, moved.get("V", 1) * V,
-                         sigma)
+    after = layers.gated(
+        x, moved.get("Q", 1) * Q, moved.get("K", 1) * K, moved.get("V", 1) * V, sigma
+    )
     assert np.allclose(after, before, rtol=1e-10, atol=1e-10 * np.max(np.abs(before)))
 
 
@@ -196,8 +228,11 @@ def test_a_wrong_proposal_is_refused_by_the_kernel(monkeypatch):
     rewrite._INSTANCES.clear()
     layer = table_layer("gated")
     with limits(sympy_timeout_s=PROOF_ATTEMPT_S):
-        got = decide(layer, parse_transform("Q -> a*Q, K -> K/a", layer),
-                     {"sigma": symmetry.activation_spec("silu")})
+        got = decide(
+            layer,
+            parse_transform("Q -> a*Q, K -> K/a", layer),
+            {"sigma": symmetry.activation_spec("silu")},
+        )
     rewrite._INSTANCES.clear()
     assert got.invariant is False and got.witness is not None
 
@@ -218,7 +253,8 @@ def test_a_forged_proof_fails_the_numeric_cross_check(monkeypatch, capsys):
 def test_torch_cross_checks_use_the_real_functions():
     """A per-unit rescaling on torch tensors (rows assigned on a clone), torch's F.gelu."""
     pytest.importorskip("torch")
-    kept = symmetry.symmetry_report(layer="gated", transform="K[j] -> a*K[j], V[j] -> V[j]/a",
-                                    activation="gelu", torch=True)
+    kept = symmetry.symmetry_report(
+        layer="gated", transform="K[j] -> a*K[j], V[j] -> V[j]/a", activation="gelu", torch=True
+    )
     assert [n.backend for n in kept.results[0].numeric] == ["numpy", "torch"]
     assert all(n.agrees for n in kept.results[0].numeric)

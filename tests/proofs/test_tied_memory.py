@@ -27,8 +27,13 @@ def test_every_claim_is_proved_with_agreeing_numeric_checks():
     assert report.status == "proved"
     assert all(n.agrees for r in report.results for n in r.numeric)
     names = {r.claim.name for r in report.results}
-    assert {"tied.symmetric-even", "tied.relu-gate-doubles", "tied.relu2-symmetric-wins",
-            "tied.capacity-relu", "tied.capacity-hardswish"} <= names
+    assert {
+        "tied.symmetric-even",
+        "tied.relu-gate-doubles",
+        "tied.relu2-symmetric-wins",
+        "tied.capacity-relu",
+        "tied.capacity-hardswish",
+    } <= names
     rows = {r["store"]: r for r in report.data["stores"]}
     assert set(rows) == set(TIED)
     assert rows["sym_relu"]["exact"] == 1409 and rows["gated_relu"]["exact"] == 2817
@@ -39,8 +44,9 @@ def test_the_tied_stores_stay_out_of_the_source_table():
 
 
 def test_closed_forms_in_d():
-    assert tied_law("sym_relu2", "exact", 8).capacity == tied_law("gated_relu2", "exact",
-                                                                  8).capacity  # the tie
+    assert (
+        tied_law("sym_relu2", "exact", 8).capacity == tied_law("gated_relu2", "exact", 8).capacity
+    )  # the tie
     d = sympy.Symbol("d", positive=True)
     assert sympy.simplify(tied_law("gated_relu", "gaussian", 64).expr - (1 + 2 * d**2 / 3)) == 0
     assert tied_law("sym_gelu", "exact", 64).kind == "numeric"  # no polynomial: says so
@@ -130,15 +136,23 @@ def test_evenness_is_stated_for_an_uninterpreted_sigma():
 
 
 @pytest.mark.xdist_group("shared-reports")
-@pytest.mark.parametrize("name", ["tied.symmetric-even", "tied.capacity-relu",
-                                  "tied.relu-gate-doubles", "tied.relu2-symmetric-wins"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "tied.symmetric-even",
+        "tied.capacity-relu",
+        "tied.relu-gate-doubles",
+        "tied.relu2-symmetric-wins",
+    ],
+)
 def test_a_statement_off_by_a_sign_is_failed(report, name):
     from dataclasses import replace
 
     result = next(r for r in report.results if r.claim.name == name)
     parts = list(result.claim.statement.args)
-    wrong = sympy.And(sympy.Eq(parts[0].lhs, -parts[0].rhs, evaluate=False), *parts[1:],
-                      evaluate=False)
+    wrong = sympy.And(
+        sympy.Eq(parts[0].lhs, -parts[0].rhs, evaluate=False), *parts[1:], evaluate=False
+    )
     assert replace(result, claim=replace(result.claim, statement=wrong)).status == "failed"
 
 

@@ -92,45 +92,83 @@ _ORIGIN = "σ(0) ≠ 0 and σ is not constant, so no degree (p>0 needs σ(0)=0, 
 
 CORPUS: tuple[Entry, ...] = (
     # -- the issue's own examples, verbatim ------------------------------------------------------
-    _const("max(1, sigmoid(400) - 3*abs(x-1))",
-           "sigmoid(400) < 1 so the 2nd argument is < 1: σ ≡ 1", ISSUE),
-    _none("elu(elu(x))",
-          "elu(x)>0 iff x>0: σ(x)=x (x>0), exp(e^x-1)-1 (x≤0); σ(-1)=-0.4685.. ≠ -1 so not "
-          "linear; " + _P1 + ", σ(-2)=-0.5788.. ≠ 2σ(-1)=-0.9370..", ISSUE),
-    _none("x + relu(1e-9 - abs(tanh(x) - 0.5))",
-          "bump of height 1e-9 at z0=atanh(1/2): σ(z0)=z0+1e-9; " + _P1 + ", fails at z0", ISSUE,
-          ("atanh(0.5)",)),
-    _none("x + relu(x-1e12)*exp(exp(x))",
-          "σ(z)=z for z≤1e12 and σ(z)>z beyond (positive product): " + _P1 + ", fails at 2e12 "
-          "(algebra: the point overflows any evaluator)", ISSUE),
-    _none("x + relu(1e-9 - abs(x**5 - x - 1))",
-          "bump at the real root r=1.1673.. of x^5-x-1: σ(r)=r+1e-9; " + _P1 + ", fails at r",
-          ISSUE, ("polyroot(1,0,0,0,-1,-1,1.1673)",)),
-    _none("relu(x) + relu(1e-9 - abs(x - 1 + tanh(200)))",
-          "1-tanh(200)≈2e-174 lies inside the 1e-9 bump, so σ(0)=1e-9-(1-tanh 200)>0; " + _ORIGIN,
-          ISSUE),
-    _none("2**2**2**2**2**x",
-          "right-associative: σ(0)=2^2^2^2^1=65536 ≠ 0 and σ is strictly increasing; " + _ORIGIN,
-          ISSUE),
-    _hom("abs(x)**1.0000001", "10000001/10000000",
-         "|αz|^p = α^p|z|^p; p=1.0000001 ≠ 1; |x|^p ≠ c·x at x=-1", ISSUE),
-    _hom("abs(x)**(1 + 1/10000)", "10001/10000",
-         "|αz|^p = α^p|z|^p with p = 10001/10000 ≠ 1; not linear at x=-1", ISSUE),
-    _none("x + relu(x - tanh(200))*relu(1 - x)",
-          "extra term >0 exactly on (tanh 200, 1), width 2e-174: σ(m)>m at its midpoint m; "
-          "σ(1)=1, σ(2)=2 force p=1, fails at m", ISSUE, ("(1 + tanh(200))/2",)),
+    _const(
+        "max(1, sigmoid(400) - 3*abs(x-1))",
+        "sigmoid(400) < 1 so the 2nd argument is < 1: σ ≡ 1",
+        ISSUE,
+    ),
+    _none(
+        "elu(elu(x))",
+        "elu(x)>0 iff x>0: σ(x)=x (x>0), exp(e^x-1)-1 (x≤0); σ(-1)=-0.4685.. ≠ -1 so not "
+        "linear; " + _P1 + ", σ(-2)=-0.5788.. ≠ 2σ(-1)=-0.9370..",
+        ISSUE,
+    ),
+    _none(
+        "x + relu(1e-9 - abs(tanh(x) - 0.5))",
+        "bump of height 1e-9 at z0=atanh(1/2): σ(z0)=z0+1e-9; " + _P1 + ", fails at z0",
+        ISSUE,
+        ("atanh(0.5)",),
+    ),
+    _none(
+        "x + relu(x-1e12)*exp(exp(x))",
+        "σ(z)=z for z≤1e12 and σ(z)>z beyond (positive product): " + _P1 + ", fails at 2e12 "
+        "(algebra: the point overflows any evaluator)",
+        ISSUE,
+    ),
+    _none(
+        "x + relu(1e-9 - abs(x**5 - x - 1))",
+        "bump at the real root r=1.1673.. of x^5-x-1: σ(r)=r+1e-9; " + _P1 + ", fails at r",
+        ISSUE,
+        ("polyroot(1,0,0,0,-1,-1,1.1673)",),
+    ),
+    _none(
+        "relu(x) + relu(1e-9 - abs(x - 1 + tanh(200)))",
+        "1-tanh(200)≈2e-174 lies inside the 1e-9 bump, so σ(0)=1e-9-(1-tanh 200)>0; " + _ORIGIN,
+        ISSUE,
+    ),
+    _none(
+        "2**2**2**2**2**x",
+        "right-associative: σ(0)=2^2^2^2^1=65536 ≠ 0 and σ is strictly increasing; " + _ORIGIN,
+        ISSUE,
+    ),
+    _hom(
+        "abs(x)**1.0000001",
+        "10000001/10000000",
+        "|αz|^p = α^p|z|^p; p=1.0000001 ≠ 1; |x|^p ≠ c·x at x=-1",
+        ISSUE,
+    ),
+    _hom(
+        "abs(x)**(1 + 1/10000)",
+        "10001/10000",
+        "|αz|^p = α^p|z|^p with p = 10001/10000 ≠ 1; not linear at x=-1",
+        ISSUE,
+    ),
+    _none(
+        "x + relu(x - tanh(200))*relu(1 - x)",
+        "extra term >0 exactly on (tanh 200, 1), width 2e-174: σ(m)>m at its midpoint m; "
+        "σ(1)=1, σ(2)=2 force p=1, fails at m",
+        ISSUE,
+        ("(1 + tanh(200))/2",),
+    ),
     _lin("log(cosh(x) + sinh(x))", "cosh x + sinh x = e^x > 0, so σ = log(e^x) = x", ISSUE),
     _lin("x*(cosh(x)**2 - sinh(x)**2)", "cosh²−sinh² = 1, so σ = x", ISSUE),
-    _hom("relu(x)**tanh(345)", "tanh(345)",
-         "relu(αz)^p = α^p relu(z)^p; p = tanh(345) = 1 − 2e-300 < 1 (differences ~1e-300 at "
-         "700 digits); σ(-1)=0 ≠ -1", ISSUE),
-    _hom("abs(x)**erf(26)", "erf(26)",
-         "p = erf(26) = 1 − erfc(26), erfc(26) ≈ 5e-296 > 0, so p < 1; |x|^p not linear at -1",
-         ISSUE),
-    _bad("x # comment", "'#' is not in the grammar (a comment; the parser must not drop it)",
-         ISSUE),
+    _hom(
+        "relu(x)**tanh(345)",
+        "tanh(345)",
+        "relu(αz)^p = α^p relu(z)^p; p = tanh(345) = 1 − 2e-300 < 1 (differences ~1e-300 at "
+        "700 digits); σ(-1)=0 ≠ -1",
+        ISSUE,
+    ),
+    _hom(
+        "abs(x)**erf(26)",
+        "erf(26)",
+        "p = erf(26) = 1 − erfc(26), erfc(26) ≈ 5e-296 > 0, so p < 1; |x|^p not linear at -1",
+        ISSUE,
+    ),
+    _bad(
+        "x # comment", "'#' is not in the grammar (a comment; the parser must not drop it)", ISSUE
+    ),
     _lin("-x/3", "σ = −z/3", ISSUE),
-
     # -- disguised linear functions ------------------------------------------------------------
     _lin("max(x, 0) + min(x, 0)", "max(a,b)+min(a,b) = a+b = x", DISGUISED),
     _lin("relu(x) - relu(-x)", "max(x,0) − max(−x,0) = x for both signs", DISGUISED),
@@ -147,10 +185,14 @@ CORPUS: tuple[Entry, ...] = (
     _lin("x*sigmoid(x) + x*sigmoid(-x)", "x(s(x)+s(−x)) = x", DISGUISED),
     _lin("max(x, 2*x) + min(x, 2*x)", "max+min = sum = 3x", DISGUISED),
     _lin("(abs(x) + x)/2 - relu(x) + x", "(|x|+x)/2 = relu(x), so σ = x", DISGUISED),
-    _lin("hardtanh(x) - max(-1, min(1, x)) + x", "hardtanh is max(−1,min(1,x)), so σ = x",
-         DISGUISED),
-    _lin("leaky_relu(x) - 0.01*x - 0.99*relu(x) + x",
-         "x≥0: x−.01x−.99x+x = x; x<0: .01x−.01x−0+x = x", DISGUISED),
+    _lin(
+        "hardtanh(x) - max(-1, min(1, x)) + x", "hardtanh is max(−1,min(1,x)), so σ = x", DISGUISED
+    ),
+    _lin(
+        "leaky_relu(x) - 0.01*x - 0.99*relu(x) + x",
+        "x≥0: x−.01x−.99x+x = x; x<0: .01x−.01x−0+x = x",
+        DISGUISED,
+    ),
     _lin("leaky_relu(x) - leaky_relu(-x)", "x≥0: x+.01x; x<0: .01x+x: σ = 1.01x", DISGUISED),
     _lin("relu6(x) - min(relu(x), 6) + x", "relu6 = min(relu,6), so σ = x", DISGUISED),
     _lin("sqrt(x**2) - abs(x) + x", "sqrt(x²) = |x|, so σ = x", DISGUISED),
@@ -177,57 +219,93 @@ CORPUS: tuple[Entry, ...] = (
     _lin("x + relu(1 - cosh(x))", "1 − cosh ≤ 0, so σ = x", DISGUISED),
     _lin("x + relu(sinh(x)**2 - cosh(x)**2 + 1)", "sinh²−cosh²+1 = 0, so σ = x", DISGUISED),
     _lin("x + relu(-softplus(x))", "softplus > 0, so σ = x", DISGUISED),
-    _lin("x + relu(softplus(x) - softplus(x + 1))", "softplus increasing, so the relu is 0",
-         DISGUISED),
+    _lin(
+        "x + relu(softplus(x) - softplus(x + 1))",
+        "softplus increasing, so the relu is 0",
+        DISGUISED,
+    ),
     _lin("x + relu(x - abs(x))", "x ≤ |x|, so σ = x", DISGUISED),
     _lin("max(x, min(x, 1e-9))", "min(x,1e-9) ≤ x, so σ = x", DISGUISED),
     _lin("min(x, max(x, 1e-9))", "max(x,1e-9) ≥ x, so σ = x", DISGUISED),
     _lin("max(x, min(x, -x))", "min(x,−x) = −|x| ≤ x, so σ = x", DISGUISED),
-
     # -- tiny perturbations --------------------------------------------------------------------
-    _none("x + 1e-30*x**2",
-          "σ(2)/σ(1) = 2(1+2e-30)/(1+1e-30) forces p = 1+1.4e-30, but σ(−2)/σ(−1) < 2", TINY),
+    _none(
+        "x + 1e-30*x**2",
+        "σ(2)/σ(1) = 2(1+2e-30)/(1+1e-30) forces p = 1+1.4e-30, but σ(−2)/σ(−1) < 2",
+        TINY,
+    ),
     _none("x + 1e-30*x**3", "σ(2z)/σ(z) = 2(1+4e-30z²)/(1+1e-30z²) depends on z", TINY),
-    _hom("x + 1e-100*abs(x)", "1",
-         "both terms are degree 1; σ(−1) = −1+1e-100 ≠ −σ(1) = −1−1e-100, so not linear", TINY),
+    _hom(
+        "x + 1e-100*abs(x)",
+        "1",
+        "both terms are degree 1; σ(−1) = −1+1e-100 ≠ −σ(1) = −1−1e-100, so not linear",
+        TINY,
+    ),
     _hom("x + 1e-30*relu(x)", "1", "sum of degree-1 terms; σ(−1) = −1 ≠ −(1+1e-30)", TINY),
-    _none("x*(1 + 1e-12*sigmoid(x))", "σ(2z)/σ(z) = 2(1+1e-12 s(2z))/(1+1e-12 s(z)) varies with z",
-          TINY),
+    _none(
+        "x*(1 + 1e-12*sigmoid(x))",
+        "σ(2z)/σ(z) = 2(1+1e-12 s(2z))/(1+1e-12 s(z)) varies with z",
+        TINY,
+    ),
     _none("x + 1e-20*tanh(x)", "σ(2)/σ(1) ≠ σ(4)/σ(2) at 700 digits (tanh not linear)", TINY),
-    _none("x + 1e-9*relu(1e-9 - abs(x - pi))", "bump of height 1e-18 at π: σ(π) = π+1e-18; "
-          + _P1, TINY, ("pi",)),
+    _none(
+        "x + 1e-9*relu(1e-9 - abs(x - pi))",
+        "bump of height 1e-18 at π: σ(π) = π+1e-18; " + _P1,
+        TINY,
+        ("pi",),
+    ),
     _none("x + relu(1e-9 - abs(x - e))", "bump at e: σ(e) = e+1e-9; " + _P1, TINY, ("E",)),
     _none("x + relu(1e-9 - abs(x - sqrt(2)))", "bump at √2; " + _P1, TINY, ("sqrt(2)",)),
     _none("x + relu(1e-9 - abs(exp(x) - 3))", "bump at log 3; " + _P1, TINY, ("log(3)",)),
     _none("x + relu(1e-9 - abs(x**2 - 2))", "bumps at ±√2; " + _P1, TINY, ("sqrt(2)",)),
     _none("x + relu(1e-9 - abs(sinh(x) - 1))", "bump at asinh 1; " + _P1, TINY, ("asinh(1)",)),
-    _none("x + relu(1e-9 - abs(erf(x) - 0.5))", "bump at erfinv(1/2); " + _P1, TINY,
-          ("erfinv(0.5)",)),
-    _none("x + relu(1e-9 - abs(x**3 - x - 1))", "bump at the plastic number 1.3247..; " + _P1,
-          TINY, ("polyroot(1,0,-1,-1,1.3247)",)),
+    _none(
+        "x + relu(1e-9 - abs(erf(x) - 0.5))", "bump at erfinv(1/2); " + _P1, TINY, ("erfinv(0.5)",)
+    ),
+    _none(
+        "x + relu(1e-9 - abs(x**3 - x - 1))",
+        "bump at the plastic number 1.3247..; " + _P1,
+        TINY,
+        ("polyroot(1,0,-1,-1,1.3247)",),
+    ),
     _none("x + relu(1e-9 - abs(cosh(x) - 2))", "bumps at ±acosh 2; " + _P1, TINY, ("acosh(2)",)),
     _none("x + relu(1e-9 - abs(sigmoid(x) - 0.9))", "bump at log 9; " + _P1, TINY, ("log(9)",)),
     _none("x + relu(1e-9 - abs(x - 1e6*pi))", "bump at 1e6·π; " + _P1, TINY, ("1e6*pi",)),
-    _none("x + relu(1e-9 - abs(tanh(x) - 0.999))", "bump at atanh(0.999); " + _P1, TINY,
-          ("atanh(0.999)",)),
+    _none(
+        "x + relu(1e-9 - abs(tanh(x) - 0.999))",
+        "bump at atanh(0.999); " + _P1,
+        TINY,
+        ("atanh(0.999)",),
+    ),
     _none("x + relu(1e-9 - abs(x - log(2)))", "bump at log 2; " + _P1, TINY, ("log(2)",)),
-    _none("relu(x) + relu(1e-9 - abs(x - pi))", "bump at π; σ(1)=1, σ(2)=2 force p=1", TINY,
-          ("pi",)),
-    _none("abs(x) + relu(1e-9 - abs(abs(x) - e))", "bumps at ±e; σ(1)=1, σ(2)=2 force p=1", TINY,
-          ("E",)),
+    _none(
+        "relu(x) + relu(1e-9 - abs(x - pi))", "bump at π; σ(1)=1, σ(2)=2 force p=1", TINY, ("pi",)
+    ),
+    _none(
+        "abs(x) + relu(1e-9 - abs(abs(x) - e))",
+        "bumps at ±e; σ(1)=1, σ(2)=2 force p=1",
+        TINY,
+        ("E",),
+    ),
     _none("x + relu(1e-9 - abs(x + 1e6*e))", "bump at −1e6·e; " + _P1, TINY, ("-1e6*E",)),
     _none("x + relu(1e-15 - abs(x - pi))", "bump of width 1e-15 at π; " + _P1, TINY, ("pi",)),
-    _none("x + 1e-9*relu(1e-9 - abs(x - 1/3))", "bump at 1/3 of height 1e-18; " + _P1, TINY,
-          ("1/3",)),
-    _none("x + relu(x - 1e6)", "σ = x up to 1e6, 2x−1e6 beyond; " + _P1 + ", σ(2e6)=3e6", TINY,
-          ("2e6",)),
+    _none(
+        "x + 1e-9*relu(1e-9 - abs(x - 1/3))", "bump at 1/3 of height 1e-18; " + _P1, TINY, ("1/3",)
+    ),
+    _none(
+        "x + relu(x - 1e6)",
+        "σ = x up to 1e6, 2x−1e6 beyond; " + _P1 + ", σ(2e6)=3e6",
+        TINY,
+        ("2e6",),
+    ),
     _none("x + 1e-12*relu(x - 1e6)", "kink at 1e6; " + _P1 + ", σ(2e6) ≠ 2e6", TINY, ("2e6",)),
     _none("max(x, 2*x - 1e6)", "x up to 1e6, 2x−1e6 beyond; " + _P1, TINY, ("2e6",)),
     _none("min(x, 1e6)", "saturates at 1e6: σ(2e6) = 1e6 ≠ 2e6; " + _P1, TINY, ("2e6",)),
     _none("relu(x) + relu(x - 1e6)", "σ(1)=1, σ(2)=2 force p=1; σ(2e6)=3e6", TINY, ("2e6",)),
     _none("x + 1e-12*relu(x + 1e6)", "σ(0) = 1e-6 ≠ 0, not constant", TINY),
-    _none("x + relu(abs(x) - 1e12)", "kinks at ±1e12; " + _P1 + ", σ(2e12) = 3e12", TINY,
-          ("2e12",)),
+    _none(
+        "x + relu(abs(x) - 1e12)", "kinks at ±1e12; " + _P1 + ", σ(2e12) = 3e12", TINY, ("2e12",)
+    ),
     _none("x + 1e-30", "σ(0) = 1e-30 ≠ 0, not constant", TINY),
     _none("x - 1e-100", "σ(0) = −1e-100 ≠ 0, not constant", TINY),
     _lin("x*(1 + 1e-30)", "σ = (1+1e-30)·x", TINY),
@@ -239,13 +317,17 @@ CORPUS: tuple[Entry, ...] = (
     _none("relu(x)**2 + 1e-30*relu(x)", "degrees 2 and 1 mixed", TINY),
     _none("x + 1e-30*exp(x)", "σ(0) = 1e-30 ≠ 0, not constant", TINY),
     _none("x + 1e-30*sigmoid(x)", "σ(0) = 5e-31 ≠ 0, not constant", TINY),
-    _none("x + 1e-30*relu(1 - abs(x - 1e6))", "bump of height 1e-30 at 1e6; " + _P1, TINY,
-          ("1e6",)),
-
+    _none(
+        "x + 1e-30*relu(1 - abs(x - 1e6))", "bump of height 1e-30 at 1e6; " + _P1, TINY, ("1e6",)
+    ),
     # -- constants nudged ----------------------------------------------------------------------
     _hom("relu(x)**1.0000001", "10000001/10000000", "relu(αz)^p = α^p relu(z)^p, p ≠ 1", NUDGED),
-    _hom("abs(x)**(1 - 1e-12)", "999999999999/1000000000000",
-         "p = 1 − 1e-12 ≠ 1; α^p ≠ α at α=2 by 1.4e-12", NUDGED),
+    _hom(
+        "abs(x)**(1 - 1e-12)",
+        "999999999999/1000000000000",
+        "p = 1 − 1e-12 ≠ 1; α^p ≠ α at α=2 by 1.4e-12",
+        NUDGED,
+    ),
     _hom("abs(x)**0.9999999", "9999999/10000000", "p = 0.9999999", NUDGED),
     _hom("relu(x)**(1 + 1/10000)", "10001/10000", "p = 1.0001", NUDGED),
     _hom("relu(x)**0.9999", "9999/10000", "p = 0.9999", NUDGED),
@@ -258,8 +340,12 @@ CORPUS: tuple[Entry, ...] = (
     _hom("abs(x)**tanh(20)", "tanh(20)", "p = tanh 20 = 1 − 8.5e-18", NUDGED),
     _hom("relu(x)**erf(5)", "erf(5)", "p = erf 5 = 1 − 1.5e-12", NUDGED),
     _hom("abs(x)**sigmoid(40)", "1/(1 + exp(-40))", "p = sigmoid(40) = 1 − 4.2e-18", NUDGED),
-    _hom("x*abs(x)**(1e-12)", "1000000000001/1000000000000", "z|z|^q has degree 1+q, q = 1e-12",
-         NUDGED),
+    _hom(
+        "x*abs(x)**(1e-12)",
+        "1000000000001/1000000000000",
+        "z|z|^q has degree 1+q, q = 1e-12",
+        NUDGED,
+    ),
     _hom("x*abs(x)**(1/10000)", "10001/10000", "z|z|^q has degree 1+q", NUDGED),
     _hom("abs(x)**(2 - tanh(345))", "2 - tanh(345)", "p = 1 + 2e-300 > 1", NUDGED),
     _hom("abs(x)**(2*sigmoid(600))", "2/(1 + exp(-600))", "p = 2/(1+e^−600) = 2 − 5e-261", NUDGED),
@@ -268,13 +354,20 @@ CORPUS: tuple[Entry, ...] = (
     _hom("abs(x)**cosh(0)", "1", "cosh 0 = 1: |x|", NUDGED),
     _hom("abs(x)**log(e)", "1", "log e = 1: |x|", NUDGED),
     _hom("relu(x)**(cosh(1)**2 - sinh(1)**2)", "1", "cosh²1 − sinh²1 = 1 exactly: relu", NUDGED),
-    _hom("abs(x)**(2*sigmoid(1) + 2*sigmoid(-1) - 1)", "1",
-         "sigmoid(1)+sigmoid(−1) = 1, so p = 1 exactly", NUDGED),
+    _hom(
+        "abs(x)**(2*sigmoid(1) + 2*sigmoid(-1) - 1)",
+        "1",
+        "sigmoid(1)+sigmoid(−1) = 1, so p = 1 exactly",
+        NUDGED,
+    ),
     _hom("abs(x)**(tanh(1)*cosh(1)/sinh(1))", "1", "tanh·cosh/sinh = 1 exactly", NUDGED),
     _hom("relu(x)**(sigmoid(3) + sigmoid(-3))", "1", "sigmoid(3)+sigmoid(−3) = 1 exactly", NUDGED),
-    _hom("abs(x)**(1 + sigmoid(400) - 1)", "1/(1 + exp(-400))",
-         "p = sigmoid(400) = 1 − 1.9e-174 < 1", NUDGED),
-
+    _hom(
+        "abs(x)**(1 + sigmoid(400) - 1)",
+        "1/(1 + exp(-400))",
+        "p = sigmoid(400) = 1 − 1.9e-174 < 1",
+        NUDGED,
+    ),
     # -- non-integer and transcendental degrees ------------------------------------------------
     _hom("relu(x)**1.5", "3/2", "relu(αz)^1.5 = α^1.5 relu(z)^1.5", DEGREE),
     _hom("abs(x)**0.5", "1/2", "degree 1/2", DEGREE),
@@ -309,7 +402,6 @@ CORPUS: tuple[Entry, ...] = (
     _hom("(x**4)**(1/8)", "1/2", "(x⁴)^{1/8} = |x|^{1/2}", DEGREE),
     _hom("x**2", "2", "degree 2", DEGREE),
     _hom("-x**4", "4", "−(x⁴): degree 4", DEGREE),
-
     # -- degree-0 constants written obscurely --------------------------------------------------
     _const("5", "constant 5", CONST),
     _const("pi", "constant π", CONST),
@@ -349,12 +441,12 @@ CORPUS: tuple[Entry, ...] = (
     _const("max(1, sigmoid(400) - 3*abs(x-1))**2", "= 1", CONST),
     _const("max(pi, 3 + sigmoid(x)/10)", "3 + s/10 < 3.1 < π: = π", CONST),
     _const("max(e, 2 + 0.7*sigmoid(x))", "2 + 0.7s < 2.7 < e: = e", CONST),
-    _const("max(2.718281828, 2 + 0.718281828*sigmoid(x))", "2 + 0.718281828·s < 2.718281828",
-           CONST),
+    _const(
+        "max(2.718281828, 2 + 0.718281828*sigmoid(x))", "2 + 0.718281828·s < 2.718281828", CONST
+    ),
     _const("min(1, 1 + exp(x)) - 2", "1 + e^x > 1: = −1", CONST),
     _none("min(e, 2 + tanh(x)**2)", "σ(0) = 2, σ(10) = e: not constant, σ(0) ≠ 0", CONST),
     _none("min(-2, -2 - relu(x))", "= −2 − relu(x): σ(0) = −2 ≠ 0, not constant", CONST),
-
     # -- σ ≡ 0 written obscurely ---------------------------------------------------------------
     _zero("0", "σ ≡ 0", ZERO),
     _zero("0*x", "σ ≡ 0", ZERO),
@@ -386,7 +478,6 @@ CORPUS: tuple[Entry, ...] = (
     _zero("relu(x - abs(x))", "x ≤ |x|", ZERO),
     _zero("exp(x)*relu(-sigmoid(x))", "−sigmoid < 0", ZERO),
     _zero("tanh(x)**2 + 1/cosh(x)**2 - 1", "tanh² + sech² = 1", ZERO),
-
     # -- odd/even tricks -----------------------------------------------------------------------
     _hom("x*abs(x)", "2", "odd, degree 2", ODD),
     _hom("x*abs(x)**0.5", "3/2", "z|z|^{1/2}: degree 3/2", ODD),
@@ -415,7 +506,6 @@ CORPUS: tuple[Entry, ...] = (
     _none("tanh(x)*abs(x)", "σ(2)/σ(1) ≠ σ(4)/σ(2)", ODD),
     _hom("(-x)**3", "3", "= −x³", ODD),
     _hom("abs(-x)", "1", "= |x|", ODD),
-
     # -- piecewise via max/min nesting ---------------------------------------------------------
     _hom("max(min(x, 2*x), 0.5*x)", "1", "x (x≥0), 0.5x (x<0)", PIECE),
     _hom("min(max(x, 0), max(2*x, 0))", "1", "= relu(x)", PIECE),
@@ -438,9 +528,7 @@ CORPUS: tuple[Entry, ...] = (
     _none("relu(relu(x) - relu(x - 1))", "= min(relu x, 1): σ(1)=σ(2)=1, σ(1/2)=1/2", PIECE),
     _none("relu(x) - relu(x - 1) - relu(x - 2) + relu(x - 3)", "σ(1)=1, σ(2)=1, σ(4)=0", PIECE),
     _hom("max(x, 0) + min(x, 0)*0.5", "1", "x (x≥0), x/2 (x<0)", PIECE),
-    _hom("min(max(x, -2*x), max(3*x, -x))", "1", "x≥0: min(x,3x)=x; x<0: min(−2x,−x)=−x",
-         PIECE),
-
+    _hom("min(max(x, -2*x), max(3*x, -x))", "1", "x≥0: min(x,3x)=x; x<0: min(−2x,−x)=−x", PIECE),
     # -- huge and small magnitudes (overflow float64) ------------------------------------------
     _none("exp(exp(x))", "σ(0) = e ≠ 0, not constant", HUGE),
     _none("exp(x)**100", "= e^{100x}: σ(0) = 1, not constant", HUGE),
@@ -456,13 +544,12 @@ CORPUS: tuple[Entry, ...] = (
     _none("x + exp(-690)", "σ(0) = e^−690 ≠ 0", HUGE),
     _none("x + exp(-690)*x**2", "σ(2)/σ(1) forces p = 1 + ~1e-300, σ(−2)/σ(−1) < 2", HUGE),
     _lin("(exp(690)*x + x) - exp(690)*x", "= x exactly (float64 cancels it to 0)", HUGE),
-    _none("tanh(1e12*x)", "σ(2)/σ(1) = 1 + ~1e-300 but σ(2e-13)/σ(1e-13) = 1.98",
-          HUGE, ("1e-13",)),
-    _none("tanh(x*1e-12)*1e12", "= x − 1e-24x³/3 + ...: not linear; σ(2)/σ(1) ≠ σ(4)/σ(2)",
-          HUGE),
+    _none("tanh(1e12*x)", "σ(2)/σ(1) = 1 + ~1e-300 but σ(2e-13)/σ(1e-13) = 1.98", HUGE, ("1e-13",)),
+    _none("tanh(x*1e-12)*1e12", "= x − 1e-24x³/3 + ...: not linear; σ(2)/σ(1) ≠ σ(4)/σ(2)", HUGE),
     _none("sinh(x*1e-6)*1e6", "= x + 1e-12x³/6 + ...: not linear, mixed degrees", HUGE),
-    _none("log(1 + exp(1e6*x))/1e6", "σ(0) = log(2)/1e6 ≠ 0, not constant; e^{1e6} overflows",
-          HUGE),
+    _none(
+        "log(1 + exp(1e6*x))/1e6", "σ(0) = log(2)/1e6 ≠ 0, not constant; e^{1e6} overflows", HUGE
+    ),
     _none("softplus(1e3*x)*1e-3", "σ(0) = log(2)/1000 ≠ 0", HUGE),
     _lin("exp(x)*exp(-x)*x", "= x", HUGE),
     _lin("x*exp(1e-12)", "σ = e^{1e-12}·x", HUGE),
@@ -472,11 +559,9 @@ CORPUS: tuple[Entry, ...] = (
     _lin("x*(cosh(20*x)**2 - sinh(20*x)**2)", "= x (float64 cancellation at |x| > 1)", HUGE),
     _lin("x*(sigmoid(50*x) + sigmoid(-50*x))", "= x", HUGE),
     _const("cosh(40*x)**2 - sinh(40*x)**2", "= 1 (float64: cancellation beyond |x| ~ 0.5)", HUGE),
-    _lin("exp(700)*x", "σ = e^700·x (e^700 ≈ 1.01e304 overflows the toolkit's 1e300 bound)",
-         HUGE),
+    _lin("exp(700)*x", "σ = e^700·x (e^700 ≈ 1.01e304 overflows the toolkit's 1e300 bound)", HUGE),
     _lin("x*1e12*1e12*1e12", "σ = 1e36·x", HUGE),
     _none("relu(x)**100 + 1e-100*relu(x)", "degrees 100 and 1 mixed", HUGE),
-
     # -- invalid: undefined or not real somewhere ----------------------------------------------
     _bad("sqrt(x)", "not real at x = −1", INVALID, ("-1",)),
     _bad("log(x)", "undefined at x ≤ 0", INVALID, ("-1",)),
@@ -514,7 +599,6 @@ CORPUS: tuple[Entry, ...] = (
     _bad("sqrt(x**3)", "not real at x < 0", INVALID, ("-1",)),
     _bad("x**3/abs(x)", "0/0 at 0", INVALID),
     _bad("1/(x - pi)", "undefined at π", INVALID, ("pi",)),
-
     # -- hostile syntax: invalid ---------------------------------------------------------------
     _bad("x^2", "'^' is not in the grammar (bitwise xor in Python)", SYNTAX),
     _bad("x // 2", "floor division is not in the grammar", SYNTAX),
@@ -541,7 +625,6 @@ CORPUS: tuple[Entry, ...] = (
     _bad("(x", "unbalanced bracket", SYNTAX),
     _bad("RELU(x)", "names are case-sensitive: RELU is unknown", SYNTAX),
     _bad("x\n+1", "a control character (newline) in the input", SYNTAX),
-
     # -- hostile but valid syntax --------------------------------------------------------------
     _lin("  x  ", "σ = x (surrounding spaces)", SYNTAX),
     _lin("- - x", "−(−x) = x", SYNTAX),
@@ -585,10 +668,10 @@ CORPUS: tuple[Entry, ...] = (
     _none("e**x", "σ(0) = 1 ≠ 0", SYNTAX),
     _lin("x*e**-1", "= x/e", SYNTAX),
     _lin("x+0", "= x", SYNTAX),
-
     # -- valid although a form-based domain check cannot see it --------------------------------
-    _none("sqrt(x**2 - 2*x + 1)", "= |x − 1| (radicand (x−1)² ≥ 0): σ(0) = 1 ≠ 0, not constant",
-          FORM),
+    _none(
+        "sqrt(x**2 - 2*x + 1)", "= |x − 1| (radicand (x−1)² ≥ 0): σ(0) = 1 ≠ 0, not constant", FORM
+    ),
     _none("log(x**2 - 2*x + 2)", "(x−1)² + 1 ≥ 1: σ(0) = log 2 ≠ 0, not constant", FORM),
     _none("1/(1 - tanh(x)**2)", "= cosh² x ≥ 1: σ(0) = 1, not constant", FORM),
     _none("sqrt(1 - tanh(x)**2)", "= sech x ∈ (0,1]: σ(0) = 1, not constant", FORM),
@@ -596,12 +679,14 @@ CORPUS: tuple[Entry, ...] = (
     _none("log(1 - sigmoid(x))", "1 − s(x) = s(−x) > 0: = −softplus(x), σ(0) = −log 2", FORM),
     _none("sqrt(cosh(x) - 1)", "= √2|sinh(x/2)|: σ(2)/σ(1) ≠ σ(4)/σ(2)", FORM),
     _none("log(2 - tanh(x))", "2 − tanh > 1: σ(0) = log 2 ≠ 0", FORM),
-    _lin("2*tanh(x)/(1 - tanh(x)**2) - sinh(2*x) + x",
-         "2tanh/(1−tanh²) = 2 tanh·cosh² = sinh 2x; 1 − tanh² > 0: σ = x", FORM),
+    _lin(
+        "2*tanh(x)/(1 - tanh(x)**2) - sinh(2*x) + x",
+        "2tanh/(1−tanh²) = 2 tanh·cosh² = sinh 2x; 1 − tanh² > 0: σ = x",
+        FORM,
+    ),
     _const("log(cosh(x) + sinh(x)) - x + 1", "cosh + sinh = e^x > 0: σ = 1", FORM),
     _none("log(exp(x) + exp(-x))", "= log(2 cosh x): σ(0) = log 2", FORM),
     _hom("(x**2)**0.5", "1", "= |x|", FORM),
-
     # -- the table, as bare names --------------------------------------------------------------
     _hom("relu", "1", "relu(αz) = α relu(z); relu(−1) = 0 ≠ −1", TABLE),
     _hom("leaky_relu", "1", "degree 1, slopes 1 and 0.01", TABLE),

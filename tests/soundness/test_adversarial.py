@@ -107,18 +107,26 @@ def _run_space_form(capsys, text: str) -> tuple[int, str, str]:
 def test_classify_is_exact_about_degrees():
     """The runner's comparison: exact, and a definite mismatch is WRONG."""
     entry = BY_TEXT["relu(x)**tanh(345)"]
-    doc = {"linear": False, "homogeneity_degree": 1.0, "inverse_scaling_symmetric": False,
-           "status": "proved", "evidence": {"homogeneity": {
-               "verdict": {"status": "proved"}, "degree_exact": "1"}}}
+    doc = {
+        "linear": False,
+        "homogeneity_degree": 1.0,
+        "inverse_scaling_symmetric": False,
+        "status": "proved",
+        "evidence": {"homogeneity": {"verdict": {"status": "proved"}, "degree_exact": "1"}},
+    }
     wrong = campaign.classify(entry, 0, json.dumps(doc), "")
     assert wrong.klass == "WRONG" and wrong.format_defects
     doc["evidence"]["homogeneity"]["degree_exact"] = "tanh(345)"
     right = campaign.classify(entry, 0, json.dumps(doc), "")
     assert right.klass == "right"
     zero = BY_TEXT["0*x"]
-    doc = {"linear": True, "homogeneity_degree": "any", "inverse_scaling_symmetric": True,
-           "status": "proved", "evidence": {"homogeneity": {
-               "verdict": {"status": "proved"}, "degree_exact": "any"}}}
+    doc = {
+        "linear": True,
+        "homogeneity_degree": "any",
+        "inverse_scaling_symmetric": True,
+        "status": "proved",
+        "evidence": {"homogeneity": {"verdict": {"status": "proved"}, "degree_exact": "any"}},
+    }
     assert campaign.classify(zero, 0, json.dumps(doc), "").klass == "right"
     doc.update(homogeneity_degree=None, homogeneous_of_every_degree=True)
     doc["evidence"]["homogeneity"]["degree_exact"] = None

@@ -32,16 +32,40 @@ corpus = campaign.load_corpus()
 INDEX = {e.id: i for i, e in enumerate(corpus.CORPUS)}
 
 SLICE = (
-    "f.sum", "f.sqrt2", "f.ulp", "f.tiny_nz", "f.tiny_pos", "f.diff_pos",  # floats
-    "sf.tenth", "sf.tenth_pos",  # SymPy Float
-    "z.pos_cubic", "z.int_sq", "z.same_name", "z.dummy", "z.bool_em", "z.rational",  # Z3 meaning
-    "zs.int_times2", "zs.toint",  # the formula shown is the one decided
-    "d.eq_cancel", "d.va_cancel", "d.eq_xinv", "d.va_xinv", "d.va_eq0",  # one division
-    "w.kronecker", "w.indexed_diff",  # witnesses
-    "b.pow_eq", "b.true_false", "b.shapes", "b.matrix_scalar",  # bounds and bad arguments
-    "c.liar", "c.always_pos", "c.shy",  # user classes
-    "k.binom_false", "k.ramanujan_sign",  # control
-    "cl.statement", "cl.statement_bad",  # @claim(statement=...)
+    "f.sum",
+    "f.sqrt2",
+    "f.ulp",
+    "f.tiny_nz",
+    "f.tiny_pos",
+    "f.diff_pos",  # floats
+    "sf.tenth",
+    "sf.tenth_pos",  # SymPy Float
+    "z.pos_cubic",
+    "z.int_sq",
+    "z.same_name",
+    "z.dummy",
+    "z.bool_em",
+    "z.rational",  # Z3 meaning
+    "zs.int_times2",
+    "zs.toint",  # the formula shown is the one decided
+    "d.eq_cancel",
+    "d.va_cancel",
+    "d.eq_xinv",
+    "d.va_xinv",
+    "d.va_eq0",  # one division
+    "w.kronecker",
+    "w.indexed_diff",  # witnesses
+    "b.pow_eq",
+    "b.true_false",
+    "b.shapes",
+    "b.matrix_scalar",  # bounds and bad arguments
+    "c.liar",
+    "c.always_pos",
+    "c.shy",  # user classes
+    "k.binom_false",
+    "k.ramanujan_sign",  # control
+    "cl.statement",
+    "cl.statement_bad",  # @claim(statement=...)
 )
 
 
@@ -65,12 +89,20 @@ def test_no_wrong_verdict_no_traceback_no_hang(entry_id):
     assert verdict in ("right", "unknown"), (entry_id, status, detail)
 
 
-@pytest.mark.parametrize("status, expect, verdict", [
-    ("proved", "false", "WRONG"), ("refuted", "true", "WRONG"), ("proved", "refuse", "WRONG"),
-    ("refused", "true", "unknown"), ("refused", "refuse", "right"), ("unknown", "false",
-                                                                     "unknown"),
-    ("misshown", "true", "WRONG"), ("hang", "true", "hang"), ("admitted", "false", "WRONG"),
-])
+@pytest.mark.parametrize(
+    "status, expect, verdict",
+    [
+        ("proved", "false", "WRONG"),
+        ("refuted", "true", "WRONG"),
+        ("proved", "refuse", "WRONG"),
+        ("refused", "true", "unknown"),
+        ("refused", "refuse", "right"),
+        ("unknown", "false", "unknown"),
+        ("misshown", "true", "WRONG"),
+        ("hang", "true", "hang"),
+        ("admitted", "false", "WRONG"),
+    ],
+)
 def test_the_classifier_is_strict(status, expect, verdict):
     entry = corpus.Entry("t", "t", lambda: None, expect, "")
     assert campaign.classify(entry, status) == verdict

@@ -50,9 +50,15 @@ def masked(text: str) -> str:
 def fresh() -> dict[str, str]:
     """The renderings and the user activations' JSON from one fresh interpreter
     (``tests/rendered_runs.py``)."""
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "rendered_runs.py")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
-                          stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "rendered_runs.py")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=REQUEST_TIMEOUT_S,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, done.stderr[-800:]
     return json.loads(done.stdout)
 
@@ -76,7 +82,8 @@ def first_difference(a: str, b: str) -> str:
 def test_time_fields_are_the_only_thing_masked():
     assert masked("proved in 1.72 s — 3.2 ms, 12 s") == "proved in <time> — <time>, <time>"
     assert masked("d = 64, M* = 2,731.67, relu2 3 samples") == (
-        "d = 64, M* = 2,731.67, relu2 3 samples")
+        "d = 64, M* = 2,731.67, relu2 3 samples"
+    )
     assert without_times({"seconds": 1.2, "a": [{"seconds": 3, "b": 1}]}) == {"a": [{"b": 1}]}
 
 
@@ -99,12 +106,15 @@ def test_the_rendering_is_what_the_commands_print(shown):
     commands): the JSON document and the verbose text."""
     import shared_reports
 
-    exchange_out = in_process("proofs.exchange", ["--json", "--no-torch"],
-                              report=shared_reports.report("exchange"))
-    scaling_out = in_process("proofs.scaling", ["-v", "--no-torch"],
-                             report=shared_reports.report("scaling"))
+    exchange_out = in_process(
+        "proofs.exchange", ["--json", "--no-torch"], report=shared_reports.report("exchange")
+    )
+    scaling_out = in_process(
+        "proofs.scaling", ["-v", "--no-torch"], report=shared_reports.report("scaling")
+    )
     assert without_times(json.loads(exchange_out.stdout)) == without_times(
-        json.loads(shown["proofs.exchange"]))
+        json.loads(shown["proofs.exchange"])
+    )
     assert masked(scaling_out.stdout) == masked(shown["proofs.scaling"] + "\n")
 
 
@@ -129,6 +139,11 @@ def test_in_process_derivations_are_reproducible():
 
 def test_the_mutation_engine_is_reproducible():
     formula = exchange.lemma_derivation().steps[3].formula
-    runs = [[(o.mutant.site, o.status, o.witness) for o in
-             mutation.check_all(mutation.mutants(formula, "lemma step 4"))] for _ in range(2)]
+    runs = [
+        [
+            (o.mutant.site, o.status, o.witness)
+            for o in mutation.check_all(mutation.mutants(formula, "lemma step 4"))
+        ]
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1] and runs[0]

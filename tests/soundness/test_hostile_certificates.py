@@ -84,8 +84,11 @@ def reseal(d: Path, change=None) -> None:
     data = manifest(d)
     if change:
         change(data)
-    data["files"] = {name: hashlib.sha256((d / name).read_bytes()).hexdigest()
-                     for name in data["files"] if (d / name).exists()}
+    data["files"] = {
+        name: hashlib.sha256((d / name).read_bytes()).hexdigest()
+        for name in data["files"]
+        if (d / name).exists()
+    }
     (d / rc.MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
 
 
@@ -144,16 +147,19 @@ def test_the_comparison_itself_is_exported_not_a_closed_number(exported):
 # -- reading runs no code --------------------------------------------------------------------
 
 
-PAYLOADS = ["exp(\"__import__('os').system('touch {f}')\")",
-            "FiniteSet(\"__import__('os').system('touch {f}')\")",
-            "Tuple(\"__import__('os').system('touch {f}')\")",
-            "Poly(\"__import__('os').system('touch {f}')\")",
-            "Integral(\"__import__('os').system('touch {f}')\")",
-            "Sum(\"__import__('os').system('touch {f}')\")",
-            "Abs(\"__import__('os').system('touch {f}')\")",
-            "Symbol.__class__", "__import__('os')", "lambdify(1)",
-            "Add(Rational(256, 3), Mul(Integer(0), exp(\"__import__('os').system('touch {f}')"
-            " * 0\")))"]
+PAYLOADS = [
+    "exp(\"__import__('os').system('touch {f}')\")",
+    "FiniteSet(\"__import__('os').system('touch {f}')\")",
+    "Tuple(\"__import__('os').system('touch {f}')\")",
+    "Poly(\"__import__('os').system('touch {f}')\")",
+    "Integral(\"__import__('os').system('touch {f}')\")",
+    "Sum(\"__import__('os').system('touch {f}')\")",
+    "Abs(\"__import__('os').system('touch {f}')\")",
+    "Symbol.__class__",
+    "__import__('os')",
+    "lambdify(1)",
+    "Add(Rational(256, 3), Mul(Integer(0), exp(\"__import__('os').system('touch {f}') * 0\")))",
+]
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)
@@ -168,8 +174,10 @@ def test_a_payload_in_a_certificate_is_a_failure_and_does_not_run(copy, tmp_path
     target = tmp_path / "PAYLOAD_RAN"
     cert_path = file_of(copy, "s4", rc.Checks.CERTIFICATE)
     cert = json.loads(cert_path.read_text())
-    cert["formula_srepr"] = ("Add(Rational(256, 3), Mul(Integer(0), exp(\"__import__('os')"
-                             f".system('touch {target}') * 0\")))")
+    cert["formula_srepr"] = (
+        "Add(Rational(256, 3), Mul(Integer(0), exp(\"__import__('os')"
+        f".system('touch {target}') * 0\")))"
+    )
     cert_path.write_text(json.dumps(cert))
     reseal(copy)
     bad = bad_rows(copy)
@@ -178,13 +186,16 @@ def test_a_payload_in_a_certificate_is_a_failure_and_does_not_run(copy, tmp_path
     assert not target.exists()
 
 
-@pytest.mark.parametrize("text, why", [
-    ("Pow(Integer(10), Integer(100000000))", "exponent"),
-    ("Integer(" + "9" * 5000 + ")", "not srepr text"),  # Python's own digit limit
-    ("Integer(" + "9" * 1000 + ")", "digits"),
-    ("factorial(Integer(100000000))", "beyond"),
-    ("Add(" * 300 + "Integer(1)" + ")" * 300, "nest|not srepr"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("Pow(Integer(10), Integer(100000000))", "exponent"),
+        ("Integer(" + "9" * 5000 + ")", "not srepr text"),  # Python's own digit limit
+        ("Integer(" + "9" * 1000 + ")", "digits"),
+        ("factorial(Integer(100000000))", "beyond"),
+        ("Add(" * 300 + "Integer(1)" + ")" * 300, "nest|not srepr"),
+    ],
+)
 def test_bounds_on_numbers_and_nesting(text, why):
     with pytest.raises(UnreadableFormula, match=why):
         read_formula(text)
@@ -309,8 +320,9 @@ def test_a_false_smt_obligation_surfaces_sat(tmp_path):
     both solvers — a disagreement at the first answer (no ``:status`` turns it into an
     error)."""
     f = sympy.Eq(x**2, x, evaluate=False)
-    write_export(tmp_path, [fact_node("s1", f, "sympy", obligation=(rc.Checks.SMT,
-                                                                    smt_obligation(f)))])
+    write_export(
+        tmp_path, [fact_node("s1", f, "sympy", obligation=(rc.Checks.SMT, smt_obligation(f)))]
+    )
     bad = bad_rows(tmp_path)
     assert [(r.node, r.z3) for r in bad] == [("s1", "sat")]
     if cvc5_available():
@@ -320,8 +332,9 @@ def test_a_false_smt_obligation_surfaces_sat(tmp_path):
 def test_a_false_identity_outside_the_smt_fragment_fails_its_spot_check(tmp_path):
     f = sympy.Eq(sympy.exp(x), 1 + x, evaluate=False)
     spot = {"schema": rc.SPOT_SCHEMA, "formula_srepr": sympy.srepr(f)}
-    write_export(tmp_path, [fact_node("s1", f, "sympy", obligation=(rc.Checks.SPOT,
-                                                                    json.dumps(spot)))])
+    write_export(
+        tmp_path, [fact_node("s1", f, "sympy", obligation=(rc.Checks.SPOT, json.dumps(spot)))]
+    )
     bad = bad_rows(tmp_path)
     assert [r.check for r in bad] == [rc.Checks.SPOT] and "random point" in bad[0].answer
 
@@ -383,8 +396,7 @@ def test_a_changed_statement_is_caught(copy):
     import importlib.util
 
     weakest = "spot-checked" if importlib.util.find_spec("cvc5") else "unknown"  # no 2nd solver
-    assert [(r.answer, r.outcome) for r in rows if r.check == "claim"] == [
-        (rc.CONCLUDES, weakest)]
+    assert [(r.answer, r.outcome) for r in rows if r.check == "claim"] == [(rc.CONCLUDES, weakest)]
 
     def change(data):
         data["claims"][0]["statement_srepr"] = sympy.srepr(sympy.Eq(x, x, evaluate=False))
@@ -417,27 +429,42 @@ def test_an_admitted_step_must_be_listed_in_rests_on(copy):
 def test_a_rule_step_is_rederived_from_its_premises(tmp_path):
     c = sympy.Symbol("c", real=True)
     p1, p2 = sympy.Eq(a, b, evaluate=False), sympy.Eq(b, c, evaluate=False)
-    nodes = [fact_node("s1", p1, "assumption", kind="assumption"),
-             fact_node("s2", p2, "assumption", kind="assumption"),
-             fact_node("s3", sympy.Eq(a, c, evaluate=False), "rule", rule="trans",
-                       premises=["s1", "s2"])]
+    nodes = [
+        fact_node("s1", p1, "assumption", kind="assumption"),
+        fact_node("s2", p2, "assumption", kind="assumption"),
+        fact_node(
+            "s3", sympy.Eq(a, c, evaluate=False), "rule", rule="trans", premises=["s1", "s2"]
+        ),
+    ]
     write_export(tmp_path, nodes, rests_on=[sympy.sstr(p1), sympy.sstr(p2)])
     assert bad_rows(tmp_path) == []
-    nodes[2] = fact_node("s3", sympy.Eq(c, a, evaluate=False), "rule", rule="trans",
-                         premises=["s1", "s2"])
+    nodes[2] = fact_node(
+        "s3", sympy.Eq(c, a, evaluate=False), "rule", rule="trans", premises=["s1", "s2"]
+    )
     write_export(tmp_path, nodes, rests_on=[sympy.sstr(p1), sympy.sstr(p2)])
     assert [r.node for r in bad_rows(tmp_path)] == ["s3"]
 
 
-@pytest.mark.parametrize("rule, premises, detail, conclusion", [
-    ("symm", [sympy.Eq(a, b)], None, sympy.Eq(b, a)),
-    ("cong", [sympy.Eq(a, b)], sympy.Lambda(x, sympy.exp(x) + 1),
-     sympy.Eq(sympy.exp(a) + 1, sympy.exp(b) + 1)),
-    ("mp", [sympy.Implies(a > 0, b > 0), a > 0], None, b > 0),
-    ("conj", [a > 0, b > 0], None, sympy.And(a > 0, b > 0)),
-    ("unfold", [sympy.Eq(x, a + 1)], sympy.Lambda(x, 2 * x),  # literal, as the kernel's
-     sympy.Eq(2 * x, sympy.Mul(2, a + 1, evaluate=False))),
-])
+@pytest.mark.parametrize(
+    "rule, premises, detail, conclusion",
+    [
+        ("symm", [sympy.Eq(a, b)], None, sympy.Eq(b, a)),
+        (
+            "cong",
+            [sympy.Eq(a, b)],
+            sympy.Lambda(x, sympy.exp(x) + 1),
+            sympy.Eq(sympy.exp(a) + 1, sympy.exp(b) + 1),
+        ),
+        ("mp", [sympy.Implies(a > 0, b > 0), a > 0], None, b > 0),
+        ("conj", [a > 0, b > 0], None, sympy.And(a > 0, b > 0)),
+        (
+            "unfold",
+            [sympy.Eq(x, a + 1)],
+            sympy.Lambda(x, 2 * x),  # literal, as the kernel's
+            sympy.Eq(2 * x, sympy.Mul(2, a + 1, evaluate=False)),
+        ),
+    ],
+)
 def test_each_rule_concludes_its_shape(rule, premises, detail, conclusion):
     from symbolic.recheck_rules import derive
 
@@ -455,18 +482,38 @@ def test_inst_substitutes_the_bound_variables():
 
     law = ForAll((x,), sympy.Eq(sympy.exp(x) * sympy.exp(-x), 1))
     assert derive("inst", [law], sympy.Tuple(sympy.Tuple(x, a))) == sympy.Eq(
-        sympy.exp(a) * sympy.exp(-a), 1)
+        sympy.exp(a) * sympy.exp(-a), 1
+    )
 
 
 # -- a hand-made export ------------------------------------------------------------------------
 
 
-def fact_node(node_id: str, formula, method: str, kind: str = "checked",
-              status: str = "proved", obligation=None, rule=None, premises=()) -> dict:
-    entry = {"id": node_id, "formula": sympy.sstr(formula),
-             "formula_srepr": sympy.srepr(formula), "kind": kind, "method": method,
-             "status": status, "domain": [], "kernel_rule": rule, "detail_srepr": None,
-             "premises": list(premises), "obligations": [], "parts": [], "rule": "test"}
+def fact_node(
+    node_id: str,
+    formula,
+    method: str,
+    kind: str = "checked",
+    status: str = "proved",
+    obligation=None,
+    rule=None,
+    premises=(),
+) -> dict:
+    entry = {
+        "id": node_id,
+        "formula": sympy.sstr(formula),
+        "formula_srepr": sympy.srepr(formula),
+        "kind": kind,
+        "method": method,
+        "status": status,
+        "domain": [],
+        "kernel_rule": rule,
+        "detail_srepr": None,
+        "premises": list(premises),
+        "obligations": [],
+        "parts": [],
+        "rule": "test",
+    }
     if obligation:
         entry["_write"] = obligation
     return entry
@@ -482,22 +529,46 @@ def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
             (d / "m").mkdir(exist_ok=True)
             (d / name).write_text(text, encoding="utf-8")
             files[name] = hashlib.sha256(text.encode()).hexdigest()
-            n["obligations"] = [{"role": role, "expected": "unsat" if role == rc.Checks.SMT
-                                 else n["status"], "file": name}]
-    data = {"schema": rc.MANIFEST_SCHEMA, "versions": {}, "files": files,
-            "claims": [{"module": "m", "name": "m.claim", "statement": None,
-                        "statement_srepr": None, "uses": [], "rests_on": list(rests_on),
-                        "steps": nodes}]}
+            n["obligations"] = [
+                {
+                    "role": role,
+                    "expected": "unsat" if role == rc.Checks.SMT else n["status"],
+                    "file": name,
+                }
+            ]
+    data = {
+        "schema": rc.MANIFEST_SCHEMA,
+        "versions": {},
+        "files": files,
+        "claims": [
+            {
+                "module": "m",
+                "name": "m.claim",
+                "statement": None,
+                "statement_srepr": None,
+                "uses": [],
+                "rests_on": list(rests_on),
+                "steps": nodes,
+            }
+        ],
+    }
     (d / rc.MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
 
 
 # -- properties ---------------------------------------------------------------------------------
 
 _atoms = st.sampled_from([x, t, a, sympy.Integer(2), sympy.Rational(-3, 7), sympy.pi])
-_exprs = st.recursive(_atoms, lambda inner: st.one_of(
-    st.builds(lambda p, q: p + q, inner, inner), st.builds(lambda p, q: p * q, inner, inner),
-    st.builds(lambda p, n: p ** n, inner, st.integers(-3, 3)),
-    st.builds(sympy.exp, inner), st.builds(sympy.Max, inner, inner)), max_leaves=8)
+_exprs = st.recursive(
+    _atoms,
+    lambda inner: st.one_of(
+        st.builds(lambda p, q: p + q, inner, inner),
+        st.builds(lambda p, q: p * q, inner, inner),
+        st.builds(lambda p, n: p**n, inner, st.integers(-3, 3)),
+        st.builds(sympy.exp, inner),
+        st.builds(sympy.Max, inner, inner),
+    ),
+    max_leaves=8,
+)
 
 
 @given(_exprs, _exprs)
@@ -527,12 +598,16 @@ def test_a_polynomial_identity_is_unsat_and_a_wrong_one_sat(p, q, shift):
 
 
 def test_a_claim_using_one_that_rests_on_admitted_facts_is_marked():
-    claims = [{"module": "m", "name": "a", "uses": [], "rests_on": ["assumed(h)"]},
-              {"module": "m", "name": "b", "uses": ["a"], "rests_on": []},
-              {"module": "m", "name": "c", "uses": ["b"], "rests_on": []},
-              {"module": "m", "name": "d", "uses": [], "rests_on": []}]
+    claims = [
+        {"module": "m", "name": "a", "uses": [], "rests_on": ["assumed(h)"]},
+        {"module": "m", "name": "b", "uses": ["a"], "rests_on": []},
+        {"module": "m", "name": "c", "uses": ["b"], "rests_on": []},
+        {"module": "m", "name": "d", "uses": [], "rests_on": []},
+    ]
     rows = rc._resting_rows(claims)
     assert [(r.claim, r.answer) for r in rows] == [
-        ("m:a", "admitted facts"), ("m:b", "admitted facts (through a)"),
-        ("m:c", "admitted facts (through a)")]
+        ("m:a", "admitted facts"),
+        ("m:b", "admitted facts (through a)"),
+        ("m:c", "admitted facts (through a)"),
+    ]
     assert rc.counts(rows)["claims resting on admitted facts"] == 3

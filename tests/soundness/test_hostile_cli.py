@@ -50,49 +50,120 @@ MARKER = "MARKER"
 
 # --- the parser, fuzzed in process --------------------------------------------------------------
 
-HOSTILE_NAMES = ["__import__", "__class__", "__builtins__", "__globals__", "__subclasses__",
-                 "os", "sys", "open", "eval", "exec", "compile", "globals", "getattr", "sympy",
-                 "breakpoint", "input", "print", "_", "__", "self", "type", "object", "x", "z",
-                 "e", "pi", *sorted(FUNCTIONS)]
-HUGE = ["9**9**9", "10**10**10", "2**100000", "1e308*1e308", "1e309", "1" + "0" * 500,
-        "9" * 4000, "1e-400", "0.1" + "1" * 100, "x**10**6", "x**1e12", "(2**100)**100",
-        "exp(exp(exp(10)))", "10**-10**10"]
+HOSTILE_NAMES = [
+    "__import__",
+    "__class__",
+    "__builtins__",
+    "__globals__",
+    "__subclasses__",
+    "os",
+    "sys",
+    "open",
+    "eval",
+    "exec",
+    "compile",
+    "globals",
+    "getattr",
+    "sympy",
+    "breakpoint",
+    "input",
+    "print",
+    "_",
+    "__",
+    "self",
+    "type",
+    "object",
+    "x",
+    "z",
+    "e",
+    "pi",
+    *sorted(FUNCTIONS),
+]
+HUGE = [
+    "9**9**9",
+    "10**10**10",
+    "2**100000",
+    "1e308*1e308",
+    "1e309",
+    "1" + "0" * 500,
+    "9" * 4000,
+    "1e-400",
+    "0.1" + "1" * 100,
+    "x**10**6",
+    "x**1e12",
+    "(2**100)**100",
+    "exp(exp(exp(10)))",
+    "10**-10**10",
+]
 
 
 def _payload(marker: Path) -> st.SearchStrategy[str]:
     m = str(marker)
-    return st.sampled_from([
-        f"__import__('os').system('touch {m}')", f"open('{m}', 'w')",
-        f"exec(\"open('{m}', 'w')\")", f"eval(\"open('{m}', 'w')\")",
-        f"(lambda: open('{m}', 'w'))()", f"[open('{m}', 'w') for _ in ()]",
-        f"x.__class__.__init__.__globals__['os'].system('touch {m}')",
-        f"__builtins__.open('{m}', 'w')", f"getattr(__builtins__, 'open')('{m}', 'w')",
-        f"x; open('{m}', 'w')", f"import os; os.system('touch {m}')",
-    ])
+    return st.sampled_from(
+        [
+            f"__import__('os').system('touch {m}')",
+            f"open('{m}', 'w')",
+            f"exec(\"open('{m}', 'w')\")",
+            f"eval(\"open('{m}', 'w')\")",
+            f"(lambda: open('{m}', 'w'))()",
+            f"[open('{m}', 'w') for _ in ()]",
+            f"x.__class__.__init__.__globals__['os'].system('touch {m}')",
+            f"__builtins__.open('{m}', 'w')",
+            f"getattr(__builtins__, 'open')('{m}', 'w')",
+            f"x; open('{m}', 'w')",
+            f"import os; os.system('touch {m}')",
+        ]
+    )
 
 
 def _hostile_tree(marker: Path) -> st.SearchStrategy[str]:
-    leaves = st.one_of(st.sampled_from(HOSTILE_NAMES), st.sampled_from(HUGE),
-                       st.integers(-10**30, 10**30).map(str),
-                       st.floats(allow_nan=True, allow_infinity=True).map(repr),
-                       st.text(max_size=8).map(repr), _payload(marker))
+    leaves = st.one_of(
+        st.sampled_from(HOSTILE_NAMES),
+        st.sampled_from(HUGE),
+        st.integers(-(10**30), 10**30).map(str),
+        st.floats(allow_nan=True, allow_infinity=True).map(repr),
+        st.text(max_size=8).map(repr),
+        _payload(marker),
+    )
 
     def grow(kids: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         return st.one_of(
-            st.tuples(kids, st.sampled_from(["+", "-", "*", "/", "**", "//", "%", "@", "^", "<",
-                                             " and ", " or ", " if x else ", ","]), kids)
-            .map(lambda t: f"({t[0]}){t[1]}({t[2]})"),
-            st.tuples(st.sampled_from(HOSTILE_NAMES), st.lists(kids, max_size=3))
-            .map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+            st.tuples(
+                kids,
+                st.sampled_from(
+                    [
+                        "+",
+                        "-",
+                        "*",
+                        "/",
+                        "**",
+                        "//",
+                        "%",
+                        "@",
+                        "^",
+                        "<",
+                        " and ",
+                        " or ",
+                        " if x else ",
+                        ",",
+                    ]
+                ),
+                kids,
+            ).map(lambda t: f"({t[0]}){t[1]}({t[2]})"),
+            st.tuples(st.sampled_from(HOSTILE_NAMES), st.lists(kids, max_size=3)).map(
+                lambda t: f"{t[0]}({', '.join(t[1])})"
+            ),
             st.tuples(kids, st.sampled_from(HOSTILE_NAMES)).map(lambda t: f"({t[0]}).{t[1]}"),
             st.tuples(kids, kids).map(lambda t: f"({t[0]})[{t[1]}]"),
             kids.map(lambda k: f"lambda: {k}"),
             kids.map(lambda k: f"-({k})"),
             st.tuples(kids, st.integers(1, 80)).map(lambda t: "(" * t[1] + t[0] + ")" * t[1]),
-            st.tuples(st.sampled_from(sorted(FUNCTIONS)), kids, st.integers(1, 60))
-            .map(lambda t: f"{t[0]}(" * t[2] + t[1] + ")" * t[2]),
+            st.tuples(st.sampled_from(sorted(FUNCTIONS)), kids, st.integers(1, 60)).map(
+                lambda t: f"{t[0]}(" * t[2] + t[1] + ")" * t[2]
+            ),
             st.tuples(kids, st.integers(2, 400)).map(lambda t: "+".join([t[0]] * t[1])),
         )
+
     return st.recursive(leaves, grow, max_leaves=10)
 
 
@@ -131,8 +202,12 @@ def test_any_unicode_text_parses_or_is_rejected(text):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(1, 40), st.sampled_from(["x", "(", "exp(", "relu(", "-", "+x", "*x", "**2",
-                                            "x" * 7, " ", "1e308", "9" * 30]))
+@given(
+    st.integers(1, 40),
+    st.sampled_from(
+        ["x", "(", "exp(", "relu(", "-", "+x", "*x", "**2", "x" * 7, " ", "1e308", "9" * 30]
+    ),
+)
 def test_very_long_input_is_rejected_by_its_length(repeat, piece):
     _parse_safely(piece * (repeat * 500))
 
@@ -140,22 +215,28 @@ def test_very_long_input_is_rejected_by_its_length(repeat, piece):
 # --- the whole command in process: random valid trees -----------------------------------------
 
 _CALLS = sorted(FUNCTIONS)
-_VALID_LEAVES = st.sampled_from(["x", "z", "1", "2", "0.5", "1e-9", "3", "pi", "e", "10",
-                                 "0.3", "1e6", "100"])
+_VALID_LEAVES = st.sampled_from(
+    ["x", "z", "1", "2", "0.5", "1e-9", "3", "pi", "e", "10", "0.3", "1e6", "100"]
+)
 
 
 def _valid_tree() -> st.SearchStrategy[str]:
     def grow(kids: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
         return st.one_of(
-            st.tuples(kids, st.sampled_from(["+", "-", "*", "/"]), kids)
-            .map(lambda t: f"({t[0]}){t[1]}({t[2]})"),
-            st.tuples(kids, st.sampled_from(["2", "3", "0.5", "1/3", "-1", "x", "pi"]))
-            .map(lambda t: f"({t[0]})**({t[1]})"),
-            st.tuples(st.sampled_from([f for f in _CALLS if FUNCTIONS[f].max_args == 1]), kids)
-            .map(lambda t: f"{t[0]}({t[1]})"),
-            st.tuples(st.sampled_from(["max", "min"]), kids, kids)
-            .map(lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+            st.tuples(kids, st.sampled_from(["+", "-", "*", "/"]), kids).map(
+                lambda t: f"({t[0]}){t[1]}({t[2]})"
+            ),
+            st.tuples(kids, st.sampled_from(["2", "3", "0.5", "1/3", "-1", "x", "pi"])).map(
+                lambda t: f"({t[0]})**({t[1]})"
+            ),
+            st.tuples(st.sampled_from([f for f in _CALLS if FUNCTIONS[f].max_args == 1]), kids).map(
+                lambda t: f"{t[0]}({t[1]})"
+            ),
+            st.tuples(st.sampled_from(["max", "min"]), kids, kids).map(
+                lambda t: f"{t[0]}({t[1]}, {t[2]})"
+            ),
         )
+
     return st.recursive(_VALID_LEAVES, grow, max_leaves=4)
 
 
@@ -213,8 +294,7 @@ def in_process(case: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return commands.in_process(*_split(case), cwd=cwd)
 
 
-def contract_problems(case: list[str], done: subprocess.CompletedProcess, cwd: Path
-                      ) -> list[str]:
+def contract_problems(case: list[str], done: subprocess.CompletedProcess, cwd: Path) -> list[str]:
     """What one request did against the contract (empty: nothing)."""
     module, args = _split(case)
     prog = f"python -m {module}"
@@ -278,8 +358,9 @@ FOUND = [  # regressions: found by this suite, fixed upstream (d5b82e6)
 def _random_cases(seed: int, n: int) -> list[list[str]]:
     rng = random.Random(seed)
     alphabet = "x()+-*/.e0123456789 ,_abcdlmoprstuxz[]'\"^%@~!<>=:;\\"
-    return [_act("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))))
-            for _ in range(n)]
+    return [
+        _act("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))) for _ in range(n)
+    ]
 
 
 def test_cli_hostile_campaign(tmp_path):
@@ -293,9 +374,11 @@ def test_real_processes_keep_the_contract(tmp_path):
 
 def test_the_in_process_runner_sees_what_the_interpreter_would(tmp_path, monkeypatch):
     """A broken command is caught by this runner: a traceback and a created file are reported."""
+
     def broken(args):
         Path("left-behind").write_text("x")
         raise RuntimeError("boom")
+
     monkeypatch.setattr(exchange, "main", broken)
     d = tmp_path / "case"
     d.mkdir()
@@ -306,17 +389,30 @@ def test_the_in_process_runner_sees_what_the_interpreter_would(tmp_path, monkeyp
 
 
 SLOW_CURATED = [
-    _act(f"exec(\"open('{MARKER}','w')\")"), _act("1e308*1e308*x"),
-    _act("exp(" * 60 + "x" + ")" * 60), _act(""), ["--activation", "relu", "--z3-timeout", "-5"],
+    _act(f"exec(\"open('{MARKER}','w')\")"),
+    _act("1e308*1e308*x"),
+    _act("exp(" * 60 + "x" + ")" * 60),
+    _act(""),
+    ["--activation", "relu", "--z3-timeout", "-5"],
     # exp(...) nested 8 to 13 deep (once an OverflowError in value_at) ends unknown at the
     # analysis bound, exit 3, after 2 × 8 s: in benchmarks/fuzz_campaign.py (exp nested n deep)
     # and benchmarks/adversarial_campaign.py, to keep the suite within its time budget
     # exp(exp(exp(exp(exp(x))))) overflowed float64 (inf, nan) and was read as a
     # disagreement: now tests/numeric_checks/test_activations.py checks that path directly
-    _act("x.real"), _act("__builtins__"), _act("globals()"), _act("import os"),
-    _act("x if x else 1"), _act("[x]*10**9"), _act("'a'*10**9"), _act("x" * 1999),
-    _act("relu(x)**tanh(1500)"), _act("elu(elu(elu(x)))"), _act("gelu(" * 12 + "x" + ")" * 12),
-    _act("\x01"), _act("x\u202e"), _act("ｘ"),  # (a NUL byte cannot be an argument)
+    _act("x.real"),
+    _act("__builtins__"),
+    _act("globals()"),
+    _act("import os"),
+    _act("x if x else 1"),
+    _act("[x]*10**9"),
+    _act("'a'*10**9"),
+    _act("x" * 1999),
+    _act("relu(x)**tanh(1500)"),
+    _act("elu(elu(elu(x)))"),
+    _act("gelu(" * 12 + "x" + ")" * 12),
+    _act("\x01"),
+    _act("x\u202e"),
+    _act("ｘ"),  # (a NUL byte cannot be an argument)
     ["--activation", "relu", "--sympy-timeout", "nan"],
     ["--activation", "relu", "--latex", "."],  # a directory (was IsADirectoryError)
     ["--activation", "relu"] * 40,
@@ -325,9 +421,10 @@ SLOW_CURATED = [
     ["proofs.capacity", "--beta", "1e6"],  # the same
     ["proofs.capacity", "--beta", "inf"],  # TypeError: invalid input: inf
     ["proofs.capacity", "--d", "100000"],  # mpmath NoConvergence in the ₀F₁ evaluation
-    ["proofs.capacity", "--d", "-5"], ["proofs.capacity", "--beta", "nan"],
-    ["proofs", "--only", "../etc"], ["proofs", "--latex", "/nonexistent/dir/x.tex", "--only",
-                                     "absorption"],
+    ["proofs.capacity", "--d", "-5"],
+    ["proofs.capacity", "--beta", "nan"],
+    ["proofs", "--only", "../etc"],
+    ["proofs", "--latex", "/nonexistent/dir/x.tex", "--only", "absorption"],
 ]
 
 

@@ -32,46 +32,97 @@ ROOT = Path(__file__).resolve().parents[2]
 PARSE_HANG_S = 20.0  # the parsers bound themselves long before this: reaching it is a hang
 REQUEST_TIMEOUT_S = 120.0  # per subprocess: a timeout is a hang
 MARKER = "MARKER"
-NAMES = ["__import__", "__class__", "__builtins__", "os", "open", "eval", "exec", "getattr",
-         "sympy", "x", "Q", "K", "V", "W1", "T", "a", "j", "sigma", "relu", "silu", "_", "Q__x"]
-HUGE = ["9**9**9", "10**10**10", "1e308", "1e-400", "9" * 400, "a**1000", "a**(10**10)",
-        "(2**100)**100"]
+NAMES = [
+    "__import__",
+    "__class__",
+    "__builtins__",
+    "os",
+    "open",
+    "eval",
+    "exec",
+    "getattr",
+    "sympy",
+    "x",
+    "Q",
+    "K",
+    "V",
+    "W1",
+    "T",
+    "a",
+    "j",
+    "sigma",
+    "relu",
+    "silu",
+    "_",
+    "Q__x",
+]
+HUGE = [
+    "9**9**9",
+    "10**10**10",
+    "1e308",
+    "1e-400",
+    "9" * 400,
+    "a**1000",
+    "a**(10**10)",
+    "(2**100)**100",
+]
 
 
 def _payloads(marker: Path) -> list[str]:
     m = str(marker)
-    return [f"__import__('os').system('touch {m}')", f"open('{m}', 'w')",
-            f"(lambda: open('{m}', 'w'))()", "x.__class__.__init__.__globals__['os']",
-            f"exec(\"open('{m}', 'w')\")", f"[open('{m}', 'w') for _ in ()]",
-            f"x; open('{m}', 'w')", "Q.T.__class__", "Q.__dict__"]
+    return [
+        f"__import__('os').system('touch {m}')",
+        f"open('{m}', 'w')",
+        f"(lambda: open('{m}', 'w'))()",
+        "x.__class__.__init__.__globals__['os']",
+        f"exec(\"open('{m}', 'w')\")",
+        f"[open('{m}', 'w') for _ in ()]",
+        f"x; open('{m}', 'w')",
+        "Q.T.__class__",
+        "Q.__dict__",
+    ]
 
 
 def _tree(marker: Path) -> st.SearchStrategy[str]:
-    leaves = st.one_of(st.sampled_from(NAMES), st.sampled_from(HUGE),
-                       st.sampled_from(_payloads(marker)), st.integers(-10**20, 10**20).map(str))
+    leaves = st.one_of(
+        st.sampled_from(NAMES),
+        st.sampled_from(HUGE),
+        st.sampled_from(_payloads(marker)),
+        st.integers(-(10**20), 10**20).map(str),
+    )
 
     def grow(kids):
         return st.one_of(
-            st.tuples(kids, st.sampled_from(["@", "*", "+", "-", "/", "**", "//", "%", " -> ",
-                                             ", ", ":", " if x else "]), kids)
-            .map(lambda t: f"({t[0]}){t[1]}({t[2]})"),
-            st.tuples(kids, st.sampled_from(["T", "__class__", "shape", "foo"]))
-            .map(lambda t: f"({t[0]}).{t[1]}"),
-            st.tuples(st.sampled_from(NAMES), st.lists(kids, max_size=2))
-            .map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+            st.tuples(
+                kids,
+                st.sampled_from(
+                    ["@", "*", "+", "-", "/", "**", "//", "%", " -> ", ", ", ":", " if x else "]
+                ),
+                kids,
+            ).map(lambda t: f"({t[0]}){t[1]}({t[2]})"),
+            st.tuples(kids, st.sampled_from(["T", "__class__", "shape", "foo"])).map(
+                lambda t: f"({t[0]}).{t[1]}"
+            ),
+            st.tuples(st.sampled_from(NAMES), st.lists(kids, max_size=2)).map(
+                lambda t: f"{t[0]}({', '.join(t[1])})"
+            ),
             st.tuples(kids, kids).map(lambda t: f"({t[0]})[{t[1]}]"),
             kids.map(lambda k: f"lambda: {k}"),
             st.tuples(kids, st.integers(1, 60)).map(lambda t: "(" * t[1] + t[0] + ")" * t[1]),
             st.tuples(kids, st.integers(1, 50)).map(lambda t: "sigma(" * t[1] + t[0] + ")" * t[1]),
         )
+
     return st.recursive(leaves, grow, max_leaves=8)
 
 
 def _parse_all(text: str) -> None:
     """The layer, transform and parameter parsers: a result or a one-line InvalidExpression."""
     gated = table_layer("gated")
-    for option, parse in (("--layer", parse_layer), ("--param", parse_param),
-                          ("--transform", lambda t: parse_transform(t, gated))):
+    for option, parse in (
+        ("--layer", parse_layer),
+        ("--param", parse_param),
+        ("--transform", lambda t: parse_transform(t, gated)),
+    ):
         try:
             with time_limit(PARSE_HANG_S):
                 parse(text)
@@ -134,8 +185,13 @@ def test_curated_hostile_commands_exit_2_with_one_line(argv, capsys, marker):
 
 def test_the_real_command_prints_no_traceback():
     argv = CURATED[0]
-    done = subprocess.run([sys.executable, "-m", "proofs.symmetry", *argv], cwd=ROOT,
-                          capture_output=True, text=True, timeout=REQUEST_TIMEOUT_S,
-                          stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "proofs.symmetry", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=REQUEST_TIMEOUT_S,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

@@ -79,15 +79,16 @@ def _record(outcomes: list[Outcome]) -> list[Outcome]:
     return outcomes
 
 
-def assert_all_caught(outcomes: list[Outcome], minimum: int, refuted_share: float = 1.0
-                      ) -> None:
+def assert_all_caught(outcomes: list[Outcome], minimum: int, refuted_share: float = 1.0) -> None:
     """At least ``minimum`` mutants; none proved except equivalent ones; every refutation the
     kernel's, with its certificate; at least ``refuted_share`` of the scored ones refuted."""
     assert len(outcomes) >= minimum, f"only {len(outcomes)} mutants (expected ≥ {minimum})"
     wrong = [o for o in outcomes if o.status in mutation.WRONG]
     assert not wrong, "\n".join(
         f"{o.status}: {o.mutant.description} — {o.reason}; witness {dict(o.witness)} "
-        f"{o.certificate}" for o in wrong)
+        f"{o.certificate}"
+        for o in wrong
+    )
     for o in outcomes:
         assert o.status in ("refuted", "unknown", "equivalent")
         if o.status == "refuted":
@@ -96,7 +97,8 @@ def assert_all_caught(outcomes: list[Outcome], minimum: int, refuted_share: floa
     scored = [o for o in outcomes if o.status != "equivalent"]
     refuted = sum(o.status == "refuted" for o in scored)
     assert scored and refuted >= refuted_share * len(scored), [
-        (o.mutant.description, o.reason) for o in scored if o.status != "refuted"]
+        (o.mutant.description, o.reason) for o in scored if o.status != "refuted"
+    ]
 
 
 def _report(name: str, derivation: Derivation) -> Report:
@@ -114,22 +116,24 @@ def test_docstring_examples_run():
 
 
 def test_every_operator_applies_where_it_should():
-    formula = sympy.Eq(sigma(a) * b + alpha**2 * sigma(a * b), sympy.Rational(3, 2) + alpha * t,
-                       evaluate=False)
+    formula = sympy.Eq(
+        sigma(a) * b + alpha**2 * sigma(a * b), sympy.Rational(3, 2) + alpha * t, evaluate=False
+    )
     made = mutants(formula, "example", limit=None)
     assert {m.operator for m in made} == set(mutation.OPERATORS)
     made_pairs = {(m.operator, m.lhs, m.rhs) for m in made}
     rhs = formula.rhs
-    for expected in [("sigma_move", a * sigma(b) + alpha**2 * sigma(a * b), rhs),  # σ(a)b → σ(b)a
-                     ("sigma_move", b * sigma(a) + alpha**2 * b * sigma(a), rhs),  # σ(ab) → σ(a)b
-                     ("exponent", sigma(a) * b + alpha**3 * sigma(a * b), rhs),
-                     ("constant", formula.lhs, sympy.Rational(5, 2) + alpha * t),
-                     ("drop", alpha**2 * sigma(a * b), rhs),
-                     ("sign", formula.lhs, sympy.Rational(3, 2) - alpha * t)]:
+    for expected in [
+        ("sigma_move", a * sigma(b) + alpha**2 * sigma(a * b), rhs),  # σ(a)b → σ(b)a
+        ("sigma_move", b * sigma(a) + alpha**2 * b * sigma(a), rhs),  # σ(ab) → σ(a)b
+        ("exponent", sigma(a) * b + alpha**3 * sigma(a * b), rhs),
+        ("constant", formula.lhs, sympy.Rational(5, 2) + alpha * t),
+        ("drop", alpha**2 * sigma(a * b), rhs),
+        ("sign", formula.lhs, sympy.Rational(3, 2) - alpha * t),
+    ]:
         assert expected in made_pairs, expected
     negative = [m for m in made if m.operator == "sign_assumption"]
-    assert {str(s) for m in negative for s in m.rhs.free_symbols if s.is_negative} == {
-        "alpha", "t"}
+    assert {str(s) for m in negative for s in m.rhs.free_symbols if s.is_negative} == {"alpha", "t"}
     assert all((m.lhs, m.rhs) != (formula.lhs, formula.rhs) for m in made)
     assert len({(m.lhs, m.rhs) for m in made}) == len(made)  # deduplicated
 
@@ -144,8 +148,11 @@ def test_the_sample_is_deterministic_and_balanced():
 def test_an_equivalent_mutant_is_recognized_and_kept_out_of_the_score():
     # (αt)^p = α^p t^p holds for α > 0 whatever the sign of t: the mutant t < 0 is equivalent.
     formula = sympy.Eq((alpha * t) ** p, alpha**p * t**p, evaluate=False)
-    flipped = [m for m in mutants(formula, "eq", limit=None)
-               if m.operator == "sign_assumption" and m.site.startswith("t ")]
+    flipped = [
+        m
+        for m in mutants(formula, "eq", limit=None)
+        if m.operator == "sign_assumption" and m.site.startswith("t ")
+    ]
     outcome = check(flipped[0])
     assert outcome.status == "equivalent" and outcome.fact.proved
     score = Score.of([outcome], _group)
@@ -164,8 +171,13 @@ def test_a_checker_that_proves_anything_is_caught(monkeypatch):
 
 def test_the_null_checker_refutes_nothing():
     """Every backend answering unknown: mutants the real kernel refutes all become unknown."""
-    made = mutants(sympy.Eq(sigma(a) * b + alpha**2 * sigma(a * b),
-                            sympy.Rational(3, 2) + alpha * t, evaluate=False), "null", limit=None)
+    made = mutants(
+        sympy.Eq(
+            sigma(a) * b + alpha**2 * sigma(a * b), sympy.Rational(3, 2) + alpha * t, evaluate=False
+        ),
+        "null",
+        limit=None,
+    )
     assert len(made) >= 10
     made = made[:6]
     real = check_all(made[:4])
@@ -189,12 +201,18 @@ def test_the_null_checker_reaches_every_decider_of_the_kernel():
     wide, narrow = sympy.MatrixSymbol("y", B, d + 2), sympy.MatrixSymbol("z", B, d + 1)
     x = sympy.MatrixSymbol("x", B, d)
     q = sympy.Symbol("q", positive=True)
-    decided = [check_matrix_expr_equal(wide, narrow), check_matrix_expr_equal(x, x + 0 * x),
-               check_sign(q**2 + 1, "positive")]
+    decided = [
+        check_matrix_expr_equal(wide, narrow),
+        check_matrix_expr_equal(x, x + 0 * x),
+        check_sign(q**2 + 1, "positive"),
+    ]
     assert [f.status for f in decided] == ["refuted", "proved", "proved"]
     with mutation.null_checker():
-        nulled = [check_matrix_expr_equal(wide, narrow), check_matrix_expr_equal(x, x + 0 * x),
-                  check_sign(q**2 + 1, "positive")]
+        nulled = [
+            check_matrix_expr_equal(wide, narrow),
+            check_matrix_expr_equal(x, x + 0 * x),
+            check_sign(q**2 + 1, "positive"),
+        ]
     assert [f.status for f in nulled] == ["unknown"] * 3
 
 
@@ -218,10 +236,12 @@ def test_two_symbolic_shapes_are_told_apart_at_a_certified_point():
 
 def test_a_matrix_mutant_is_refuted_with_random_matrices():
     d, n = sympy.symbols("d n", integer=True, positive=True)
-    x, Q, K = (sympy.MatrixSymbol(s, *shape) for s, shape in
-               (("x", (1, d)), ("Q", (d, d)), ("K", (n, d))))
-    formula = sympy.Eq(sympy.MatMul(sympy.MatMul(x, Q), K.T, evaluate=False),
-                       x * (K * Q.T).T, evaluate=False)
+    x, Q, K = (
+        sympy.MatrixSymbol(s, *shape) for s, shape in (("x", (1, d)), ("Q", (d, d)), ("K", (n, d)))
+    )
+    formula = sympy.Eq(
+        sympy.MatMul(sympy.MatMul(x, Q), K.T, evaluate=False), x * (K * Q.T).T, evaluate=False
+    )
     outcomes = _record(check_all(mutants(formula, "matrix example")))
     assert len(outcomes) >= 2 and all(o.status == "refuted" for o in outcomes)
     assert all(any(k == "Q" for k, _ in o.witness) for o in outcomes)
@@ -255,8 +275,7 @@ FAST_DERIVATIONS = ("scaling.degree_one", "scaling.all_alpha")  # each under 2 s
 
 
 def _speed(names):
-    return [n if n in FAST_DERIVATIONS else pytest.param(n, marks=pytest.mark.slow)
-            for n in names]
+    return [n if n in FAST_DERIVATIONS else pytest.param(n, marks=pytest.mark.slow) for n in names]
 
 
 @pytest.mark.parametrize("name", _speed(CHEAP_DERIVATIONS))
@@ -287,9 +306,11 @@ def _exchange_hypothesis(z3, s):
 def _exchange_forward(change: str = ""):
     def build(z3):
         s, x = uninterpreted_sigma(z3), z3.Real("x")
-        rhs = {"": s(1) * x, "constant": s(1) * x + 1, "sigma2": s(2) * x,
-               "sign": -s(1) * x}[change]
+        rhs = {"": s(1) * x, "constant": s(1) * x + 1, "sigma2": s(2) * x, "sign": -s(1) * x}[
+            change
+        ]
         return z3.Implies(_exchange_hypothesis(z3, s), s(x) == rhs)
+
     return build
 
 
@@ -298,6 +319,7 @@ def _exchange_backward(change: str = ""):
         s, x, k, u, v = uninterpreted_sigma(z3), *z3.Reals("x k u v")
         shape = k * x + (1 if change == "affine" else 0)
         return z3.Implies(z3.ForAll([x], s(x) == shape), s(u) * v == s(v) * u)
+
     return build
 
 
@@ -305,6 +327,7 @@ def _exchange_at_zero(change: str = ""):
     def build(z3):
         s = uninterpreted_sigma(z3)
         return z3.Implies(_exchange_hypothesis(z3, s), s(0) == (1 if change else 0))
+
     return build
 
 
@@ -314,8 +337,10 @@ def _exchange_ratio(change: str = ""):
         guard = z3.And(x != 0, y != 0)
         # Dropping the guard y ≠ 0 is no mutant: a division is claimed only where its
         # denominator is nonzero (issue 24, docs/api.md), so the kernel adds it back.
-        return z3.Implies(z3.And(_exchange_hypothesis(z3, s), guard),
-                          s(x) / x == s(y) / y + (1 if change else 0))
+        return z3.Implies(
+            z3.And(_exchange_hypothesis(z3, s), guard), s(x) / x == s(y) / y + (1 if change else 0)
+        )
+
     return build
 
 
@@ -328,6 +353,7 @@ def _degree_one_forward(change: str = ""):
             pos, neg = neg, pos
         instances = [H(x, 1), H(-x, -1)] + ([] if change == "no_origin" else [H(2, 0)])
         return z3.Implies(z3.And(*instances), s(x) == s(1) * pos + s(-1) * neg)
+
     return build
 
 
@@ -338,6 +364,7 @@ def _degree_one_backward(change: str = ""):
         guard = {"": al > 0, "nonzero": al != 0, "nonnegative": al >= 0}[change]
         scaled = al * s(aa) + (z3.If(al == 0, 1, 0) if change == "nonnegative" else 0)
         return z3.Implies(z3.And(shape, guard), s(al * aa) == scaled)
+
     return build
 
 
@@ -347,6 +374,7 @@ def _all_alpha_forward(change: str = ""):
         H = lambda al, aa: s(al * aa) == al * s(aa)  # noqa: E731
         rhs = -s(1) * x if change else s(1) * x
         return z3.Implies(z3.And(H(x, 1), H(-x, -1), H(-1, 1), H(2, 0)), s(x) == rhs)
+
     return build
 
 
@@ -356,6 +384,7 @@ def _gated_backward(change: str = ""):
         a_, b_, c_, w = z3.Reals("a b c w")
         shape = c_ * w + (1 if change else 0)
         return z3.Implies(z3.ForAll([w], s(w) == shape), s(a_) * b_ == s(a_ * b_))
+
     return build
 
 
@@ -366,25 +395,38 @@ Z3_MUTANTS = [
     ("exchange lemma (⇐) for affine σ(z) = kz + 1", _exchange_backward, "affine"),
     ("exchange lemma: σ(0) = 1 instead of 0", _exchange_at_zero, "one"),
     ("exchange lemma: σ(x)/x = σ(y)/y + 1", _exchange_ratio, "off_by_one"),
-    ("degree-1 characterization with max(z,0) and max(−z,0) swapped", _degree_one_forward,
-     "swapped"),
-    ("degree-1 characterization without the instance at z = 0", _degree_one_forward,
-     "no_origin"),
+    (
+        "degree-1 characterization with max(z,0) and max(−z,0) swapped",
+        _degree_one_forward,
+        "swapped",
+    ),
+    ("degree-1 characterization without the instance at z = 0", _degree_one_forward, "no_origin"),
     ("degree-1 (⇐) with α > 0 replaced by α ≠ 0", _degree_one_backward, "nonzero"),
-    ("degree-1 (⇐) with α > 0 replaced by α ≥ 0 (and σ(0·a) off by one)", _degree_one_backward,
-     "nonnegative"),
+    (
+        "degree-1 (⇐) with α > 0 replaced by α ≥ 0 (and σ(0·a) off by one)",
+        _degree_one_backward,
+        "nonnegative",
+    ),
     ("all α ≠ 0 forces linearity, with the slope's sign flipped", _all_alpha_forward, "sign"),
     ("Gated ≡ Sym (⇐) for affine σ", _gated_backward, "affine"),
 ]
 
 
-@pytest.mark.parametrize(("name", "lemma", "change"), Z3_MUTANTS,
-                         ids=[row[0] for row in Z3_MUTANTS])
+@pytest.mark.parametrize(
+    ("name", "lemma", "change"), Z3_MUTANTS, ids=[row[0] for row in Z3_MUTANTS]
+)
 def test_a_mutated_z3_lemma_is_never_proved(name, lemma, change):
     assert check_valid(lemma()).proved, f"the unmutated lemma of {name!r}"
     fact = check_valid(lemma(change), timeout_ms=Z3_MUTANT_TIMEOUT_MS)
-    _record([Outcome(Mutant("z3", name, sympy.true, sympy.false, f"z3: {name}"),
-                     fact.status if fact.status != "proved" else "unsound", fact)])
+    _record(
+        [
+            Outcome(
+                Mutant("z3", name, sympy.true, sympy.false, f"z3: {name}"),
+                fact.status if fact.status != "proved" else "unsound",
+                fact,
+            )
+        ]
+    )
     assert fact.status in ("refuted", "unknown"), f"{name}: {fact.verdict.reason}"
 
 
@@ -397,8 +439,9 @@ def _wrong_degree(name: str) -> sympy.Expr | None:
     return sympy.Integer(1) if act.degree is None else sympy.sympify(act.degree) + 1
 
 
-@pytest.mark.parametrize("name", ["silu", "gelu", "tanh", "sigmoid", "softplus", "elu",
-                                  "relu6", "hardswish", "mish"])
+@pytest.mark.parametrize(
+    "name", ["silu", "gelu", "tanh", "sigmoid", "softplus", "elu", "relu6", "hardswish", "mish"]
+)
 def test_analysis_never_claims_a_nonhomogeneous_activation_homogeneous(name):
     an = analyze(ACTIVATIONS[name].expr, name)
     assert an.homogeneity.holds.status == "refuted" and an.degree is None
@@ -409,22 +452,35 @@ def test_analysis_never_claims_a_nonhomogeneous_activation_homogeneous(name):
 FAST_ACTIVATIONS = ("identity", "relu", "leaky_relu", "abs", "relu2", "silu", "sigmoid", "tanh")
 
 
-@pytest.mark.parametrize("name", [
-    name if name in FAST_ACTIVATIONS else pytest.param(name, marks=pytest.mark.slow)
-    for name in ACTIVATIONS])
+@pytest.mark.parametrize(
+    "name",
+    [
+        name if name in FAST_ACTIVATIONS else pytest.param(name, marks=pytest.mark.slow)
+        for name in ACTIVATIONS
+    ],
+)
 def test_a_wrong_claim_about_an_activation_is_refuted(name):
     """σ(αz) = α^q σ(z) with a wrong degree q, and σ(z) = σ(1)·z for a nonlinear σ."""
     act = ACTIVATIONS[name]
     sig = act.expr
     q = _wrong_degree(name)
-    claims = [Mutant("degree", f"{name} homogeneous of degree {q}", sig.subs(z, alpha * z),
-                     alpha**q * sig, f"activations: {name}")]
+    claims = [
+        Mutant(
+            "degree",
+            f"{name} homogeneous of degree {q}",
+            sig.subs(z, alpha * z),
+            alpha**q * sig,
+            f"activations: {name}",
+        )
+    ]
     if not act.linear:
-        claims.append(Mutant("linear", f"{name} linear", sig, sig.subs(z, 1) * z,
-                             f"activations: {name}"))
+        claims.append(
+            Mutant("linear", f"{name} linear", sig, sig.subs(z, 1) * z, f"activations: {name}")
+        )
     outcomes = _record(check_all(claims))
     assert all(o.status == "refuted" for o in outcomes), [
-        (o.mutant.site, o.status, o.reason) for o in outcomes]
+        (o.mutant.site, o.status, o.reason) for o in outcomes
+    ]
 
 
 # --- wrong capacity constants --------------------------------------------------------------------
@@ -442,9 +498,20 @@ def test_a_wrong_double_factorial_in_the_relu_power_capacity_is_refuted():
         right = 1 + 2 * d**power / sympy.factorial2(2 * power - 1)
         wrong = 1 + 2 * d**power / sympy.factorial2(2 * power + 1)
         assert check(Mutant("none", "the right form", derived, right, "capacity")).status in (
-            "equivalent", "unknown"), "the derived Gaussian capacity is 1 + 2d^p/(2p−1)!!"
-        outcomes.append(check(Mutant("constant", f"ReLU^{power}: (2p+1)!! for (2p−1)!!",
-                                     derived, wrong, "capacity: relu^p gaussian")))
+            "equivalent",
+            "unknown",
+        ), "the derived Gaussian capacity is 1 + 2d^p/(2p−1)!!"
+        outcomes.append(
+            check(
+                Mutant(
+                    "constant",
+                    f"ReLU^{power}: (2p+1)!! for (2p−1)!!",
+                    derived,
+                    wrong,
+                    "capacity: relu^p gaussian",
+                )
+            )
+        )
         at_source = (derived - wrong).subs(d, 64)
         assert certify_nonzero(at_source).status == "proved", "the numbers differ at d = 64"
     assert all(o.status == "refuted" for o in _record(outcomes))
@@ -453,10 +520,26 @@ def test_a_wrong_double_factorial_in_the_relu_power_capacity_is_refuted():
 def test_a_wrong_softmax_exponent_is_refuted():
     capacity, stores, d, beta = _capacity()
     derived = capacity.capacity_expr(stores["softmax"], "gaussian")
-    wrong = [1 + sympy.exp(2 * beta - beta**2 / d), 1 + sympy.exp(2 * beta - 2 * beta / d),
-             1 + sympy.exp(beta - 2 * beta**2 / d), sympy.exp(2 * beta - 2 * beta**2 / d)]
-    outcomes = _record(check_all([Mutant("constant", f"softmax M* = {sympy.sstr(w)}", derived,
-                                         w, "capacity: softmax gaussian") for w in wrong]))
+    wrong = [
+        1 + sympy.exp(2 * beta - beta**2 / d),
+        1 + sympy.exp(2 * beta - 2 * beta / d),
+        1 + sympy.exp(beta - 2 * beta**2 / d),
+        sympy.exp(2 * beta - 2 * beta**2 / d),
+    ]
+    outcomes = _record(
+        check_all(
+            [
+                Mutant(
+                    "constant",
+                    f"softmax M* = {sympy.sstr(w)}",
+                    derived,
+                    w,
+                    "capacity: softmax gaussian",
+                )
+                for w in wrong
+            ]
+        )
+    )
     assert all(o.status == "refuted" for o in outcomes)
     source = {d: 64, beta: 8}  # the source's setting: e¹⁴ against e¹⁵ etc.
     for w in wrong:
@@ -485,8 +568,13 @@ def test_activation_near_misses_get_the_right_verdict_never_a_wrong_one():
     """A representative slice of ``activation_mutants`` (each decided in well under a second;
     ``benchmarks/mutation_score.py`` runs them all): every decision right; the three families
     and their truths are known by construction."""
-    wanted = {"relu(x) + 1e-12*x**2", "relu2(x) + 1e-12*x**2", "max(x, 1e-9)",
-              "abs(x) + relu(x - 1e6)", "abs(x)**(10000/9999)"}
+    wanted = {
+        "relu(x) + 1e-12*x**2",
+        "relu2(x) + 1e-12*x**2",
+        "max(x, 1e-9)",
+        "abs(x) + relu(x - 1e6)",
+        "abs(x)**(10000/9999)",
+    }
     made = [m for m in mutation.activation_mutants() if m.text in wanted]
     assert len(made) == len(wanted)
     assert len(mutation.activation_mutants()) >= 20
@@ -494,8 +582,11 @@ def test_activation_near_misses_get_the_right_verdict_never_a_wrong_one():
         out = mutation.check_activation(m)
         assert not out.wrong, (m.text, out.verdicts, out.reasons)
         # decided in milliseconds: a right definite verdict is required, not merely "not wrong"
-        assert set(out.verdicts.values()) <= {"refuted", "proved"}, (m.text, out.verdicts,
-                                                                     out.reasons)
+        assert set(out.verdicts.values()) <= {"refuted", "proved"}, (
+            m.text,
+            out.verdicts,
+            out.reasons,
+        )
     with mutation.null_checker():
         nulled = mutation.check_activation(made[0])
     assert set(nulled.verdicts.values()) == {"unknown"}

@@ -60,8 +60,10 @@ def replay_homogeneity_refutation(an: ActivationAnalysis) -> None:
     scaling = dict(an.inverse_scaling.holds.verdict.witness)
     if scaling:
         alpha, point = sympy.sympify(scaling["alpha"]), sympy.sympify(scaling["z"])
-        assert_certified(at(an, alpha * point) - alpha * at(an, point),
-                         f"σ(αa) − ασ(a) at α = {alpha}, a = {point}")
+        assert_certified(
+            at(an, alpha * point) - alpha * at(an, point),
+            f"σ(αa) − ασ(a) at α = {alpha}, a = {point}",
+        )
 
 
 # --- false by a hair: refuted, with a certified witness ------------------------------------------
@@ -89,10 +91,13 @@ def test_nonlinear_by_a_hair_is_refuted_with_a_certified_witness(text):
     replay_linear_refutation(analysed(text))
 
 
-@pytest.mark.parametrize(("text", "prop"), [
-    ("x + relu(1e-9 - abs(x - 0.3))", "linear"),  # a tent 2e-9 wide centred on 0.3
-    ("relu(x) + relu(1e-9 - abs(x - 0.7))", "homogeneity"),  # relu, but for a tent at 0.7
-])
+@pytest.mark.parametrize(
+    ("text", "prop"),
+    [
+        ("x + relu(1e-9 - abs(x - 0.3))", "linear"),  # a tent 2e-9 wide centred on 0.3
+        ("relu(x) + relu(1e-9 - abs(x - 0.7))", "homogeneity"),  # relu, but for a tent at 0.7
+    ],
+)
 def test_a_bump_centred_on_a_constant_is_refuted(text, prop):
     """Regression (found by this suite, fixed in 49f0db6): the witness search tried c/2, 2c,
     c + 1, 3c/2 and midpoints of σ's constants c but never c itself, so a tent narrower than
@@ -105,12 +110,15 @@ def test_a_bump_centred_on_a_constant_is_refuted(text, prop):
         replay_homogeneity_refutation(an)
 
 
-@pytest.mark.parametrize("text", [
-    "x + relu(1e-9 - abs(7*x - 2))",  # a tent 2e-9/7 wide at 2/7
-    "x + relu(1e-9 - abs(x - pi/10))",  # ... at π/10
-    "x + relu(1e-9 - abs(x**2 - 2))",  # ... at ±√2
-    "x + relu(1e-9 - abs(exp(x) - 3))",  # ... at ln 3
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x + relu(1e-9 - abs(7*x - 2))",  # a tent 2e-9/7 wide at 2/7
+        "x + relu(1e-9 - abs(x - pi/10))",  # ... at π/10
+        "x + relu(1e-9 - abs(x**2 - 2))",  # ... at ±√2
+        "x + relu(1e-9 - abs(exp(x) - 3))",  # ... at ln 3
+    ],
+)
 def test_a_bump_away_from_every_constant_is_refuted(text):
     """Regression (found by this suite, fixed in a76e452): a tent narrower than 1e-9 centred on
     a point no candidate hit — 2/7, π/10, √2, ln 3 — left the verdict ``unknown``; the witness
@@ -118,10 +126,13 @@ def test_a_bump_away_from_every_constant_is_refuted(text):
     replay_linear_refutation(analysed(text))
 
 
-@pytest.mark.parametrize("text", [
-    "x + relu(1e-9 - abs(x + exp(x) - 3))",  # a tent at the root of x + eˣ = 3 (≈ 0.7921)
-    "x + relu(1e-9 - abs(x*sigmoid(x) - 1))",  # ... at the root of x·sigmoid(x) = 1 (≈ 1.2785)
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x + relu(1e-9 - abs(x + exp(x) - 3))",  # a tent at the root of x + eˣ = 3 (≈ 0.7921)
+        "x + relu(1e-9 - abs(x*sigmoid(x) - 1))",  # ... at the root of x·sigmoid(x) = 1 (≈ 1.2785)
+    ],
+)
 def test_a_bump_at_a_root_without_closed_form_is_refuted(text):
     """Found by this suite (open at the time of writing): when the switching argument's root
     has no closed form, neither the candidate points nor SymPy's exact roots reach the tent, the
@@ -182,13 +193,22 @@ TRUE_BUT_HARD = [
 
 
 def decided_facts(an: ActivationAnalysis) -> set[str]:
-    return {name for name, d in (("linear", an.linear), ("degree", an.homogeneity),
-                                 ("inverse", an.inverse_scaling)) if d.holds.status != "unknown"}
+    return {
+        name
+        for name, d in (
+            ("linear", an.linear),
+            ("degree", an.homogeneity),
+            ("inverse", an.inverse_scaling),
+        )
+        if d.holds.status != "unknown"
+    }
 
 
 def assert_never_refuted(an: ActivationAnalysis, facts: dict) -> None:
-    checks = {"linear": (an.linear.holds, an.is_linear),
-              "inverse": (an.inverse_scaling.holds, an.inverse_scaling_symmetric)}
+    checks = {
+        "linear": (an.linear.holds, an.is_linear),
+        "inverse": (an.inverse_scaling.holds, an.inverse_scaling_symmetric),
+    }
     for name, truth in facts.items():
         if name == "degree":
             hom = an.homogeneity.holds
@@ -228,8 +248,9 @@ def test_a_constant_activation_is_homogeneous_of_degree_zero(text):
 
 DEGREE_NOT_ONE = [
     pytest.param(sympy.Max(0, z) ** (1 + sympy.EulerGamma), id="relu^(1+EulerGamma)"),
-    pytest.param(sympy.Max(0, z) ** (1 + R(1, 10**1240)), id="relu^(1+1e-1240)",
-                 marks=pytest.mark.slow),
+    pytest.param(
+        sympy.Max(0, z) ** (1 + R(1, 10**1240)), id="relu^(1+1e-1240)", marks=pytest.mark.slow
+    ),
 ]
 
 
@@ -253,6 +274,7 @@ def test_a_degree_other_than_one_never_proves_the_inverse_scaling(expr):
 
 
 # --- what the claim states: a refuted property is stated negated, never reported proved ----------
+
 
 def assert_statement_says_what_was_decided(an: ActivationAnalysis) -> None:
     """The claim of ``as_result`` states each decided property, negated where it is refuted; it

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.xdist_group("solver-limits")  # one worker: the runs fi
 def prove(build, timeout_ms):
     return check_valid(build, timeout_ms).verdict
 
+
 HARD_IDENTITY = "2*sigmoid(2*x) - 1 - tanh(x) + x"  # = x, which SymPy needs simplify() to see
 
 
@@ -39,8 +40,10 @@ def runs() -> dict[str, subprocess.CompletedProcess]:
     return {
         "z3": in_process("proofs.exchange", ["--z3-timeout", "1", "--no-torch"]),
         "sympy": in_process("proofs.exchange", ["--sympy-timeout", "0.0001", "--no-torch"]),
-        "activation": in_subprocess("proofs.exchange", [
-            "--activation", HARD_IDENTITY, "--sympy-timeout", "0.0001", "--json"]),
+        "activation": in_subprocess(
+            "proofs.exchange",
+            ["--activation", HARD_IDENTITY, "--sympy-timeout", "0.0001", "--json"],
+        ),
     }
 
 

@@ -21,8 +21,10 @@ P, NP = sympy.symbols("P NP", real=True)
 
 
 def result(statement, *steps, name="t.claim", uses=()):
-    return Result(Claim(name, "title", "prose", "A1", uses=uses, statement=statement),
-                  Derivation(tuple(steps)))
+    return Result(
+        Claim(name, "title", "prose", "A1", uses=uses, statement=statement),
+        Derivation(tuple(steps)),
+    )
 
 
 def test_p_equals_np_is_not_proved_by_an_unrelated_step():
@@ -97,7 +99,11 @@ def test_admitted_facts_propagate_through_uses():
 
 
 def test_a_claim_using_an_unproved_claim_is_not_proved():
-    bad = result(sympy.Eq(P, NP), Step(check_equal(sympy.Add(a, a, evaluate=False), 2 * a), "x"), name="t.bad")
+    bad = result(
+        sympy.Eq(P, NP),
+        Step(check_equal(sympy.Add(a, a, evaluate=False), 2 * a), "x"),
+        name="t.bad",
+    )
     fine = Step(check_equal(sympy.Add(a, a, evaluate=False), 2 * a), "arithmetic")
     user = result(fine.formula, fine, name="t.user", uses=("t.bad",))
     resolved = {r.claim.name: r for r in resolve_uses([bad, user])}
@@ -124,8 +130,12 @@ def test_every_claim_of_the_toolkit_is_its_statement(shared_reports_all):
     assert not missing, missing
     empty = [(r.claim.name, i) for r in results for i in r.derivation.empty_steps]
     assert not empty, empty
-    elsewhere = [r.claim.name for r in results if r.status == "proved"
-                 and r.derivation.steps[-1].formula != r.claim.statement]
+    elsewhere = [
+        r.claim.name
+        for r in results
+        if r.status == "proved" and r.derivation.steps[-1].formula != r.claim.statement
+    ]
     assert not elsewhere, elsewhere
     assert all(r.status == "proved" for r in results), [
-        (r.claim.name, r.status, r.reason) for r in results if r.status != "proved"]
+        (r.claim.name, r.status, r.reason) for r in results if r.status != "proved"
+    ]

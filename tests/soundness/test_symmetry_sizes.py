@@ -66,8 +66,15 @@ def test_three_flipped_rows_are_broken_beyond_the_rows_named(capsys):
 
 def test_a_fixed_row_permutation_is_proved_at_every_n_beyond_the_rows(capsys):
     """Swapping units 0 and 1 of an MLP holds for every n ≥ 2 (relabel the sum's terms)."""
-    code, out = _json(capsys, "--layer", "mlp", "--activation", "relu", "--transform",
-                      "K[0] -> K[1], K[1] -> K[0], V[0] -> V[1], V[1] -> V[0]")
+    code, out = _json(
+        capsys,
+        "--layer",
+        "mlp",
+        "--activation",
+        "relu",
+        "--transform",
+        "K[0] -> K[1], K[1] -> K[0], V[0] -> V[1], V[1] -> V[0]",
+    )
     assert code == 0 and out["invariant"] is True and out["sizes"] == "general d, every n ≥ 2"
 
 
@@ -75,17 +82,25 @@ def test_a_proof_at_explicit_sizes_only_is_unknown_never_invariant(capsys):
     """(x Kᵀ)⊙(x Kᵀ) is even in row 0 of K at every n (by hand: (−u)² = u²), but its output is
     indexed by units, so there is no general form: the proof at d = 2, n = 2 is stated with its
     sizes and the answer is unknown (exit 3), never invariant."""
-    code, out = _json(capsys, "--layer", "(x @ K.T) * (x @ K.T)", "--transform",
-                      "K[0] -> -K[0]", "--activation", "relu")
+    code, out = _json(
+        capsys,
+        "--layer",
+        "(x @ K.T) * (x @ K.T)",
+        "--transform",
+        "K[0] -> -K[0]",
+        "--activation",
+        "relu",
+    )
     assert code == 3 and out["invariant"] is None and out["decision"] == "unknown"
     assert out["sizes"] == "invariant at d = 2, n = 2 only"
     steps = out["evidence"]["steps"]
-    assert steps[0]["verdict"]["status"] == "proved" and steps[-1]["verdict"]["status"] == \
-        "unknown"
+    assert steps[0]["verdict"]["status"] == "proved" and steps[-1]["verdict"]["status"] == "unknown"
 
 
-@pytest.mark.parametrize("text", ["K[j] -> a*K[j], V -> V/a", "V -> V/a, K[j] -> a*K[j]",
-                                  "K[j] -> a*K[j], V[0] -> V[0]/a"])
+@pytest.mark.parametrize(
+    "text",
+    ["K[j] -> a*K[j], V -> V/a", "V -> V/a, K[j] -> a*K[j]", "K[j] -> a*K[j], V[0] -> V[0]/a"],
+)
 def test_per_unit_mixed_with_whole_or_fixed_rows_is_refused(capsys, text):
     code = symmetry.main(["--layer", "mlp", "--transform", text, "--no-torch"])
     err = capsys.readouterr().err.strip()
@@ -102,8 +117,15 @@ def _gelu_mp(t):
 
 
 def test_gelu_break_where_erf_saturates_exits_zero(capsys):
-    code, out = _json(capsys, "--layer", "mlp", "--transform",
-                      "K[j] -> a*K[j], V[j] -> V[j]/a", "--activation", "gelu")
+    code, out = _json(
+        capsys,
+        "--layer",
+        "mlp",
+        "--transform",
+        "K[j] -> a*K[j], V[j] -> V[j]/a",
+        "--activation",
+        "gelu",
+    )
     assert code == 0 and out["decision"] == "broken"
     checks = out["evidence"]["numeric"]
     assert checks and all(c["agrees"] for c in checks)
@@ -137,8 +159,17 @@ def test_a_wrong_difference_fails_the_mpmath_replay():
 
 def test_a_tower_of_exponentials_ends(capsys):
     """A hang detector only: the command ends (decided or unknown), exit 0 or 3."""
-    code = symmetry.main(["--layer", "mlp", "--transform", "K -> -K",
-                          "--activation", "exp(exp(exp(exp(x))))", "--no-torch"])
+    code = symmetry.main(
+        [
+            "--layer",
+            "mlp",
+            "--transform",
+            "K -> -K",
+            "--activation",
+            "exp(exp(exp(exp(x))))",
+            "--no-torch",
+        ]
+    )
     capsys.readouterr()
     assert code in (0, 3)
 

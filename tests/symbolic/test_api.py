@@ -48,8 +48,16 @@ def test_the_contract_example_runs_verbatim():
 
 
 def test_the_surface_is_small_and_versioned():
-    assert {"claim", "equal", "valid", "nonzero", "positive", "uninterpreted", "assume",
-            "assert_proved"} <= set(symbolic.__all__)
+    assert {
+        "claim",
+        "equal",
+        "valid",
+        "nonzero",
+        "positive",
+        "uninterpreted",
+        "assume",
+        "assert_proved",
+    } <= set(symbolic.__all__)
     assert len(symbolic.__all__) <= 24 and symbolic.__version__
 
 
@@ -74,8 +82,7 @@ def test_true_polynomial_identities_are_proved_false_ones_refuted(m, k):
 def test_z3_over_an_uninterpreted_sigma():
     u, v, x = sympy.symbols("u v x", real=True)
     hyp = ForAll((u, v), sympy.Eq(sigma(u) * v, sigma(v) * u))
-    assert valid(sympy.Implies(hyp, sympy.Eq(sigma(x), sigma(1) * x))).verdict.status == \
-        "proved"
+    assert valid(sympy.Implies(hyp, sympy.Eq(sigma(x), sigma(1) * x))).verdict.status == "proved"
     wrong = valid(sympy.Eq(sigma(u) * v, sigma(v) * u))
     assert wrong.verdict.status == "refuted" and wrong.verdict.witness
 
@@ -129,8 +136,13 @@ def layer():
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "proofs", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "proofs", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_user_theorem_modules_via_path(tmp_path):

@@ -16,15 +16,18 @@ from symbolic import InvalidArgument, assert_proved, claim, equal, nonzero, posi
 x = sympy.Symbol("x", real=True)
 
 
-@pytest.mark.parametrize("step, status", [
-    (lambda: equal(0.1 + 0.2, 0.3), "refuted"),
-    (lambda: equal(math.sqrt(2), sympy.sqrt(2)), "refuted"),
-    (lambda: equal(1.0000000000000002, 1), "refuted"),
-    (lambda: nonzero(1e-300), "proved"),
-    (lambda: positive(1e-100), "proved"),
-    (lambda: positive((0.1 + 0.2) - 0.3), "proved"),  # Python's difference is 2⁻⁵⁴
-    (lambda: equal(0.5 * x, x / 2), "proved"),
-])
+@pytest.mark.parametrize(
+    "step, status",
+    [
+        (lambda: equal(0.1 + 0.2, 0.3), "refuted"),
+        (lambda: equal(math.sqrt(2), sympy.sqrt(2)), "refuted"),
+        (lambda: equal(1.0000000000000002, 1), "refuted"),
+        (lambda: nonzero(1e-300), "proved"),
+        (lambda: positive(1e-100), "proved"),
+        (lambda: positive((0.1 + 0.2) - 0.3), "proved"),  # Python's difference is 2⁻⁵⁴
+        (lambda: equal(0.5 * x, x / 2), "proved"),
+    ],
+)
 def test_a_float_is_its_binary_value(step, status):
     assert step().fact.status == status
 
@@ -36,17 +39,20 @@ def test_property_positive_of_a_float_is_its_sign(f):
     assert fact.status == ("proved" if Fraction(f) > 0 else "refuted")
 
 
-@pytest.mark.parametrize("call, named", [
-    (lambda: equal(sympy.true, sympy.false), "lhs="),
-    (lambda: equal(sympy.Matrix([[1]]), 1), "matrix"),
-    (lambda: nonzero(sympy.eye(2)), "expr="),
-    (lambda: positive(x > 1), "expr="),
-    (lambda: equal("x", 1), "lhs="),
-    (lambda: equal(float("nan"), 0), "lhs="),
-    (lambda: valid(x + 1), "valid(formula="),
-    (lambda: valid(lambda z3: z3.Real("x") + 1), "build(z3)"),
-    (lambda: valid(sympy.sin(x) <= 1), "sin"),
-])
+@pytest.mark.parametrize(
+    "call, named",
+    [
+        (lambda: equal(sympy.true, sympy.false), "lhs="),
+        (lambda: equal(sympy.Matrix([[1]]), 1), "matrix"),
+        (lambda: nonzero(sympy.eye(2)), "expr="),
+        (lambda: positive(x > 1), "expr="),
+        (lambda: equal("x", 1), "lhs="),
+        (lambda: equal(float("nan"), 0), "lhs="),
+        (lambda: valid(x + 1), "valid(formula="),
+        (lambda: valid(lambda z3: z3.Real("x") + 1), "build(z3)"),
+        (lambda: valid(sympy.sin(x) <= 1), "sin"),
+    ],
+)
 def test_what_is_not_a_number_or_a_statement_is_a_one_line_error(call, named):
     with pytest.raises(InvalidArgument) as info:
         call()

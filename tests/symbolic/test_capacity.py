@@ -159,8 +159,9 @@ def test_second_moment_matches_quadrature_of_the_weight(name, law):
     f2 = sympy.lambdify(s, STORES[name].weight ** 2, "mpmath")
     with mpmath.workdps(20):
         got = quad_expectation(law, 32, f2)
-    assert float(got) == pytest.approx(float(second_moment(STORES[name], law).subs(d_, 32)),
-                                       rel=QUAD_RTOL)
+    assert float(got) == pytest.approx(
+        float(second_moment(STORES[name], law).subs(d_, 32)), rel=QUAD_RTOL
+    )
 
 
 @pytest.mark.parametrize("name", [n for n, m in STORES.items() if m.weight is not None])
@@ -169,8 +170,9 @@ def test_numpy_weight_is_the_sympy_weight_over_its_value_at_one(name):
     beta = sympy.Rational(5, 2)
     f = sympy.lambdify(s, (store.weight / store.weight.subs(s, 1)).subs(beta_, beta), "numpy")
     x = np.random.default_rng(0).uniform(-1, 1, 101)
-    np.testing.assert_allclose(store.normalized_weight(x.copy(), 2.5), f(x) * np.ones_like(x),
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        store.normalized_weight(x.copy(), 2.5), f(x) * np.ones_like(x), rtol=1e-12, atol=1e-15
+    )
 
 
 def test_glu_relu_weight_is_relu_squared():
@@ -208,8 +210,9 @@ def test_first_crossing_is_certified_and_isr_is_one_there(name, law):
 def test_constant_schedule_crosses_at_the_store_capacity():
     for law in LAW_NAMES:
         c = first_crossing("constant", law, 64, 8, 2048)
-        assert c.memories == pytest.approx(store_capacity("softmax", 64).law(law).capacity.mid,
-                                           rel=1e-6)
+        assert c.memories == pytest.approx(
+            store_capacity("softmax", 64).law(law).capacity.mid, rel=1e-6
+        )
 
 
 def test_logn_and_yarn_stay_below_one_up_to_two_million():

@@ -62,14 +62,18 @@ def _contains(expr: sympy.Expr, reference: mpmath.mpf) -> bool:
 
 
 rationals = st.fractions(min_value=-12, max_value=12, max_denominator=1000).map(
-    lambda f: R(f.numerator, f.denominator))
+    lambda f: R(f.numerator, f.denominator)
+)
 
 
 @given(rationals)
 def test_enclosures_contain_the_true_value(q):
     funcs = {
-        sympy.exp: mpmath.exp, sympy.tanh: mpmath.tanh, sympy.erf: mpmath.erf,
-        sympy.sinh: mpmath.sinh, sympy.cosh: mpmath.cosh,
+        sympy.exp: mpmath.exp,
+        sympy.tanh: mpmath.tanh,
+        sympy.erf: mpmath.erf,
+        sympy.sinh: mpmath.sinh,
+        sympy.cosh: mpmath.cosh,
     }
     with mpmath.workdps(80):
         x = mpmath.mpf(q.p) / q.q

@@ -15,6 +15,7 @@ from symbolic.smt import uninterpreted_sigma
 def prove(build, timeout_ms=5000):
     return check_valid(build, timeout_ms).verdict
 
+
 a, b = sympy.symbols("a b", real=True)
 
 
@@ -36,16 +37,25 @@ def test_hyperbolic_identity_in_disguise():
 
 def test_time_limit_gives_unknown():
     assert budget.bounded()
-    hard = sympy.expand((a + b + 1) ** 40) - sympy.expand((a + b + 1) ** 40) + sympy.sin(a) ** 2 \
-        + sympy.cos(a) ** 2 - 1 + (a + b + 1) ** 40 - sympy.expand((a + b + 1) ** 40)
+    hard = (
+        sympy.expand((a + b + 1) ** 40)
+        - sympy.expand((a + b + 1) ** 40)
+        + sympy.sin(a) ** 2
+        + sympy.cos(a) ** 2
+        - 1
+        + (a + b + 1) ** 40
+        - sympy.expand((a + b + 1) ** 40)
+    )
     verdict = decide_zero(hard, timeout_s=0.01)
     assert verdict.status == "unknown" and "time limit" in verdict.reason
 
 
 @given(st.integers(-50, 50), st.integers(-50, 50))
 def test_polynomial_identities(m, n):
-    assert equal_step((a + m) * (a + n), a**2 + (m + n) * a + m * n, "expand").verdict.status \
+    assert (
+        equal_step((a + m) * (a + n), a**2 + (m + n) * a + m * n, "expand").verdict.status
         == "proved"
+    )
 
 
 def test_z3_proves_refutes_and_times_out():
@@ -72,13 +82,16 @@ def test_z3_proves_refutes_and_times_out():
 def test_a_hyperbolic_identity_is_seen_without_simplify(monkeypatch):
     """The exp form, expanded and cancelled, is tried before ``simplify``: these need no
     ``simplify`` at all (it would take seconds on some disguised activations)."""
+
     def no_simplify(expr, *args, **kwargs):
         raise AssertionError("simplify was called")
 
     monkeypatch.setattr(sympy, "simplify", no_simplify)
-    for expr in (sympy.tanh(a) - (sympy.exp(2 * a) - 1) / (sympy.exp(2 * a) + 1),
-                 2 / (1 + sympy.exp(-2 * a)) - 1 - sympy.tanh(a),
-                 sympy.cosh(a) ** 2 - sympy.sinh(a) ** 2 - 1):
+    for expr in (
+        sympy.tanh(a) - (sympy.exp(2 * a) - 1) / (sympy.exp(2 * a) + 1),
+        2 / (1 + sympy.exp(-2 * a)) - 1 - sympy.tanh(a),
+        sympy.cosh(a) ** 2 - sympy.sinh(a) ** 2 - 1,
+    ):
         assert decide_zero(expr).status == "proved", expr
 
 

@@ -25,8 +25,11 @@ from symbolic.kernel import check_equal, negate  # noqa: E402
 
 _a = sympy.Symbol("a", real=True)
 # Real kernel facts of each status (verdicts cannot be made outside the kernel).
-PF, RF, UF = (check_equal(_a, _a), check_equal(sympy.Integer(1), sympy.Integer(0)),
-              check_equal(sympy.Function("f")(_a), _a))  # f uninterpreted: undecided
+PF, RF, UF = (
+    check_equal(_a, _a),
+    check_equal(sympy.Integer(1), sympy.Integer(0)),
+    check_equal(sympy.Function("f")(_a), _a),
+)  # f uninterpreted: undecided
 P, R, U = PF.verdict, RF.verdict, UF.verdict
 CLAIM = Claim("t.claim", "a claim", "a = a", "A0")
 
@@ -62,9 +65,13 @@ def test_numeric_disagreement_fails_a_proved_result():
 
 @pytest.mark.parametrize(
     ("statuses", "status", "code"),
-    [(["proved"], "proved", 0), (["proved", "unknown"], "unknown", 3),
-     (["unknown", "failed"], "failed", 1), (["refuted", "proved"], "refuted", 1),
-     ([], "unknown", 3)],
+    [
+        (["proved"], "proved", 0),
+        (["proved", "unknown"], "unknown", 3),
+        (["unknown", "failed"], "failed", 1),
+        (["refuted", "proved"], "refuted", 1),
+        ([], "unknown", 3),
+    ],
 )
 def test_overall_status_and_exit_code(statuses, status, code):
     assert overall_status(statuses) == status
@@ -75,8 +82,13 @@ def test_report_json_is_serialisable():
     x = sympy.Symbol("x")
     step = Step(check_equal(sympy.Mul(x, 1, evaluate=False), x), "unit")
     claim = Claim("t.claim", "a claim", "x·1 = x", "A0", statement=step.formula)
-    report = Report("m", "title", "A0", (Result(claim, Derivation((step,))),),
-                    (Table("t", "T", ("a", "b"), ((1, x),)),))
+    report = Report(
+        "m",
+        "title",
+        "A0",
+        (Result(claim, Derivation((step,))),),
+        (Table("t", "T", ("a", "b"), ((1, x),)),),
+    )
     doc = json.loads(json.dumps(report.to_json()))
     assert doc["status"] == "proved"
     assert doc["results"][0]["steps"][0]["formula"] == "Eq(x*1, x)"

@@ -66,9 +66,15 @@ VALID = [
     ("tanh(x)*x", z * sympy.tanh(z)),
     ("sqrt(x**2 + 1)", sympy.sqrt(z**2 + 1)),
     ("abs(x)**(1/3)", sympy.Abs(z) ** R(1, 3)),
-    ("max(x, pi - 3 + mish(gelu_tanh(-pi)))", sympy.Max(
-        z, sympy.pi - 3 + ACTIVATIONS["mish"].expr.subs(z, ACTIVATIONS["gelu_tanh"].expr.subs(
-            z, -sympy.pi)))),
+    (
+        "max(x, pi - 3 + mish(gelu_tanh(-pi)))",
+        sympy.Max(
+            z,
+            sympy.pi
+            - 3
+            + ACTIVATIONS["mish"].expr.subs(z, ACTIVATIONS["gelu_tanh"].expr.subs(z, -sympy.pi)),
+        ),
+    ),
     ("2**-1*x", z / 2),
     ("erf(x/sqrt(2))", sympy.erf(z / sympy.sqrt(2))),
     ("sinh(x) - cosh(x)", sympy.sinh(z) - sympy.cosh(z)),
@@ -136,8 +142,20 @@ def test_fractional_exponent_is_exact():
     assert expr.exp == R(1, 2) and isinstance(expr.exp, sympy.Rational)
 
 
-@pytest.mark.parametrize("typed", ["0.1", "1e-30", "3.14159", "2.5e-7", "1.", ".5", "1E3",
-                                   "0.10000000000000000555", "123456789012.5"])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "0.1",
+        "1e-30",
+        "3.14159",
+        "2.5e-7",
+        "1.",
+        ".5",
+        "1E3",
+        "0.10000000000000000555",
+        "123456789012.5",
+    ],
+)
 def test_decimal_literal_is_the_decimal_typed(typed):
     exact = Fraction(Decimal(typed))
     assert parse_activation(typed).expr == R(exact.numerator, exact.denominator)
@@ -151,16 +169,33 @@ def test_parsed_activation_is_frozen():
 
 def test_describe_allowed_names_every_function():
     text = describe_allowed()
-    for name in [*ACTIVATIONS, "exp", "log", "sqrt", "erf", "sigmoid", "softplus", "max", "min",
-                 "pi"]:
+    for name in [
+        *ACTIVATIONS,
+        "exp",
+        "log",
+        "sqrt",
+        "erf",
+        "sigmoid",
+        "softplus",
+        "max",
+        "min",
+        "pi",
+    ]:
         assert name in text
     assert "\n" not in text
 
 
 def test_module_never_runs_user_text():
     source = Path(expressions.__file__).read_text()
-    for forbidden in [r"\beval\(", r"\bexec\(", r"\bcompile\(", "sympify", "parse_expr",
-                      "lambdify", r"\bS\("]:
+    for forbidden in [
+        r"\beval\(",
+        r"\bexec\(",
+        r"\bcompile\(",
+        "sympify",
+        "parse_expr",
+        "lambdify",
+        r"\bS\(",
+    ]:
         assert not re.search(forbidden, source), forbidden
 
 
@@ -306,16 +341,31 @@ def test_rejected_with_a_one_line_message(text, fragments):
         assert fragment in message
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("x*sigmoid(", "--activation 'x*sigmoid(' : unexpected end of expression at column 11; "
-                   "expected ')' to close '(' at column 10"),
-    ("os.system(1)", "--activation 'os.system(1)' : attribute access at column 1 is not allowed; "
-                     "use a function name such as exp, log, relu"),
-    ("  x +* 2", "--activation '  x +* 2' : invalid syntax at column 6 (near '* 2'); "
-                 "expected an expression such as x*sigmoid(x)"),
-    ("2*x^2", "--activation '2*x^2' : '^' (bitwise xor, not a power) at column 4 is not allowed; "
-              "use **"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "x*sigmoid(",
+            "--activation 'x*sigmoid(' : unexpected end of expression at column 11; "
+            "expected ')' to close '(' at column 10",
+        ),
+        (
+            "os.system(1)",
+            "--activation 'os.system(1)' : attribute access at column 1 is not allowed; "
+            "use a function name such as exp, log, relu",
+        ),
+        (
+            "  x +* 2",
+            "--activation '  x +* 2' : invalid syntax at column 6 (near '* 2'); "
+            "expected an expression such as x*sigmoid(x)",
+        ),
+        (
+            "2*x^2",
+            "--activation '2*x^2' : '^' (bitwise xor, not a power) at column 4 is not allowed; "
+            "use **",
+        ),
+    ],
+)
 def test_exact_messages(text, message):
     with pytest.raises(InvalidExpression) as caught:
         parse_activation(text)
@@ -396,8 +446,34 @@ def test_expressionish_text_parses_or_is_rejected(text):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["x", "2", "0.5", "e", "pi", "**", "*", "+", "-", "/", "(", ")",
-                                 "exp(", "relu(", "max(", ",", "9", "99", "1e9"]), max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "x",
+                "2",
+                "0.5",
+                "e",
+                "pi",
+                "**",
+                "*",
+                "+",
+                "-",
+                "/",
+                "(",
+                ")",
+                "exp(",
+                "relu(",
+                "max(",
+                ",",
+                "9",
+                "99",
+                "1e9",
+            ]
+        ),
+        max_size=40,
+    )
+)
 def test_token_soup_parses_or_is_rejected(tokens):
     _parses_or_rejects("".join(tokens))
 
@@ -417,8 +493,13 @@ class _Tree:
 
 
 def _join(text: str, expr: sympy.Expr, *kids: _Tree, minmax: int = 0, power: int = 0) -> _Tree:
-    return _Tree(text, expr, minmax + sum(k.minmax for k in kids),
-                 power + max(k.powers for k in kids), 1 + max(k.depth for k in kids))
+    return _Tree(
+        text,
+        expr,
+        minmax + sum(k.minmax for k in kids),
+        power + max(k.powers for k in kids),
+        1 + max(k.depth for k in kids),
+    )
 
 
 def _decimal_leaf(d: Decimal) -> _Tree:
@@ -432,8 +513,12 @@ _LEAVES = st.one_of(
     st.decimals(min_value=0, max_value=10, places=2).map(_decimal_leaf),
 )
 _CALLS = {
-    "exp": sympy.exp, "tanh": sympy.tanh, "erf": sympy.erf, "abs": sympy.Abs,
-    "sigmoid": sympy_sigmoid, "softplus": sympy_softplus,
+    "exp": sympy.exp,
+    "tanh": sympy.tanh,
+    "erf": sympy.erf,
+    "abs": sympy.Abs,
+    "sigmoid": sympy_sigmoid,
+    "softplus": sympy_softplus,
     **{name: ACTIVATIONS[name].sympy_at for name in ("relu", "silu", "gelu", "hardtanh")},
 }
 _MINMAX = {"relu": 2, "hardtanh": 4}
@@ -461,22 +546,34 @@ def _extend(kids: st.SearchStrategy[_Tree]) -> st.SearchStrategy[_Tree]:
             # rightly rejected (too close to 0 to check), which is not what this test is about.
             assume(a.expr.has(z))
             name = draw(st.sampled_from(sorted(_CALLS)))
-            return _join(f"{name}({a.text})", _CALLS[name](a.expr), a,
-                         minmax=_MINMAX.get(name, 0))
+            return _join(f"{name}({a.text})", _CALLS[name](a.expr), a, minmax=_MINMAX.get(name, 0))
         name, b = draw(st.sampled_from(["max", "min"])), draw(kids)
-        return _join(f"{name}({a.text}, {b.text})", getattr(sympy, name.title())(a.expr, b.expr),
-                     a, b, minmax=2)
+        return _join(
+            f"{name}({a.text}, {b.text})",
+            getattr(sympy, name.title())(a.expr, b.expr),
+            a,
+            b,
+            minmax=2,
+        )
 
     return node()
 
 
 _TREES = st.recursive(_LEAVES, _extend, max_leaves=8).filter(
-    lambda t: t.minmax <= expressions.MAX_MINMAX_ARGS and t.powers <= 2 and t.depth <= 20
-    and sum(1 for _ in sympy.preorder_traversal(t.expr)) <= 1000)
+    lambda t: (
+        t.minmax <= expressions.MAX_MINMAX_ARGS
+        and t.powers <= 2
+        and t.depth <= 20
+        and sum(1 for _ in sympy.preorder_traversal(t.expr)) <= 1000
+    )
+)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(_TREES)
 def test_rendered_tree_parses_to_the_directly_built_expression(tree):
     start = time.process_time()
@@ -485,8 +582,10 @@ def test_rendered_tree_parses_to_the_directly_built_expression(tree):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.decimals(min_value=Decimal("1e-20"), max_value=Decimal("1e12"), places=20),
-       st.sampled_from(["f", "e"]))
+@given(
+    st.decimals(min_value=Decimal("1e-20"), max_value=Decimal("1e12"), places=20),
+    st.sampled_from(["f", "e"]),
+)
 def test_decimal_literals_are_exact(value, style):
     typed = format(value.normalize(), style)
     exact = Fraction(Decimal(typed))

@@ -14,11 +14,14 @@ Q = sympy.MatrixSymbol("Q", 3, 3)
 b_q = sympy.MatrixSymbol("b_q", 1, 3)
 
 
-@pytest.mark.parametrize(("expr", "expected"), [
-    (x * Q + sympy.OneMatrix(2, 1) * b_q, "x*Q + 𝟏*b_q"),  # the ones column, not the number 1
-    (sympy.Eq(sympy.Function("sigma")(0), 0), "σ(0) = 0"),
-    (sympy.Ne(sympy.Symbol("alpha"), 1), "α ≠ 1"),
-])
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        (x * Q + sympy.OneMatrix(2, 1) * b_q, "x*Q + 𝟏*b_q"),  # the ones column, not the number 1
+        (sympy.Eq(sympy.Function("sigma")(0), 0), "σ(0) = 0"),
+        (sympy.Ne(sympy.Symbol("alpha"), 1), "α ≠ 1"),
+    ],
+)
 def test_formula_text(expr, expected):
     assert text(expr) == expected
 
@@ -28,9 +31,11 @@ def test_the_memo_tells_formulas_apart_that_print_differently():
     what prints differently (a float's precision, a symbol's assumptions), so a hit is never
     another formula's text."""
     z = sympy.Symbol("z")
-    pairs = [(sympy.Float("0.1", 15) * z, sympy.Float("0.1", 30) * z),
-             (sympy.Symbol("a") + 1, sympy.Symbol("a", positive=True) + 1),
-             (sympy.Integer(1) * z, sympy.Float(1) * z)]
+    pairs = [
+        (sympy.Float("0.1", 15) * z, sympy.Float("0.1", 30) * z),
+        (sympy.Symbol("a") + 1, sympy.Symbol("a", positive=True) + 1),
+        (sympy.Integer(1) * z, sympy.Float(1) * z),
+    ]
     for a, b in pairs:
         assert text(a) == _uncached(a) and text(b) == _uncached(b)
         assert source_text(a) == sympy.sstr(a) and source_text(b) == sympy.sstr(b)

@@ -21,30 +21,50 @@ needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None, reason=NO_
 
 a, b = sympy.symbols("a b", real=True)
 PROVED = Verdict.proved("sympy", "ok", backend="sympy 1.14")
-WITNESS = Verdict.proved("interval", "sign", witness=(("a", "2"), ("b", "1")),
-                         certificate="value ∈ [-0.27, -0.26]")
+WITNESS = Verdict.proved(
+    "interval", "sign", witness=(("a", "2"), ("b", "1")), certificate="value ∈ [-0.27, -0.26]"
+)
 
 
 def reports() -> list[Report]:
     lemma = Claim("lemma", "A lemma", "σ(a)b = σ(b)a", "A6", kind="lemma")
     uses = Claim("uses", "Uses it", "breaks", "A6, A7", uses=("lemma",))
     assumed = Claim("assumed", "Assumed", "needs Cauchy", "A7", uses=("lemma",))
-    steps = (Step("ab = ba", "commutativity", PROVED,
-                  formula=sympy.Eq(a * b, b * a, evaluate=False)),
-             Step("witness", "certified", WITNESS))
-    return [Report("proofs.fake", "Fake", "A6", (
-        Result(lemma, Derivation(steps)), Result(uses, Derivation(steps)),
-        Result(assumed, Derivation((Step("measurable", "assumed", Verdict.proved("assumption")),
-                                    ))))),
-            Report("proofs.other", "Other", "B", (
-                Result(Claim("bad", "Bad", "1 = 2", "B"),
-                       Derivation((Step("1 = 2", "arith", Verdict.refuted("exact")),))),))]
+    steps = (
+        Step("ab = ba", "commutativity", PROVED, formula=sympy.Eq(a * b, b * a, evaluate=False)),
+        Step("witness", "certified", WITNESS),
+    )
+    return [
+        Report(
+            "proofs.fake",
+            "Fake",
+            "A6",
+            (
+                Result(lemma, Derivation(steps)),
+                Result(uses, Derivation(steps)),
+                Result(
+                    assumed,
+                    Derivation((Step("measurable", "assumed", Verdict.proved("assumption")),)),
+                ),
+            ),
+        ),
+        Report(
+            "proofs.other",
+            "Other",
+            "B",
+            (
+                Result(
+                    Claim("bad", "Bad", "1 = 2", "B"),
+                    Derivation((Step("1 = 2", "arith", Verdict.refuted("exact")),)),
+                ),
+            ),
+        ),
+    ]
 
 
 def test_status_classes_colour_the_legend():
     results = [r for rep in reports() for r in rep.results]
-    assert [site.status_class(r) for r in results] == ["proved", "proved", "assumptions",
-                                                        "refuted"]
+    assert [site.status_class(r) for r in results] == ["proved", "proved", "assumptions", "refuted"]
 
 
 def test_dot_source_links_nodes_and_draws_uses():
@@ -65,13 +85,27 @@ def test_proved_including_every_ancestor():
     index = site._claim_index(reports())
     # lemma and uses rest on nothing admitted; assumed rests on an assumption; bad is refuted
     assert site.complete_claims(index) == {"lemma", "uses"}
-    chain = [Report("proofs.m", "M", "A6", (
-        Result(Claim("base", "b", "b", "A6"), Derivation((Step("x", "a", Verdict.proved(
-            "assumption")),))),
-        Result(Claim("top", "t", "t", "A6", uses=("base",)), Derivation((Step("y", "r", PROVED),
-                                                                         ))),
-        Result(Claim("loose", "l", "l", "A6", uses=("elsewhere",)), Derivation((Step(
-            "z", "r", PROVED),))),))]
+    chain = [
+        Report(
+            "proofs.m",
+            "M",
+            "A6",
+            (
+                Result(
+                    Claim("base", "b", "b", "A6"),
+                    Derivation((Step("x", "a", Verdict.proved("assumption")),)),
+                ),
+                Result(
+                    Claim("top", "t", "t", "A6", uses=("base",)),
+                    Derivation((Step("y", "r", PROVED),)),
+                ),
+                Result(
+                    Claim("loose", "l", "l", "A6", uses=("elsewhere",)),
+                    Derivation((Step("z", "r", PROVED),)),
+                ),
+            ),
+        )
+    ]
     assert site.complete_claims(site._claim_index(chain)) == set()  # an ancestor is admitted
     dot = site.dot_source(chain)
     assert site.STATUS_COLOURS["complete"][0] not in dot
@@ -79,9 +113,19 @@ def test_proved_including_every_ancestor():
 
 def test_the_module_graph_has_a_node_per_module_and_counted_edges():
     reps = reports()
-    reps.append(Report("proofs.third", "Third", "A6", (
-        Result(Claim("t1", "t", "t", "A6", uses=("lemma", "uses")), Derivation((Step(
-            "y", "r", PROVED),))),)))
+    reps.append(
+        Report(
+            "proofs.third",
+            "Third",
+            "A6",
+            (
+                Result(
+                    Claim("t1", "t", "t", "A6", uses=("lemma", "uses")),
+                    Derivation((Step("y", "r", PROVED),)),
+                ),
+            ),
+        )
+    )
     dot = site.module_dot(reps)
     assert dot.count("shape=folder") == 3
     assert '"proofs.fake" -> "proofs.third" [label="2"' in dot
@@ -89,24 +133,49 @@ def test_the_module_graph_has_a_node_per_module_and_counted_edges():
 
 
 def test_claim_lines_find_plain_and_formatted_names():
-    source = "\n".join(["X = Claim(", '    "plain.name", "title",', ")", "for a in ACTS:",
-                         "    c = Claim(", '        f"act.{a.name}-x", "t")',
-                         'uses = ("act.relu-x",)'])
+    source = "\n".join(
+        [
+            "X = Claim(",
+            '    "plain.name", "title",',
+            ")",
+            "for a in ACTS:",
+            "    c = Claim(",
+            '        f"act.{a.name}-x", "t")',
+            'uses = ("act.relu-x",)',
+        ]
+    )
     assert site.claim_lines(source, ["plain.name", "act.relu-x", "missing"]) == {
-        "plain.name": 2, "act.relu-x": 6}
+        "plain.name": 2,
+        "act.relu-x": 6,
+    }
 
 
-RAW_NAMES = ("piecewise(", "forall(", "risingfactorial", "elementwiseapplyfunction",
-             "blockmatrix", ">True<", "\\operatorname", "\\mathit", "Σ_{", "^(", "R^d")
+RAW_NAMES = (
+    "piecewise(",
+    "forall(",
+    "risingfactorial",
+    "elementwiseapplyfunction",
+    "blockmatrix",
+    ">True<",
+    "\\operatorname",
+    "\\mathit",
+    "Σ_{",
+    "^(",
+    "R^d",
+)
 
 
-@pytest.mark.parametrize("expr", [
-    sympy.Piecewise((a, a > 0), (0, True)),
-    sympy.RisingFactorial(a, 3),
-    sympy.BlockMatrix([[sympy.MatrixSymbol("A", 2, 2), sympy.ZeroMatrix(2, 2)]]),
-    sympy.Implies(sympy.true, sympy.Eq(a, b), evaluate=False),
-    sympy.Function("theta_0")(a) + sympy.Symbol("aa"),
-], ids=["piecewise", "rising", "block", "true", "names"])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        sympy.Piecewise((a, a > 0), (0, True)),
+        sympy.RisingFactorial(a, 3),
+        sympy.BlockMatrix([[sympy.MatrixSymbol("A", 2, 2), sympy.ZeroMatrix(2, 2)]]),
+        sympy.Implies(sympy.true, sympy.Eq(a, b), evaluate=False),
+        sympy.Function("theta_0")(a) + sympy.Symbol("aa"),
+    ],
+    ids=["piecewise", "rising", "block", "true", "names"],
+)
 def test_mathml_comes_from_the_latex_printer_without_sympy_names(expr):
     code = site.mathml(expr)
     assert code.startswith("<math") and not [r for r in RAW_NAMES if r.lower() in code.lower()]
@@ -116,20 +185,29 @@ def test_a_multi_letter_name_is_one_identifier():
     assert '<mi mathvariant="italic">aa</mi>' in site.mathml(sympy.Symbol("aa"))
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("Q ∈ R^{d×d}", "Q ∈ ℝ<sup>d×d</sup>"),
-    ("Σ_{m≠i} x", "Σ<sub>m≠i</sub> x"),
-    ("E[s^(2k)]", "E[s<sup>2k</sup>]"),
-    ("d_out < 3", "d<sub>out</sub> &lt; 3"),
-    ("s ~ Beta", "s ∼ Beta"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Q ∈ R^{d×d}", "Q ∈ ℝ<sup>d×d</sup>"),
+        ("Σ_{m≠i} x", "Σ<sub>m≠i</sub> x"),
+        ("E[s^(2k)]", "E[s<sup>2k</sup>]"),
+        ("d_out < 3", "d<sub>out</sub> &lt; 3"),
+        ("s ~ Beta", "s ∼ Beta"),
+    ],
+)
 def test_prose_notation_becomes_html(text, expected):
     assert site.prose_html(text) == expected
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("K → α^(−p)K", "K → α⁻ᵖK"), ("q_js", "qⱼₛ"), ("R^d", "ℝᵈ"), ("x^{QK}", "x^(QK)"),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("K → α^(−p)K", "K → α⁻ᵖK"),
+        ("q_js", "qⱼₛ"),
+        ("R^d", "ℝᵈ"),
+        ("x^{QK}", "x^(QK)"),
+    ],
+)
 def test_tooltips_are_plain_unicode(text, expected):
     assert site.plain_text(text) == expected
 
@@ -163,9 +241,11 @@ def test_each_claim_and_module_says_how_it_is_backed():
     index = site._claim_index(reps)
     lemma, _, assumed = reps[0].results
     assert 'backed by <span class="backing">sympy, interval</span>' in site.claim_html(
-        lemma, index, [])
+        lemma, index, []
+    )
     assert 'backed by <span class="backing">assumption</span>' in site.module_page(
-        reps[0], index, {})
+        reps[0], index, {}
+    )
     assert "backed by sympy, interval, assumption</td>" in site.index_page(reps, "<svg></svg>")
 
 
@@ -183,19 +263,35 @@ def test_site_is_written_offline(tmp_path):
     assert "<svg" in text and 'href="fake.html"' in text
     for page in tmp_path.glob("*.html"):
         body = page.read_text(encoding="utf-8")
-        assert "<script" not in body and "http://" not in body.replace(
-            "http://www.w3.org", "") and "https://" not in body
+        assert (
+            "<script" not in body
+            and "http://" not in body.replace("http://www.w3.org", "")
+            and "https://" not in body
+        )
 
 
-CHROMIUM = ("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--no-first-run", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync")
+CHROMIUM = (
+    "chromium",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 
 
 def _chromium(*args: str) -> subprocess.CompletedProcess:
     profile = tempfile.mkdtemp()
-    return subprocess.run([*CHROMIUM, f"--user-data-dir={profile}", *args], capture_output=True,
-                          text=True, timeout=90, check=False)
+    return subprocess.run(
+        [*CHROMIUM, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
 
 
 @needs_dot
@@ -232,11 +328,16 @@ def test_the_real_blueprint_fits_a_screen_and_shows_no_raw_names(tmp_path):
     pil = pytest.importorskip("PIL.Image")
     import shared_reports
 
-    index = site.write_site([r.report for r in shared_reports.runs() if r.report],
-                            tmp_path / "site")
+    index = site.write_site(
+        [r.report for r in shared_reports.runs() if r.report], tmp_path / "site"
+    )
     shot = tmp_path / "index.png"
-    _chromium(f"--screenshot={shot}", f"--window-size={SCREEN[0]},{SCREEN[1]}",
-              "--hide-scrollbars", index.as_uri())
+    _chromium(
+        f"--screenshot={shot}",
+        f"--window-size={SCREEN[0]},{SCREEN[1]}",
+        "--hide-scrollbars",
+        index.as_uri(),
+    )
     image = pil.open(shot).convert("L")
     assert image.size == SCREEN
     bottom = image.crop((0, SCREEN[1] - 300, SCREEN[0], SCREEN[1]))

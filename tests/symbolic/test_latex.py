@@ -64,8 +64,11 @@ ESCAPES = [
     ("∀a ∃c", r"\ensuremath{\forall}a \ensuremath{\exists}c"),
     ("p ⇔ q ⇒ r", r"p \ensuremath{\Leftrightarrow} q \ensuremath{\Rightarrow} r"),
     ("α β", r"\ensuremath{\alpha} \ensuremath{\beta}"),
-    ("≠≤≥→∈", r"\ensuremath{\neq}\ensuremath{\leq}\ensuremath{\geq}\ensuremath{\to}"
-              r"\ensuremath{\in}"),
+    (
+        "≠≤≥→∈",
+        r"\ensuremath{\neq}\ensuremath{\leq}\ensuremath{\geq}\ensuremath{\to}"
+        r"\ensuremath{\in}",
+    ),
     ("ℝ", r"\ensuremath{\mathbb{R}}"),
     ("xᵀ", r"x\textsuperscript{\ensuremath{\top}}"),
     ("A⁻¹", r"A\textsuperscript{\ensuremath{-}1}"),
@@ -74,8 +77,11 @@ ESCAPES = [
     ("√d", r"\ensuremath{\surd}d"),
     ("a × b − c", r"a \ensuremath{\times} b \ensuremath{-} c"),
     ("…", r"\ldots{}"),
-    ("ε φ λ Σ Α Ω", r"\ensuremath{\varepsilon} \ensuremath{\varphi} \ensuremath{\lambda} "
-                    r"\ensuremath{\Sigma} A \ensuremath{\Omega}"),
+    (
+        "ε φ λ Σ Α Ω",
+        r"\ensuremath{\varepsilon} \ensuremath{\varphi} \ensuremath{\lambda} "
+        r"\ensuremath{\Sigma} A \ensuremath{\Omega}",
+    ),
     ("ͳ", r"\textsf{[U+0373]}"),  # an archaic Greek letter: no TeX command
     ("✓ ✗", r"\ensuremath{\checkmark} \ensuremath{\times}"),
     ("x^{n×d}", r"x\textsuperscript{n\ensuremath{\times}d}"),
@@ -154,9 +160,15 @@ def test_math(expr, expected):
     assert math(expr) == expected
 
 
-@pytest.mark.parametrize(("code", "width"), [
-    ("x", 1), (r"\sigma{\left(a \right)}", 4), (r"\frac{1}{2} + x", 3), ("a_{1} b^{2}", 4),
-])
+@pytest.mark.parametrize(
+    ("code", "width"),
+    [
+        ("x", 1),
+        (r"\sigma{\left(a \right)}", 4),
+        (r"\frac{1}{2} + x", 3),
+        ("a_{1} b^{2}", 4),
+    ],
+)
 def test_visible_width(code, width):
     assert visible_width(code) == width
 
@@ -164,41 +176,76 @@ def test_visible_width(code, width):
 # -- claims, steps, derivations ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("kind", "env"), [
-    ("theorem", "theorem"), ("Lemma", "lemma"), ("corollary", "corollary"),
-    ("proposition", "proposition"), ("definition", "claim"),
-])
+@pytest.mark.parametrize(
+    ("kind", "env"),
+    [
+        ("theorem", "theorem"),
+        ("Lemma", "lemma"),
+        ("corollary", "corollary"),
+        ("proposition", "proposition"),
+        ("definition", "claim"),
+    ],
+)
 def test_environment(kind, env):
     assert environment(kind) == env
 
 
-@pytest.mark.parametrize(("parts", "key"), [
-    (("claim", "proofs.exchange", "exchange.lemma"), "claim:proofs.exchange:exchange.lemma"),
-    (("claim", "m", "a_b c"), "claim:m:a+5f+b+20+c"),
-])
+@pytest.mark.parametrize(
+    ("parts", "key"),
+    [
+        (("claim", "proofs.exchange", "exchange.lemma"), "claim:proofs.exchange:exchange.lemma"),
+        (("claim", "m", "a_b c"), "claim:m:a+5f+b+20+c"),
+    ],
+)
 def test_label(parts, key):
     assert label(*parts) == key
 
 
 TEXT_STEP = Step("σ(0) = 0", "substitute a = 0", PROVED)
-FORMULA_STEP = Step("(a + b)² = a² + 2ab + b²", "expand", PROVED,
-                    formula=sympy.Eq((a + b)**2, a**2 + 2 * a * b + b**2, evaluate=False))
+FORMULA_STEP = Step(
+    "(a + b)² = a² + 2ab + b²",
+    "expand",
+    PROVED,
+    formula=sympy.Eq((a + b) ** 2, a**2 + 2 * a * b + b**2, evaluate=False),
+)
 SQUARE = r"\left(a + b\right)^{2}"
 EXPANDED = "a^{2} + 2 a b + b^{2}"
-WITNESS_STEP = Step("σ(2) ≠ 2σ(1)", "certified", Verdict.proved(
-    "interval", "sign certified", witness=(("z0", "2"),)))
+WITNESS_STEP = Step(
+    "σ(2) ≠ 2σ(1)",
+    "certified",
+    Verdict.proved("interval", "sign certified", witness=(("z0", "2"),)),
+)
 DEFINITION_STEP = Step("c := σ(1) = 1", "definition of c", Verdict.proved("definition"))
 
 STEPS = [
-    (TEXT_STEP, r"\item[(1)] \ensuremath{\sigma}(0) = 0\par" "\n"
-                r"{\footnotesize substitute a = 0 \hfill \ensuremath{\checkmark} sympy\par}"),
-    (FORMULA_STEP, r"\item[(1)] $\displaystyle " f"{SQUARE} = {EXPANDED}" r"$\par" "\n"
-                   r"{\footnotesize expand \hfill \ensuremath{\checkmark} sympy\par}"),
-    (WITNESS_STEP, r"\item[(1)] \ensuremath{\sigma}(2) \ensuremath{\neq} 2\ensuremath{\sigma}(1)"
-                   r"\par" "\n" r"{\footnotesize certified; at z0 = 2 \hfill "
-                   r"\ensuremath{\checkmark} interval\par}"),
-    (DEFINITION_STEP, r"\item[(1)] c := \ensuremath{\sigma}(1) = 1\par" "\n"
-                      r"{\footnotesize definition of c \hfill \textit{definition}\par}"),
+    (
+        TEXT_STEP,
+        r"\item[(1)] \ensuremath{\sigma}(0) = 0\par"
+        "\n"
+        r"{\footnotesize substitute a = 0 \hfill \ensuremath{\checkmark} sympy\par}",
+    ),
+    (
+        FORMULA_STEP,
+        r"\item[(1)] $\displaystyle "
+        f"{SQUARE} = {EXPANDED}"
+        r"$\par"
+        "\n"
+        r"{\footnotesize expand \hfill \ensuremath{\checkmark} sympy\par}",
+    ),
+    (
+        WITNESS_STEP,
+        r"\item[(1)] \ensuremath{\sigma}(2) \ensuremath{\neq} 2\ensuremath{\sigma}(1)"
+        r"\par"
+        "\n"
+        r"{\footnotesize certified; at z0 = 2 \hfill "
+        r"\ensuremath{\checkmark} interval\par}",
+    ),
+    (
+        DEFINITION_STEP,
+        r"\item[(1)] c := \ensuremath{\sigma}(1) = 1\par"
+        "\n"
+        r"{\footnotesize definition of c \hfill \textit{definition}\par}",
+    ),
 ]
 
 
@@ -212,7 +259,12 @@ class KernelStep:
 
     def __init__(self, formula, note="", kind="checked", rule="by Z3", verdict=PROVED):
         self.formula, self.note, self.kind, self.rule, self.verdict = (
-            formula, note, kind, rule, verdict)
+            formula,
+            note,
+            kind,
+            rule,
+            verdict,
+        )
         self.statement = "unused"
 
 
@@ -235,8 +287,9 @@ def test_a_derivation_is_a_step_list_that_breaks_across_pages():
 
 
 def test_a_formula_sympy_made_trivial_keeps_its_statement_as_a_note():
-    step = Step("(−u)(−v) = uv", "(−a)(−b) = ab", PROVED,
-                formula=sympy.Eq(-a * -b, a * b, evaluate=False))  # both sides are a*b
+    step = Step(
+        "(−u)(−v) = uv", "(−a)(−b) = ab", PROVED, formula=sympy.Eq(-a * -b, a * b, evaluate=False)
+    )  # both sides are a*b
     code = step_latex(1, step)
     assert r"$\displaystyle a b = a b$" in code
     assert r"(\ensuremath{-}u)(\ensuremath{-}v) = uv" in code
@@ -244,11 +297,16 @@ def test_a_formula_sympy_made_trivial_keeps_its_statement_as_a_note():
 
 def test_a_step_sympy_evaluated_to_true_shows_its_rule_never_true():
     step = Step("True", "σ(1) certified nonzero", PROVED, formula=sympy.true)
-    assert step_latex(1, step) == (r"\item[(1)] \ensuremath{\sigma}(1) certified nonzero\par"
-                                   "\n" r"{\footnotesize \ensuremath{\checkmark} sympy\par}")
+    assert step_latex(1, step) == (
+        r"\item[(1)] \ensuremath{\sigma}(1) certified nonzero\par"
+        "\n"
+        r"{\footnotesize \ensuremath{\checkmark} sympy\par}"
+    )
     noted = Step("True   [d ∈ ℕ]", "count", PROVED, formula=sympy.true, note="n·d entries")
-    assert step_latex(1, noted).startswith(r"\item[(1)] n\ensuremath{\cdot}d entries   [d "
-                                           r"\ensuremath{\in} \ensuremath{\mathbb{N}}]\par")
+    assert step_latex(1, noted).startswith(
+        r"\item[(1)] n\ensuremath{\cdot}d entries   [d "
+        r"\ensuremath{\in} \ensuremath{\mathbb{N}}]\par"
+    )
     assert "True" not in step_latex(1, noted)
 
 
@@ -267,7 +325,8 @@ def test_an_oracle_result_is_never_called_an_assumption():
     assert latex.status_text(result) == "proved (1 oracle result)"
     tex = document([report(result)])
     assert "It rests on 1 oracle result." in tex and "assumption" not in tex.lower().replace(
-        "assumption (admitted", "")
+        "assumption (admitted", ""
+    )
     assert r"\ensuremath{\checkmark} proved (1 oracle result)" in tex  # the claims table
     both = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"), ("assumption", "σ measurable")))
     assert latex.status_text(both) == "proved (1 assumption, 1 oracle result)"
@@ -277,12 +336,15 @@ def test_admitted_facts_inherited_through_uses_are_shown():
     inherited = (Admitted("assumption", "σ measurable", "", "lemma"),)
     result = kernel_result("c", uses=("lemma",), inherited=inherited)
     assert latex.status_text(result) == "proved (1 assumption through uses)"
-    assert (r"rests, through the claims it uses, on assumption \ensuremath{\sigma} measurable "
-            r"(via \texttt{lemma})") in verification_line(result)
+    assert (
+        r"rests, through the claims it uses, on assumption \ensuremath{\sigma} measurable "
+        r"(via \texttt{lemma})"
+    ) in verification_line(result)
     assert latex.inherited_latex(kernel_result("c")) is None
     mixed = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),), inherited=inherited)
     assert latex.status_text(mixed) == (
-        "proved (1 assumption, 1 oracle result, 1 of them through uses)")
+        "proved (1 assumption, 1 oracle result, 1 of them through uses)"
+    )
 
 
 def test_a_formula_sympy_evaluated_to_true_is_shown_as_its_text():
@@ -302,8 +364,10 @@ def test_verification_line_names_methods_witnesses_and_numeric_checks():
     line = verification_line(result)
     assert r"\ensuremath{\checkmark} proved by interval + sympy (2 steps)" in line
     assert "witness z0 = 2" in line
-    assert r"numeric check replay (numpy, 8 samples): agrees to $1\times 10^{-17}$ " \
-           r"(tolerance $1\times 10^{-12}$)" in line
+    assert (
+        r"numeric check replay (numpy, 8 samples): agrees to $1\times 10^{-17}$ "
+        r"(tolerance $1\times 10^{-12}$)" in line
+    )
     assert " s;" not in line and " s)" not in line  # no time without timings
     assert "0.000 s" in verification_line(result, timings=True)
 
@@ -311,16 +375,22 @@ def test_verification_line_names_methods_witnesses_and_numeric_checks():
 Z3_STEP = Step("x > 1 ⇒ x > 0", "Z3: negation unsat", Verdict.proved("z3"))
 
 
-@pytest.mark.parametrize(("steps", "checks", "expected"), [
-    ((TEXT_STEP, WITNESS_STEP), None, "backed by sympy, interval"),
-    ((Z3_STEP, TEXT_STEP), None, "backed by z3, sympy"),  # no second solver ran: says what did
-    ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3+cvc5"),
-    ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unknown"}}, "backed by z3"),
-    ((Z3_STEP,), {("other", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),
-    ((Z3_STEP, Z3_STEP), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),  # step 2 unchecked
-    ((TEXT_STEP, Step("σ measurable", "assumed", Verdict.proved("assumption"))), None,
-     "backed by sympy, assumption"),
-])
+@pytest.mark.parametrize(
+    ("steps", "checks", "expected"),
+    [
+        ((TEXT_STEP, WITNESS_STEP), None, "backed by sympy, interval"),
+        ((Z3_STEP, TEXT_STEP), None, "backed by z3, sympy"),  # no second solver ran: says what did
+        ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3+cvc5"),
+        ((Z3_STEP,), {("c", 1, ()): {"cvc5": "unknown"}}, "backed by z3"),
+        ((Z3_STEP,), {("other", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),
+        ((Z3_STEP, Z3_STEP), {("c", 1, ()): {"cvc5": "unsat"}}, "backed by z3"),  # step 2 unchecked
+        (
+            (TEXT_STEP, Step("σ measurable", "assumed", Verdict.proved("assumption"))),
+            None,
+            "backed by sympy, assumption",
+        ),
+    ],
+)
 def test_verification_line_says_how_the_claim_is_backed(steps, checks, expected):
     result = Result(Claim("c", "t", "s", "A6"), Derivation(steps))
     report = Report("proofs.m", "M", "A6", (result,), second_checks=checks)
@@ -364,28 +434,44 @@ def test_cell_latex(cell, expected):
 
 def test_tabular_is_booktabs_with_numeric_columns_right_aligned():
     table = Table("cap", "Capacity", ("store", "M*"), (("relu", 128.0), ("softmax", None)))
-    assert tabular_latex(table) == "\n".join([
-        r"\begin{tabular}{lr}", r"\toprule",
-        r"\textbf{store} & \textbf{M\textsuperscript{*}} \\", r"\midrule",
-        r"relu & 128 \\", r"softmax & \textemdash{} \\", r"\bottomrule", r"\end{tabular}"])
+    assert tabular_latex(table) == "\n".join(
+        [
+            r"\begin{tabular}{lr}",
+            r"\toprule",
+            r"\textbf{store} & \textbf{M\textsuperscript{*}} \\",
+            r"\midrule",
+            r"relu & 128 \\",
+            r"softmax & \textemdash{} \\",
+            r"\bottomrule",
+            r"\end{tabular}",
+        ]
+    )
 
 
 def test_the_statement_formula_is_the_theorem_and_the_note_is_beside_it():
     labels = latex._Labels([])
-    short = Claim("c", "Short", "commutativity", "A6",
-                  statement=sympy.Eq(a * b, b * a, evaluate=False))
+    short = Claim(
+        "c", "Short", "commutativity", "A6", statement=sympy.Eq(a * b, b * a, evaluate=False)
+    )
     code = latex.claim_latex(Result(short, Derivation(())), "claim:c", labels)
-    assert code.startswith("\\begin{theorem}[Short]\\label{claim:c}\\raggedright\n"
-                           "\\[ \\displaystyle a b = a b \\]\ncommutativity\n")
+    assert code.startswith(
+        "\\begin{theorem}[Short]\\label{claim:c}\\raggedright\n"
+        "\\[ \\displaystyle a b = a b \\]\ncommutativity\n"
+    )
     long_f = sympy.Eq(sum(sympy.Symbol(f"c_{k}") * a**k for k in range(12)), b)
-    code = latex.claim_latex(Result(Claim("c", "Long", "", "A6", statement=long_f),
-                                    Derivation(())), "claim:c", labels)
+    code = latex.claim_latex(
+        Result(Claim("c", "Long", "", "A6", statement=long_f), Derivation(())), "claim:c", labels
+    )
     assert "\\par{\\centering $\\displaystyle a^{11} c_{11} + " in code  # breakable, centred
 
 
 def test_a_table_wraps_to_exactly_the_line_width_or_becomes_paragraphs():
-    table = Table("cap", "Capacity", ("store", "M*", "kind"),
-                  (("relu", 128.0, "exact interval quadrature"), ("softmax", None, "bound")))
+    table = Table(
+        "cap",
+        "Capacity",
+        ("store", "M*", "kind"),
+        (("relu", 128.0, "exact interval quadrature"), ("softmax", None, "bound")),
+    )
     code = latex.table_latex(table, "tab:cap")
     need = latex.column_shares(table)[1]
     assert rf"\ifdim\linewidth<{need:.1f}em" in code
@@ -393,8 +479,10 @@ def test_a_table_wraps_to_exactly_the_line_width_or_becomes_paragraphs():
     shares = [int(p) for p in re.findall(r"\*(\d+)/1000", spec)]
     assert len(shares) == 3 and 997 <= sum(shares) <= 1000
     assert r"\raggedleft 128 & \raggedright exact" in code  # numbers right-aligned
-    assert (r"\noindent \textbf{store:} relu; \textbf{M\textsuperscript{*}:} 128; "
-            r"\textbf{kind:} exact interval quadrature\par") in code  # the narrow-line form
+    assert (
+        r"\noindent \textbf{store:} relu; \textbf{M\textsuperscript{*}:} 128; "
+        r"\textbf{kind:} exact interval quadrature\par"
+    ) in code  # the narrow-line form
     assert r"\resizebox" not in code and "proofsfit" not in code  # never shrunk
 
 
@@ -413,16 +501,24 @@ def test_a_long_table_is_chunked_by_lines():
 
 def test_the_bibliography_has_no_double_period_and_no_private_note():
     bib = latex.bibliography_latex(["breslow2026", "wang-associative-memory", "geva2021"])
-    assert (r"\bibitem{breslow2026} N. Breslow. \emph{Gated {MLPs} as Symmetry-Broken Rank-1 "
-            r"Bilinear Attention}. arXiv:2606.22172. 2026.") in bib
+    assert (
+        r"\bibitem{breslow2026} N. Breslow. \emph{Gated {MLPs} as Symmetry-Broken Rank-1 "
+        r"Bilinear Attention}. arXiv:2606.22172. 2026."
+    ) in bib
     assert r"\bibitem{geva2021} Mor Geva, Roei Schuster, Jonathan Berant and Omer Levy." in bib
     assert ".." not in bib and "not recorded" not in bib
 
 
 # -- documents -----------------------------------------------------------------------------------
 
-LEMMA = Claim("lemma", "Exchange lemma", "∀a,b: σ(a)b = σ(b)a ⇔ ∃c ∀z: σ(z) = c·z", "A6",
-              kind="lemma", assumptions=("σ: ℝ → ℝ arbitrary",))
+LEMMA = Claim(
+    "lemma",
+    "Exchange lemma",
+    "∀a,b: σ(a)b = σ(b)a ⇔ ∃c ∀z: σ(z) = c·z",
+    "A6",
+    kind="lemma",
+    assumptions=("σ: ℝ → ℝ arbitrary",),
+)
 USES = Claim("uses", "Uses the lemma", "SiLU breaks it", "A6", uses=("lemma", "elsewhere"))
 REFUTED = Step("1 = 2", "arithmetic", Verdict.refuted("exact", "1 ≠ 2"))
 
@@ -447,8 +543,9 @@ def test_fragment_has_no_preamble_and_says_what_it_needs():
 
 
 def test_uses_are_references_when_the_claim_is_in_the_document():
-    tex = document([report(Result(LEMMA, Derivation((TEXT_STEP,))),
-                           Result(USES, Derivation((TEXT_STEP,))))])
+    tex = document(
+        [report(Result(LEMMA, Derivation((TEXT_STEP,))), Result(USES, Derivation((TEXT_STEP,))))]
+    )
     assert r"Lemma~\ref{claim:proofs.fake:lemma} (\texttt{lemma})" in tex
     assert r"\texttt{elsewhere} (not in this document)" in tex
 
@@ -475,20 +572,42 @@ def test_no_reports_is_a_document_that_says_so():
 
 def sample_reports() -> list[Report]:
     """Every kind of content: formulas, text steps, witnesses, failures, long and wide tables."""
-    lemma = Claim(LEMMA.name, LEMMA.title, LEMMA.note, "A6", kind="lemma",
-                  assumptions=LEMMA.assumptions,
-                  statement=sympy.Equivalent(sympy.Eq(a, b), sympy.Eq(b, a)))
+    lemma = Claim(
+        LEMMA.name,
+        LEMMA.title,
+        LEMMA.note,
+        "A6",
+        kind="lemma",
+        assumptions=LEMMA.assumptions,
+        statement=sympy.Equivalent(sympy.Eq(a, b), sympy.Eq(b, a)),
+    )
     numeric = tuple(NumericCheck(f"check {i}", "numpy", 10, 1e-16, 1e-12, True) for i in range(3))
-    small = Table("activations", "Activations (A6)", ("activation", "σ(z)", "linear", "degree"),
-                  (("relu", sympy.Max(0, d), False, 1), ("selu", sympy.Rational(10507, 10000) * d,
-                   False, None)), notes=("— means not homogeneous",))
-    long = Table("sweep", "A long sweep", ("d", "M*", "name"),
-                 tuple((n, float(n) ** 3, f"row_{n}") for n in range(1, 45)))
+    small = Table(
+        "activations",
+        "Activations (A6)",
+        ("activation", "σ(z)", "linear", "degree"),
+        (
+            ("relu", sympy.Max(0, d), False, 1),
+            ("selu", sympy.Rational(10507, 10000) * d, False, None),
+        ),
+        notes=("— means not homogeneous",),
+    )
+    long = Table(
+        "sweep",
+        "A long sweep",
+        ("d", "M*", "name"),
+        tuple((n, float(n) ** 3, f"row_{n}") for n in range(1, 45)),
+    )
     return [
-        report(Result(lemma, Derivation((FORMULA_STEP, FORMULA_STEP)), numeric),
-               Result(USES, Derivation((TEXT_STEP, WITNESS_STEP))), tables=(small, long)),
-        report(Result(Claim("bad", "Refuted", "1 = 2", "B"), Derivation((REFUTED,))),
-               module="proofs.other"),
+        report(
+            Result(lemma, Derivation((FORMULA_STEP, FORMULA_STEP)), numeric),
+            Result(USES, Derivation((TEXT_STEP, WITNESS_STEP))),
+            tables=(small, long),
+        ),
+        report(
+            Result(Claim("bad", "Refuted", "1 = 2", "B"), Derivation((REFUTED,))),
+            module="proofs.other",
+        ),
     ]
 
 
@@ -504,10 +623,16 @@ def test_document_compiles_without_errors_warnings_or_overfull_lines(tmp_path):
 @needs_pdflatex
 def test_fragment_compiles_inside_a_paper(tmp_path):
     bib = latex.bibliography_latex(sorted(sources.bib_keys()))  # the paper's \bibliography
-    paper = "\n".join([r"\documentclass{article}",
-                       rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
-                       r"\begin{document}", document(sample_reports(), fragment=True), bib,
-                       r"\end{document}"])
+    paper = "\n".join(
+        [
+            r"\documentclass{article}",
+            rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
+            r"\begin{document}",
+            document(sample_reports(), fragment=True),
+            bib,
+            r"\end{document}",
+        ]
+    )
     compiled = compile_pdf(paper, tmp_path)
     assert compiled.errors == () and compiled.undefined_references == ()
 
@@ -515,26 +640,44 @@ def test_fragment_compiles_inside_a_paper(tmp_path):
 @needs_pdflatex
 @pytest.mark.slow
 def test_fragment_compiles_in_a_two_column_article_with_a_long_derivation(tmp_path):
-    long = Result(Claim("long", "Long", "many steps", "A6"),
-                  Derivation(tuple(FORMULA_STEP for _ in range(120))))
-    body = document([report(long), *sample_reports()], fragment=True, appendix=True,
-                    section_level="subsection")
-    paper = "\n".join([r"\documentclass[twocolumn]{article}",
-                       rf"\usepackage{{{','.join(latex.PACKAGES)}}}", r"\begin{document}",
-                       r"\section{Appendix}", body,
-                       latex.bibliography_latex(sorted(sources.bib_keys())), r"\end{document}"])
+    long = Result(
+        Claim("long", "Long", "many steps", "A6"),
+        Derivation(tuple(FORMULA_STEP for _ in range(120))),
+    )
+    body = document(
+        [report(long), *sample_reports()], fragment=True, appendix=True, section_level="subsection"
+    )
+    paper = "\n".join(
+        [
+            r"\documentclass[twocolumn]{article}",
+            rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
+            r"\begin{document}",
+            r"\section{Appendix}",
+            body,
+            latex.bibliography_latex(sorted(sources.bib_keys())),
+            r"\end{document}",
+        ]
+    )
     compiled = compile_pdf(paper, tmp_path)
     assert compiled.errors == () and compiled.undefined_references == ()
-    text = subprocess.run(["pdftotext", str(compiled.pdf), "-"], capture_output=True,
-                          text=True).stdout if shutil.which("pdftotext") else ""
+    text = (
+        subprocess.run(["pdftotext", str(compiled.pdf), "-"], capture_output=True, text=True).stdout
+        if shutil.which("pdftotext")
+        else ""
+    )
     if text:  # no step lost: the 120th is there
         assert "(120)" in text
 
 
 # TeX's specials, the Unicode mathematics of docs/theory.md, then anything at all.
-HOSTILE = st.text(st.one_of(st.sampled_from(list("\\{}$&#^_%~<>|\"`'-[]*\n\t")),
-                            st.sampled_from(list("σ⊙∀∃⇔⇒αβ≠≤≥→∈ℝᵀ⁻¹√·×−…")),
-                            st.characters()), max_size=60)
+HOSTILE = st.text(
+    st.one_of(
+        st.sampled_from(list("\\{}$&#^_%~<>|\"`'-[]*\n\t")),
+        st.sampled_from(list("σ⊙∀∃⇔⇒αβ≠≤≥→∈ℝᵀ⁻¹√·×−…")),
+        st.characters(),
+    ),
+    max_size=60,
+)
 
 
 @needs_pdflatex
@@ -542,10 +685,20 @@ HOSTILE = st.text(st.one_of(st.sampled_from(list("\\{}$&#^_%~<>|\"`'-[]*\n\t")),
 @given(st.lists(HOSTILE, min_size=6, max_size=6))
 def test_any_text_compiles_in_every_place_text_goes(tmp_path_factory, texts):
     title, statement, assumption, step, rule, cell = texts
-    claim = Claim(title or "x", title, statement, assumption, kind=rule,
-                  assumptions=(assumption,), uses=(step,))
-    result = Result(claim, Derivation((Step(step, rule, PROVED),)),
-                    (NumericCheck(cell, "numpy", 1, 0.0, 1.0, True),))
+    claim = Claim(
+        title or "x",
+        title,
+        statement,
+        assumption,
+        kind=rule,
+        assumptions=(assumption,),
+        uses=(step,),
+    )
+    result = Result(
+        claim,
+        Derivation((Step(step, rule, PROVED),)),
+        (NumericCheck(cell, "numpy", 1, 0.0, 1.0, True),),
+    )
     table = Table(cell, title, (cell, step), ((cell, statement), (None, rule)), notes=(cell,))
     rep = Report(statement, title, rule, (result,), (table,))
     compiled = compile_pdf(document([rep]), tmp_path_factory.mktemp("tex"))

@@ -63,15 +63,21 @@ RULES = [
     (sympy.Rational(123456789, 10**9), "0.123456789"),
     (sympy.Rational(1, 3), r"\frac{1}{3}"),
     (sympy.besseli(x / 2 - 1, 2 * a), r"I_{\frac{x}{2} - 1}\left(2 a\right)"),
-    (sympy.Piecewise((z, z > 0), (sympy.exp(z) - 1, True)),
-     r"\begin{cases} z & \text{for}\: z > 0 \\\mathrm{e}^{z} - 1 & \text{otherwise} \end{cases}"),
-    (ForAll(sympy.Tuple(a, b), sympy.Eq(sigma(a) * b, sigma(b) * a)),
-     r"\forall a, b \in \mathbb{R}\colon b \sigma\left(a\right) = a \sigma\left(b\right)"),
+    (
+        sympy.Piecewise((z, z > 0), (sympy.exp(z) - 1, True)),
+        r"\begin{cases} z & \text{for}\: z > 0 \\\mathrm{e}^{z} - 1 & \text{otherwise} \end{cases}",
+    ),
+    (
+        ForAll(sympy.Tuple(a, b), sympy.Eq(sigma(a) * b, sigma(b) * a)),
+        r"\forall a, b \in \mathbb{R}\colon b \sigma\left(a\right) = a \sigma\left(b\right)",
+    ),
     (Exists(sympy.Tuple(z), sympy.Eq(z, 1)), r"\exists z\colon z = 1"),
     (sympy.Implies(sympy.Eq(a, 1), sympy.Ne(b, 0)), r"a = 1 \Rightarrow b \neq 0"),
     # names (issue 28): a multi-letter symbol is one italic word, not a product of letters
-    (sympy.Eq(sigma(aa * al), al * sigma(aa)),
-     r"\sigma\left(\mathit{aa} \mathit{al}\right) = \mathit{al} \sigma\left(\mathit{aa}\right)"),
+    (
+        sympy.Eq(sigma(aa * al), al * sigma(aa)),
+        r"\sigma\left(\mathit{aa} \mathit{al}\right) = \mathit{al} \sigma\left(\mathit{aa}\right)",
+    ),
     (sympy.Function("theta_0")(t), r"\theta_{0}\left(t\right)"),
     (sympy.Function("ell")(a, b), r"\ell\left(a, b\right)"),
     (sympy.Symbol("theta_0"), r"\theta_{0}"),
@@ -86,10 +92,13 @@ RULES = [
     (sympy.Implies(sympy.true, sympy.Eq(a, b), evaluate=False), "a = b"),
     (sympy.true, r"\mathrm{true}"),
     # a symbolic matrix: its shape and one entry, never every entry
-    (sympy.Matrix(2, 2, lambda i, j: sigma(sum(sympy.Symbol(f"K_{i}{j}{k}") * x
-                                               for k in range(3)))),
-     r"\left[\, \sigma\left(K_{000} x + K_{001} x + K_{002} x\right) \;\cdots \,"
-     r"\right]_{2 \times 2}"),
+    (
+        sympy.Matrix(
+            2, 2, lambda i, j: sigma(sum(sympy.Symbol(f"K_{i}{j}{k}") * x for k in range(3)))
+        ),
+        r"\left[\, \sigma\left(K_{000} x + K_{001} x + K_{002} x\right) \;\cdots \,"
+        r"\right]_{2 \times 2}",
+    ),
     (sympy.Matrix([[1, 2], [3, 4]]), r"\left(\begin{matrix}1 & 2\\3 & 4\end{matrix}\right)"),
     (sympy.Matrix([[a, b]]), r"\left(\begin{matrix}a & b\end{matrix}\right)"),  # short: in full
 ]
@@ -107,15 +116,22 @@ BREAKABLE = [
     (sympy.Function("f")(a, b), r"f(a,\allowbreak b)"),
     # a long exponent of e is exp(...); a wide denominator comes after a slash
     (sympy.exp(a**2 + b**2 + x * a + x * b + 1), r"\exp\mathopen{}(a^{2} + a x + b^{2} + b x + 1)"),
-    ((a + b) / LONG_DENOMINATOR, r"(a + b) \allowbreak \Big/ (c_{0} + c_{1} x + c_{2} x^{2} + "
-                                 r"c_{3} x^{3} + c_{4} x^{4} + c_{5} x^{5} + c_{6} x^{6} + "
-                                 r"c_{7} x^{7})"),
+    (
+        (a + b) / LONG_DENOMINATOR,
+        r"(a + b) \allowbreak \Big/ (c_{0} + c_{1} x + c_{2} x^{2} + "
+        r"c_{3} x^{3} + c_{4} x^{4} + c_{5} x^{5} + c_{6} x^{6} + "
+        r"c_{7} x^{7})",
+    ),
     # a long exact number may break every ten digits
-    (sympy.Integer(10)**20 + 1, r"1000000000\allowbreak 0000000000\allowbreak 1"),
-    (sympy.Subs(sympy.Derivative(sigma(x), x), x, a),
-     r"\Bigl[\frac{d}{d x} \sigma(x)\Bigr]_{\substack{ x=a }}"),
-    (ForAll(sympy.Tuple(a, b), sympy.Eq(a, b)),
-     r"\forall a,\allowbreak b \in \mathbb{R}\colon\allowbreak a = b"),
+    (sympy.Integer(10) ** 20 + 1, r"1000000000\allowbreak 0000000000\allowbreak 1"),
+    (
+        sympy.Subs(sympy.Derivative(sigma(x), x), x, a),
+        r"\Bigl[\frac{d}{d x} \sigma(x)\Bigr]_{\substack{ x=a }}",
+    ),
+    (
+        ForAll(sympy.Tuple(a, b), sympy.Eq(a, b)),
+        r"\forall a,\allowbreak b \in \mathbb{R}\colon\allowbreak a = b",
+    ),
 ]
 
 
@@ -134,10 +150,11 @@ SPANS = [
     ("exp(-2*beta**2/d + 2*beta) + 1", r"\mathrm{e}^{- \frac{2 \beta^{2}}{d} + 2 \beta} + 1"),
     ("besseli(d/2 - 1, 2*beta)", r"I_{\frac{d}{2} - 1}\left(2 \beta\right)"),
     ("tanh(log(1 + E))", r"\tanh{\left(\log{\left(1 + \mathrm{e} \right)} \right)}"),
-    ("5253504936777402467096674926473/5000000000000000000000000000000",
-     r"\lambda_{\mathrm{SELU}}"),
-    ("Piecewise((z, z > 0), (exp(z) - 1, True))",
-     r"\begin{cases} z & \text{for}\: z > 0 \\\mathrm{e}^{z} - 1 & \text{otherwise} \end{cases}"),
+    ("5253504936777402467096674926473/5000000000000000000000000000000", r"\lambda_{\mathrm{SELU}}"),
+    (
+        "Piecewise((z, z > 0), (exp(z) - 1, True))",
+        r"\begin{cases} z & \text{for}\: z > 0 \\\mathrm{e}^{z} - 1 & \text{otherwise} \end{cases}",
+    ),
 ]
 
 
@@ -146,8 +163,9 @@ def test_sympy_span(text, expected):
     assert sympy_spans(text) == [(0, len(text), expected)]
 
 
-@pytest.mark.parametrize("text", ["relu(s)", "a/b", "M*_gauss", "x + y", "(", "2**", "__import__"
-                                  "('os')", "1/0"])
+@pytest.mark.parametrize(
+    "text", ["relu(s)", "a/b", "M*_gauss", "x + y", "(", "2**", "__import__('os')", "1/0"]
+)
 def test_text_that_is_no_sympy_syntax_is_left_alone(text):
     assert sympy_spans(text) == [] or parse_span(text) is not None
 
@@ -156,21 +174,33 @@ PROSE = [
     ("M* = 2*d**2/3 + 1 at d = 64", r"M\textsuperscript{*} = $\frac{2 d^{2}}{3} + 1$ at d = 64"),
     ("σ(2·-1)", r"\ensuremath{\sigma}(2\ensuremath{\cdot}\ensuremath{-}1)"),
     ("b_qKᵀ + b_k", r"b\textsubscript{q}K\textsuperscript{\ensuremath{\top}} + b\textsubscript{k}"),
-    ("(xQ + 1b_q)Kᵀ + 1b_k", r"(xQ + 1b\textsubscript{q})K\textsuperscript{\ensuremath{\top}}"
-     r" + 1b\textsubscript{k}"),  # the ones column times b_q: a subscript, not "1b q"
+    (
+        "(xQ + 1b_q)Kᵀ + 1b_k",
+        r"(xQ + 1b\textsubscript{q})K\textsuperscript{\ensuremath{\top}}"
+        r" + 1b\textsubscript{k}",
+    ),  # the ones column times b_q: a subscript, not "1b q"
     ("exchange_lemma x1_a", r"exchange\_\allowbreak{}lemma x1\_\allowbreak{}a"),
     ("10^456.3393", r"10\textsuperscript{456.3393}"),
     ("1.2e+06 memories", r"$1.2\times 10^{6}$ memories"),
     ("E[exp(2βs)]", r"E[\ensuremath{\exp}(2\ensuremath{\beta}s)]"),
     # issue 28: ℝ, dotted Greek letters, "distributed as", nested exponents, d_out
-    ("Q ∈ R^{d×d}, x ∈ R^d", r"Q \ensuremath{\in} \ensuremath{\mathbb{R}^{d\times d}}, "
-     r"x \ensuremath{\in} \ensuremath{\mathbb{R}^{d}}"),
-    ("σ: R → R", r"\ensuremath{\sigma}: \ensuremath{\mathbb{R}} \ensuremath{\to} "
-     r"\ensuremath{\mathbb{R}}"),
+    (
+        "Q ∈ R^{d×d}, x ∈ R^d",
+        r"Q \ensuremath{\in} \ensuremath{\mathbb{R}^{d\times d}}, "
+        r"x \ensuremath{\in} \ensuremath{\mathbb{R}^{d}}",
+    ),
+    (
+        "σ: R → R",
+        r"\ensuremath{\sigma}: \ensuremath{\mathbb{R}} \ensuremath{\to} "
+        r"\ensuremath{\mathbb{R}}",
+    ),
     ("θ̇ = −g", r"\ensuremath{\dot{\theta}} = \ensuremath{-}g"),
     ("s² ~ Beta", r"s\textsuperscript{2} \ensuremath{\sim} Beta"),
-    ("(1 − s²)^((d−3)/2)", r"(1 \ensuremath{-} s\textsuperscript{2})\textsuperscript{(d"
-     r"\ensuremath{-}3)/\allowbreak{}\allowbreak{}2}"),
+    (
+        "(1 − s²)^((d−3)/2)",
+        r"(1 \ensuremath{-} s\textsuperscript{2})\textsuperscript{(d"
+        r"\ensuremath{-}3)/\allowbreak{}\allowbreak{}2}",
+    ),
     ("d_out ≥ 1", r"d\textsubscript{out} \ensuremath{\geq} 1"),
     ("RELU → R2", r"RELU \ensuremath{\to} R2"),  # no ℝ inside a word
 ]

@@ -39,13 +39,20 @@ def _explicit(name: str, rows: int, cols: int) -> sympy.Matrix:
 
 
 def test_gated_and_symmetric_rank1_entries_at_explicit_size():
-    xs, qs, ks, vs = (_explicit(nm, *sh) for nm, sh in
-                      (("x", (1, 2)), ("Q", (1, 2)), ("K", (1, 2)), ("V", (1, 1))))
+    xs, qs, ks, vs = (
+        _explicit(nm, *sh)
+        for nm, sh in (("x", (1, 2)), ("Q", (1, 2)), ("K", (1, 2)), ("V", (1, 1)))
+    )
     a = qs[0, 0] * xs[0, 0] + qs[0, 1] * xs[0, 1]
     b = ks[0, 0] * xs[0, 0] + ks[0, 1] * xs[0, 1]
     assert sympy.expand(layers.gated(xs, qs, ks, vs, sigma)[0, 0] - sigma(a) * b * vs[0, 0]) == 0
-    assert sympy.expand(layers.symmetric_rank1(xs, qs, ks, vs, sigma)[0, 0]
-                        - sigma(sympy.expand(a * b)) * vs[0, 0]) == 0
+    assert (
+        sympy.expand(
+            layers.symmetric_rank1(xs, qs, ks, vs, sigma)[0, 0]
+            - sigma(sympy.expand(a * b)) * vs[0, 0]
+        )
+        == 0
+    )
 
 
 @pytest.mark.parametrize("form", sorted(layers.LAYER_FORMS))
@@ -55,8 +62,9 @@ def test_every_form_agrees_between_sympy_and_numpy(form):
     weights = _random_weights(form, rng, **dims)
     xv = rng.standard_normal((dims["B"], dims["d"]))
     numeric = layers.LAYER_FORMS[form].fn(xv, *weights, np.tanh)
-    as_sympy = [[sympy.Matrix(w) for w in a] if isinstance(a, list) else sympy.Matrix(a)
-                for a in weights]
+    as_sympy = [
+        [sympy.Matrix(w) for w in a] if isinstance(a, list) else sympy.Matrix(a) for a in weights
+    ]
     exact = layers.LAYER_FORMS[form].fn(sympy.Matrix(xv), *as_sympy, sympy.tanh)
     assert np.allclose(np.array(exact.evalf(), dtype=float), numeric, rtol=0, atol=ROUND_OFF)
 
@@ -94,8 +102,9 @@ def test_matrix_expressions_of_symbolic_shape():
 
     assert isinstance(layers.apply(sigma, x * K.T), ElementwiseApplyFunction)
     assert layers.gated(x, K, K, V, sigma).shape == (B, d)
-    assert layers.rank_r_scores(MatrixSymbol("x", 1, d), [MatrixSymbol("Q", d, r)],
-                                [MatrixSymbol("K", d, r)]).shape == (1, 1)
+    assert layers.rank_r_scores(
+        MatrixSymbol("x", 1, d), [MatrixSymbol("Q", d, r)], [MatrixSymbol("K", d, r)]
+    ).shape == (1, 1)
 
 
 def test_explicit_sympy_matrices_keep_their_behaviour():
@@ -120,16 +129,23 @@ def test_augmented_token_exactly_sympy():
     xs, qs, ks = _explicit("x", 2, 3), _explicit("Q", 3, 3), _explicit("K", 2, 3)
     bq, bk, vs = _explicit("bq", 1, 3), _explicit("bk", 1, 2), _explicit("V", 2, 2)
     lhs = layers.static_query_with_bias(xs, qs, bq, ks, bk, vs, sigma)
-    aug = layers.static_query(layers.augment(xs), layers.augmented_query(qs, bq),
-                              layers.augmented_keys(ks, bk), vs, sigma)
-    absorbed = layers.mlp_with_bias(xs, layers.absorbed_keys(qs, ks),
-                                    layers.absorbed_bias(bq, ks, bk), vs, sigma)
+    aug = layers.static_query(
+        layers.augment(xs), layers.augmented_query(qs, bq), layers.augmented_keys(ks, bk), vs, sigma
+    )
+    absorbed = layers.mlp_with_bias(
+        xs, layers.absorbed_keys(qs, ks), layers.absorbed_bias(bq, ks, bk), vs, sigma
+    )
     assert (lhs - aug).applyfunc(sympy.expand) == sympy.zeros(2, 2)
     assert (lhs - absorbed).applyfunc(sympy.expand) == sympy.zeros(2, 2)
 
 
-@given(st.integers(1, 4), st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1),
-       st.sampled_from(sorted(ACTIVATIONS)))
+@given(
+    st.integers(1, 4),
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(sorted(ACTIVATIONS)),
+)
 def test_bias_absorption_property(batch, dim, units, seed, act):
     """σ((xQ + b_q)Kᵀ + b_k)V = σ(x̃Q̃K̃ᵀ)V = σ(x(KQᵀ)ᵀ + b_qKᵀ + b_k)V on random layers."""
     rng = np.random.default_rng(seed)
@@ -138,10 +154,12 @@ def test_bias_absorption_property(batch, dim, units, seed, act):
     bq, bk = rng.standard_normal(dim), rng.standard_normal(units)
     s = ACTIVATIONS[act].numpy
     lhs = layers.static_query_with_bias(xv, qv, bq, kv, bk, vv, s)
-    aug = layers.static_query(layers.augment(xv), layers.augmented_query(qv, bq),
-                              layers.augmented_keys(kv, bk), vv, s)
-    absorbed = layers.mlp_with_bias(xv, layers.absorbed_keys(qv, kv),
-                                    layers.absorbed_bias(bq, kv, bk), vv, s)
+    aug = layers.static_query(
+        layers.augment(xv), layers.augmented_query(qv, bq), layers.augmented_keys(kv, bk), vv, s
+    )
+    absorbed = layers.mlp_with_bias(
+        xv, layers.absorbed_keys(qv, kv), layers.absorbed_bias(bq, kv, bk), vv, s
+    )
     scale = max(1.0, np.abs(lhs).max())
     assert np.abs(lhs - aug).max() <= ROUND_OFF * scale
     assert np.abs(lhs - absorbed).max() <= ROUND_OFF * scale
@@ -167,25 +185,33 @@ def test_matrix_identity_proves_absorption_at_general_dimension():
 
 def test_matrix_identity_proves_the_gl_symmetry():
     qj, kj, a = MatrixSymbol("Q", d, r), MatrixSymbol("K", d, r), MatrixSymbol("A", r, r)
-    moved = MatMul(qj, a, Transpose(MatMul(kj, Transpose(Inverse(a)), evaluate=False)),
-                   evaluate=False)
+    moved = MatMul(
+        qj, a, Transpose(MatMul(kj, Transpose(Inverse(a)), evaluate=False)), evaluate=False
+    )
     assert dimension_free.matrix_identity(moved, qj * kj.T).status == "proved"
 
 
-@pytest.mark.parametrize("case", ["no transpose", "inverse not transposed", "gated vs sym",
-                                  "bias missing", "wrong shape"])
+@pytest.mark.parametrize(
+    "case",
+    ["no transpose", "inverse not transposed", "gated vs sym", "bias missing", "wrong shape"],
+)
 def test_matrix_identity_never_proves_a_false_identity(case):
     qj, kj, a = MatrixSymbol("Q", d, r), MatrixSymbol("K", d, r), MatrixSymbol("A", r, r)
     bq, bk = MatrixSymbol("b_q", 1, d), MatrixSymbol("b_k", 1, n)
     lhs, rhs = {
         "no transpose": (x * Q * K.T, x * (K * Q).T),
-        "inverse not transposed": (MatMul(qj, a, Transpose(MatMul(kj, Inverse(a),
-                                                                  evaluate=False)),
-                                          evaluate=False), qj * kj.T),
-        "gated vs sym": (layers.gated(x, K, K, V, sigma), layers.symmetric_rank1(x, K, K, V,
-                                                                                 sigma)),
-        "bias missing": (layers.static_query_with_bias(x, Q, bq, K, bk, V, sigma),
-                         layers.mlp_with_bias(x, layers.absorbed_keys(Q, K), bq * K.T, V, sigma)),
+        "inverse not transposed": (
+            MatMul(qj, a, Transpose(MatMul(kj, Inverse(a), evaluate=False)), evaluate=False),
+            qj * kj.T,
+        ),
+        "gated vs sym": (
+            layers.gated(x, K, K, V, sigma),
+            layers.symmetric_rank1(x, K, K, V, sigma),
+        ),
+        "bias missing": (
+            layers.static_query_with_bias(x, Q, bq, K, bk, V, sigma),
+            layers.mlp_with_bias(x, layers.absorbed_keys(Q, K), bq * K.T, V, sigma),
+        ),
         "wrong shape": (x * K.T, x),
     }[case]
     verdict = dimension_free.matrix_identity(lhs, rhs)

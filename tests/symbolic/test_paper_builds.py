@@ -14,8 +14,11 @@ from pdf_tools import Compiled, compile_pdf
 from symbolic import latex, sources
 
 NO_PDFLATEX = "pdflatex not installed (Debian: texlive-latex-base, texlive-latex-recommended)"
-pytestmark = [pytest.mark.skipif(shutil.which("pdflatex") is None, reason=NO_PDFLATEX),
-              pytest.mark.slow, pytest.mark.xdist_group("shared-reports")]
+pytestmark = [
+    pytest.mark.skipif(shutil.which("pdflatex") is None, reason=NO_PDFLATEX),
+    pytest.mark.slow,
+    pytest.mark.xdist_group("shared-reports"),
+]
 
 PAPER = Path(__file__).resolve().parents[2] / "docs" / "paper.md"
 HOST = re.compile(r"<!-- host: (?P<name>[\w-]+)[^>]*-->\s*```latex\n(?P<code>.*?)```", re.S)
@@ -23,9 +26,19 @@ OVERFULL_PT = 1.0  # an overfull box sticking out more than this is a failure
 
 # What the typesetting must never show again (issue 28), as it appeared in the .tex.
 RAW_FORMS = (
-    r"\operatorname{theta_", r"\operatorname{ell}", "[U+", r"\text{True}", r"\left(\text{True}",
-    "URL not recorded", "N..", r"R\textsuperscript", r"\textasciitilde", r"\textasciicircum",
-    r"d\_\allowbreak{}out", r"\item[(1)] True", r"\proofsfit",
+    r"\operatorname{theta_",
+    r"\operatorname{ell}",
+    "[U+",
+    r"\text{True}",
+    r"\left(\text{True}",
+    "URL not recorded",
+    "N..",
+    r"R\textsuperscript",
+    r"\textasciitilde",
+    r"\textasciicircum",
+    r"d\_\allowbreak{}out",
+    r"\item[(1)] True",
+    r"\proofsfit",
 )
 
 
@@ -57,8 +70,9 @@ def builds(tmp_path_factory) -> dict[str, tuple[str, Compiled]]:
     bibliography = latex.bibliography_latex(sorted(sources.bib_keys()))
     texts = {"standalone": latex.document(reports)}
     texts |= {name: in_host(code, fragment, bibliography) for name, code in hosts().items()}
-    return {name: (tex, compile_pdf(tex, tmp_path_factory.mktemp(name)))
-            for name, tex in texts.items()}
+    return {
+        name: (tex, compile_pdf(tex, tmp_path_factory.mktemp(name))) for name, tex in texts.items()
+    }
 
 
 def test_docs_show_a_one_and_a_two_column_host():
@@ -71,12 +85,14 @@ def test_docs_show_a_one_and_a_two_column_host():
 # Known defect, open: in a two-column host, 14 boxes of the statement formulas the claims now
 # carry (issue 23) stick out 3–32 pt (entries of xQKᵀ written as sums, a 10395 fraction, the
 # oracle bounds' chained inequalities). Strict: the mark fails the test once they fit.
-TWO_COLUMN_OVERFLOW = pytest.mark.xfail(strict=True, reason="statement formulas still overflow "
-                                        "a two-column line by up to 32 pt (open)")
+TWO_COLUMN_OVERFLOW = pytest.mark.xfail(
+    strict=True, reason="statement formulas still overflow a two-column line by up to 32 pt (open)"
+)
 
 
-@pytest.mark.parametrize("name", ["standalone", "one-column",
-                                  pytest.param("two-column", marks=TWO_COLUMN_OVERFLOW)])
+@pytest.mark.parametrize(
+    "name", ["standalone", "one-column", pytest.param("two-column", marks=TWO_COLUMN_OVERFLOW)]
+)
 def test_nothing_runs_off_the_page(builds, name):
     tex, compiled = builds[name]
     assert compiled.errors == ()

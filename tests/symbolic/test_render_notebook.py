@@ -13,11 +13,16 @@ a, b = sympy.symbols("a b", real=True)
 
 
 PROVED = Verdict.proved("sympy", "ok")
-FORMULA = Step("ab = ba", "commutativity", PROVED,
-               formula=sympy.Eq(a * b, b * a, evaluate=False))
+FORMULA = Step("ab = ba", "commutativity", PROVED, formula=sympy.Eq(a * b, b * a, evaluate=False))
 ORACLE = Step("∫ f = 1.5", "quadrature", Verdict.proved("oracle"))
-CLAIM = Claim("comm", "Products commute", "ab = ba for x ∈ R^d", "A6", kind="lemma",
-              statement=sympy.Eq(a * b, b * a, evaluate=False))
+CLAIM = Claim(
+    "comm",
+    "Products commute",
+    "ab = ba for x ∈ R^d",
+    "A6",
+    kind="lemma",
+    statement=sympy.Eq(a * b, b * a, evaluate=False),
+)
 RESULT = Result(CLAIM, Derivation((FORMULA, ORACLE)))
 REPORT = Report("proofs.fake", "Fake module", "A6", (RESULT,))
 
@@ -25,7 +30,8 @@ REPORT = Report("proofs.fake", "Fake module", "A6", (RESULT,))
 def test_short_reprs():
     assert render.result_repr(RESULT) == "<Result comm: proved (1 oracle result), 2 steps>"
     assert render.derivation_repr(RESULT.derivation) == (
-        "<Derivation: 2 steps (1 checked, 1 oracle)>")
+        "<Derivation: 2 steps (1 checked, 1 oracle)>"
+    )
     assert render.derivation_repr(Derivation(())) == "<Derivation: 0 steps>"
     assert render.report_repr(REPORT) == "<Report proofs.fake: proved, 1 result>"
 
@@ -34,10 +40,12 @@ def test_latex_repr_is_mathjax_in_the_papers_notation():
     code = render.result_latex_repr(RESULT)
     assert code == (
         r"$$\begin{array}{l} \textbf{Lemma}\ \text{comm}\colon\ \text{Products commute}\quad "
-        r"\textbf{\text{✓ proved (1 oracle result)}} \\ a b = a b \end{array}$$" "\n"
+        r"\textbf{\text{✓ proved (1 oracle result)}} \\ a b = a b \end{array}$$"
+        "\n"
         r"$$\begin{array}{rl} (1) & a b = a b \\ & \quad{\small \text{commutativity · ✓ proved "
         r"by sympy}} \\ (2) & \text{∫ f = 1.5} \\ & \quad{\small \text{quadrature · ⊢ oracle "
-        r"result}} \end{array}$$")
+        r"result}} \end{array}$$"
+    )
 
 
 def test_latex_repr_text_has_no_markup_mathjax_would_misread():
