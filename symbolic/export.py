@@ -29,6 +29,7 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ from symbolic.recheck import (
     required_checks,
     write_file,
 )
+from symbolic.recheck_numbers import degree_form
 
 
 @dataclass
@@ -186,6 +188,21 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
         return body
     if isinstance(f, sympy.core.relational.Relational) and not f.free_symbols:
         return {**body, **_value_fields(f.lhs - f.rhs)}
+    if fact.status == "refuted" and fact.verdict.witness and degree_form(f) is not None:
+        found = dict(fact.verdict.witness)
+        try:  # refute_homogeneous's witness: u = ±1 and a rational z0
+            u, z0 = (Fraction(found[k]) for k in ("u", "z0"))
+        except (KeyError, TypeError, ValueError):
+            return None
+        if abs(u) != 1:
+            return None
+        return {
+            **body,
+            "degree_witness": {
+                k: sympy.srepr(sympy.Rational(v.numerator, v.denominator))
+                for k, v in (("u", u), ("z0", z0))
+            },
+        }
     if fact.status == "refuted" and fact.verdict.witness:
         eq = f.body if isinstance(f, ForAll) else f
         names = {str(v): v for v in (f.variables if isinstance(f, ForAll) else f.free_symbols)}
@@ -388,14 +405,22 @@ def _claim(writer: _Writer, module: str, res: Any) -> dict[str, Any]:
         "statement": sympy.sstr(statement) if statement is not None else None,
         "statement_srepr": sympy.srepr(statement) if statement is not None else None,
         "uses": list(claim.uses),
-        # its own admitted steps (what rests on them through ``uses`` the re-check derives)
+        # its own admitted steps (what rests on them through ``uses`` the re-check derives),
+        # printed as the re-check prints them: from the formula read back from its srepr
         "rests_on": [
-            sympy.sstr(s.fact.formula)
+            _as_reread(s.fact.formula)
             for s in res.derivation.steps
             if s.kind in ("assumption", "oracle")
         ],
         "steps": nodes,
     }
+
+
+def _as_reread(formula: sympy.Basic) -> str:
+    try:
+        return sympy.sstr(read_formula(sympy.srepr(formula)))
+    except UnreadableFormula:
+        return sympy.sstr(formula)  # the re-check reports the formula unreadable
 
 
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:

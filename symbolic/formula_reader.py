@@ -32,6 +32,7 @@ import sympy
 from sympy.core.assumptions import _assume_defined
 from sympy.core.symbol import Str
 from sympy.functions.elementary.piecewise import ExprCondPair
+from sympy.functions.special.hyper import TupleArg
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
@@ -79,6 +80,7 @@ NODES: dict[str, Callable[..., sympy.Basic]] = {
     "Add": _applied(sympy.Add),
     "Mul": _applied(sympy.Mul),
     "Tuple": lambda *a: sympy.Tuple(*a),
+    "TupleArg": lambda *a: TupleArg(*a),  # hyper's parameter lists
     "Equality": _relational(sympy.Eq),
     "Unequality": _relational(sympy.Ne),
     "StrictGreaterThan": _relational(sympy.Gt),
@@ -89,15 +91,19 @@ NODES: dict[str, Callable[..., sympy.Basic]] = {
     "And": _unevaluated(sympy.And),
     "Or": _unevaluated(sympy.Or),
     "Implies": _unevaluated(sympy.Implies),
+    "Equivalent": _unevaluated(sympy.Equivalent),
     "ForAll": lambda v, body, dom: ForAll(v, body, dom),
     "Exists": lambda v, body, dom: Exists(v, body, dom),
     "ExprCondPair": lambda e, c: ExprCondPair(e, c),
     "Piecewise": _applied(sympy.Piecewise),
     "Lambda": lambda sig, body: sympy.Lambda(sig, body),
     "Interval": lambda a, b, lo=sympy.false, ro=sympy.false: sympy.Interval(a, b, lo, ro),
+    "Union": lambda *sets: sympy.Union(*sets, evaluate=False),
     "Derivative": lambda e, *v: sympy.Derivative(e, *v),
     "Subs": lambda e, v, p: sympy.Subs(e, v, p),
     "Sum": lambda e, *lim: sympy.Sum(e, *lim),
+    "Integral": lambda e, *lim: sympy.Integral(e, *lim),
+    "hyper": lambda ap, bq, z: sympy.hyper(ap, bq, z, evaluate=False),
     "Indexed": lambda b, *i: sympy.Indexed(b, *i),
     "IndexedBase": lambda b: sympy.IndexedBase(b),
     "MatrixSymbol": lambda n, r, c: sympy.MatrixSymbol(n, r, c),

@@ -41,6 +41,7 @@ import sympy
 
 from symbolic.formula_reader import UnreadableFormula, read_formula
 from symbolic.recheck_numbers import NotEnclosed
+from symbolic.recheck_numbers import degree_form as rn_degree_form
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 MANIFEST_NAME = "manifest.json"
@@ -110,6 +111,8 @@ def required_checks(
         body = formula.body if isinstance(formula, ForAll) else formula
         if status == "refuted" and witness and isinstance(body, sympy.Eq):
             return frozenset({Checks.WITNESS})
+        if status == "refuted" and witness and rn_degree_form(formula) is not None:
+            return frozenset({Checks.WITNESS})  # ∃p ∀α, z: no degree (check_no_degree)
         return frozenset({Checks.NONE})
     if "sympy" in methods and status == "proved":
         if smt_obligation(formula) is not None:
@@ -446,6 +449,8 @@ def _certificate_row(
         outcome, text = rn.check_comparison(formula, expected, cert)
     elif role == Checks.BOUND:
         outcome, text = rn.check_bound(formula)
+    elif rn.degree_form(formula) is not None:
+        outcome, text = rn.check_no_degree(formula, cert, read_formula)
     else:
         outcome, text = rn.check_witness(formula, cert.get("point"), cert, read_formula)
     if outcome in ("proved", "refuted") and outcome != expected:

@@ -397,6 +397,82 @@ def check_witness(formula: sympy.Basic, point: dict, cert: dict, read) -> tuple[
     return outcome, text
 
 
+def degree_form(formula: sympy.Basic):
+    """``∃p ∀α ∈ (0, ∞), z ∈ ℝ: A(α, z) = α^p·R(z)`` read off the formula: (p, α, z, A, R),
+    or None when it has another shape. ``R`` is what multiplies ``α^p``; neither ``A`` nor
+    ``R`` may hold ``p``, and ``R`` not ``α``."""
+    if not (isinstance(formula, Exists) and len(formula.variables) == 1):
+        return None
+    inner = formula.body
+    if formula.domain != sympy.S.Reals or not isinstance(inner, ForAll):
+        return None
+    ranges = list(inner.ranges())
+    if len(ranges) != 2 or not isinstance(inner.body, sympy.Eq):
+        return None
+    (p,), ((alpha, a_dom), (z, z_dom)) = formula.variables, ranges
+    if a_dom != sympy.Interval.open(0, sympy.oo) or z_dom != sympy.S.Reals:
+        return None
+    lhs, rhs = inner.body.lhs, inner.body.rhs
+    factors = list(sympy.Mul.make_args(rhs))
+    power = sympy.Pow(alpha, p, evaluate=False)
+    if sum(1 for f in factors if f == power) != 1:
+        return None
+    factors.remove(power)
+    rest = sympy.Mul(*factors, evaluate=False) if factors else sympy.S.One
+    if p in lhs.free_symbols or rest.free_symbols - {z} or lhs.free_symbols - {alpha, z}:
+        return None
+    return p, alpha, z, lhs, rest
+
+
+def check_no_degree(formula: sympy.Basic, cert: dict, read) -> tuple[str, str]:
+    """``∃p ∀α > 0, z: A(α, z) = α^p·R(z)`` refuted from two of its instances, at the
+    certificate's ``u = ±1`` and ``z0 ≠ 0`` (rationals):
+
+    * α = |z0|, z = sign(z0) needs A(|z0|, sign z0) = |z0|^p·R(sign z0). Where R(sign z0) is
+      exactly 0 and A(|z0|, sign z0) ≠ 0, no p satisfies it.
+    * Otherwise α = 2, z = u needs 2^p·R(u) = A(2, u): with R(u) ≠ 0, 2^p = A(2, u)/R(u), so
+      no p when that ratio is ≤ 0, else only p = log₂ of it; then the first instance at that
+      p must fail (≠ 0, certified).
+
+    Every value is decided by the re-check's own exact or interval evaluation."""
+    shape = degree_form(formula)
+    if shape is None:
+        return "DISAGREES", "not of the form ∃p ∀α > 0, z: A(α, z) = α^p·R(z)"
+    p, alpha, z, lhs, rest = shape
+    wit = cert.get("degree_witness")
+    if not isinstance(wit, dict) or set(wit) != {"u", "z0"}:
+        return "DISAGREES", "the certificate gives no witness u, z0"
+    u, z0 = read(wit["u"]), read(wit["z0"])
+    if u not in (sympy.S.One, sympy.S.NegativeOne) or not isinstance(z0, sympy.Rational):
+        return "DISAGREES", "u must be ±1 and z0 a rational"
+    if z0 == 0:
+        return "DISAGREES", "z0 = 0"
+    sign, size = (sympy.S.One if z0 > 0 else sympy.S.NegativeOne), abs(z0)
+    at_z0 = lhs.xreplace({alpha: size, z: sign})
+    r_sign = rest.xreplace({z: sign})
+    where = f"u = {u}, z0 = {z0}"
+    if exact(r_sign) == 0:
+        decided, _, _, how = enclose(at_z0, "!=")
+        if decided is True:
+            return "refuted", f"{how}: R({sign}) = 0 but A({size}, {sign}) ≠ 0 ({where})"
+        return "unknown", f"{how}: A({size}, {sign}) ≠ 0 not decided ({where})"
+    r_u = rest.xreplace({z: u})
+    if enclose(r_u, "!=")[0] is not True:
+        return "unknown", f"R({u}) ≠ 0 not decided ({where})"
+    ratio = sympy.Mul(lhs.xreplace({alpha: 2, z: u}), sympy.Pow(r_u, -1), evaluate=False)
+    decided, _, _, how = enclose(ratio, ">")
+    if decided is False:
+        return "refuted", f"{how}: 2^p = A(2, {u})/R({u}) ≤ 0 has no real p ({where})"
+    if decided is None:
+        return "unknown", f"{how}: the sign of A(2, {u})/R({u}) not decided ({where})"
+    forced = sympy.log(ratio) / sympy.log(2)
+    miss = sympy.Add(at_z0, -(size**forced) * r_sign, evaluate=False)
+    decided, _, _, how = enclose(miss, "!=")
+    if decided is True:
+        return "refuted", f"{how}: p = log₂(A(2, {u})/R({u})) misses at α = {size} ({where})"
+    return "unknown", f"{how}: the miss at α = {size} not decided ({where})"
+
+
 # -- spot checks --------------------------------------------------------------------------------
 
 
