@@ -155,6 +155,7 @@ LONG_FRAC_RATIO = 2  # breakable: a numerator twice as wide as its denominator i
 FRACTION_CHARS = 30  # breakable: a fraction with a wider part is written with a slash
 PRODUCT_CHARS = 24  # breakable: a wider product may break between its factors
 EXPONENT_CHARS = 12  # breakable: a wider exponent of e is written exp(...)
+SCRIPT_CHARS = 12  # breakable: a wider point of a derivative is written on the line
 MATRIX_CHARS = 40  # a symbolic explicit matrix wider than this shows its shape and one entry
 
 
@@ -220,7 +221,9 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
             return rf"\frac{{1}}{{{den}}} \* {num}"
         return rf"{num} \Big/ \left({den}\right)"
 
-    _FACTORS = " \\PROOFSfactor "  # stands between a product's factors until it is printed
+    # stands between a product's factors until the product is printed; one space, as SymPy's
+    # own separator, so that SymPy counts the same words when it splits a long fraction
+    _FACTORS = " \x00"
 
     def _print_Mul(self, expr) -> str:
         if not self._breakable:
@@ -271,7 +274,32 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
             return code
         # \left. ... \right| is one box: brackets that TeX may break between
         body, _, at = code.removeprefix(r"\left. ").rpartition(r" \right|")
+        if _width(at) > SCRIPT_CHARS and (on_line := self._derivative_at(subs)) is not None:
+            return on_line
         return rf"\Bigl[{body}\Bigr]{at}"
+
+    def _derivative_at(self, subs) -> str | None:
+        """Breakable: ``f'(a)`` or ``\\partial_{i} G(…, a, …)`` for a derivative of a function
+        in one of its arguments at a point (the point on the line, where it may break, not in
+        a subscript); None for any other substitution."""
+        expr, old, new = subs.args
+        if not isinstance(expr, sympy.Derivative) or len(old) != 1 or len(expr.variable_count) != 1:
+            return None
+        f, (v, n) = expr.expr, expr.variable_count[0]
+        if (
+            not isinstance(f, sympy.core.function.AppliedUndef)
+            or v != old[0]
+            or list(f.args).count(v) != 1
+            or any(a.has(v) for a in f.args if a != v)
+        ):
+            return None
+        head = self._function_head(type(f).__name__)
+        args = ", ".join(self._print(new[0] if a == v else a) for a in f.args)
+        if len(f.args) == 1:
+            order = "\\prime" * n if n <= 3 else f"({n})"
+            return rf"{{{head}}}^{{{order}}}\left({args}\right)"
+        order = f"^{{{n}}}" if n > 1 else ""
+        return rf"\partial_{{{f.args.index(v) + 1}}}{order} {head}\left({args}\right)"
 
     # names
     _function_name = False  # set while SymPy names a function (sin stays \sin)

@@ -177,6 +177,7 @@ def test_visible_width(code, width):
 
 x = sympy.Symbol("x", real=True)
 SERIES = sum(sympy.Symbol(f"c_{k}") * x**k for k in range(10))
+SERIES_CODE = " + ".join(["c_{0}", "c_{1} x", *(f"c_{{{k}}} x^{{{k}}}" for k in range(2, 10))])
 MATRICES = [sympy.MatrixSymbol(name, 3, 3) for name in ("Q", "K", "V", "W_q", "W_k", "W_v")]
 
 BREAKABLE_MATH = [
@@ -189,9 +190,7 @@ BREAKABLE_MATH = [
     # a wide numerator is set on the line, after 1/denominator
     (
         SERIES / d,
-        r"\frac{1}{d} \* ("
-        + " + ".join([r"c_{0}", "c_{1} x"] + [f"c_{{{k}}} x^{{{k}}}" for k in range(2, 10)])
-        + ")",
+        r"\frac{1}{d} \* (" + SERIES_CODE + ")",
     ),
     # a function's arguments are not braced (a braced group cannot break)
     (sympy.log(1 + x), r"\log(x + 1 )"),
@@ -199,6 +198,15 @@ BREAKABLE_MATH = [
     (
         sympy.hyper((), (32,), 64 * (x / 10 + 1) ** 4),
         r"{}_{0}F_{1}\Bigl(;\, 32;\, 64 \Bigl(\frac{x}{10} + 1\Bigr)^{4}\Bigr)",
+    ),
+    # a derivative at a wide point: the point on the line, not in a subscript
+    (
+        sympy.Subs(sympy.Derivative(sympy.Function("σ")(x), x), x, SERIES),
+        r"{\sigma}^{\prime}(" + SERIES_CODE + ")",
+    ),
+    (
+        sympy.Subs(sympy.Derivative(sympy.Function("G")(a, x), x), x, SERIES),
+        r"\partial_{2} G(a,\allowbreak " + SERIES_CODE + ")",
     ),
     # a wide matrix product may break between its factors (no × there)
     (
