@@ -572,11 +572,12 @@ SECTION_LEVELS = ("chapter", "section", "subsection", "subsubsection", "paragrap
 
 
 def visible_width(code: str) -> int:
-    """Rough width of math-mode LaTeX in characters: a command is one glyph, braces and
-    script markers are nothing, a fraction is as wide as its wider part."""
+    """Rough width of math-mode LaTeX in characters: a command is one glyph, braces, script
+    markers and break points (``\\allowbreak``, ``\\*``) are nothing, a fraction is as wide as
+    its wider part."""
     code = re.sub(
-        r"\\(left|right|[bB]igg?[lr]?)\b|\\[,;:! ]|\\(operatorname|mathrm|text\w*|"
-        r"math\w+|displaystyle)\b",
+        r"\\(left|right|[bB]igg?[lr]?)\b|\\[,;:! *]|\\(operatorname|mathrm|text\w*|"
+        r"math\w+|displaystyle|allowbreak)\b",
         "",
         code,
     )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
-from sympy.printing.latex import LatexPrinter
+from sympy.printing.latex import LatexPrinter, accepted_latex_functions
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
 from symbolic.formula_text import OrderedWithoutQuadrature, memoised
@@ -152,14 +152,18 @@ def _word(name: str, font: str) -> str:
 
 TEX_OPERATORS = {"exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh"}  # \\exp, ...
 LONG_FRAC_RATIO = 2  # breakable: a numerator twice as wide as its denominator is pulled out
-FRACTION_CHARS = 30  # breakable: a wider denominator is written after a slash
+FRACTION_CHARS = 30  # breakable: a fraction with a wider part is written with a slash
+PRODUCT_CHARS = 24  # breakable: a wider product may break between its factors
 EXPONENT_CHARS = 12  # breakable: a wider exponent of e is written exp(...)
+SCRIPT_CHARS = 12  # breakable: a wider point of a derivative is written on the line
 MATRIX_CHARS = 40  # a symbolic explicit matrix wider than this shows its shape and one entry
 
 
 def _width(code: str) -> int:
-    """Rough visible width of math-mode code (a command is one glyph)."""
-    code = re.sub(r"\\(left|right|[bB]igg?[lr]?|operatorname|mathrm|mathit)\b", "", code)
+    """Rough visible width of math-mode code (a command is one glyph, a break point none)."""
+    code = re.sub(
+        r"\\(left|right|[bB]igg?[lr]?|operatorname|mathrm|mathit|allowbreak)\b|\\\*", "", code
+    )
     return len(re.sub(r"[{}^_\s&]", "", re.sub(r"\\[a-zA-Z]+", "x", code)))
 
 
@@ -203,22 +207,61 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
 
     # fractions
     def _over(self, numerator: sympy.Basic, denominator: sympy.Basic) -> str | None:
-        """Breakable: ``(a) / (b)`` for a denominator too wide to stay unbroken (None: a
-        ``\\frac``)."""
-        den = self._print(denominator)
-        if not self._breakable or _width(den) <= FRACTION_CHARS:
+        """Breakable: a fraction too wide to stay unbroken (a ``\\frac`` is one box: neither
+        part can break) with its wide part on the line: ``(a) / (b)`` for a wide denominator,
+        ``\\frac{1}{b} (a)`` for a wide numerator; None: a ``\\frac``."""
+        if not self._breakable:
             return None
-        num = self._print(numerator)
+        den, num = self._print(denominator), self._print(numerator)
+        if max(_width(den), _width(num)) <= FRACTION_CHARS:
+            return None
         if isinstance(numerator, sympy.Add):
             num = rf"\left({num}\right)"
+        if _width(den) <= FRACTION_CHARS:
+            return rf"\frac{{1}}{{{den}}} \* {num}"
         return rf"{num} \Big/ \left({den}\right)"
 
+    # stands between a product's factors until the product is printed; one space, as SymPy's
+    # own separator, so that SymPy counts the same words when it splits a long fraction
+    _FACTORS = " \x00"
+
     def _print_Mul(self, expr) -> str:
-        if self._breakable and expr.is_commutative:
+        if not self._breakable:
+            return super()._print_Mul(expr)
+        if expr.is_commutative:
             num, den = sympy.fraction(expr, exact=True)
             if den != 1 and (code := self._over(num, den)) is not None:
                 return code
-        return super()._print_Mul(expr)
+        # a wide product may break between its factors (\* shows a × at the break); the
+        # factors' own products are printed (and decided) by the nested calls
+        settings = self._settings
+        outer, settings["mul_symbol_latex"] = settings["mul_symbol_latex"], self._FACTORS
+        try:
+            code = super()._print_Mul(expr)
+        finally:
+            settings["mul_symbol_latex"] = outer
+        factor = r" \* " if _width(code.replace(self._FACTORS, " ")) > PRODUCT_CHARS else " "
+        return code.replace(self._FACTORS, factor)
+
+    def _print_MatMul(self, expr) -> str:
+        code = super()._print_MatMul(expr)
+        if not self._breakable or _width(code) <= PRODUCT_CHARS:
+            return code
+        # a wide matrix product may break between its factors: SymPy's rule, other joints
+        from sympy.printing.precedence import precedence_traditional
+
+        args, sign = list(expr.args), ""
+        if expr.could_extract_minus_sign():
+            sign = "- "
+            args = args[1:] if args[0] == -1 else [-args[0], *args[1:]]
+        level = precedence_traditional(expr)
+        factors = [
+            self._print(x)
+            if isinstance(x, sympy.Mul) and not isinstance(x, sympy.MatMul)
+            else self.parenthesize(x, level, False)
+            for x in args
+        ]
+        return sign + r" \allowbreak ".join(factors)
 
     def _print_Pow(self, expr) -> str:
         if self._breakable and expr.exp == -1 and (code := self._over(sympy.S.One, expr.base)):
@@ -231,7 +274,32 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
             return code
         # \left. ... \right| is one box: brackets that TeX may break between
         body, _, at = code.removeprefix(r"\left. ").rpartition(r" \right|")
+        if _width(at) > SCRIPT_CHARS and (on_line := self._derivative_at(subs)) is not None:
+            return on_line
         return rf"\Bigl[{body}\Bigr]{at}"
+
+    def _derivative_at(self, subs) -> str | None:
+        """Breakable: ``f'(a)`` or ``\\partial_{i} G(…, a, …)`` for a derivative of a function
+        in one of its arguments at a point (the point on the line, where it may break, not in
+        a subscript); None for any other substitution."""
+        expr, old, new = subs.args
+        if not isinstance(expr, sympy.Derivative) or len(old) != 1 or len(expr.variable_count) != 1:
+            return None
+        f, (v, n) = expr.expr, expr.variable_count[0]
+        if (
+            not isinstance(f, sympy.core.function.AppliedUndef)
+            or v != old[0]
+            or list(f.args).count(v) != 1
+            or any(a.has(v) for a in f.args if a != v)
+        ):
+            return None
+        head = self._function_head(type(f).__name__)
+        args = ", ".join(self._print(new[0] if a == v else a) for a in f.args)
+        if len(f.args) == 1:
+            order = "\\prime" * n if n <= 3 else f"({n})"
+            return rf"{{{head}}}^{{{order}}}\left({args}\right)"
+        order = f"^{{{n}}}" if n > 1 else ""
+        return rf"\partial_{{{f.args.index(v) + 1}}}{order} {head}\left({args}\right)"
 
     # names
     _function_name = False  # set while SymPy names a function (sin stays \sin)
@@ -369,6 +437,18 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
     def _print_Exists(self, expr) -> str:
         return self._quantifier(expr, r"\exists")
 
+    def _print_hyper(self, expr, exp=None) -> str:
+        """Breakable: ``{}_pF_q(a; b; z)`` on the line (SymPy's two-row form is one box)."""
+        if not self._breakable or exp is not None:
+            return super()._print_hyper(expr, exp)
+        p, q = len(expr.ap), len(expr.bq)
+        ap, bq, z = (
+            self._hprint_vec(expr.ap),
+            self._hprint_vec(expr.bq),
+            self._print(expr.argument),
+        )
+        return rf"{{}}_{{{p}}}F_{{{q}}}\left({ap};\, {bq};\, {z}\right)"
+
     def _print(self, expr, **kwargs) -> str:
         if isinstance(expr, sympy.MatrixBase) and (short := self._explicit_matrix(expr)):
             return short
@@ -377,7 +457,52 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
         name = type(expr).__name__
         if name in ("ForAll", "Exists") and not hasattr(expr, "_latex"):
             return self._quantifier(expr, r"\forall" if name == "ForAll" else r"\exists")
-        return super()._print(expr, **kwargs)
+        code = super()._print(expr, **kwargs)
+        return _unbraced_call(code) if self._breakable else code
+
+
+_CALL_HEAD = re.compile(
+    r"(?:\\(?P<command>[A-Za-z]+)|\\operatorname\{[^{}]*\})(?:\^\{.*\}|\^\w)?", re.S
+)
+
+
+def _unbraced_call(code: str) -> str:
+    """``\\log\\left(x \\right)`` for SymPy's ``\\log{\\left(x \\right)}``: braces make the
+    call one box, which no line may break inside."""
+    if not code.endswith(r"\right)}"):
+        return code
+    depth, pairs = 0, 0
+    for i in range(len(code) - 1, -1, -1):
+        depth += {"}": 1, "{": -1}.get(code[i], 0)
+        if code.startswith(r"\right", i):
+            pairs += 1
+        elif code.startswith(r"\left", i):
+            pairs -= 1
+        if depth == 0:
+            break
+    else:
+        return code
+    head, inner = code[:i], code[i + 1 : -1]
+    call = _CALL_HEAD.fullmatch(head)
+    if (
+        pairs
+        or not inner.startswith(r"\left(")
+        or call is None
+        or (call["command"] is not None and call["command"] not in accepted_latex_functions)
+        or _matching_right(inner) != len(inner) - len(r"\right)")
+    ):
+        return code
+    return head + inner
+
+
+def _matching_right(code: str) -> int:
+    """Where the ``\\right`` matching the ``\\left`` that ``code`` starts with begins (-1)."""
+    depth = 0
+    for m in re.finditer(r"\\(left|right)(?![A-Za-z])", code):
+        depth += 1 if m[1] == "left" else -1
+        if depth == 0:
+            return m.start()
+    return -1
 
 
 def latex(expr: object, **settings) -> str:
@@ -394,7 +519,7 @@ def _latex_of(expr: object, settings: tuple) -> str:
 _DELIMITER = re.compile(r"\\(left|right)(\(|\)|\[|\]|\\\{|\\\}|\.|\||\\\||\\lbrace|\\rbrace)")
 _LONG_DIGITS = re.compile(r"\d{16,}")  # an exact number this long may break ...
 DIGIT_GROUP = 10  # ... after every this many digits
-_TALL = re.compile(r"\\(frac|sum|prod|int|begin|sqrt|binom)\b")
+_TALL = re.compile(r"\\(frac|sum|prod|int|begin|sqrt|binom)(?![A-Za-z])")  # \sum_ too
 _PAIRS = {"(": ")", "[": "]", r"\{": r"\}", r"\lbrace": r"\rbrace"}
 
 
@@ -404,15 +529,18 @@ def breakable(code: str) -> str:
     them, after a relation or a binary operator; a comma in them may break too. Other pairs
     (``\\left.``, ``\\left|``) are kept."""
     found = list(_DELIMITER.finditer(code))
-    stack, swap = [], {}
+    middles = [m.start() for m in re.finditer(r"\\middle(?![A-Za-z])", code)]
+    stack, swap, middled, k = [], {}, set(), 0
     for i, m in enumerate(found):
+        while k < len(middles) and middles[k] < m.start():  # a \middle needs the \left and
+            middled.update(stack[-1:])  # \right of its own pair (not those around that pair)
+            k += 1
         if m[1] == "left":
             stack.append(i)
         elif stack:
             j = stack.pop()
             opening = found[j]
-            inner = code[opening.end() : m.start()]
-            if _PAIRS.get(opening[2]) == m[2] and r"\middle" not in inner:  # \middle needs \left
+            if _PAIRS.get(opening[2]) == m[2] and j not in middled:
                 tall = _TALL.search(code, opening.end(), m.start()) is not None
                 swap[j] = rf"\Bigl{opening[2]}" if tall else opening[2]
                 swap[i] = rf"\Bigr{m[2]}" if tall else m[2]
@@ -435,7 +563,9 @@ def breakable(code: str) -> str:
 
 # Between two factors set side by side: after a closing parenthesis, before a letter, an
 # opening parenthesis or a command (not a script: ``)^{2}`` stays together).
-_FACTOR_BREAK = re.compile(r"(?:\\Bigr\)|(?<!\\right)\)) (?=[A-Za-z(\\])(?!\\right|\\end)")
+_FACTOR_BREAK = re.compile(
+    r"(?:\\Bigr\)|(?<!\\right)\)) (?=[A-Za-z(\\])(?!\\right|\\end|\\\*|\\allowbreak)"
+)
 
 
 _SPACES = re.compile(r"\s+")

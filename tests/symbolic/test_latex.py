@@ -173,6 +173,71 @@ def test_visible_width(code, width):
     assert visible_width(code) == width
 
 
+# -- formulas wider than a line: where TeX may break them (issue 28) -------------------------------
+
+x = sympy.Symbol("x", real=True)
+SERIES = sum(sympy.Symbol(f"c_{k}") * x**k for k in range(10))
+SERIES_CODE = " + ".join(["c_{0}", "c_{1} x", *(f"c_{{{k}}} x^{{{k}}}" for k in range(2, 10))])
+MATRICES = [sympy.MatrixSymbol(name, 3, 3) for name in ("Q", "K", "V", "W_q", "W_k", "W_v")]
+
+BREAKABLE_MATH = [
+    # a wide product may break between its factors (\* shows a × there); a narrow one not
+    (
+        sympy.Mul(*(d + k for k in range(1, 8)), evaluate=False),
+        r" \* ".join(f"(d + {k})" for k in range(1, 8)),
+    ),
+    (2 * a * b, "2 a b"),
+    # a wide numerator is set on the line, after 1/denominator
+    (
+        SERIES / d,
+        r"\frac{1}{d} \* (" + SERIES_CODE + ")",
+    ),
+    # a function's arguments are not braced (a braced group cannot break)
+    (sympy.log(1 + x), r"\log(x + 1 )"),
+    # ₀F₁ on the line, not SymPy's two-row box with \middle|
+    (
+        sympy.hyper((), (32,), 64 * (x / 10 + 1) ** 4),
+        r"{}_{0}F_{1}\Bigl(;\, 32;\, 64 \Bigl(\frac{x}{10} + 1\Bigr)^{4}\Bigr)",
+    ),
+    # a derivative at a wide point: the point on the line, not in a subscript
+    (
+        sympy.Subs(sympy.Derivative(sympy.Function("σ")(x), x), x, SERIES),
+        r"{\sigma}^{\prime}(" + SERIES_CODE + ")",
+    ),
+    (
+        sympy.Subs(sympy.Derivative(sympy.Function("G")(a, x), x), x, SERIES),
+        r"\partial_{2} G(a,\allowbreak " + SERIES_CODE + ")",
+    ),
+    # a wide matrix product may break between its factors (no × there)
+    (
+        sympy.MatMul(*MATRICES, *MATRICES, *MATRICES),
+        r" \allowbreak ".join(["Q", "K", "V", "W_{q}", "W_{k}", "W_{v}"] * 3),
+    ),
+]
+
+
+@pytest.mark.parametrize(("expr", "expected"), BREAKABLE_MATH)
+def test_a_wide_formula_is_printed_where_tex_may_break_it(expr, expected):
+    assert math(expr, breakable=True) == expected
+    assert r"\*" not in math(expr) and r"\allowbreak" not in math(expr)  # only when breakable
+
+
+def test_parentheses_around_a_sum_are_tall_and_only_their_own_middle_bar_keeps_them_sized():
+    from symbolic.latex_printer import breakable
+
+    assert breakable(r"\left(\sum_{i=0}^{n} x_{i}\right) y") == (
+        r"\Bigl(\sum_{i=0}^{n} x_{i}\Bigr) \allowbreak y"
+    )
+    nested = r"\left(a + \left(\begin{matrix} 1 \end{matrix}\middle| b\right)\right)"
+    assert breakable(nested) == (
+        r"\Bigl(a + \left(\begin{matrix} 1 \end{matrix}\middle| b\right)\Bigr)"
+    )
+
+
+def test_break_points_have_no_width():
+    assert visible_width(r"a \* b \allowbreak c") == 3
+
+
 # -- claims, steps, derivations ------------------------------------------------------------------
 
 
@@ -635,6 +700,54 @@ def test_fragment_compiles_inside_a_paper(tmp_path):
     )
     compiled = compile_pdf(paper, tmp_path)
     assert compiled.errors == () and compiled.undefined_references == ()
+
+
+WIDE_FORMULAS = (
+    # the kinds of formula that ran off a two-column line (issue 28): products of many
+    # fractions, a fraction with a wide numerator, the log of a hypergeometric function in a
+    # chain of inequalities, a long matrix product
+    sympy.Eq(
+        1 + sympy.Mul(sympy.Rational(1, 2), *(1 / (d + 2 * k) for k in range(6)), evaluate=False),
+        1 + sympy.Mul(10395, *(1 / (d / 2 + k) for k in range(6)), evaluate=False),
+        evaluate=False,
+    ),
+    sympy.Eq(
+        sympy.Integral(
+            x**4
+            * (1 - x**2) ** (d / 2 - sympy.Rational(3, 2))
+            * sympy.gamma(d / 2)
+            / (sympy.sqrt(sympy.pi) * (1 + sympy.exp(-x)) ** 2 * sympy.gamma(d / 2 - 1)),
+            (x, -1, 1),
+        ),
+        b,
+    ),
+    sympy.And(
+        x - 16 * (x / 10 + 1) ** 2 + sympy.log(sympy.hyper((), (32,), 64 * (x / 10 + 1) ** 4)) > 0,
+        x + 2 * (x / 10 + 1) ** 4 - 16 * (x / 10 + 1) ** 2 + sympy.log(1 - sympy.exp(-x)) < 0,
+    ),
+    sympy.Eq(sympy.MatMul(*MATRICES, *MATRICES, *MATRICES), sympy.MatMul(*MATRICES[::-1])),
+)
+
+
+@needs_pdflatex
+def test_wide_formulas_fit_a_two_column_line(tmp_path):
+    steps = tuple(Step("wide", "expand", PROVED, formula=f) for f in WIDE_FORMULAS)
+    claims = [
+        Result(Claim(f"wide{i}", "Wide", "", "A6", statement=f), Derivation(steps))
+        for i, f in enumerate(WIDE_FORMULAS)
+    ]
+    paper = "\n".join(
+        [
+            r"\documentclass[twocolumn]{article}",
+            rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
+            r"\begin{document}",
+            document([report(*claims)], fragment=True, appendix=True),
+            r"\end{document}",
+        ]
+    )
+    compiled = compile_pdf(paper, tmp_path)
+    assert compiled.errors == ()
+    assert [w for w in compiled.overfull_pt if w > 1.0] == []
 
 
 @needs_pdflatex

@@ -82,17 +82,7 @@ def test_docs_show_a_one_and_a_two_column_host():
     assert all(rf"\usepackage{{{','.join(latex.PACKAGES)}}}" in code for code in found.values())
 
 
-# Known defect, open: in a two-column host, 14 boxes of the statement formulas the claims now
-# carry (issue 23) stick out 3–32 pt (entries of xQKᵀ written as sums, a 10395 fraction, the
-# oracle bounds' chained inequalities). Strict: the mark fails the test once they fit.
-TWO_COLUMN_OVERFLOW = pytest.mark.xfail(
-    strict=True, reason="statement formulas still overflow a two-column line by up to 32 pt (open)"
-)
-
-
-@pytest.mark.parametrize(
-    "name", ["standalone", "one-column", pytest.param("two-column", marks=TWO_COLUMN_OVERFLOW)]
-)
+@pytest.mark.parametrize("name", ["standalone", "one-column", "two-column"])
 def test_nothing_runs_off_the_page(builds, name):
     tex, compiled = builds[name]
     assert compiled.errors == ()
