@@ -319,6 +319,10 @@ def check_bound(formula: sympy.Basic) -> tuple[str, str]:
 def _in_set(value: Fraction, s: sympy.Basic) -> bool:
     if s == sympy.S.Reals:
         return True
+    if isinstance(s, sympy.Union):  # (−∞, 0) ∪ (0, ∞): in one of its parts
+        return any(_in_set(value, part) for part in s.args)
+    if isinstance(s, sympy.FiniteSet):
+        return any(exact(e) == value for e in s.args)
     if isinstance(s, sympy.Interval):
         for end, strict, above in ((s.start, s.left_open, True), (s.end, s.right_open, False)):
             if end in (sympy.oo, -sympy.oo):
