@@ -47,14 +47,16 @@ from dataclasses import dataclass
 
 import sympy
 
+from symbolic.calc import reversed_step
 from symbolic.engine import Step
-from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, undecided
+from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, trans, undecided
 from symbolic.layer_language import Layer, entry, layer_at, symbol_values
 from symbolic.symmetry_rewrite import (
     INTERTWINERS,
     ActivationFacts,
     ActivationSpec,
     Rewriter,
+    inlined,
     plausible,
     plausible_matrix,
 )
@@ -298,37 +300,80 @@ def _general_proof(
         return None
     if not rewriter.changed or not plausible(rewritten[0] - rewritten[1]):
         return None
-    both = rewritten[1] != normal[1]  # the facts rewrite F(x; θ) too (a linear σ)
-    fact = check_sum_equal(rewritten[0], rewritten[1] if both else before)
-    if not fact.proved:
+    chain = _kernel_chain(rewriter, (after, before), normal, check_sum_equal, general)
+    if chain is None:
         return None
-    normal_form = f"{general}: sum normal form"
-    steps = (
-        *rewriter.steps(),
-        *(
-            [
-                Step(
-                    check_sum_equal(after, normal[0]),
-                    normal_form,
-                    note="F(x; Tθ), entry (0, o), the scalars moved out of the sums",
-                )
-            ]
-            if after != normal[0]
-            else []
-        ),
-        *(
-            [Step(check_sum_equal(before, normal[1]), normal_form, note="F(x; θ), entry (0, o)")]
-            if both and before != normal[1]
-            else []
-        ),
-        Step(
-            fact,
-            f"{general}: the instances above applied to every σ(c·w)"
-            f"{' of both sides' if both else ''}, then sum normal form",
-            note="F(x; Tθ) = F(x; θ)",
-        ),
-    )
+    steps = (*rewriter.steps(), *chain)
     return (steps, False) if all(step.fact.proved for step in steps) else None
+
+
+def _reversed(steps: list[Step]) -> list[Step]:
+    return [reversed_step(s) for s in reversed(steps)]
+
+
+NORMAL_NOTE = {
+    check_sum_equal: "sum normal form: the scalars moved out of the sums",
+    check_matrix_equal: "the entries as written",
+}
+_SAID = "F(x; Tθ) = F(x; θ), σ the activation (kernel rules inst, cong, trans)"
+
+
+def _kernel_chain(
+    rewriter: Rewriter,
+    sides: tuple[sympy.Basic, sympy.Basic],
+    forms: tuple[sympy.Basic, sympy.Basic],
+    check: Callable,
+    where: str,
+) -> list[Step] | None:
+    """``F(x; Tθ) = F(x; θ)`` with σ the activation, by the kernel: each side from its entry
+    (or matrix) through the σ(c·w) the rewriter rewrote in its ``forms`` (its sum normal form,
+    or itself), a ``check`` that the two ends agree, and ``trans`` along the chain (the other
+    side's steps turned by ``symm``). None when a step is not proved."""
+    starts = [inlined(side, rewriter.facts, literal=False) for side in sides]
+    if starts[0] == starts[1]:  # SymPy folded the transform away (tanh(−u)² is tanh(u)²)
+        starts = [inlined(side, rewriter.facts) for side in sides]
+    found = [
+        _real_chain(rewriter, start, form, check) for start, form in zip(starts, forms, strict=True)
+    ]
+    if any(f is None for f in found):
+        return None
+    (left, left_end), (right, right_end) = found
+    middle = check(left_end, right_end)
+    if not middle.proved:
+        return None
+    steps = [
+        *left,
+        Step(middle, f"{where}: the rewritten sides compared", note="they agree"),
+        *_reversed(right),
+    ]
+    if len(steps) > 1:
+        closing = trans(*(s.fact for s in steps))
+        steps.append(Step(closing, "transitivity: the chain of the steps above", note=_SAID))
+    return steps
+
+
+def _real_chain(
+    rewriter: Rewriter, start: sympy.Basic, normal: sympy.Basic, check: Callable
+) -> tuple[list[Step], sympy.Basic] | None:
+    """One side of the invariance with σ the activation, from its entry ``start`` through
+    each σ(c·w) the rewriter rewrote in its sum normal form, by the kernel's rules
+    (``Rewriter.in_kernel``): the steps and the last expression (no step when nothing is
+    rewritten); None when the kernel does not prove them."""
+    found = rewriter.in_kernel(start, normal, check)
+    if found is None:
+        return None
+    links, end = found
+    steps = [
+        Step(fact, "the same, written as the rewrite needs it", note=NORMAL_NOTE[check])
+        if kind == "normal"
+        else Step(
+            fact,
+            "an instance above at t := w (inst: w is real), put in place in the sums (cong)",
+            note=f"σ(c·w) rewritten, w = {sympy.sstr(w)[:60]}",
+        )
+        for kind, fact, w in links
+    ]
+    return steps, end
 
 
 def _distinct(
@@ -364,21 +409,20 @@ def _explicit_proof(
         fact = None
         if plausible_matrix(after - before):
             fact = check_matrix_equal(after, before)
-        if fact is None or not fact.proved:
-            sides = after.applyfunc(rewriter), before.applyfunc(rewriter)
-            every = False
-            if not rewriter.changed or not plausible_matrix(sides[0] - sides[1]):
-                return None
-            fact = check_matrix_equal(*sides)
-            if not fact.proved:
-                return None
-        main.append(
-            Step(
-                fact,
-                f"explicit symbolic matrices, {shown}{where}"
-                f"{'' if every else ': the instances above applied to every σ(c·w)'}",
-            )
+        if fact is not None and fact.proved:
+            main.append(Step(fact, f"explicit symbolic matrices, {shown}{where}"))
+            continue
+        sides = after.applyfunc(rewriter), before.applyfunc(rewriter)
+        every = False
+        if not rewriter.changed or not plausible_matrix(sides[0] - sides[1]):
+            return None
+        matrices = sympy.ImmutableMatrix(after), sympy.ImmutableMatrix(before)
+        chain = _kernel_chain(
+            rewriter, matrices, matrices, check_matrix_equal, f"explicit, {shown}{where}"
         )
+        if chain is None:
+            return None
+        main.extend(chain)
     steps = (*([] if every else rewriter.steps()), *main)
     return steps, every, shown + (" (every unit j)" if transform.unit_index else "")
 
