@@ -12,9 +12,14 @@ decides on the formula that is shown:
    ``c`` of the transform, the facts about the activation propose how to move it out —
    ``σ(cw) = c^p σ(w)`` for ``c > 0`` when σ is positively homogeneous of degree p, and for
    ``c < 0`` an identity of ``INTERTWINERS``: ``σ(−w) = −σ(w)`` (odd), ``σ(−w) = σ(w)`` (even),
-   ``σ(−w) = σ(w) − w`` (GELU, SiLU, ReLU); ``σ(w) = σ(1)·w`` when σ is linear. Each rewrite
-   is used only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
-   (shown as a step); the rewritten entries are then compared again.
+   ``σ(−w) = σ(w) − w`` (GELU, SiLU, ReLU); ``σ(w) = σ(1)·w`` when σ is linear. A rewrite is
+   proposed only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
+   (shown as a step). The claim is then about the layer with σ the activation: the kernel
+   derives ``F(x; Tθ) = F(x; θ)`` for the *original* entries by its rules — the entry in sum
+   normal form (``check_sum_equal``), each σ(c·w) rewritten by ``inst`` of the instance at
+   ``t := w`` (w must be real: the entries are declared real) and ``cong_in_sums`` (congruence
+   inside the sums), the rewritten entries compared (``check_sum_equal``), and ``trans`` along
+   the chain (a linear σ, inlined, needs no rewrite).
 2. **A certified witness** (``F(x; Tθ) ≠ F(x; θ)``): exact rational ``x``, parameters and ``a``
    at small explicit sizes (for fixed rows also beyond the rows named), with the real σ; the
    kernel's ``counterexample`` certifies one entry of the difference nonzero (exactly or by
@@ -23,15 +28,15 @@ decides on the formula that is shown:
    of its own for every unit (``unit_parameters``).
 3. **Explicit sizes** (other per-unit transforms, or when 1 is undecided): explicit symbolic
    matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit j,
-   uninterpreted σ and the same instance facts (``check_matrix_equal``). A proof here holds at
-   those sizes only: the decision is ``unknown``, with the proved steps and the sizes stated,
-   never the general answer.
+   uninterpreted σ, or σ the activation and the same chain of kernel rules
+   (``check_matrix_equal``). A proof here holds at those sizes only: the decision is
+   ``unknown``, with the proved steps and the sizes stated, never the general answer.
 
 Otherwise ``unknown``. ``Q[j]`` means each unit j alone (with its own ``a[k]`` for a scaling);
-a transform mixing per-unit and whole targets is refused by the parser. The rewrite of σ(c·w)
-by a kernel-proved instance ``∀t: σ(c·t) = R(t)`` inside the sums is the one inference made
-here, outside the kernel (it has no instantiation rule); the claim then states the equation
-between the rewritten entries, the last kernel fact. Every kernel call runs under the kernel's
+a transform mixing per-unit and whole targets is refused by the parser. No inference is made
+here outside the kernel: the search proposes the rewrites, the kernel's ``inst``, ``cong`` and
+``trans`` carry them out, and the decision's last fact states the original layer's invariance.
+Every kernel call runs under the kernel's
 limits; the witness search is bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
 
 For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
@@ -109,8 +114,9 @@ class SymmetryDecision:
 
     @property
     def statement(self) -> sympy.Basic:
-        """The formula the claim states: the last step's (the invariance equation decided, its
-        negation at a witness, or the equation left undecided)."""
+        """The formula the claim states: the last step's (the invariance equation of the original
+        layer, decided — with σ the activation when its facts were used —, its negation at a
+        witness, or the equation left undecided)."""
         return self.steps[-1].formula
 
 

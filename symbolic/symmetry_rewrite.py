@@ -156,9 +156,7 @@ class Rewriter:
         self.changed = False
 
     def steps(self) -> list[Step]:
-        """The instance facts the kernel chains used (all proposals' when none was made)."""
-        if not self.in_chain:
-            return list(self.used.values())
+        """The instance facts the kernel's chains (``in_kernel``) used."""
         return [step for key, step in self.used.items() if key in self.in_chain]
 
     def in_kernel(
@@ -168,12 +166,12 @@ class Rewriter:
         one rewrite per σ(c·w) of ``expr`` rewritten by ``__call__`` (a linear σ needs none:
         inlined, it is a polynomial): the instance ``∀t: σ(c·t) = R(t)`` at ``t := w``
         (``inst``: w must be real), joined by ``trans`` to σ(c·w) as inlined when c·w is written
-        otherwise (``check_sum_equal``), put in place inside the sums by ``cong_in_sums``. Before
-        each rewrite, a ``check`` link (``check_sum_equal``; ``check_matrix_equal`` for a
-        matrix) to the expression it rewrites, when that is written otherwise (the sum normal
-        form; the ``1·`` a rebuilt ``Sum`` gains). Returns the
-        links and ``Eₖ``; None when a link is not proved or cannot be made (a σ nested in a
-        rewritten one, a w not known to be real)."""
+        otherwise (``check_sum_equal``), put in place inside the sums by ``cong_in_sums``.
+        Before each rewrite, a ``check`` link (``check_sum_equal``; ``check_matrix_equal`` for
+        a matrix) to the expression it rewrites when that is written otherwise (the sum normal
+        form; the ``1·`` a rebuilt ``Sum`` gains). Returns the links and ``Eₖ``; None when a
+        link is not proved or cannot be made (a σ nested in a rewritten one, a w not known to
+        be real)."""
         prev, base = start, inlined(expr, self.facts)
         links: list[Link] = []
         used = set()
