@@ -375,9 +375,9 @@ def _real_chain(
         else Step(
             fact,
             "an instance above at t := w (inst: w is real), put in place in the sums (cong)",
-            note=f"σ(c·w) rewritten, w = {sympy.sstr(w)[:60]}",
+            note="σ(c·w) replaced by R(w) inside the sums",
         )
-        for kind, fact, w in links
+        for kind, fact, _ in links
     ]
     return steps, end
 
