@@ -12,9 +12,14 @@ decides on the formula that is shown:
    ``c`` of the transform, the facts about the activation propose how to move it out —
    ``σ(cw) = c^p σ(w)`` for ``c > 0`` when σ is positively homogeneous of degree p, and for
    ``c < 0`` an identity of ``INTERTWINERS``: ``σ(−w) = −σ(w)`` (odd), ``σ(−w) = σ(w)`` (even),
-   ``σ(−w) = σ(w) − w`` (GELU, SiLU, ReLU); ``σ(w) = σ(1)·w`` when σ is linear. Each rewrite
-   is used only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
-   (shown as a step); the rewritten entries are then compared again.
+   ``σ(−w) = σ(w) − w`` (GELU, SiLU, ReLU); ``σ(w) = σ(1)·w`` when σ is linear. A rewrite is
+   proposed only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ
+   (shown as a step). The claim is then about the layer with σ the activation: the kernel
+   derives ``F(x; Tθ) = F(x; θ)`` for the *original* entries by its rules — the entry in sum
+   normal form (``check_sum_equal``), each σ(c·w) rewritten by ``inst`` of the instance at
+   ``t := w`` (w must be real: the entries are declared real) and ``cong_in_sums`` (congruence
+   inside the sums), the rewritten entries compared (``check_sum_equal``), and ``trans`` along
+   the chain (a linear σ, inlined, needs no rewrite).
 2. **A certified witness** (``F(x; Tθ) ≠ F(x; θ)``): exact rational ``x``, parameters and ``a``
    at small explicit sizes (for fixed rows also beyond the rows named), with the real σ; the
    kernel's ``counterexample`` certifies one entry of the difference nonzero (exactly or by
@@ -23,15 +28,15 @@ decides on the formula that is shown:
    of its own for every unit (``unit_parameters``).
 3. **Explicit sizes** (other per-unit transforms, or when 1 is undecided): explicit symbolic
    matrices at ``d = 2`` and ``n = 2`` (or enough units for the rows named), every unit j,
-   uninterpreted σ and the same instance facts (``check_matrix_equal``). A proof here holds at
-   those sizes only: the decision is ``unknown``, with the proved steps and the sizes stated,
-   never the general answer.
+   uninterpreted σ, or σ the activation and the same chain of kernel rules
+   (``check_matrix_equal``). A proof here holds at those sizes only: the decision is
+   ``unknown``, with the proved steps and the sizes stated, never the general answer.
 
 Otherwise ``unknown``. ``Q[j]`` means each unit j alone (with its own ``a[k]`` for a scaling);
-a transform mixing per-unit and whole targets is refused by the parser. The rewrite of σ(c·w)
-by a kernel-proved instance ``∀t: σ(c·t) = R(t)`` inside the sums is the one inference made
-here, outside the kernel (it has no instantiation rule); the claim then states the equation
-between the rewritten entries, the last kernel fact. Every kernel call runs under the kernel's
+a transform mixing per-unit and whole targets is refused by the parser. No inference is made
+here outside the kernel: the search proposes the rewrites, the kernel's ``inst``, ``cong`` and
+``trans`` carry them out, and the decision's last fact states the original layer's invariance.
+Every kernel call runs under the kernel's
 limits; the witness search is bounded by ``MAX_WITNESS_TRIES`` and ``WITNESS_TIMEOUT_S``.
 
 For a one-parameter group of scalings ``θ_M → a^{λ_M} θ_M`` the ``generator`` is
@@ -47,14 +52,16 @@ from dataclasses import dataclass
 
 import sympy
 
+from symbolic.calc import reversed_step
 from symbolic.engine import Step
-from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, undecided
+from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, trans, undecided
 from symbolic.layer_language import Layer, entry, layer_at, symbol_values
 from symbolic.symmetry_rewrite import (
     INTERTWINERS,
     ActivationFacts,
     ActivationSpec,
     Rewriter,
+    inlined,
     plausible,
     plausible_matrix,
 )
@@ -107,8 +114,9 @@ class SymmetryDecision:
 
     @property
     def statement(self) -> sympy.Basic:
-        """The formula the claim states: the last step's (the invariance equation decided, its
-        negation at a witness, or the equation left undecided)."""
+        """The formula the claim states: the last step's (the invariance equation of the original
+        layer, decided — with σ the activation when its facts were used —, its negation at a
+        witness, or the equation left undecided)."""
         return self.steps[-1].formula
 
 
@@ -298,37 +306,80 @@ def _general_proof(
         return None
     if not rewriter.changed or not plausible(rewritten[0] - rewritten[1]):
         return None
-    both = rewritten[1] != normal[1]  # the facts rewrite F(x; θ) too (a linear σ)
-    fact = check_sum_equal(rewritten[0], rewritten[1] if both else before)
-    if not fact.proved:
+    chain = _kernel_chain(rewriter, (after, before), normal, check_sum_equal, general)
+    if chain is None:
         return None
-    normal_form = f"{general}: sum normal form"
-    steps = (
-        *rewriter.steps(),
-        *(
-            [
-                Step(
-                    check_sum_equal(after, normal[0]),
-                    normal_form,
-                    note="F(x; Tθ), entry (0, o), the scalars moved out of the sums",
-                )
-            ]
-            if after != normal[0]
-            else []
-        ),
-        *(
-            [Step(check_sum_equal(before, normal[1]), normal_form, note="F(x; θ), entry (0, o)")]
-            if both and before != normal[1]
-            else []
-        ),
-        Step(
-            fact,
-            f"{general}: the instances above applied to every σ(c·w)"
-            f"{' of both sides' if both else ''}, then sum normal form",
-            note="F(x; Tθ) = F(x; θ)",
-        ),
-    )
+    steps = (*rewriter.steps(), *chain)
     return (steps, False) if all(step.fact.proved for step in steps) else None
+
+
+def _reversed(steps: list[Step]) -> list[Step]:
+    return [reversed_step(s) for s in reversed(steps)]
+
+
+NORMAL_NOTE = {
+    check_sum_equal: "sum normal form: the scalars moved out of the sums",
+    check_matrix_equal: "the entries as written",
+}
+_SAID = "F(x; Tθ) = F(x; θ), σ the activation (kernel rules inst, cong, trans)"
+
+
+def _kernel_chain(
+    rewriter: Rewriter,
+    sides: tuple[sympy.Basic, sympy.Basic],
+    forms: tuple[sympy.Basic, sympy.Basic],
+    check: Callable,
+    where: str,
+) -> list[Step] | None:
+    """``F(x; Tθ) = F(x; θ)`` with σ the activation, by the kernel: each side from its entry
+    (or matrix) through the σ(c·w) the rewriter rewrote in its ``forms`` (its sum normal form,
+    or itself), a ``check`` that the two ends agree, and ``trans`` along the chain (the other
+    side's steps turned by ``symm``). None when a step is not proved."""
+    starts = [inlined(side, rewriter.facts, literal=False) for side in sides]
+    if starts[0] == starts[1]:  # SymPy folded the transform away (tanh(−u)² is tanh(u)²)
+        starts = [inlined(side, rewriter.facts) for side in sides]
+    found = [
+        _real_chain(rewriter, start, form, check) for start, form in zip(starts, forms, strict=True)
+    ]
+    if any(f is None for f in found):
+        return None
+    (left, left_end), (right, right_end) = found
+    middle = check(left_end, right_end)
+    if not middle.proved:
+        return None
+    steps = [
+        *left,
+        Step(middle, f"{where}: the rewritten sides compared", note="they agree"),
+        *_reversed(right),
+    ]
+    if len(steps) > 1:
+        closing = trans(*(s.fact for s in steps))
+        steps.append(Step(closing, "transitivity: the chain of the steps above", note=_SAID))
+    return steps
+
+
+def _real_chain(
+    rewriter: Rewriter, start: sympy.Basic, normal: sympy.Basic, check: Callable
+) -> tuple[list[Step], sympy.Basic] | None:
+    """One side of the invariance with σ the activation, from its entry ``start`` through
+    each σ(c·w) the rewriter rewrote in its sum normal form, by the kernel's rules
+    (``Rewriter.in_kernel``): the steps and the last expression (no step when nothing is
+    rewritten); None when the kernel does not prove them."""
+    found = rewriter.in_kernel(start, normal, check)
+    if found is None:
+        return None
+    links, end = found
+    steps = [
+        Step(fact, "the same, written as the rewrite needs it", note=NORMAL_NOTE[check])
+        if kind == "normal"
+        else Step(
+            fact,
+            "an instance above at t := w (inst: w is real), put in place in the sums (cong)",
+            note="σ(c·w) replaced by R(w) inside the sums",
+        )
+        for kind, fact, _ in links
+    ]
+    return steps, end
 
 
 def _distinct(
@@ -364,21 +415,20 @@ def _explicit_proof(
         fact = None
         if plausible_matrix(after - before):
             fact = check_matrix_equal(after, before)
-        if fact is None or not fact.proved:
-            sides = after.applyfunc(rewriter), before.applyfunc(rewriter)
-            every = False
-            if not rewriter.changed or not plausible_matrix(sides[0] - sides[1]):
-                return None
-            fact = check_matrix_equal(*sides)
-            if not fact.proved:
-                return None
-        main.append(
-            Step(
-                fact,
-                f"explicit symbolic matrices, {shown}{where}"
-                f"{'' if every else ': the instances above applied to every σ(c·w)'}",
-            )
+        if fact is not None and fact.proved:
+            main.append(Step(fact, f"explicit symbolic matrices, {shown}{where}"))
+            continue
+        sides = after.applyfunc(rewriter), before.applyfunc(rewriter)
+        every = False
+        if not rewriter.changed or not plausible_matrix(sides[0] - sides[1]):
+            return None
+        matrices = sympy.ImmutableMatrix(after), sympy.ImmutableMatrix(before)
+        chain = _kernel_chain(
+            rewriter, matrices, matrices, check_matrix_equal, f"explicit, {shown}{where}"
         )
+        if chain is None:
+            return None
+        main.extend(chain)
     steps = (*([] if every else rewriter.steps()), *main)
     return steps, every, shown + (" (every unit j)" if transform.unit_index else "")
 

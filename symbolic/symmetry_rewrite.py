@@ -1,12 +1,18 @@
-"""How a scalar leaves σ(c·w): proposals about the activation, checked instance by instance.
+"""How a scalar leaves σ(c·w): proposals about the activation, checked instance by instance,
+and put in place by the kernel's rules.
 
 ``Rewriter`` rewrites every ``σ(c·w)`` of an expression (c: the transform's scalar) as the
 analysis of σ proposes — ``c^p σ(w)`` for ``c > 0`` and σ positively homogeneous of degree p
 (``symbolic.analysis``), an identity of ``INTERTWINERS`` for ``c < 0`` (docs/theory.md, item D: odd,
 even, ``σ(−y) = σ(y) − y``), ``σ(1)·c·w`` for a linear σ — and uses a rewrite only when the
-kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ (``check_identity``); those
-instance facts are its ``steps()``. Replacing ``σ(c·w)`` by ``R(w)`` inside a larger expression
-is the one rule applied outside the kernel.
+kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ (``check_identity``). That
+rewrite of σ-forms is a proposal only. ``Rewriter.in_kernel(expr)`` then derives it in the
+kernel, on ``inlined(expr)`` (every σ replaced by the activation's formula, the layer the claim
+is about): for each rewritten ``σ(c·w)`` the instance fact is instantiated at ``t := w``
+(``inst``: ``w`` must be real, decided from the entries' assumptions, else refused), joined to
+the σ as written (a sum-normal-form check when only the writing of ``c·w`` differs) by ``trans``,
+and put in place inside the sums by congruence (``cong_in_sums``). No rewrite is applied outside
+the kernel; a wrong proposal gives no proved chain.
 
 ``plausible(diff)`` is a numeric filter (a generic σ, random points): it only decides which
 identities are worth a proof attempt, never whether one holds.
@@ -24,7 +30,8 @@ from sympy.core.function import AppliedUndef
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.engine import Step
-from symbolic.kernel import Fact, check_identity
+from symbolic.kernel import Fact, RuleError, check_identity, check_sum_equal, inst, trans
+from symbolic.kernel.rules import cong_in_sums
 from symbolic.layer_witness import t_real
 from symbolic.transform_language import domain_text
 
@@ -106,12 +113,35 @@ _T = sympy.Symbol("t", real=True)  # the argument of σ in an instance fact
 _INSTANCES: dict[tuple, Fact] = {}  # instance facts, per (σ, instance, limits in force)
 
 
+def inlined(
+    expr: sympy.Basic, facts: Mapping[str, ActivationFacts], literal: bool = True
+) -> sympy.Basic:
+    """``expr`` with every ``σ(u)`` (σ named in ``facts``) replaced by the activation's formula
+    at ``u``. ``literal``: nothing is evaluated, so the result is ``expr`` but at the σ's (where
+    a kernel rule looks for them); else the nodes around are evaluated (the claim's statement)."""
+    if isinstance(expr, AppliedUndef) and expr.func.__name__ in facts:
+        arg = inlined(expr.args[0], facts, literal)
+        with sympy.evaluate(not literal):
+            return facts[expr.func.__name__].spec.expr.xreplace({z: arg})
+    if not expr.args:
+        return expr
+    args = tuple(inlined(a, facts, literal) for a in expr.args)
+    if args == expr.args:
+        return expr
+    with sympy.evaluate(not literal):
+        return expr.func(*args)
+
+
+Link = tuple[str, Fact, sympy.Expr | None]  # ("normal", fact, None) or ("rewrite", fact, w)
+
+
 class Rewriter:
     """Rewrites every σ(c·w) (c: the transform's scalar) as the facts about σ propose —
     ``c^p σ(w)`` (degree p, c > 0), by an intertwiner (c < 0), ``σ(1)·c·w`` (σ linear) — and
     uses a rewrite only when the kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the
-    real σ (``check_identity``); ``steps()`` are those instance facts. Replacing σ(c·w) by R(w)
-    inside a larger expression is the one rule applied here, outside the kernel."""
+    real σ (``check_identity``). The rewritten σ-form is a proposal; ``in_kernel`` derives the
+    rewrite of the real layer with the kernel's rules, and ``steps()`` are the instance facts
+    it used."""
 
     def __init__(
         self,
@@ -121,10 +151,56 @@ class Rewriter:
     ) -> None:
         self.facts, self.parameter, self.per_unit = facts, parameter, per_unit
         self.used: dict[tuple, Step] = {}
+        self.rewrites: dict[AppliedUndef, tuple[sympy.Expr, tuple]] = {}  # σ(c·w) ↦ (w, key)
+        self.in_chain: set[tuple] = set()  # the instances a kernel chain used
         self.changed = False
 
     def steps(self) -> list[Step]:
-        return list(self.used.values())
+        """The instance facts the kernel's chains (``in_kernel``) used."""
+        return [step for key, step in self.used.items() if key in self.in_chain]
+
+    def in_kernel(
+        self, start: sympy.Basic, expr: sympy.Basic, check: Callable = check_sum_equal
+    ) -> tuple[list[Link], sympy.Basic] | None:
+        """The kernel's chain ``start = E₁ = … = Eₖ`` (``start``: ``expr`` with σ the activation),
+        one rewrite per σ(c·w) of ``expr`` rewritten by ``__call__`` (a linear σ needs none:
+        inlined, it is a polynomial): the instance ``∀t: σ(c·t) = R(t)`` at ``t := w``
+        (``inst``: w must be real), joined by ``trans`` to σ(c·w) as inlined when c·w is written
+        otherwise (``check_sum_equal``), put in place inside the sums by ``cong_in_sums``.
+        Before each rewrite, a ``check`` link (``check_sum_equal``; ``check_matrix_equal`` for
+        a matrix) to the expression it rewrites when that is written otherwise (the sum normal
+        form; the ``1·`` a rebuilt ``Sum`` gains). Returns the links and ``Eₖ``; None when a
+        link is not proved or cannot be made (a σ nested in a rewritten one, a w not known to
+        be real)."""
+        prev, base = start, inlined(expr, self.facts)
+        links: list[Link] = []
+        used = set()
+        nodes = [n for n in sympy.preorder_traversal(expr) if n in self.rewrites]
+        for node in dict.fromkeys(nodes):
+            w, key = self.rewrites[node]
+            if self.facts[node.func.__name__].linear_slope() is not None:
+                continue
+            seen = inlined(node, self.facts)
+            if not base.has(seen):
+                return None
+            try:
+                at = inst(_INSTANCES[key], {_T: w})
+                if at.formula.lhs != seen:
+                    at = trans(check_sum_equal(seen, at.formula.lhs), at)
+                hole = sympy.Dummy("h")
+                context = base.xreplace({seen: hole})  # evaluated: the path to h loses its 1·
+                link = cong_in_sums(at, sympy.Lambda(hole, context))
+            except RuleError:
+                return None
+            if link.formula.lhs != prev:
+                links.append(("normal", check(prev, link.formula.lhs), None))
+            links.append(("rewrite", link, w))
+            used.add(key)
+            prev = base = link.formula.rhs
+        if not all(fact.proved for _, fact, _ in links):
+            return None
+        self.in_chain |= used
+        return links, prev
 
     def __call__(self, expr: sympy.Expr) -> sympy.Expr:
         names = set(self.facts)
@@ -141,9 +217,11 @@ class Rewriter:
         else:
             c, w = self.split(arg)
             form = None if c == 1 else self.proposal(facts, fn, c)
-        if form is None or not self.verified(facts, fn, c, form):
+        key = None if form is None else self.verified(facts, fn, c, form)
+        if key is None:
             return fn(arg)
         self.changed = True
+        self.rewrites[applied] = (w, key)
         return form.xreplace({_T: w})
 
     def proposal(self, facts: ActivationFacts, fn, c: sympy.Expr) -> sympy.Expr | None:
@@ -157,8 +235,9 @@ class Rewriter:
         p = facts.degree()
         return c**p * fn(_T) if c.is_positive and p is not None else None
 
-    def verified(self, facts: ActivationFacts, fn, c: sympy.Expr, form: sympy.Expr) -> bool:
-        """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved."""
+    def verified(self, facts: ActivationFacts, fn, c: sympy.Expr, form: sympy.Expr) -> tuple | None:
+        """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved:
+        its key in ``_INSTANCES``, or None when it is not proved."""
         sigma = facts.spec.expr
         real = form.replace(
             lambda e: isinstance(e, AppliedUndef) and e.func == fn,
@@ -169,7 +248,7 @@ class Rewriter:
         key = (sigma, lhs, real, current_limits())
         if key not in _INSTANCES:
             if not plausible(lhs - real):
-                return False
+                return None
             _INSTANCES[key] = check_identity(lhs, real, _T)
         fact = _INSTANCES[key]
         if fact.proved:
@@ -182,7 +261,7 @@ class Rewriter:
                     note=f"σ({sympy.sstr(c * _T)}) rewritten{where}",
                 ),
             )
-        return fact.proved
+        return key if fact.proved else None
 
     def split(self, arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
         """``arg = c·w`` with c a number times powers of the transform's parameter (or of the
@@ -276,6 +355,7 @@ __all__ = [
     "ActivationSpec",
     "Intertwiner",
     "Rewriter",
+    "inlined",
     "plausible",
     "plausible_matrix",
 ]

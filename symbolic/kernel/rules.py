@@ -17,7 +17,8 @@ the rules keep that reading:
 ``trans``     ``a₀ = a₁, a₁ = a₂, …, aₙ₋₁ = aₙ``  ⊢  ``a₀ = aₙ`` (the links must match exactly)
 ``symm``      ``a = b``  ⊢  ``b = a``
 ``cong``      ``a = b`` and a context ``Lambda(h, C)``  ⊢  ``C[h:=a] = C[h:=b]`` (no binder of C
-              that encloses h may bind a symbol of a or b)
+              that encloses h may bind a symbol of a or b; ``cong_in_sums``: a finite sum or
+              product around h may bind one whose assumed set contains ℤ)
 ``unfold``    a definition ``c := v`` and an expression E  ⊢  ``E = E[c:=v]``
 ``inst``      ``∀ v ∈ D: B`` (or an open fact in v) and terms ``t`` with ``t ∈ D`` decided from
               their assumptions  ⊢  ``B[v:=t]``
@@ -127,8 +128,11 @@ def _bound(node: sympy.Basic) -> set:
     return set(getattr(node, "bound_symbols", ()) or ())
 
 
-def _replace(context: sympy.Lambda, value: sympy.Basic, what: str) -> sympy.Basic:
-    """``C[h:=value]``, refusing a binder of C around h that would capture a symbol of value."""
+def _replace(
+    context: sympy.Lambda, value: sympy.Basic, what: str, indices: bool = False
+) -> sympy.Basic:
+    """``C[h:=value]``, refusing a binder of C around h that would capture a symbol of value
+    (``indices``: except a finite sum's or product's index ranging over integers, ``_index``)."""
     if not isinstance(context, sympy.Lambda) or len(context.variables) != 1:
         raise RuleError(f"{what}: the context is a Lambda of one hole, e.g. Lambda(h, f(h))")
     hole, body = context.variables[0], context.expr
@@ -136,12 +140,24 @@ def _replace(context: sympy.Lambda, value: sympy.Basic, what: str) -> sympy.Basi
         raise RuleError(f"{what}: the hole {hole} does not occur in the context")
     free = value.free_symbols
     for node in sympy.preorder_traversal(body):
-        if isinstance(node, _BINDERS) and node.has(hole) and _bound(node) & free:
+        if not (isinstance(node, _BINDERS) and node.has(hole) and _bound(node) & free):
+            continue
+        if not (indices and _index(node, _bound(node) & free)):
             raise RuleError(
                 f"{what}: a binder of the context would capture "
                 f"{sorted(map(str, _bound(node) & free))}"
             )
     return _substitute(body, {hole: value})
+
+
+def _index(node: sympy.Basic, captured: set) -> bool:
+    """Is every captured symbol the index of a finite sum or product (``node``) whose assumed
+    set contains ℤ? Such an index takes integer values only, at each of which the premise holds
+    (a fact holds for every value of its free symbols in their assumed sets)."""
+    return isinstance(node, (sympy.Sum, sympy.Product)) and all(
+        isinstance(s, sympy.Symbol) and symbol_set(s) in (sympy.S.Integers, sympy.S.Reals)
+        for s in captured
+    )
 
 
 def _substitute(expr: sympy.Basic, mapping: Mapping) -> sympy.Basic:
@@ -155,6 +171,18 @@ def cong(fact: Fact, context: sympy.Lambda) -> Fact:
     """``C[a] = C[b]`` from ``a = b``: equals put in the same context are equal."""
     eq = _equation(fact, "cong")
     lhs, rhs = _replace(context, eq.lhs, "cong"), _replace(context, eq.rhs, "cong")
+    return _conclude("cong", _eq(lhs, rhs), (fact,), detail=context)
+
+
+def cong_in_sums(fact: Fact, context: sympy.Lambda) -> Fact:
+    """``cong`` where the hole may lie inside finite sums or products whose index occurs in
+    ``a = b`` (``a[k]·t`` rewritten inside ``Σ_k``): the premise holds for every integer value
+    of the index, so the two sums agree term by term. The index's assumed set must contain ℤ
+    (an ``integer=True`` symbol, or a real one); any other capture is refused as by ``cong``.
+    Its conclusion is the one ``cong`` draws, and it is recorded as ``cong``."""
+    eq = _equation(fact, "cong_in_sums")
+    lhs = _replace(context, eq.lhs, "cong_in_sums", indices=True)
+    rhs = _replace(context, eq.rhs, "cong_in_sums", indices=True)
     return _conclude("cong", _eq(lhs, rhs), (fact,), detail=context)
 
 
@@ -319,6 +347,7 @@ __all__ = [
     "RuleError",
     "conj",
     "cong",
+    "cong_in_sums",
     "gen",
     "iff",
     "inst",

@@ -185,3 +185,84 @@ def test_a_subs_that_sympy_would_evaluate_in_turn_is_refused():
         check_equal(swap, 0)
     single = sympy.Subs(a**2 * b - a * b**2, (a,), (b,))  # one variable: no trap
     assert check_equal(single, 0).proved
+
+
+# --- cong_in_sums: congruence under a finite sum whose index occurs in the equation ---------
+
+i_ = sympy.Symbol("i", integer=True)
+n_ = sympy.Symbol("n", integer=True, positive=True)
+X = sympy.IndexedBase("X", real=True)
+
+
+def test_cong_in_sums_rewrites_under_an_integer_index_literally_and_rechecks_as_cong():
+    from symbolic.kernel.rules import cong_in_sums
+    from symbolic.recheck_rules import derive
+
+    f = check_equal(X[i_] * (X[i_] + 1), X[i_] ** 2 + X[i_])
+    context = sympy.Lambda(h, sympy.Sum(h * X[i_ + 1], (i_, 0, n_ - 1)))
+    fact = cong_in_sums(f, context)
+    assert fact.proved and fact.rule == "cong" and fact.parts == (f,)
+    assert fact.formula.lhs.has(X[i_] * (X[i_] + 1)) and fact.formula.rhs.has(X[i_] ** 2 + X[i_])
+    # the re-check derives the same conclusion from the premise and the context alone
+    assert sympy.srepr(derive("cong", [f.formula], context)) == sympy.srepr(fact.formula)
+    # cong itself still refuses the capture
+    with pytest.raises(RuleError, match="capture"):
+        cong(f, context)
+
+
+@pytest.mark.parametrize(
+    "index",
+    [
+        sympy.Symbol("k", integer=True, nonnegative=True),  # ℕ₀: a reversed sum runs below 0
+        sympy.Symbol("k", positive=True),  # (0, ∞): not every integer
+    ],
+)
+def test_cong_in_sums_refuses_an_index_whose_set_misses_integers(index):
+    from symbolic.kernel.rules import cong_in_sums
+
+    f = check_equal(index * (index + 1), index**2 + index)
+    with pytest.raises(RuleError, match="capture"):
+        cong_in_sums(f, sympy.Lambda(h, sympy.Sum(h, (index, 0, n_))))
+
+
+def test_cong_in_sums_refuses_capture_by_other_binders():
+    from symbolic.kernel.rules import cong_in_sums
+
+    f = check_equal(a * (a + 1), a**2 + a)
+    with pytest.raises(RuleError, match="capture"):
+        cong_in_sums(f, sympy.Lambda(h, sympy.Integral(h, (a, 0, 1))))
+    with pytest.raises(RuleError, match="capture"):
+        cong_in_sums(f, sympy.Lambda(h, sympy.Lambda(a, h)))
+
+
+def test_cong_in_sums_proves_nothing_from_an_unproved_premise():
+    from symbolic.kernel.rules import cong_in_sums
+
+    f = undecided(sympy.Eq(X[i_], 2 * X[i_]), "no")
+    fact = cong_in_sums(f, sympy.Lambda(h, sympy.Sum(h, (i_, 0, n_))))
+    assert not fact.proved and fact.status == "unknown"
+
+
+def test_inst_refuses_an_entry_not_known_to_be_real():
+    fa = check_identity(sympy.Max(0, 2 * a), 2 * sympy.Max(0, a), a)
+    assert fa.proved
+    with pytest.raises(RuleError, match="cannot decide"):
+        inst(fa, {a: sympy.IndexedBase("Y")[i_]})  # SymPy: complex
+    assert inst(fa, {a: X[i_]}).proved  # real=True entries
+
+
+@given(st.integers(min_value=0, max_value=5), st.lists(RATIONALS, min_size=7, max_size=7))
+def test_a_rewrite_under_a_sum_holds_at_random_values(n, values):
+    """cong_in_sums conclusions are true: both sums evaluated exactly at random entries."""
+    from symbolic.kernel.rules import cong_in_sums
+
+    fa = check_identity(sympy.Max(0, 2 * a), 2 * sympy.Max(0, a), a)
+    at = inst(fa, {a: X[i_] - X[i_ + 1]})
+    fact = cong_in_sums(at, sympy.Lambda(h, sympy.Sum(h * X[i_], (i_, 0, n_ - 1))))
+    assert fact.proved
+    point = {X[j]: sympy.Rational(v.numerator, v.denominator) for j, v in enumerate(values)}
+
+    def value(e):
+        return e.xreplace({n_: n}).doit().xreplace(point)
+
+    assert value(fact.formula.lhs) == value(fact.formula.rhs)
