@@ -6,8 +6,11 @@ formula. A few lines per rule, independent of ``symbolic.kernel.rules``:
 
 * ``trans``: ``a0 = a1, a1 = a2, …, a(n−1) = an`` ⊢ ``a0 = an``;
 * ``symm``: ``a = b`` ⊢ ``b = a``;
-* ``cong``: ``a = b`` and ``λh. C`` ⊢ ``C[h:=a] = C[h:=b]``;
-* ``inst``: ``∀ v…: body`` and ``((v1, t1), …)`` ⊢ ``body[v:=t]``;
+* ``cong``: ``a = b`` and ``λh. C`` ⊢ ``C[h:=a] = C[h:=b]``, no binder of ``C`` around ``h``
+  capturing a symbol of ``a`` or ``b`` (but the index of a finite sum or product that ranges
+  over all integers or all reals: the premise holds at each of its values);
+* ``inst``: ``∀ v…: body`` and ``((v1, t1), …)`` ⊢ ``body[v:=t]``, each ``t`` real and finite
+  with every sign and integrality assumption of ``v`` and inside ``v``'s set;
 * ``mp``: ``A ⇒ B``, ``A`` ⊢ ``B``;
 * ``conj``: ``A, B, …`` ⊢ ``A ∧ B ∧ …``;
 * ``unfold``: the definition ``c = value`` and ``E`` (or ``λc. E``) ⊢ ``E = E[c:=value]``;
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel.logic import Exists, ForAll
 
 
 def _srepr_equal(a: sympy.Basic, b: sympy.Basic) -> bool:
@@ -41,6 +44,80 @@ def _lambda(detail: sympy.Basic | None, what: str) -> sympy.Lambda:
     if not isinstance(detail, sympy.Lambda) or len(detail.variables) != 1:
         raise ValueError(f"{what}: the argument is not a one-variable Lambda")
     return detail
+
+
+_BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda, ForAll, Exists)
+_FACTS = (
+    "real",
+    "finite",
+    "integer",
+    "positive",
+    "negative",
+    "nonnegative",
+    "nonpositive",
+    "nonzero",
+    "zero",
+)
+
+
+def _bound(node: sympy.Basic) -> set:
+    if isinstance(node, (ForAll, Exists, sympy.Lambda)):
+        return set(node.variables)
+    return set(getattr(node, "bound_symbols", ()) or ())
+
+
+def _unrestricted_index(s: sympy.Basic) -> bool:
+    """An index over all integers or all reals (no sign, no zero, no other assumption)."""
+    signs = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero")
+    return (
+        isinstance(s, sympy.Symbol)
+        and bool(s.is_real)
+        and all(getattr(s, f"is_{k}") is None for k in signs)
+    )
+
+
+def _no_capture(context: sympy.Lambda, values: tuple) -> None:
+    hole, free = context.variables[0], set().union(*(v.free_symbols for v in values))
+    for node in sympy.preorder_traversal(context.expr):
+        if not (isinstance(node, _BINDERS) and node.has(hole)):
+            continue
+        captured = _bound(node) & free
+        if captured and not (
+            isinstance(node, (sympy.Sum, sympy.Product))
+            and all(_unrestricted_index(s) for s in captured)
+        ):
+            raise ValueError(f"cong: a binder captures {sorted(map(str, captured))}")
+
+
+def _admits(var: sympy.Symbol, dom: sympy.Basic | None, term: sympy.Basic) -> bool:
+    """Is ``term`` a value of ``var`` (its assumptions) in ``dom``? Decided from SymPy's
+    assumptions on the term alone; False when they do not say."""
+    if not (term.is_extended_real and term.is_finite):
+        return False
+    if any(getattr(var, f"is_{k}") and not getattr(term, f"is_{k}") for k in _FACTS):
+        return False
+    return dom is None or _within(term, dom)
+
+
+def _within(term: sympy.Basic, dom: sympy.Basic) -> bool:
+    if dom == sympy.S.Reals:
+        return True
+    if dom == sympy.S.Integers:
+        return bool(term.is_integer)
+    if dom in (sympy.S.Naturals0, sympy.S.Naturals):
+        low = 0 if dom == sympy.S.Naturals0 else 1
+        return bool(term.is_integer) and bool((term - low).is_nonnegative)
+    if isinstance(dom, sympy.Union):
+        return any(_within(term, part) for part in dom.args)
+    if isinstance(dom, sympy.Interval):
+        lo_ok = dom.start == -sympy.oo or bool(
+            (term - dom.start).is_positive if dom.left_open else (term - dom.start).is_nonnegative
+        )
+        hi_ok = dom.end == sympy.oo or bool(
+            (dom.end - term).is_positive if dom.right_open else (dom.end - term).is_nonnegative
+        )
+        return lo_ok and hi_ok
+    return False
 
 
 def _put(expr: sympy.Basic, mapping: dict) -> sympy.Basic:
@@ -64,6 +141,7 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
     if rule == "cong":
         (p,) = premises
         p, lam = _eq(p, rule), _lambda(detail, rule)
+        _no_capture(lam, (p.lhs, p.rhs))
         h = lam.variables[0]
         return sympy.Eq(_put(lam.expr, {h: p.lhs}), _put(lam.expr, {h: p.rhs}), evaluate=False)
     if rule == "inst":
@@ -75,10 +153,13 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
             if isinstance(p, ForAll)
             else tuple(v for v in p.free_symbols if isinstance(v, sympy.Symbol))
         )
+        domains = dict(p.ranges()) if isinstance(p, ForAll) else {}
         mapping = {}
         for pair in detail:
             if not isinstance(pair, sympy.Tuple) or len(pair) != 2 or pair[0] not in variables:
                 raise ValueError("inst: a pair that is not (variable, term)")
+            if not _admits(pair[0], domains.get(pair[0]), pair[1]):
+                raise ValueError(f"inst: {sympy.sstr(pair[1])[:40]} is not a value of {pair[0]}")
             mapping[pair[0]] = pair[1]
         if not isinstance(p, ForAll):
             return _put(p, mapping)
