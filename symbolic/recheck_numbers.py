@@ -15,6 +15,7 @@ checks of certificates, bounds, witnesses and spot checks — no kernel code.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from fractions import Fraction
 
@@ -132,12 +133,21 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         return 1 - 2 / (t + 1)
     if isinstance(e, sympy.erf):
         return _monotone(mpmath.erf, ivalue(e.args[0], env))
-    if isinstance(e, sympy.besseli) and e.args[0].is_Integer and e.args[0] >= 0:
+    order = exact(e.args[0]) if isinstance(e, sympy.besseli) else None
+    if order is not None and order.denominator == 1 and order >= 0:  # I_n, n read exactly
         x = ivalue(e.args[1], env)
         if x.a <= 0:
             raise NotEnclosed("besseli at a non-positive argument")
-        n = int(e.args[0])
+        n = int(order)
         return _monotone(lambda t: mpmath.besseli(n, t), x)
+    if isinstance(e, sympy.gamma):
+        n = exact(e.args[0])
+        if n is not None and n.denominator == 1 and 1 <= n <= MAX_FACTORIAL:
+            return iv.mpf(math.factorial(int(n) - 1))  # Γ(n) = (n − 1)!, exactly
+        x = ivalue(e.args[0], env)
+        if x.a < 2:  # Γ increases on [x₀ ≈ 1.4616, ∞); 2 keeps clear of its minimum
+            raise NotEnclosed("gamma below 2")
+        return _monotone(mpmath.gamma, x)
     if isinstance(e, sympy.Abs):
         x = ivalue(e.args[0], env)
         if x.a >= 0:
@@ -169,6 +179,7 @@ def _exact(raw) -> Fraction:
 
 
 MAX_EXACT_BITS = 1_000_000  # an exact power larger than this is left to intervals
+MAX_FACTORIAL = 10_000  # Γ(n) = (n − 1)! computed exactly up to this n
 
 
 def exact(e: sympy.Basic) -> Fraction | None:
@@ -530,6 +541,28 @@ def _random_matrices(exprs, rng: random.Random) -> dict:
     return out
 
 
+def _random_entries(exprs, rng: random.Random) -> dict:
+    """Every entry ``x[i, j]`` of an ``IndexedBase`` at integer indices (in name order) given
+    a random rational: an identity for all entries holds for these."""
+    found = {a for e in exprs for a in e.atoms(sympy.Indexed)}
+    if any(not all(i.is_Integer for i in a.indices) for a in found):
+        raise NotEnclosed("an entry at a symbolic index")
+    return {
+        a: sympy.Rational(rng.randint(-9, 9), rng.randint(1, 4)) for a in sorted(found, key=str)
+    }
+
+
+def _calculus_done(e: sympy.Basic) -> sympy.Basic:
+    return e.replace(lambda n: isinstance(n, (sympy.Derivative, sympy.Subs)), lambda n: n.doit())
+
+
+def _explicit(e: sympy.Basic) -> sympy.Basic:
+    """A matrix expression of explicit blocks (``BlockMatrix``, products) as one matrix."""
+    if isinstance(e, sympy.MatrixExpr) and not isinstance(e, sympy.MatrixBase):
+        return e.as_explicit()
+    return e
+
+
 def _made_concrete(e: sympy.Basic, matrices: dict, functions: dict) -> sympy.Basic:
     e = e.xreplace(matrices)
     for head, c in functions.items():
@@ -552,10 +585,14 @@ def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
         if value is None:
             raise NotEnclosed(f"no point of the domain of {v}")
         values[v] = sympy.Rational(value.numerator, value.denominator)
-    sides = [side.xreplace(values) for side in (body.lhs, body.rhs)]
+    with deadline(SPOT_SYMPY_S):  # d/dt and |_{t=0} first: t is theirs, not the point's
+        sides = [_calculus_done(side).xreplace(values) for side in (body.lhs, body.rhs)]
     matrices, functions = _random_matrices(sides, rng), _random_functions(sides, rng)
     with deadline(SPOT_SYMPY_S):
-        lhs, rhs = (_made_concrete(side, matrices, functions).doit() for side in sides)
+        lhs, rhs = (_explicit(_made_concrete(side, matrices, functions).doit()) for side in sides)
+        entries = _random_entries((lhs, rhs), rng)  # x[0, 1] of an IndexedBase, once summed out
+        if entries:
+            lhs, rhs = (_explicit(side.xreplace(entries).doit()) for side in (lhs, rhs))
     op = body.rel_op
     if isinstance(lhs, sympy.MatrixBase) or isinstance(rhs, sympy.MatrixBase):
         if op != "==" or getattr(lhs, "shape", None) != getattr(rhs, "shape", None):

@@ -84,17 +84,27 @@ def _without_commands(text: str) -> str:
 # ALL) of our benchmarks. scaling.degree_one step 6 needs it: once e-matching instantiates the
 # quantified shape at α·a and a, what remains is nonlinear (α·max(a, 0) against max(α·a, 0), and
 # α·σ(a)), which cvc5's default incremental linearisation does not close (it runs until the
-# resource limit), while the coverings decide it in 37,570 units.
+# resource limit), while the coverings decide it in 37,570 units. scaling.converse step 3
+# (σ(αβ·a0) two ways, then g(αβ) = g(α)g(β)) is closed by the coverings only with the
+# linearisation off (--nl-ext=none); with it on, cvc5 runs to its limit.
 CVC5_PORTFOLIO: tuple[tuple[tuple[str, str], ...], ...] = (
     (),
     (("enum-inst", "true"),),
     (("mbqi", "true"),),
     (("nl-cov", "true"),),
+    (("nl-cov", "true"), ("nl-ext", "none")),
 )
 CVC5_QUICK_UNITS = 100_000  # a first pass: every strategy with this many resource units ...
 CVC5_PORTFOLIO_UNITS = 400_000  # ... then every strategy again with these
 CVC5_OPTIONS_LINE = "; cvc5 options:"  # header line: the strategy that answered at export
-_STRATEGY = {" ".join(f"--{k}" for k, _ in o): o for o in CVC5_PORTFOLIO}
+
+
+def strategy_name(options: tuple[tuple[str, str], ...]) -> str:
+    """``(("nl-cov", "true"), ("nl-ext", "none"))`` → ``"--nl-cov --nl-ext=none"``."""
+    return " ".join(f"--{k}" if v == "true" else f"--{k}={v}" for k, v in options)
+
+
+_STRATEGY = {strategy_name(o): o for o in CVC5_PORTFOLIO}
 
 
 def strategy_options(flags: str) -> tuple[tuple[str, str], ...] | None:
@@ -117,10 +127,8 @@ def run_cvc5_portfolio(
     for options, limit in attempts:
         answer = run_cvc5(text, limit, options)
         if answer != "unknown":
-            return answer, " ".join(f"--{k}" for k, _ in options)
-    return "unknown", "defaults, " + ", ".join(
-        " ".join(f"--{k}" for k, _ in o) for o in CVC5_PORTFOLIO if o
-    )
+            return answer, strategy_name(options)
+    return "unknown", "defaults, " + ", ".join(strategy_name(o) for o in CVC5_PORTFOLIO if o)
 
 
 CVC5_PROOF_UNITS = 1_000_000  # exchange.lemma_z3 step 4's proof takes 173,935 units
