@@ -261,9 +261,15 @@ def test_the_portfolio_tries_the_header_strategy_then_quick_then_full(monkeypatc
     monkeypatch.setattr(rk, "run_cvc5", fake)
     assert rk.run_cvc5_portfolio("", first=(("mbqi", "true"),)) == ("unsat", "--nl-cov")
     quick = [(o, rk.CVC5_QUICK_UNITS) for o in rk.CVC5_PORTFOLIO]
-    assert calls == [((("mbqi", "true"),), full), *quick, *[(o, full) for o in rk.CVC5_PORTFOLIO]]
+    upto = rk.CVC5_PORTFOLIO[: rk.CVC5_PORTFOLIO.index((("nl-cov", "true"),)) + 1]
+    assert calls == [((("mbqi", "true"),), full), *quick, *[(o, full) for o in upto]]
     monkeypatch.setattr(rk, "run_cvc5", lambda *a, **k: "unknown")
-    assert rk.run_cvc5_portfolio("") == ("unknown", "defaults, --enum-inst, --mbqi, --nl-cov")
+    assert rk.run_cvc5_portfolio("") == (
+        "unknown",
+        "defaults, --enum-inst, --mbqi, --nl-cov, --nl-cov --nl-ext=none",
+    )
+    for options in rk.CVC5_PORTFOLIO:  # the manifest's name of a strategy reads back as it
+        assert rk.strategy_options(rk.strategy_name(options)) == options
 
 
 def degree_one_run():
