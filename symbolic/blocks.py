@@ -35,6 +35,7 @@ import numpy as np
 import sympy
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
+from symbolic.block_proof import localised
 from symbolic.engine import Step
 from symbolic.kernel import (
     Fact,
@@ -47,7 +48,8 @@ from symbolic.kernel import (
 )
 
 T, d, r = sympy.symbols("T d r", integer=True, positive=True)
-HEADS = 2  # the heads written out: the sizes stated with every claim
+HEADS = 2  # the heads written out by default (--heads H): the number stated with every claim
+MAX_HEADS = 6  # more heads make the head permutation's identity too large to decide in time
 BLOCK_TIMEOUT_S = 60.0  # CPU seconds for one sub-layer identity (the kernel's limits still cap)
 _t = sympy.Dummy("t", real=True)
 EPSILON = sympy.Rational(1, 10**5)  # the norms' ε, as in torch's RMSNorm/LayerNorm defaults
@@ -91,13 +93,26 @@ BLOCKS = {
 }
 
 
-def parameters(block: BlockForm) -> dict[str, sympy.MatrixSymbol]:
+def check_heads(heads: Any) -> int:
+    """The number of heads, 1 ≤ H ≤ MAX_HEADS (an ``int`` or its decimal text), or a one-line
+    ``InvalidArgument``."""
+    from symbolic.errors import InvalidArgument
+
+    text = str(heads).strip()
+    if isinstance(heads, bool) or not (text.isdigit() and 1 <= int(text) <= MAX_HEADS):
+        raise InvalidArgument(
+            f"--heads {text[:20]!r}: the number of heads is a whole number from 1 to {MAX_HEADS}"
+        )
+    return int(text)
+
+
+def parameters(block: BlockForm, heads: int = HEADS) -> dict[str, sympy.MatrixSymbol]:
     """The attention sub-layer's parameters as matrix symbols at symbolic sizes."""
     shapes: dict[str, tuple] = {"G": (d, d)}
     if block.biases:
         shapes["b"] = (1, d)
         shapes["bO"] = (1, d)
-    for h in range(HEADS):
+    for h in range(heads):
         shapes.update({f"WQ{h}": (d, r), f"WK{h}": (d, r), f"WV{h}": (d, r), f"WO{h}": (r, d)})
         if block.biases:
             shapes.update({f"bQ{h}": (1, r), f"bK{h}": (1, r), f"bV{h}": (1, r)})
@@ -116,8 +131,16 @@ def _ones(rows, cols) -> sympy.MatrixExpr:
     return sympy.OneMatrix(rows, cols)
 
 
+def head_count(p: Mapping[str, Any]) -> int:
+    """The heads of a parameter table (``WQ0``, ``WQ1``, …)."""
+    return sum(1 for k in p if k.startswith("WQ"))
+
+
 def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
-    """The attention sub-layer A(X) at symbolic sizes (see the module docstring)."""
+    """The attention sub-layer A(X) at symbolic sizes (see the module docstring), written as
+    nested nodes that SymPy does not regroup: the normed sequence, each head's Q, K, V, scores,
+    softmax weights and ``V W_O`` are subterms, so that an identity can be localised to the
+    subterm a transformation changes (``symbolic.block_proof``)."""
     X = sympy.MatrixSymbol("X", T, d)
     M = sympy.MatrixSymbol("M", T, T)
     C, S, P = (
@@ -125,28 +148,35 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
         sympy.MatrixSymbol("S", T, r),
         sympy.MatrixSymbol("P", r, r),
     )
-    centred = X - X * _ones(d, d) / d if block.norm == "layer" else X
-    mean_square = sympy.HadamardProduct(centred, centred) * _ones(d, d) / d
-    normed = (
-        sympy.HadamardProduct(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred) * p["G"]
-    )
+    mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
+    centred = add(X, mul(sympy.Integer(-1) / d, X, _ones(d, d))) if block.norm == "layer" else X
+    mean_square = mul(1 / d, had(centred, centred), _ones(d, d))
+    normed = mul(had(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred), p["G"])
     if block.biases:
-        normed = normed + _ones(T, 1) * p["b"]
+        normed = add(normed, mul(_ones(T, 1), p["b"]))
 
     def affine(w: str, h: int) -> sympy.MatrixExpr:
-        y = normed * p[f"W{w}{h}"]
-        return y + _ones(T, 1) * p[f"b{w}{h}"] if block.biases else y
+        y = mul(normed, p[f"W{w}{h}"])
+        return add(y, mul(_ones(T, 1), p[f"b{w}{h}"])) if block.biases else y
 
     def rope(y: sympy.MatrixExpr) -> sympy.MatrixExpr:
-        return sympy.HadamardProduct(C, y) + sympy.HadamardProduct(S, y * P) if block.rope else y
+        return add(had(C, y), had(S, mul(y, P))) if block.rope else y
 
-    out = sympy.ZeroMatrix(T, d)
-    for h in range(HEADS):
-        scores = rope(affine("Q", h)) * rope(affine("K", h)).T / sympy.sqrt(r) + M
+    terms = []
+    for h in range(head_count(p)):
+        scores = add(
+            mul(
+                1 / sympy.sqrt(r), mul(rope(affine("Q", h)), sympy.Transpose(rope(affine("K", h))))
+            ),
+            M,
+        )
         e = _ew(_fn(sympy.exp(_t)), scores)
-        weights = sympy.HadamardProduct(e, _ew(_fn(1 / _t), e * _ones(T, T)))
-        out = out + weights * affine("V", h) * p[f"WO{h}"]
-    return out + _ones(T, 1) * p["bO"] if block.biases else out
+        weights = had(e, _ew(_fn(1 / _t), mul(e, _ones(T, T))))
+        terms.append(mul(weights, mul(affine("V", h), p[f"WO{h}"])))
+    out = terms[0]
+    for term in terms[1:]:  # nested sums: a permutation of heads 0 and 1 is local to the first
+        out = add(out, term)
+    return add(out, mul(_ones(T, 1), p["bO"])) if block.biases else out
 
 
 # --- numpy: an independent implementation, for the cross-checks -----------------------------
@@ -167,7 +197,7 @@ def attention_numpy(
     if block.biases:
         normed = normed + p["b"]
     out = np.zeros_like(X)
-    for h in range(HEADS):
+    for h in range(head_count(p)):
         q, k, v = (normed @ p[f"W{w}{h}"] + (p[f"b{w}{h}"] if block.biases else 0) for w in "QKV")
         if block.rope:
             q, k = rope_numpy(q, omega), rope_numpy(k, omega)
@@ -248,7 +278,7 @@ def _gain(p, g, biases):
     out = {**p, "G": product(p["G"], D)}
     if biases:
         out["b"] = product(p["b"], D)
-    for h in range(HEADS):
+    for h in range(head_count(p)):
         for w in "QKV":
             out[f"W{w}{h}"] = product(inverse(D), p[f"W{w}{h}"])
     return out
@@ -262,8 +292,9 @@ def product(a, b):
     return a * b if _sym(a) or _sym(b) else a @ b
 
 
-def candidates(block: BlockForm) -> list[Candidate]:
-    """The standard candidates of the attention sub-layer, in a fixed order."""
+def candidates(block: BlockForm, heads: int = HEADS) -> list[Candidate]:
+    """The standard candidates of the attention sub-layer, in a fixed order (the head
+    permutation only with two heads or more)."""
     bias = block.biases
     out = [
         Candidate(
@@ -304,7 +335,7 @@ def candidates(block: BlockForm) -> list[Candidate]:
             law="gain",
         ),
     ]
-    return out
+    return out if heads >= 2 else out[1:]
 
 
 def key_shift_facts(block: BlockForm) -> tuple[Fact, Fact]:
@@ -341,6 +372,7 @@ class BlockDecision:
     sizes: str
     witness: Mapping[str, Any] | None = None
     numeric_values: Mapping[str, Any] = field(default_factory=dict)
+    heads: int = HEADS
 
     @property
     def outcome(self) -> str:
@@ -351,20 +383,34 @@ class BlockDecision:
         return self.steps[-1].formula
 
 
-GENERAL_BLOCK = f"general T, d, r; {HEADS} heads"
+def general_sizes(heads: int = HEADS) -> str:
+    return f"general T, d, r; {heads} head{'s' if heads != 1 else ''}"
 
 
-def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
-    """The kernel's identity on the sub-layer at symbolic sizes; when it is not proved, a
-    certified witness at explicit sizes; else unknown."""
-    p = parameters(block)
+def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> BlockDecision:
+    """The kernel's identity on the sub-layer at symbolic sizes (``symbolic.block_proof``: the
+    kernel decides the subterms the group acts on, its rules carry them to the whole; else the
+    whole at once); when it is not proved, a certified witness at explicit sizes; else
+    unknown. The witness is sought before the whole identity (the costlier try)."""
+    p = parameters(block, heads)
     g = {k: sympy.MatrixSymbol(k, rows, cols) for k, (rows, cols, _) in cand.group.items()}
     before = attention(block, p)
     with sympy.evaluate(False):  # A(X; gθ) as written: W_V B B⁻¹ W_O is not folded into A(X; θ)
         moved = cand.act(p, g)
         after = before.xreplace({p[k]: v for k, v in moved.items() if v != p[k]})
-    fact = check_matrix_expr_equal(after, before, timeout_s=BLOCK_TIMEOUT_S)
-    if fact.proved:
+    fact = localised(after, before, set(g.values()), BLOCK_TIMEOUT_S)
+    found = None
+    if fact is None:
+        found = block_witness(block, cand, heads)
+    if fact is None and found is None:
+        fact = check_matrix_expr_equal(after, before, timeout_s=BLOCK_TIMEOUT_S)
+    if fact is not None and fact.proved:
+        how = (
+            "kernel checks on the subterms the group acts on, carried to the whole by cong "
+            "and trans"
+            if fact.rule
+            else "matrix algebra (transpose, inverse, products inside softmax and the norms)"
+        )
         kinds = ", ".join(f"{k} {kind}" for k, (_, _, kind) in cand.group.items())
         return BlockDecision(
             block.name,
@@ -373,14 +419,13 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
             (
                 Step(
                     fact,
-                    f"{GENERAL_BLOCK}: matrix algebra (transpose, inverse, products inside "
-                    "softmax and the norms)",
+                    f"{general_sizes(heads)}: {how}",
                     note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}",
                 ),
             ),
-            GENERAL_BLOCK,
+            general_sizes(heads),
+            heads=heads,
         )
-    found = block_witness(block, cand)
     if found is not None:
         witness, wfact = found
         return BlockDecision(
@@ -393,8 +438,9 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
                     "certified witness: one entry of A(X; gθ) − A(X; θ) is nonzero (kernel)",
                 ),
             ),
-            witness_sizes_text(),
+            witness_sizes_text(heads),
             witness=witness,
+            heads=heads,
         )
     return BlockDecision(
         block.name,
@@ -411,6 +457,7 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
             ),
         ),
         "—",
+        heads=heads,
     )
 
 
@@ -419,8 +466,8 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
 WITNESS_T, WITNESS_D, WITNESS_R = 2, 2, 2
 
 
-def witness_sizes_text() -> str:
-    return f"T = {WITNESS_T}, d = {WITNESS_D}, r = {WITNESS_R}, {HEADS} heads"
+def witness_sizes_text(heads: int = HEADS) -> str:
+    return f"T = {WITNESS_T}, d = {WITNESS_D}, r = {WITNESS_R}, {heads} head{'s' if heads != 1 else ''}"
 
 
 WITNESS_OMEGA = sympy.atan(sympy.Rational(4, 3))  # cos ω = 3/5, sin ω = 4/5: exact tables
@@ -440,7 +487,7 @@ def _rope_tables(t_len: int, width: int) -> tuple[sympy.Matrix, sympy.Matrix, sy
 WITNESS_GROUP = {"GL": [[2, 1], [0, 1]], "diagonal": None}
 
 
-def block_witness(block: BlockForm, cand: Candidate):
+def block_witness(block: BlockForm, cand: Candidate, heads: int = HEADS):
     """A certified nonzero entry of ``A(X; gθ) − A(X; θ)`` at small exact values (explicit
     sizes, causal mask, RoPE at positions 0 and 1), or None. The point is fixed: symbols for
     X's first row, exact rationals elsewhere; the kernel's ``counterexample`` decides."""
@@ -449,7 +496,7 @@ def block_witness(block: BlockForm, cand: Candidate):
     rng = random.Random(13)
     values = [sympy.Rational(v) for v in ("1", "-1", "2", "1/2", "-2", "3/2")]
     sizes = {T: WITNESS_T, d: WITNESS_D, r: WITNESS_R}
-    p = parameters(block)
+    p = parameters(block, heads)
     explicit = {
         k: sympy.Matrix(
             *[sizes.get(s, s) for s in m.shape],
@@ -489,7 +536,7 @@ def block_witness(block: BlockForm, cand: Candidate):
             }  # the difference has none
             values = {k: m.xreplace({**rest, **point}) for k, m in {"X": X, **explicit}.items()}
             return {
-                "sizes": witness_sizes_text(),
+                "sizes": witness_sizes_text(heads),
                 "entry": (WITNESS_T - 1, 0),
                 "values": values,
                 "group": dict(g),
@@ -512,7 +559,7 @@ def _explicit_attention(
         normed = normed + sympy.ones(t_len, 1) * p["b"]
     C, S, P = _rope_tables(t_len, WITNESS_R)
     out = sympy.zeros(t_len, width)
-    for h in range(HEADS):
+    for h in range(head_count(p)):
 
         def affine(w, h=h):
             z = normed * p[f"W{w}{h}"]
