@@ -20,7 +20,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from symbolic.blocks import BlockForm, Candidate, inverse, parameters, product
+from symbolic.blocks import HEADS, BlockForm, Candidate, inverse, parameters, product
 from symbolic.layer_language import layer_error, parsed_tree
 
 MAX_CHARS = 400
@@ -53,10 +53,11 @@ def parse_groups(text: str | None) -> dict[str, str]:
 
 
 def parse_block_transform(
-    text: str, block: BlockForm, groups: Mapping[str, str] | None = None
+    text: str, block: BlockForm, groups: Mapping[str, str] | None = None, heads: int = HEADS
 ) -> Candidate:
-    """The transform as a ``Candidate`` of ``symbolic.blocks`` (decided like the table's)."""
-    params = parameters(block)
+    """The transform as a ``Candidate`` of ``symbolic.blocks`` (decided like the table's), for
+    the sub-layer with ``heads`` heads."""
+    params = parameters(block, heads)
     if isinstance(text, str):
         for bad in ":{}":
             if bad in text:

@@ -99,7 +99,7 @@ def check_heads(heads: Any) -> int:
     from symbolic.errors import InvalidArgument
 
     text = str(heads).strip()
-    if isinstance(heads, bool) or not (text.isdigit() and 1 <= int(text) <= MAX_HEADS):
+    if isinstance(heads, bool) or not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_HEADS):
         raise InvalidArgument(
             f"--heads {text[:20]!r}: the number of heads is a whole number from 1 to {MAX_HEADS}"
         )
@@ -467,7 +467,9 @@ WITNESS_T, WITNESS_D, WITNESS_R = 2, 2, 2
 
 
 def witness_sizes_text(heads: int = HEADS) -> str:
-    return f"T = {WITNESS_T}, d = {WITNESS_D}, r = {WITNESS_R}, {heads} head{'s' if heads != 1 else ''}"
+    return (
+        f"T = {WITNESS_T}, d = {WITNESS_D}, r = {WITNESS_R}, {general_sizes(heads).split('; ')[1]}"
+    )
 
 
 WITNESS_OMEGA = sympy.atan(sympy.Rational(4, 3))  # cos ω = 3/5, sin ω = 4/5: exact tables
@@ -583,32 +585,37 @@ def _explicit_attention(
 
 
 def rope_rotation_facts() -> list[Fact]:
-    """``rope(q A, t)·rope(k A^{−T}, s)ᵀ = rope(q, t)·rope(k, s)ᵀ`` for A a rotation in each
-    RoPE plane (A^{−T} = A), positions t, s, frequencies and angles symbolic: one plane, and
-    two planes with their own frequencies and angles (``check_equal``)."""
+    """``rope(q A, t)·rope(k A^{−T}, s)ᵀ = rope(q, t)·rope(k, s)ᵀ`` for A acting in each RoPE
+    plane as ``a I + b J`` (J the quarter turn: the matrices that commute with every rotation,
+    i.e. the scaled rotations, a² + b² ≠ 0), one and two planes (``check_equal``). A position's
+    rotation is ``[[c, s], [−s, c]]`` with c, s symbolic (cos and sin of any position times any
+    frequency), so the identity is rational: A^{−T} = A/(a² + b²), written out."""
     facts = []
     for planes in (1, 2):
         q = sympy.Matrix(1, 2 * planes, lambda i, j: sympy.Symbol(f"q{j}", real=True))
         k = sympy.Matrix(1, 2 * planes, lambda i, j: sympy.Symbol(f"k{j}", real=True))
-        t, s = sympy.symbols("t s", integer=True)
-        omega = [sympy.Symbol(f"omega{i}", real=True) for i in range(planes)]
-        alpha = [sympy.Symbol(f"alpha{i}", real=True) for i in range(planes)]
-
-        def rope(v, pos, omega=omega):
-            return v * sympy.diag(*[_rot(w * pos) for w in omega])
-
-        A = sympy.diag(*[_rot(a) for a in alpha])
+        at_t, at_s, A, A_inv_T = (
+            sympy.diag(*[_plane(f"{n}{i}", f"{m}{i}", inv) for i in range(planes)])
+            for n, m, inv in (
+                ("c_t", "s_t", False),
+                ("c_s", "s_s", False),
+                ("a", "b", False),
+                ("a", "b", True),
+            )
+        )
         with sympy.evaluate(False):
-            lhs = (rope(q * A, t) * rope(k * A, s).T)[0, 0]
-        rhs = sympy.expand((rope(q, t) * rope(k, s).T)[0, 0])
+            lhs = (q * A * at_t * (k * A_inv_T * at_s).T)[0, 0]
+        rhs = sympy.expand((q * at_t * (k * at_s).T)[0, 0])
         facts.append(check_equal(lhs, rhs, timeout_s=BLOCK_TIMEOUT_S))
     return facts
 
 
-def _rot(angle: sympy.Expr) -> sympy.Matrix:
-    return sympy.Matrix(
-        [[sympy.cos(angle), sympy.sin(angle)], [-sympy.sin(angle), sympy.cos(angle)]]
-    )
+def _plane(cos_name: str, sin_name: str, inverse_transpose: bool) -> sympy.Matrix:
+    """``[[c, s], [−s, c]]`` (c, s real symbols), or its inverse transpose
+    ``[[c, s], [−s, c]]/(c² + s²)``."""
+    c, s = sympy.Symbol(cos_name, real=True), sympy.Symbol(sin_name, real=True)
+    scale = 1 / (c**2 + s**2) if inverse_transpose else 1
+    return sympy.Matrix([[c * scale, s * scale], [-s * scale, c * scale]])
 
 
 __all__ = [

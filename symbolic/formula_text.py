@@ -47,7 +47,7 @@ def _precedence(item) -> int:
 
 
 class FastMatMul:
-    """A printer mixin: ``StrPrinter``'s parenthesising, ``MatMul`` and ``Add`` with ``_precedence``."""
+    """A printer mixin: StrPrinter's parenthesize, MatMul and Add, with ``_precedence``."""
 
     def parenthesize(self, item, level, strict=False):
         p = _precedence(item)

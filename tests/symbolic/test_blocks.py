@@ -19,17 +19,20 @@ from numeric_checks import block_training
 from numeric_checks.blocks import block_check
 from proofs import symmetry
 from symbolic import block_laws
+from symbolic.block_proof import localised
 from symbolic.block_transform import parse_block_transform, parse_groups
 from symbolic.blocks import (
     BLOCKS,
     BlockForm,
     Candidate,
     _explicit_attention,
+    attention,
     attention_numpy,
     candidates,
     decide_candidate,
     key_shift_facts,
     norm_scale_facts,
+    parameters,
     rope_rotation_facts,
 )
 from symbolic.errors import InvalidExpression
@@ -242,3 +245,84 @@ def test_block_transform_parser(text, message):
 def test_group_parser_refuses(text):
     with pytest.raises(InvalidExpression):
         parse_groups(text)
+
+
+# --- proofs localised by the kernel's rules; the number of heads --------------------------
+
+
+def test_a_localised_proof_ends_in_the_identity_as_written():
+    """VO: the kernel decides W_V B · B^{−1} W_O = W_V W_O inside head 0; cong and trans carry it
+    to Eq(A(X; gθ), A(X; θ)), the formula the whole check would have had."""
+    dec = decide_candidate(PLAIN, _by_name(PLAIN, "GL(r) of VO"))
+    fact = dec.steps[-1].fact
+    assert dec.outcome == "invariant" and fact.rule in ("cong", "trans")
+    lhs, rhs = dec.statement.args
+    assert lhs != rhs and rhs == attention(PLAIN, parameters(PLAIN))
+    leaves = []
+
+    def walk(f):
+        if f.parts:
+            for part in f.parts:
+                walk(part)
+        else:
+            leaves.append(f)
+
+    walk(fact)
+    assert leaves and all(f.proved and not f.rule for f in leaves)
+    assert all("B" in str(f.formula) for f in leaves)  # only where B acts
+
+
+def test_localisation_never_proves_a_wrong_action():
+    """W_O → B W_O (B instead of B^{−1}): no subterm is proved, the whole is broken."""
+    good = _by_name(PLAIN, "GL(r) of VO")
+
+    def wrong_act(p, g):
+        return {**p, "WV0": p["WV0"] * g["B"], "WO0": g["B"] * p["WO0"]}
+
+    wrong = Candidate("wrong", "W_O → B W_O", good.group, wrong_act)
+    p = parameters(PLAIN)
+    g = {"B": sympy.MatrixSymbol("B", *good.group["B"][:2])}
+    before = attention(PLAIN, p)
+    with sympy.evaluate(False):
+        after = before.xreplace({p[k]: v for k, v in wrong_act(p, g).items() if v != p[k]})
+    assert localised(after, before, {g["B"]}, 10.0) is None
+    assert decide_candidate(PLAIN, wrong).outcome == "broken"
+
+
+@pytest.mark.parametrize("heads", [1, 3])
+def test_heads_are_a_parameter(heads):
+    names = [c.name for c in candidates(PLAIN, heads)]
+    assert ("head permutation" in names) == (heads >= 2)
+    assert sum(1 for k in parameters(PLAIN, heads) if k.startswith("WO")) == heads
+    dec = decide_candidate(PLAIN, _by_name(PLAIN, "GL(r) of VO"), heads)
+    assert dec.outcome == "invariant" and f"{heads} head" in dec.sizes and dec.heads == heads
+    assert all(c.agrees for c in block_check(PLAIN, dec))
+
+
+def test_the_head_permutation_with_three_heads():
+    dec = decide_candidate(PLAIN, _by_name(PLAIN, "head permutation"), 3)
+    assert dec.outcome == "invariant" and "3 heads" in dec.sizes
+    assert "WO2" in str(dec.statement)
+
+
+@pytest.mark.parametrize("bad", ["0", "7", "x", "-1", "2.5", "²", ""])
+def test_bad_heads_are_one_line(bad, capsys):
+    code = symmetry.main(
+        ["--layer", "llama_block", "--discover", "--heads", bad, "--no-torch", "--json"]
+    )
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "--heads" in err
+
+
+def test_heads_only_for_blocks(capsys):
+    code = symmetry.main(["--layer", "mlp", "--discover", "--heads", "3", "--no-torch"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "blocks" in err
+
+
+def test_the_rope_commutant_inverse_is_the_inverse_transpose():
+    """The rational RoPE identity writes A^{−T} out; it is A's inverse transpose."""
+    from symbolic.blocks import _plane
+
+    A, inv_t = _plane("a", "b", False), _plane("a", "b", True)
+    assert sympy.simplify(inv_t - A.inv().T) == sympy.zeros(2, 2)
