@@ -99,7 +99,8 @@ def check_heads(heads: Any) -> int:
     from symbolic.errors import InvalidArgument
 
     text = str(heads).strip()
-    if isinstance(heads, bool) or not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_HEADS):
+    ok = text.isascii() and text.isdigit() and len(text) <= 3
+    if isinstance(heads, bool) or not (ok and 1 <= int(text) <= MAX_HEADS):
         raise InvalidArgument(
             f"--heads {text[:20]!r}: the number of heads is a whole number from 1 to {MAX_HEADS}"
         )

@@ -305,7 +305,7 @@ def test_the_head_permutation_with_three_heads():
     assert "WO2" in str(dec.statement)
 
 
-@pytest.mark.parametrize("bad", ["0", "7", "x", "-1", "2.5", "²", ""])
+@pytest.mark.parametrize("bad", ["0", "7", "x", "-1", "2.5", "²", "", "9" * 5000])
 def test_bad_heads_are_one_line(bad, capsys):
     code = symmetry.main(
         ["--layer", "llama_block", "--discover", "--heads", bad, "--no-torch", "--json"]
