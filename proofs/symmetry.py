@@ -484,8 +484,13 @@ def _norm_scale_results(block: BlockForm) -> list[Result]:
     return out
 
 
-def _law_results(wanted: set[str]) -> list[Result]:
+def _law_results(wanted: set[str], torch: bool = False) -> list[Result]:
+    """The laws of the continuous groups found, with the numpy SGD checks and, with ``torch``,
+    real torch training of a small block (``numeric_checks.block_torch``)."""
+    from numeric_checks.block_torch import law_checks
+
     training = training_checks()
+    trained = law_checks() if torch else {}
     by_law = {
         "qk": [c for c in training if "W_Qᵀ" in c.name],
         "vo": [c for c in training if "W_Vᵀ" in c.name],
@@ -513,7 +518,7 @@ def _law_results(wanted: set[str]) -> list[Result]:
             steps,
             uses=("conservation.noether",),
         )
-        out.append(Result(claim, Derivation(steps), tuple(by_law[key])))
+        out.append(Result(claim, Derivation(steps), tuple(by_law[key]) + trained.get(key, ())))
     return out
 
 
@@ -595,7 +600,7 @@ def block_report(name: str, torch: bool = False, heads: int = HEADS) -> Report:
     results += mlp
     rows += mlp_rows
     objects += mlp_objects
-    for res in _law_results(laws):
+    for res in _law_results(laws, torch):
         results.append(res)
         rows.append(_row("law", res.claim.title, _outcome(res), "general d, r"))
     table = Table(
