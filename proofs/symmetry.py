@@ -388,9 +388,12 @@ def _candidate_result(block: BlockForm, dec: BlockDecision) -> Result:
     note = f"{c.text} ({dec.sizes})"
     if dec.invariant and c.conserved:
         note += f"; conserved along gradient flow: {c.conserved}"
+    whole = dec.invariant is True and len(dec.steps) > 1  # carried to the block by cong
     claim = _claim(
         f"symmetry.{block.name}.{_slug(c.name)}",
-        f"{block.name}'s attention sub-layer {verb} {c.name}",
+        f"{block.name} {verb} {c.name} (its attention sub-layer, then the block by cong)"
+        if whole
+        else f"{block.name}'s attention sub-layer {verb} {c.name}",
         note,
         dec.steps,
     )

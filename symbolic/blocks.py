@@ -19,10 +19,11 @@ proves ``A(X; gθ) = A(X; θ)`` (``check_matrix_expr_equal``: at general T, d, r
 invertible A — the group GL(r) — every mask, every RoPE table), **broken** when the kernel
 certifies an entry of the difference nonzero at exact rational values and explicit sizes
 (``counterexample``), else **unknown**. The block depends on those parameters only through the
-sub-layer, so the block's invariance is the sub-layer's (substitution of equals; the kernel
-checks the sub-layer, not that composition). RoPE's rotations are position dependent: the
-RoPE-commuting rotations are proved on the scores' entry ``rope(q, t)·rope(k, s)ᵀ`` at symbolic
-positions t, s and angles (``check_equal``), one and two planes.
+sub-layer: an invariance proved for the sub-layer is carried to the whole block by the kernel's
+``cong`` (``block_context``: ``X + A`` then ``H + MLP(norm₂(H))``); a break is the sub-layer's.
+RoPE's rotations are position dependent: the RoPE-commuting maps are proved on the scores'
+entry ``rope(q A, t)·rope(k A^{−T}, s)ᵀ`` with every position's rotation symbolic
+(``check_equal``, a rational identity), one and two planes.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from symbolic.kernel import (
     check_equal,
     check_matrix_expr_equal,
     check_sum_equal,
+    cong,
     counterexample,
     negate,
     undecided,
@@ -150,11 +152,7 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
         sympy.MatrixSymbol("P", r, r),
     )
     mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
-    centred = add(X, mul(sympy.Integer(-1) / d, X, _ones(d, d))) if block.norm == "layer" else X
-    mean_square = mul(1 / d, had(centred, centred), _ones(d, d))
-    normed = mul(had(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred), p["G"])
-    if block.biases:
-        normed = add(normed, mul(_ones(T, 1), p["b"]))
+    normed = _norm(block, X, p["G"], p.get("b"))
 
     def affine(w: str, h: int) -> sympy.MatrixExpr:
         y = mul(normed, p[f"W{w}{h}"])
@@ -178,6 +176,41 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
     for term in terms[1:]:  # nested sums: a permutation of heads 0 and 1 is local to the first
         out = add(out, term)
     return add(out, mul(_ones(T, 1), p["bO"])) if block.biases else out
+
+
+def _norm(block: BlockForm, Y, gain, bias) -> sympy.MatrixExpr:
+    """RMSNorm (or LayerNorm: centred first) of each row of Y, times the gain (+ the bias)."""
+    mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
+    centred = add(Y, mul(sympy.Integer(-1) / d, Y, _ones(d, d))) if block.norm == "layer" else Y
+    mean_square = mul(1 / d, had(centred, centred), _ones(d, d))
+    normed = mul(had(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred), gain)
+    return add(normed, mul(_ones(T, 1), bias)) if block.biases else normed
+
+
+n = sympy.Symbol("n", integer=True, positive=True)  # the MLP's units
+_ACTIVATIONS = {
+    "silu": _t / (1 + sympy.exp(-_t)),
+    "gelu": _t * (1 + sympy.erf(_t / sympy.sqrt(2))) / 2,
+}
+
+
+def block_context(block: BlockForm) -> sympy.Lambda | None:
+    """The whole block around its attention sub-layer, a context with one hole ``Ah`` (T×d):
+    ``H = X + Ah``, then ``H + MLP(norm₂(H))`` — SwiGLU ``(silu(N W1ᵀ) ⊙ (N W3ᵀ)) W2`` or the GELU
+    MLP ``gelu(N W1ᵀ) W2`` (units: the rows of W1, W3, W2; the table's MLP without biases),
+    ``norm₂`` with its own gain ``G2`` (and bias ``b2``). The MLP's parameters are not moved by
+    the attention candidates, so ``cong`` carries ``A(X; gθ) = A(X; θ)`` to the block. None for a
+    form without an MLP of the two table shapes."""
+    if not block.mlp or block.mlp_activation not in _ACTIVATIONS:
+        return None
+    mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
+    X, hole = sympy.MatrixSymbol("X", T, d), sympy.MatrixSymbol("Ah", T, d)
+    W1, W2, W3 = (sympy.MatrixSymbol(f"W{i}", n, d) for i in (1, 2, 3))
+    H = add(X, hole)
+    N = _norm(block, H, sympy.MatrixSymbol("G2", d, d), sympy.MatrixSymbol("b2", 1, d))
+    gate = _ew(_fn(_ACTIVATIONS[block.mlp_activation]), mul(N, sympy.Transpose(W1)))
+    units = had(gate, mul(N, sympy.Transpose(W3))) if "W3" in block.mlp else gate
+    return sympy.Lambda(hole, add(H, mul(units, W2)))
 
 
 # --- numpy: an independent implementation, for the cross-checks -----------------------------
@@ -413,19 +446,25 @@ def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> B
             else "matrix algebra (transpose, inverse, products inside softmax and the norms)"
         )
         kinds = ", ".join(f"{k} {kind}" for k, (_, _, kind) in cand.group.items())
-        return BlockDecision(
-            block.name,
-            cand,
-            True,
-            (
+        steps = [
+            Step(
+                fact,
+                f"{general_sizes(heads)}: {how}",
+                note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}",
+            )
+        ]
+        context = block_context(block)
+        if context is not None:
+            steps.append(
                 Step(
-                    fact,
-                    f"{general_sizes(heads)}: {how}",
-                    note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}",
-                ),
-            ),
-            general_sizes(heads),
-            heads=heads,
+                    cong(fact, context),
+                    "cong: the block is X + A followed by H + MLP(norm₂(H)), whose parameters "
+                    "the group does not move (kernel rule)",
+                    note="block(X; gθ) = block(X; θ)",
+                )
+            )
+        return BlockDecision(
+            block.name, cand, True, tuple(steps), general_sizes(heads), heads=heads
         )
     if found is not None:
         witness, wfact = found

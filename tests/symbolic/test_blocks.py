@@ -28,6 +28,7 @@ from symbolic.blocks import (
     _explicit_attention,
     attention,
     attention_numpy,
+    block_context,
     candidates,
     decide_candidate,
     key_shift_facts,
@@ -254,9 +255,9 @@ def test_a_localised_proof_ends_in_the_identity_as_written():
     """VO: the kernel decides W_V B · B^{−1} W_O = W_V W_O inside head 0; cong and trans carry it
     to Eq(A(X; gθ), A(X; θ)), the formula the whole check would have had."""
     dec = decide_candidate(PLAIN, _by_name(PLAIN, "GL(r) of VO"))
-    fact = dec.steps[-1].fact
+    fact = dec.steps[0].fact
     assert dec.outcome == "invariant" and fact.rule in ("cong", "trans")
-    lhs, rhs = dec.statement.args
+    lhs, rhs = fact.formula.args
     assert lhs != rhs and rhs == attention(PLAIN, parameters(PLAIN))
     leaves = []
 
@@ -326,3 +327,20 @@ def test_the_rope_commutant_inverse_is_the_inverse_transpose():
 
     A, inv_t = _plane("a", "b", False), _plane("a", "b", True)
     assert sympy.simplify(inv_t - A.inv().T) == sympy.zeros(2, 2)
+
+
+def test_the_block_follows_from_the_sub_layer_by_cong():
+    """The last step is the whole block's identity, from the sub-layer's by the kernel's cong:
+    the block around the hole is X + A, then H + MLP(norm₂(H)) with the MLP's own parameters."""
+    dec = decide_candidate(LLAMA, _by_name(LLAMA, "GL(r) of VO"))
+    sub, whole = (s.fact for s in dec.steps)
+    assert whole.rule == "cong" and whole.proved and whole.parts == (sub,)
+    context = block_context(LLAMA)
+    with sympy.evaluate(False):
+        for side in (0, 1):
+            expected = context.expr.xreplace({context.variables[0]: sub.formula.args[side]})
+            assert dec.statement.args[side] == expected
+    names = {str(m) for m in dec.statement.atoms(sympy.MatrixSymbol)}
+    assert {"W1", "W2", "W3", "G2", "WV0", "WO0", "B"} <= names
+    broken = decide_candidate(LLAMA, _by_name(LLAMA, "GL(r) of QK with RoPE"))
+    assert len(broken.steps) == 1  # a break is the sub-layer's: not carried to the block
