@@ -23,7 +23,7 @@ import sympy
 from sympy.core.relational import Equality
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
-from symbolic.kernel import Fact, check_matrix_expr_equal, cong, trans
+from symbolic.kernel import Fact, RuleError, check_matrix_expr_equal, cong, trans
 
 _NODES = (
     sympy.MatAdd,
@@ -70,14 +70,19 @@ def _children(node_a, node_b, search: _Search) -> Fact | None:
     args = list(node_a.args)
     for i in diffs:
         fact = _localised(node_a.args[i], node_b.args[i], search)
-        if fact is None:
+        if fact is None or not _is(fact, node_a.args[i], node_b.args[i]):
             return None
         hole = sympy.MatrixSymbol("_hole", *node_a.args[i].shape)
         with sympy.evaluate(False):
             context = node_a.func(*args[:i], hole, *args[i + 1 :])
         facts.append(cong(fact, sympy.Lambda(hole, context)))
         args[i] = node_b.args[i]
-    return facts[0] if len(facts) == 1 else trans(*facts)
+    if len(facts) == 1:
+        return facts[0]
+    try:
+        return trans(*facts)
+    except RuleError:  # links that do not match exactly: no conclusion
+        return None
 
 
 def localised(
@@ -89,7 +94,8 @@ def localised(
 ) -> Fact | None:
     """A proved fact ``Eq(a, b)`` (``a`` and ``b`` differ), or None (see the module docstring);
     ``group``: the group elements' matrix symbols; ``checks``: the kernel checks allowed."""
-    return _localised(a, b, _Search(group, timeout_s, checks))
+    fact = _localised(a, b, _Search(group, timeout_s, checks))
+    return fact if fact is not None and _is(fact, a, b) else None
 
 
 def _localised(a, b, search: _Search) -> Fact | None:

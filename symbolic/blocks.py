@@ -432,7 +432,7 @@ def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> B
     with sympy.evaluate(False):  # A(X; gθ) as written: W_V B B⁻¹ W_O is not folded into A(X; θ)
         moved = cand.act(p, g)
         after = before.xreplace({p[k]: v for k, v in moved.items() if v != p[k]})
-    fact = localised(after, before, set(g.values()), BLOCK_TIMEOUT_S)
+    fact = localised(after, before, set(g.values()), BLOCK_TIMEOUT_S, checks=6 + 4 * heads)
     found = None
     if fact is None:
         found = block_witness(block, cand, heads)

@@ -184,7 +184,7 @@ def test_a_bad_block_transform_is_one_line(capsys):
     assert code == 2 and "\n" not in err and "not a parameter" in err
 
 
-@pytest.mark.slow  # ~25 s of CPU: every candidate of the block through the kernel
+@pytest.mark.slow  # ~8 s of CPU: every candidate of the block through the kernel
 def test_llama_block_discover(capsys):
     code = symmetry.main(["--layer", "llama_block", "--discover", "--json", "--no-torch"])
     out = json.loads(capsys.readouterr().out)
