@@ -344,3 +344,35 @@ def test_the_block_follows_from_the_sub_layer_by_cong():
     assert {"W1", "W2", "W3", "G2", "WV0", "WO0", "B"} <= names
     broken = decide_candidate(LLAMA, _by_name(LLAMA, "GL(r) of QK with RoPE"))
     assert len(broken.steps) == 1  # a break is the sub-layer's: not carried to the block
+
+
+def test_the_printers_print_matrix_products_as_sympy_does():
+    """symbolic.formula_text skips SymPy's negation of a MatMul to find its precedence (a doit
+    of the whole product): the text is unchanged, minus signs and parentheses included."""
+    from symbolic.formula_text import source_text
+
+    n_ = sympy.Symbol("n", integer=True, positive=True)
+    A, B, C = (sympy.MatrixSymbol(s, n_, n_) for s in "ABC")
+    c = sympy.Symbol("c")
+    exprs = [
+        -A * B,
+        A * (-B),
+        (A + B) * C,
+        -(A * B) + C,
+        sympy.MatMul(-2, A, B) - C,
+        sympy.MatMul(c, A) - sympy.MatMul(-c, B),
+        sympy.MatMul(sympy.Rational(-1, 3), A + B, C.T),
+        sympy.HadamardProduct(-A * B, C) - A.I * B,
+        sympy.Eq(A * B - C, -(B * A), evaluate=False),
+    ]
+    plain = PLAIN
+    exprs.append(attention(plain, parameters(plain)))
+    from sympy.printing.str import StrPrinter
+
+    from symbolic.formula_text import _PRINTER, TextPrinter
+
+    sympys = {k: getattr(StrPrinter, k) for k in ("parenthesize", "_print_MatMul", "_print_Add")}
+    old = type("Old", (TextPrinter,), sympys)(_PRINTER._settings)
+    for e in exprs:
+        assert source_text(e) == sympy.sstr(e)
+        assert _PRINTER.doprint(e) == old.doprint(e)
