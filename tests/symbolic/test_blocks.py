@@ -376,3 +376,13 @@ def test_the_printers_print_matrix_products_as_sympy_does():
     for e in exprs:
         assert source_text(e) == sympy.sstr(e)
         assert _PRINTER.doprint(e) == old.doprint(e)
+
+
+def test_a_bias_is_a_factor_of_a_gpt2_transform():
+    """The biases are lower case (bV0): the parser takes them as parameters, and the typed
+    transform of docs/symmetry.md is the table's VO candidate, proved."""
+    gpt2 = BLOCKS["gpt2_block"]
+    cand = parse_block_transform("WV1 -> WV1 @ B, bV1 -> bV1 @ B, WO1 -> inv(B) @ WO1", gpt2)
+    assert decide_candidate(gpt2, cand).outcome == "invariant"
+    with pytest.raises(InvalidExpression, match="not allowed in a product"):
+        parse_block_transform("WV0 -> WV0 @ x", gpt2)
