@@ -26,7 +26,7 @@ def _random_parameters(block: BlockForm, rng: np.random.Generator, decision: Blo
 
     out = {
         name: rng.standard_normal(tuple(_size(s) for s in m.shape))
-        for name, m in parameters(block).items()
+        for name, m in parameters(block, decision.heads).items()
     }
     out["G"] = np.diag(rng.uniform(0.5, 2.0, SIZES["d"]))  # a gain is diagonal
     return out

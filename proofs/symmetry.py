@@ -27,8 +27,11 @@ from proofs._cli import run, torch_wanted
 from symbolic.block_laws import LAWS
 from symbolic.blocks import (
     BLOCKS,
+    HEADS,
+    MAX_HEADS,
     BlockDecision,
     BlockForm,
+    check_heads,
     decide_candidate,
     key_shift_facts,
     norm_scale_facts,
@@ -215,11 +218,14 @@ def symmetry_report(
     activation: str = DEFAULT_ACTIVATION,
     discover: bool = False,
     torch: bool = False,
+    heads: int | str | None = None,
 ) -> Report:
     """Decide ``transform`` (or, with ``discover``, the candidate family) for ``layer``;
     ``torch``: add the cross-checks with torch's real functions (the command line does, when
-    torch is installed and ``--no-torch`` is not given)."""
+    torch is installed and ``--no-torch`` is not given); ``heads``: a block's number of heads
+    (default 2; only for blocks)."""
     if isinstance(layer, str) and layer.strip() in BLOCKS:
+        h = check_heads(HEADS if heads is None else heads)
         if discover and transform is not None:
             raise InvalidArgument(
                 "--discover decides its own candidate transforms; drop --transform (or --discover)"
@@ -229,8 +235,12 @@ def symmetry_report(
                 "--transform is required (or --discover for the candidate family)"
             )
         if discover:
-            return block_report(layer.strip(), torch=torch)
-        return block_transform_report(layer.strip(), transform, param)
+            return block_report(layer.strip(), torch=torch, heads=h)
+        return block_transform_report(layer.strip(), transform, param, heads=h)
+    if heads is not None:
+        raise InvalidArgument(
+            f"--heads applies to the blocks ({', '.join(BLOCKS)}), not to {str(layer)[:40]!r}"
+        )
     parsed = resolve_layer(layer)
     a = parse_param(param)
     if not discover and transform is None:
@@ -318,6 +328,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="decide the standard candidate family (docs/symmetry.md)",
     )
+    parser.add_argument(
+        "--heads",
+        default=None,
+        metavar="H",
+        help=f"a block's number of attention heads, 1 to {MAX_HEADS} (default {HEADS}); every "
+        "claim holds for the H stated",
+    )
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -328,6 +345,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "param": args.param,
         "activation": args.activation,
         "discover": args.discover,
+        "heads": args.heads,
     }
 
 
@@ -370,9 +388,12 @@ def _candidate_result(block: BlockForm, dec: BlockDecision) -> Result:
     note = f"{c.text} ({dec.sizes})"
     if dec.invariant and c.conserved:
         note += f"; conserved along gradient flow: {c.conserved}"
+    whole = dec.invariant is True and len(dec.steps) > 1  # carried to the block by cong
     claim = _claim(
         f"symmetry.{block.name}.{_slug(c.name)}",
-        f"{block.name}'s attention sub-layer {verb} {c.name}",
+        f"{block.name} {verb} {c.name} (its attention sub-layer, then the block by cong)"
+        if whole
+        else f"{block.name}'s attention sub-layer {verb} {c.name}",
         note,
         dec.steps,
     )
@@ -388,18 +409,20 @@ def _rope_result(block: BlockForm) -> Result:
     steps = tuple(
         Step(
             f,
-            "trigonometry (kernel)",
+            "rational identity (kernel)",
             note=f"{n} RoPE plane{'s' if n > 1 else ''}: "
-            "A a rotation in each plane, positions t, s and angles symbolic",
+            "A = a I + b J in each plane, the rotations at positions t, s symbolic",
         )
         for n, f in zip((1, 2), facts, strict=True)
     )
     claim = _claim(
         f"symmetry.{block.name}.rope_commuting_rotations",
         f"{block.name}: rotations commuting with RoPE keep the scores",
-        "rope(q A, t)·rope(k A, s)ᵀ = rope(q, t)·rope(k, s)ᵀ for A = ⊕ R(α_i) in "
-        "RoPE's planes (r = 2 and r = 4; A^{−T} = A); the sub-layer depends on "
-        "W_Q, W_K only through these scores",
+        "rope(q A, t)·rope(k A^{−T}, s)ᵀ = rope(q, t)·rope(k, s)ᵀ for A = ⊕ (a_i I + b_i J) "
+        "in RoPE's planes (the matrices commuting with every rotation: scaled rotations, "
+        "a_i² + b_i² ≠ 0; r = 2 and r = 4), every position and frequency (the rotations' "
+        "cosines and sines symbolic); the sub-layer depends on W_Q, W_K only through "
+        "these scores",
         steps,
     )
     return Result(claim, Derivation(steps))
@@ -464,8 +487,13 @@ def _norm_scale_results(block: BlockForm) -> list[Result]:
     return out
 
 
-def _law_results(wanted: set[str]) -> list[Result]:
+def _law_results(wanted: set[str], torch: bool = False) -> list[Result]:
+    """The laws of the continuous groups found, with the numpy SGD checks and, with ``torch``,
+    real torch training of a small block (``numeric_checks.block_torch``)."""
+    from numeric_checks.block_torch import law_checks
+
     training = training_checks()
+    trained = law_checks() if torch else {}
     by_law = {
         "qk": [c for c in training if "W_Qᵀ" in c.name],
         "vo": [c for c in training if "W_Vᵀ" in c.name],
@@ -493,7 +521,7 @@ def _law_results(wanted: set[str]) -> list[Result]:
             steps,
             uses=("conservation.noether",),
         )
-        out.append(Result(claim, Derivation(steps), tuple(by_law[key])))
+        out.append(Result(claim, Derivation(steps), tuple(by_law[key]) + trained.get(key, ())))
     return out
 
 
@@ -516,13 +544,13 @@ def _mlp_results(block: BlockForm, torch: bool) -> tuple[list[Result], list, lis
     return results, rows, objects
 
 
-def block_report(name: str, torch: bool = False) -> Report:
-    """Every candidate of the block decided (see the module docstring)."""
+def block_report(name: str, torch: bool = False, heads: int = HEADS) -> Report:
+    """Every candidate of the block decided (see the module docstring), with ``heads`` heads."""
     block = BLOCKS[name]
     results, rows, objects = [], [], []
     laws = set()
-    for cand in block_candidates(block):
-        dec = decide_candidate(block, cand)
+    for cand in block_candidates(block, heads):
+        dec = decide_candidate(block, cand, heads)
         res = _candidate_result(block, dec)
         results.append(res)
         rows.append(
@@ -575,24 +603,30 @@ def block_report(name: str, torch: bool = False) -> Report:
     results += mlp
     rows += mlp_rows
     objects += mlp_objects
-    for res in _law_results(laws):
+    for res in _law_results(laws, torch):
         results.append(res)
         rows.append(_row("law", res.claim.title, _outcome(res), "general d, r"))
     table = Table(
         "block_symmetries",
-        f"Symmetries of {name}: {block.title}",
+        f"Symmetries of {name} with {heads} head{'s' if heads != 1 else ''}: {block.title}",
         ("part", "symmetry", "decision", "sizes", "conserved"),
         tuple(rows),
         notes=(
             "invariant: the kernel proved the sub-layer identity; broken: a "
             "certified witness; the block depends on these parameters only "
-            "through the sub-layer shown.",
+            f"through the sub-layer shown; the attention claims are decided for H = {heads} "
+            "heads (--heads).",
         ),
     )
     data = {
         "discover": True,
         "decisions": objects,
-        "block_json": {"layer": name, "title": block.title, "symmetries": objects},
+        "block_json": {
+            "layer": name,
+            "title": block.title,
+            "heads": heads,
+            "symmetries": objects,
+        },
     }
     return Report(
         "proofs.symmetry",
@@ -618,6 +652,7 @@ def _block_json(dec: BlockDecision, res: Result) -> dict[str, Any]:
         "decision": dec.outcome,
         "status": res.status,
         "sizes": dec.sizes,
+        "heads": dec.heads,
         "conserved": dec.candidate.conserved if dec.invariant else None,
         "witness": None
         if dec.witness is None
@@ -642,13 +677,15 @@ def _block_json(dec: BlockDecision, res: Result) -> dict[str, Any]:
     }
 
 
-def block_transform_report(name: str, transform: str, param: str | None) -> Report:
+def block_transform_report(
+    name: str, transform: str, param: str | None, heads: int = HEADS
+) -> Report:
     """One typed matrix transform of the block's attention sub-layer, decided."""
     from symbolic.block_transform import parse_block_transform, parse_groups
 
     block = BLOCKS[name]
-    cand = parse_block_transform(transform, block, parse_groups(param))
-    dec = decide_candidate(block, cand)
+    cand = parse_block_transform(transform, block, parse_groups(param), heads)
+    dec = decide_candidate(block, cand, heads)
     res = _candidate_result(block, dec)
     table = Table(
         "block_symmetries",
@@ -656,7 +693,7 @@ def block_transform_report(name: str, transform: str, param: str | None) -> Repo
         ("part", "symmetry", "decision", "sizes", "conserved"),
         (_row("attention", cand.text, dec.outcome, dec.sizes),),
     )
-    obj = _block_json(dec, res)
+    obj = _block_json(dec, res) | {"heads": heads}
     return Report(
         "proofs.symmetry",
         f"Symmetries of {name}",

@@ -20,7 +20,7 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from symbolic.blocks import BlockForm, Candidate, inverse, parameters, product
+from symbolic.blocks import HEADS, BlockForm, Candidate, inverse, parameters, product
 from symbolic.layer_language import layer_error, parsed_tree
 
 MAX_CHARS = 400
@@ -53,10 +53,11 @@ def parse_groups(text: str | None) -> dict[str, str]:
 
 
 def parse_block_transform(
-    text: str, block: BlockForm, groups: Mapping[str, str] | None = None
+    text: str, block: BlockForm, groups: Mapping[str, str] | None = None, heads: int = HEADS
 ) -> Candidate:
-    """The transform as a ``Candidate`` of ``symbolic.blocks`` (decided like the table's)."""
-    params = parameters(block)
+    """The transform as a ``Candidate`` of ``symbolic.blocks`` (decided like the table's), for
+    the sub-layer with ``heads`` heads."""
+    params = parameters(block, heads)
     if isinstance(text, str):
         for bad in ":{}":
             if bad in text:
@@ -84,7 +85,7 @@ def parse_block_transform(
                 f"{shown!r} is not a parameter of {block.name}'s attention; its "
                 f"parameters: {', '.join(params)}"
             )
-        factors = _factors(value, checks)
+        factors = _factors(value, checks, params)
         sources = [f for f in factors if f[0] in params]
         if len(sources) != 1:
             raise checks.error(
@@ -138,10 +139,11 @@ def _factor_text(f: tuple[str, bool, bool]) -> str:
     return f"{text}.T" if transposed else text
 
 
-def _factors(node: ast.expr, checks) -> list[tuple[str, bool, bool]]:
-    """A product ``F @ F @ …`` as (name, transposed, inverted) factors."""
+def _factors(node: ast.expr, checks, params) -> list[tuple[str, bool, bool]]:
+    """A product ``F @ F @ …`` as (name, transposed, inverted) factors: parameters (the biases
+    are lower case: ``bV0``) and capital group names."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-        return _factors(node.left, checks) + _factors(node.right, checks)
+        return _factors(node.left, checks, params) + _factors(node.right, checks, params)
     transposed = False
     if isinstance(node, ast.Attribute):
         if node.attr != "T":
@@ -159,7 +161,11 @@ def _factors(node: ast.expr, checks) -> list[tuple[str, bool, bool]]:
         inverted, node = True, node.args[0]
         if isinstance(node, ast.Attribute) and node.attr == "T":
             transposed, node = not transposed, node.value
-    if not isinstance(node, ast.Name) or not node.id[:1].isupper() or "__" in node.id:
+    if (
+        not isinstance(node, ast.Name)
+        or not (node.id in params or node.id[:1].isupper())
+        or "__" in node.id
+    ):
         raise checks.error(
             f"{type(node).__name__.lower()} is not allowed in a product; use "
             "parameters, capital group names, .T, inv(...) and @"

@@ -19,10 +19,11 @@ proves ``A(X; gθ) = A(X; θ)`` (``check_matrix_expr_equal``: at general T, d, r
 invertible A — the group GL(r) — every mask, every RoPE table), **broken** when the kernel
 certifies an entry of the difference nonzero at exact rational values and explicit sizes
 (``counterexample``), else **unknown**. The block depends on those parameters only through the
-sub-layer, so the block's invariance is the sub-layer's (substitution of equals; the kernel
-checks the sub-layer, not that composition). RoPE's rotations are position dependent: the
-RoPE-commuting rotations are proved on the scores' entry ``rope(q, t)·rope(k, s)ᵀ`` at symbolic
-positions t, s and angles (``check_equal``), one and two planes.
+sub-layer: an invariance proved for the sub-layer is carried to the whole block by the kernel's
+``cong`` (``block_context``: ``X + A`` then ``H + MLP(norm₂(H))``); a break is the sub-layer's.
+RoPE's rotations are position dependent: the RoPE-commuting maps are proved on the scores'
+entry ``rope(q A, t)·rope(k A^{−T}, s)ᵀ`` with every position's rotation symbolic
+(``check_equal``, a rational identity), one and two planes.
 """
 
 from __future__ import annotations
@@ -35,19 +36,22 @@ import numpy as np
 import sympy
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
+from symbolic.block_proof import localised
 from symbolic.engine import Step
 from symbolic.kernel import (
     Fact,
     check_equal,
     check_matrix_expr_equal,
     check_sum_equal,
+    cong,
     counterexample,
     negate,
     undecided,
 )
 
 T, d, r = sympy.symbols("T d r", integer=True, positive=True)
-HEADS = 2  # the heads written out: the sizes stated with every claim
+HEADS = 2  # the heads written out by default (--heads H): the number stated with every claim
+MAX_HEADS = 6  # more heads make the head permutation's identity too large to decide in time
 BLOCK_TIMEOUT_S = 60.0  # CPU seconds for one sub-layer identity (the kernel's limits still cap)
 _t = sympy.Dummy("t", real=True)
 EPSILON = sympy.Rational(1, 10**5)  # the norms' ε, as in torch's RMSNorm/LayerNorm defaults
@@ -91,13 +95,27 @@ BLOCKS = {
 }
 
 
-def parameters(block: BlockForm) -> dict[str, sympy.MatrixSymbol]:
+def check_heads(heads: Any) -> int:
+    """The number of heads, 1 ≤ H ≤ MAX_HEADS (an ``int`` or its decimal text), or a one-line
+    ``InvalidArgument``."""
+    from symbolic.errors import InvalidArgument
+
+    text = str(heads).strip()
+    ok = text.isascii() and text.isdigit() and len(text) <= 3
+    if isinstance(heads, bool) or not (ok and 1 <= int(text) <= MAX_HEADS):
+        raise InvalidArgument(
+            f"--heads {text[:20]!r}: the number of heads is a whole number from 1 to {MAX_HEADS}"
+        )
+    return int(text)
+
+
+def parameters(block: BlockForm, heads: int = HEADS) -> dict[str, sympy.MatrixSymbol]:
     """The attention sub-layer's parameters as matrix symbols at symbolic sizes."""
     shapes: dict[str, tuple] = {"G": (d, d)}
     if block.biases:
         shapes["b"] = (1, d)
         shapes["bO"] = (1, d)
-    for h in range(HEADS):
+    for h in range(heads):
         shapes.update({f"WQ{h}": (d, r), f"WK{h}": (d, r), f"WV{h}": (d, r), f"WO{h}": (r, d)})
         if block.biases:
             shapes.update({f"bQ{h}": (1, r), f"bK{h}": (1, r), f"bV{h}": (1, r)})
@@ -116,8 +134,16 @@ def _ones(rows, cols) -> sympy.MatrixExpr:
     return sympy.OneMatrix(rows, cols)
 
 
+def head_count(p: Mapping[str, Any]) -> int:
+    """The heads of a parameter table (``WQ0``, ``WQ1``, …)."""
+    return sum(1 for k in p if k.startswith("WQ"))
+
+
 def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
-    """The attention sub-layer A(X) at symbolic sizes (see the module docstring)."""
+    """The attention sub-layer A(X) at symbolic sizes (see the module docstring), written as
+    nested nodes that SymPy does not regroup: the normed sequence, each head's Q, K, V, scores,
+    softmax weights and ``V W_O`` are subterms, so that an identity can be localised to the
+    subterm a transformation changes (``symbolic.block_proof``)."""
     X = sympy.MatrixSymbol("X", T, d)
     M = sympy.MatrixSymbol("M", T, T)
     C, S, P = (
@@ -125,28 +151,66 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
         sympy.MatrixSymbol("S", T, r),
         sympy.MatrixSymbol("P", r, r),
     )
-    centred = X - X * _ones(d, d) / d if block.norm == "layer" else X
-    mean_square = sympy.HadamardProduct(centred, centred) * _ones(d, d) / d
-    normed = (
-        sympy.HadamardProduct(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred) * p["G"]
-    )
-    if block.biases:
-        normed = normed + _ones(T, 1) * p["b"]
+    mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
+    normed = _norm(block, X, p["G"], p.get("b"))
 
     def affine(w: str, h: int) -> sympy.MatrixExpr:
-        y = normed * p[f"W{w}{h}"]
-        return y + _ones(T, 1) * p[f"b{w}{h}"] if block.biases else y
+        y = mul(normed, p[f"W{w}{h}"])
+        return add(y, mul(_ones(T, 1), p[f"b{w}{h}"])) if block.biases else y
 
     def rope(y: sympy.MatrixExpr) -> sympy.MatrixExpr:
-        return sympy.HadamardProduct(C, y) + sympy.HadamardProduct(S, y * P) if block.rope else y
+        return add(had(C, y), had(S, mul(y, P))) if block.rope else y
 
-    out = sympy.ZeroMatrix(T, d)
-    for h in range(HEADS):
-        scores = rope(affine("Q", h)) * rope(affine("K", h)).T / sympy.sqrt(r) + M
+    terms = []
+    for h in range(head_count(p)):
+        scores = add(
+            mul(
+                1 / sympy.sqrt(r), mul(rope(affine("Q", h)), sympy.Transpose(rope(affine("K", h))))
+            ),
+            M,
+        )
         e = _ew(_fn(sympy.exp(_t)), scores)
-        weights = sympy.HadamardProduct(e, _ew(_fn(1 / _t), e * _ones(T, T)))
-        out = out + weights * affine("V", h) * p[f"WO{h}"]
-    return out + _ones(T, 1) * p["bO"] if block.biases else out
+        weights = had(e, _ew(_fn(1 / _t), mul(e, _ones(T, T))))
+        terms.append(mul(weights, mul(affine("V", h), p[f"WO{h}"])))
+    out = terms[0]
+    for term in terms[1:]:  # nested sums: a permutation of heads 0 and 1 is local to the first
+        out = add(out, term)
+    return add(out, mul(_ones(T, 1), p["bO"])) if block.biases else out
+
+
+def _norm(block: BlockForm, Y, gain, bias) -> sympy.MatrixExpr:
+    """RMSNorm (or LayerNorm: centred first) of each row of Y, times the gain (+ the bias)."""
+    mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
+    centred = add(Y, mul(sympy.Integer(-1) / d, Y, _ones(d, d))) if block.norm == "layer" else Y
+    mean_square = mul(1 / d, had(centred, centred), _ones(d, d))
+    normed = mul(had(_ew(_fn(1 / sympy.sqrt(_t + EPSILON)), mean_square), centred), gain)
+    return add(normed, mul(_ones(T, 1), bias)) if block.biases else normed
+
+
+n = sympy.Symbol("n", integer=True, positive=True)  # the MLP's units
+_ACTIVATIONS = {
+    "silu": _t / (1 + sympy.exp(-_t)),
+    "gelu": _t * (1 + sympy.erf(_t / sympy.sqrt(2))) / 2,
+}
+
+
+def block_context(block: BlockForm) -> sympy.Lambda | None:
+    """The whole block around its attention sub-layer, a context with one hole ``Ah`` (T×d):
+    ``H = X + Ah``, then ``H + MLP(norm₂(H))`` — SwiGLU ``(silu(N W1ᵀ) ⊙ (N W3ᵀ)) W2`` or the GELU
+    MLP ``gelu(N W1ᵀ) W2`` (units: the rows of W1, W3, W2; the table's MLP without biases),
+    ``norm₂`` with its own gain ``G2`` (and bias ``b2``). The MLP's parameters are not moved by
+    the attention candidates, so ``cong`` carries ``A(X; gθ) = A(X; θ)`` to the block. None for a
+    form without an MLP of the two table shapes."""
+    if not block.mlp or block.mlp_activation not in _ACTIVATIONS:
+        return None
+    mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct
+    X, hole = sympy.MatrixSymbol("X", T, d), sympy.MatrixSymbol("Ah", T, d)
+    W1, W2, W3 = (sympy.MatrixSymbol(f"W{i}", n, d) for i in (1, 2, 3))
+    H = add(X, hole)
+    N = _norm(block, H, sympy.MatrixSymbol("G2", d, d), sympy.MatrixSymbol("b2", 1, d))
+    gate = _ew(_fn(_ACTIVATIONS[block.mlp_activation]), mul(N, sympy.Transpose(W1)))
+    units = had(gate, mul(N, sympy.Transpose(W3))) if "W3" in block.mlp else gate
+    return sympy.Lambda(hole, add(H, mul(units, W2)))
 
 
 # --- numpy: an independent implementation, for the cross-checks -----------------------------
@@ -167,7 +231,7 @@ def attention_numpy(
     if block.biases:
         normed = normed + p["b"]
     out = np.zeros_like(X)
-    for h in range(HEADS):
+    for h in range(head_count(p)):
         q, k, v = (normed @ p[f"W{w}{h}"] + (p[f"b{w}{h}"] if block.biases else 0) for w in "QKV")
         if block.rope:
             q, k = rope_numpy(q, omega), rope_numpy(k, omega)
@@ -248,7 +312,7 @@ def _gain(p, g, biases):
     out = {**p, "G": product(p["G"], D)}
     if biases:
         out["b"] = product(p["b"], D)
-    for h in range(HEADS):
+    for h in range(head_count(p)):
         for w in "QKV":
             out[f"W{w}{h}"] = product(inverse(D), p[f"W{w}{h}"])
     return out
@@ -262,8 +326,9 @@ def product(a, b):
     return a * b if _sym(a) or _sym(b) else a @ b
 
 
-def candidates(block: BlockForm) -> list[Candidate]:
-    """The standard candidates of the attention sub-layer, in a fixed order."""
+def candidates(block: BlockForm, heads: int = HEADS) -> list[Candidate]:
+    """The standard candidates of the attention sub-layer, in a fixed order (the head
+    permutation only with two heads or more)."""
     bias = block.biases
     out = [
         Candidate(
@@ -304,7 +369,7 @@ def candidates(block: BlockForm) -> list[Candidate]:
             law="gain",
         ),
     ]
-    return out
+    return out if heads >= 2 else out[1:]
 
 
 def key_shift_facts(block: BlockForm) -> tuple[Fact, Fact]:
@@ -341,6 +406,7 @@ class BlockDecision:
     sizes: str
     witness: Mapping[str, Any] | None = None
     numeric_values: Mapping[str, Any] = field(default_factory=dict)
+    heads: int = HEADS
 
     @property
     def outcome(self) -> str:
@@ -351,36 +417,55 @@ class BlockDecision:
         return self.steps[-1].formula
 
 
-GENERAL_BLOCK = f"general T, d, r; {HEADS} heads"
+def general_sizes(heads: int = HEADS) -> str:
+    return f"general T, d, r; {heads} head{'s' if heads != 1 else ''}"
 
 
-def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
-    """The kernel's identity on the sub-layer at symbolic sizes; when it is not proved, a
-    certified witness at explicit sizes; else unknown."""
-    p = parameters(block)
+def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> BlockDecision:
+    """The kernel's identity on the sub-layer at symbolic sizes (``symbolic.block_proof``: the
+    kernel decides the subterms the group acts on, its rules carry them to the whole; else the
+    whole at once); when it is not proved, a certified witness at explicit sizes; else
+    unknown. The witness is sought before the whole identity (the costlier try)."""
+    p = parameters(block, heads)
     g = {k: sympy.MatrixSymbol(k, rows, cols) for k, (rows, cols, _) in cand.group.items()}
     before = attention(block, p)
     with sympy.evaluate(False):  # A(X; gθ) as written: W_V B B⁻¹ W_O is not folded into A(X; θ)
         moved = cand.act(p, g)
         after = before.xreplace({p[k]: v for k, v in moved.items() if v != p[k]})
-    fact = check_matrix_expr_equal(after, before, timeout_s=BLOCK_TIMEOUT_S)
-    if fact.proved:
-        kinds = ", ".join(f"{k} {kind}" for k, (_, _, kind) in cand.group.items())
-        return BlockDecision(
-            block.name,
-            cand,
-            True,
-            (
-                Step(
-                    fact,
-                    f"{GENERAL_BLOCK}: matrix algebra (transpose, inverse, products inside "
-                    "softmax and the norms)",
-                    note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}",
-                ),
-            ),
-            GENERAL_BLOCK,
+    fact = localised(after, before, set(g.values()), BLOCK_TIMEOUT_S, checks=6 + 4 * heads)
+    found = None
+    if fact is None:
+        found = block_witness(block, cand, heads)
+    if fact is None and found is None:
+        fact = check_matrix_expr_equal(after, before, timeout_s=BLOCK_TIMEOUT_S)
+    if fact is not None and fact.proved:
+        how = (
+            "kernel checks on the subterms the group acts on, carried to the whole by cong "
+            "and trans"
+            if fact.rule
+            else "matrix algebra (transpose, inverse, products inside softmax and the norms)"
         )
-    found = block_witness(block, cand)
+        kinds = ", ".join(f"{k} {kind}" for k, (_, _, kind) in cand.group.items())
+        steps = [
+            Step(
+                fact,
+                f"{general_sizes(heads)}: {how}",
+                note=f"A(X; gθ) = A(X; θ){' for ' + kinds if kinds else ''}",
+            )
+        ]
+        context = block_context(block)
+        if context is not None:
+            steps.append(
+                Step(
+                    cong(fact, context),
+                    "cong: the block is X + A followed by H + MLP(norm₂(H)), whose parameters "
+                    "the group does not move (kernel rule)",
+                    note="block(X; gθ) = block(X; θ)",
+                )
+            )
+        return BlockDecision(
+            block.name, cand, True, tuple(steps), general_sizes(heads), heads=heads
+        )
     if found is not None:
         witness, wfact = found
         return BlockDecision(
@@ -393,8 +478,9 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
                     "certified witness: one entry of A(X; gθ) − A(X; θ) is nonzero (kernel)",
                 ),
             ),
-            witness_sizes_text(),
+            witness_sizes_text(heads),
             witness=witness,
+            heads=heads,
         )
     return BlockDecision(
         block.name,
@@ -411,6 +497,7 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
             ),
         ),
         "—",
+        heads=heads,
     )
 
 
@@ -419,8 +506,10 @@ def decide_candidate(block: BlockForm, cand: Candidate) -> BlockDecision:
 WITNESS_T, WITNESS_D, WITNESS_R = 2, 2, 2
 
 
-def witness_sizes_text() -> str:
-    return f"T = {WITNESS_T}, d = {WITNESS_D}, r = {WITNESS_R}, {HEADS} heads"
+def witness_sizes_text(heads: int = HEADS) -> str:
+    return (
+        f"T = {WITNESS_T}, d = {WITNESS_D}, r = {WITNESS_R}, {general_sizes(heads).split('; ')[1]}"
+    )
 
 
 WITNESS_OMEGA = sympy.atan(sympy.Rational(4, 3))  # cos ω = 3/5, sin ω = 4/5: exact tables
@@ -440,7 +529,7 @@ def _rope_tables(t_len: int, width: int) -> tuple[sympy.Matrix, sympy.Matrix, sy
 WITNESS_GROUP = {"GL": [[2, 1], [0, 1]], "diagonal": None}
 
 
-def block_witness(block: BlockForm, cand: Candidate):
+def block_witness(block: BlockForm, cand: Candidate, heads: int = HEADS):
     """A certified nonzero entry of ``A(X; gθ) − A(X; θ)`` at small exact values (explicit
     sizes, causal mask, RoPE at positions 0 and 1), or None. The point is fixed: symbols for
     X's first row, exact rationals elsewhere; the kernel's ``counterexample`` decides."""
@@ -449,7 +538,7 @@ def block_witness(block: BlockForm, cand: Candidate):
     rng = random.Random(13)
     values = [sympy.Rational(v) for v in ("1", "-1", "2", "1/2", "-2", "3/2")]
     sizes = {T: WITNESS_T, d: WITNESS_D, r: WITNESS_R}
-    p = parameters(block)
+    p = parameters(block, heads)
     explicit = {
         k: sympy.Matrix(
             *[sizes.get(s, s) for s in m.shape],
@@ -489,7 +578,7 @@ def block_witness(block: BlockForm, cand: Candidate):
             }  # the difference has none
             values = {k: m.xreplace({**rest, **point}) for k, m in {"X": X, **explicit}.items()}
             return {
-                "sizes": witness_sizes_text(),
+                "sizes": witness_sizes_text(heads),
                 "entry": (WITNESS_T - 1, 0),
                 "values": values,
                 "group": dict(g),
@@ -512,7 +601,7 @@ def _explicit_attention(
         normed = normed + sympy.ones(t_len, 1) * p["b"]
     C, S, P = _rope_tables(t_len, WITNESS_R)
     out = sympy.zeros(t_len, width)
-    for h in range(HEADS):
+    for h in range(head_count(p)):
 
         def affine(w, h=h):
             z = normed * p[f"W{w}{h}"]
@@ -536,32 +625,37 @@ def _explicit_attention(
 
 
 def rope_rotation_facts() -> list[Fact]:
-    """``rope(q A, t)·rope(k A^{−T}, s)ᵀ = rope(q, t)·rope(k, s)ᵀ`` for A a rotation in each
-    RoPE plane (A^{−T} = A), positions t, s, frequencies and angles symbolic: one plane, and
-    two planes with their own frequencies and angles (``check_equal``)."""
+    """``rope(q A, t)·rope(k A^{−T}, s)ᵀ = rope(q, t)·rope(k, s)ᵀ`` for A acting in each RoPE
+    plane as ``a I + b J`` (J the quarter turn: the matrices that commute with every rotation,
+    i.e. the scaled rotations, a² + b² ≠ 0), one and two planes (``check_equal``). A position's
+    rotation is ``[[c, s], [−s, c]]`` with c, s symbolic (cos and sin of any position times any
+    frequency), so the identity is rational: A^{−T} = A/(a² + b²), written out."""
     facts = []
     for planes in (1, 2):
         q = sympy.Matrix(1, 2 * planes, lambda i, j: sympy.Symbol(f"q{j}", real=True))
         k = sympy.Matrix(1, 2 * planes, lambda i, j: sympy.Symbol(f"k{j}", real=True))
-        t, s = sympy.symbols("t s", integer=True)
-        omega = [sympy.Symbol(f"omega{i}", real=True) for i in range(planes)]
-        alpha = [sympy.Symbol(f"alpha{i}", real=True) for i in range(planes)]
-
-        def rope(v, pos, omega=omega):
-            return v * sympy.diag(*[_rot(w * pos) for w in omega])
-
-        A = sympy.diag(*[_rot(a) for a in alpha])
+        at_t, at_s, A, A_inv_T = (
+            sympy.diag(*[_plane(f"{n}{i}", f"{m}{i}", inv) for i in range(planes)])
+            for n, m, inv in (
+                ("c_t", "s_t", False),
+                ("c_s", "s_s", False),
+                ("a", "b", False),
+                ("a", "b", True),
+            )
+        )
         with sympy.evaluate(False):
-            lhs = (rope(q * A, t) * rope(k * A, s).T)[0, 0]
-        rhs = sympy.expand((rope(q, t) * rope(k, s).T)[0, 0])
+            lhs = (q * A * at_t * (k * A_inv_T * at_s).T)[0, 0]
+        rhs = sympy.expand((q * at_t * (k * at_s).T)[0, 0])
         facts.append(check_equal(lhs, rhs, timeout_s=BLOCK_TIMEOUT_S))
     return facts
 
 
-def _rot(angle: sympy.Expr) -> sympy.Matrix:
-    return sympy.Matrix(
-        [[sympy.cos(angle), sympy.sin(angle)], [-sympy.sin(angle), sympy.cos(angle)]]
-    )
+def _plane(cos_name: str, sin_name: str, inverse_transpose: bool) -> sympy.Matrix:
+    """``[[c, s], [−s, c]]`` (c, s real symbols), or its inverse transpose
+    ``[[c, s], [−s, c]]/(c² + s²)``."""
+    c, s = sympy.Symbol(cos_name, real=True), sympy.Symbol(sin_name, real=True)
+    scale = 1 / (c**2 + s**2) if inverse_transpose else 1
+    return sympy.Matrix([[c * scale, s * scale], [-s * scale, c * scale]])
 
 
 __all__ = [

@@ -10,6 +10,9 @@ from __future__ import annotations
 import functools
 
 import sympy
+from sympy.core.mul import _keep_coeff
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.precedence import precedence as _sympy_precedence
 from sympy.printing.str import StrPrinter
 
 GREEK = {"sigma": "σ", "alpha": "α", "beta": "β", "lambda": "λ"}
@@ -28,7 +31,59 @@ class OrderedWithoutQuadrature:
         return super()._as_ordered_terms(expr, order=order)
 
 
-class TextPrinter(OrderedWithoutQuadrature, StrPrinter):
+def _precedence(item) -> int:
+    """SymPy's ``precedence``, without negating a matrix product to ask whether it can lose a
+    minus sign: ``Mul.could_extract_minus_sign`` tests ``self == -self`` first, and for a
+    ``MatMul`` ``-self`` is a ``doit`` of the whole product — once per factor and per level, the
+    printer's time for a nested product (14 s for one attention block's statement). For a
+    ``MatMul`` that test never holds when its leading factor is a negative number (negation
+    flips it) and is moot otherwise, so the answer is unchanged."""
+    if isinstance(item, sympy.MatMul):
+        lead = item.args[0] if item.args else None
+        if lead is not None and lead.is_Number and lead.is_extended_negative:
+            return _sympy_precedence(item)
+        return PRECEDENCE["Mul"]  # precedence_Mul's answer when no minus sign comes out
+    return _sympy_precedence(item)
+
+
+class FastMatMul:
+    """A printer mixin: StrPrinter's parenthesize, MatMul and Add, with ``_precedence``."""
+
+    def parenthesize(self, item, level, strict=False):
+        p = _precedence(item)
+        if p < level or (not strict and p <= level):
+            return f"({self._print(item)})"
+        return self._print(item)
+
+    def _print_MatMul(self, expr):
+        c, m = expr.as_coeff_mmul()
+        sign = ""
+        if c.is_number:
+            re, im = c.as_real_imag()
+            if (im.is_zero and re.is_negative) or (re.is_zero and im.is_negative):
+                expr = _keep_coeff(-c, m)
+                sign = "-"
+        level = _precedence(expr)
+        return sign + "*".join(self.parenthesize(arg, level) for arg in expr.args)
+
+    def _print_Add(self, expr, order=None):  # StrPrinter's, with _precedence
+        prec = _precedence(expr)
+        out = []
+        for term in self._as_ordered_terms(expr, order=order):
+            t = self._print(term)
+            sign = "+"
+            if t.startswith("-") and not term.is_Add:
+                sign, t = "-", t[1:]
+            out += [sign, f"({t})" if _precedence(term) < prec or term.is_Add else t]
+        sign = out.pop(0)
+        return ("" if sign == "+" else sign) + " ".join(out)
+
+
+class SourcePrinter(FastMatMul, StrPrinter):
+    """``sympy.sstr``'s printer (the same text), with ``FastMatMul``."""
+
+
+class TextPrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
     def _print_Symbol(self, expr) -> str:
         return GREEK.get(expr.name, expr.name)
 
@@ -117,7 +172,7 @@ def text(expr: sympy.Basic) -> str:
 @memoised
 def source_text(expr: sympy.Basic) -> str:
     """``sympy.sstr(expr)``: the ``formula`` field of the JSON."""
-    return sympy.sstr(expr)
+    return SourcePrinter().doprint(expr)
 
 
 def formula_text(fact) -> str:

@@ -19,17 +19,21 @@ from numeric_checks import block_training
 from numeric_checks.blocks import block_check
 from proofs import symmetry
 from symbolic import block_laws
+from symbolic.block_proof import localised
 from symbolic.block_transform import parse_block_transform, parse_groups
 from symbolic.blocks import (
     BLOCKS,
     BlockForm,
     Candidate,
     _explicit_attention,
+    attention,
     attention_numpy,
+    block_context,
     candidates,
     decide_candidate,
     key_shift_facts,
     norm_scale_facts,
+    parameters,
     rope_rotation_facts,
 )
 from symbolic.errors import InvalidExpression
@@ -180,7 +184,7 @@ def test_a_bad_block_transform_is_one_line(capsys):
     assert code == 2 and "\n" not in err and "not a parameter" in err
 
 
-@pytest.mark.slow  # ~25 s of CPU: every candidate of the block through the kernel
+@pytest.mark.slow  # ~8 s of CPU: every candidate of the block through the kernel
 def test_llama_block_discover(capsys):
     code = symmetry.main(["--layer", "llama_block", "--discover", "--json", "--no-torch"])
     out = json.loads(capsys.readouterr().out)
@@ -242,3 +246,143 @@ def test_block_transform_parser(text, message):
 def test_group_parser_refuses(text):
     with pytest.raises(InvalidExpression):
         parse_groups(text)
+
+
+# --- proofs localised by the kernel's rules; the number of heads --------------------------
+
+
+def test_a_localised_proof_ends_in_the_identity_as_written():
+    """VO: the kernel decides W_V B · B^{−1} W_O = W_V W_O inside head 0; cong and trans carry it
+    to Eq(A(X; gθ), A(X; θ)), the formula the whole check would have had."""
+    dec = decide_candidate(PLAIN, _by_name(PLAIN, "GL(r) of VO"))
+    fact = dec.steps[0].fact
+    assert dec.outcome == "invariant" and fact.rule in ("cong", "trans")
+    lhs, rhs = fact.formula.args
+    assert lhs != rhs and rhs == attention(PLAIN, parameters(PLAIN))
+    leaves = []
+
+    def walk(f):
+        if f.parts:
+            for part in f.parts:
+                walk(part)
+        else:
+            leaves.append(f)
+
+    walk(fact)
+    assert leaves and all(f.proved and not f.rule for f in leaves)
+    assert all("B" in str(f.formula) for f in leaves)  # only where B acts
+
+
+def test_localisation_never_proves_a_wrong_action():
+    """W_O → B W_O (B instead of B^{−1}): no subterm is proved, the whole is broken."""
+    good = _by_name(PLAIN, "GL(r) of VO")
+
+    def wrong_act(p, g):
+        return {**p, "WV0": p["WV0"] * g["B"], "WO0": g["B"] * p["WO0"]}
+
+    wrong = Candidate("wrong", "W_O → B W_O", good.group, wrong_act)
+    p = parameters(PLAIN)
+    g = {"B": sympy.MatrixSymbol("B", *good.group["B"][:2])}
+    before = attention(PLAIN, p)
+    with sympy.evaluate(False):
+        after = before.xreplace({p[k]: v for k, v in wrong_act(p, g).items() if v != p[k]})
+    assert localised(after, before, {g["B"]}, 10.0) is None
+    assert decide_candidate(PLAIN, wrong).outcome == "broken"
+
+
+@pytest.mark.parametrize("heads", [1, 3])
+def test_heads_are_a_parameter(heads):
+    names = [c.name for c in candidates(PLAIN, heads)]
+    assert ("head permutation" in names) == (heads >= 2)
+    assert sum(1 for k in parameters(PLAIN, heads) if k.startswith("WO")) == heads
+    dec = decide_candidate(PLAIN, _by_name(PLAIN, "GL(r) of VO"), heads)
+    assert dec.outcome == "invariant" and f"{heads} head" in dec.sizes and dec.heads == heads
+    assert all(c.agrees for c in block_check(PLAIN, dec))
+
+
+def test_the_head_permutation_with_three_heads():
+    dec = decide_candidate(PLAIN, _by_name(PLAIN, "head permutation"), 3)
+    assert dec.outcome == "invariant" and "3 heads" in dec.sizes
+    assert "WO2" in str(dec.statement)
+
+
+@pytest.mark.parametrize("bad", ["0", "7", "x", "-1", "2.5", "²", "", "9" * 5000])
+def test_bad_heads_are_one_line(bad, capsys):
+    code = symmetry.main(
+        ["--layer", "llama_block", "--discover", "--heads", bad, "--no-torch", "--json"]
+    )
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "--heads" in err
+
+
+def test_heads_only_for_blocks(capsys):
+    code = symmetry.main(["--layer", "mlp", "--discover", "--heads", "3", "--no-torch"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "blocks" in err
+
+
+def test_the_rope_commutant_inverse_is_the_inverse_transpose():
+    """The rational RoPE identity writes A^{−T} out; it is A's inverse transpose."""
+    from symbolic.blocks import _plane
+
+    A, inv_t = _plane("a", "b", False), _plane("a", "b", True)
+    assert sympy.simplify(inv_t - A.inv().T) == sympy.zeros(2, 2)
+
+
+def test_the_block_follows_from_the_sub_layer_by_cong():
+    """The last step is the whole block's identity, from the sub-layer's by the kernel's cong:
+    the block around the hole is X + A, then H + MLP(norm₂(H)) with the MLP's own parameters."""
+    dec = decide_candidate(LLAMA, _by_name(LLAMA, "GL(r) of VO"))
+    sub, whole = (s.fact for s in dec.steps)
+    assert whole.rule == "cong" and whole.proved and whole.parts == (sub,)
+    context = block_context(LLAMA)
+    with sympy.evaluate(False):
+        for side in (0, 1):
+            expected = context.expr.xreplace({context.variables[0]: sub.formula.args[side]})
+            assert dec.statement.args[side] == expected
+    names = {str(m) for m in dec.statement.atoms(sympy.MatrixSymbol)}
+    assert {"W1", "W2", "W3", "G2", "WV0", "WO0", "B"} <= names
+    broken = decide_candidate(LLAMA, _by_name(LLAMA, "GL(r) of QK with RoPE"))
+    assert len(broken.steps) == 1  # a break is the sub-layer's: not carried to the block
+
+
+def test_the_printers_print_matrix_products_as_sympy_does():
+    """symbolic.formula_text skips SymPy's negation of a MatMul to find its precedence (a doit
+    of the whole product): the text is unchanged, minus signs and parentheses included."""
+    from symbolic.formula_text import source_text
+
+    n_ = sympy.Symbol("n", integer=True, positive=True)
+    A, B, C = (sympy.MatrixSymbol(s, n_, n_) for s in "ABC")
+    c = sympy.Symbol("c")
+    exprs = [
+        -A * B,
+        A * (-B),
+        (A + B) * C,
+        -(A * B) + C,
+        sympy.MatMul(-2, A, B) - C,
+        sympy.MatMul(c, A) - sympy.MatMul(-c, B),
+        sympy.MatMul(sympy.Rational(-1, 3), A + B, C.T),
+        sympy.HadamardProduct(-A * B, C) - A.I * B,
+        sympy.Eq(A * B - C, -(B * A), evaluate=False),
+    ]
+    plain = PLAIN
+    exprs.append(attention(plain, parameters(plain)))
+    from sympy.printing.str import StrPrinter
+
+    from symbolic.formula_text import _PRINTER, TextPrinter
+
+    sympys = {k: getattr(StrPrinter, k) for k in ("parenthesize", "_print_MatMul", "_print_Add")}
+    old = type("Old", (TextPrinter,), sympys)(_PRINTER._settings)
+    for e in exprs:
+        assert source_text(e) == sympy.sstr(e)
+        assert _PRINTER.doprint(e) == old.doprint(e)
+
+
+def test_a_bias_is_a_factor_of_a_gpt2_transform():
+    """The biases are lower case (bV0): the parser takes them as parameters, and the typed
+    transform of docs/symmetry.md is the table's VO candidate, proved."""
+    gpt2 = BLOCKS["gpt2_block"]
+    cand = parse_block_transform("WV1 -> WV1 @ B, bV1 -> bV1 @ B, WO1 -> inv(B) @ WO1", gpt2)
+    assert decide_candidate(gpt2, cand).outcome == "invariant"
+    with pytest.raises(InvalidExpression, match="not allowed in a product"):
+        parse_block_transform("WV0 -> WV0 @ x", gpt2)
