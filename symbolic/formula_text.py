@@ -79,8 +79,9 @@ class FastMatMul:
         return ("" if sign == "+" else sign) + " ".join(out)
 
 
-class SourcePrinter(FastMatMul, StrPrinter):
-    """``sympy.sstr``'s printer (the same text), with ``FastMatMul``."""
+class SourcePrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
+    """``sympy.sstr``'s printer (the same text, but an Add holding a definite integral or sum
+    keeps its canonical order: ``OrderedWithoutQuadrature``), with ``FastMatMul``."""
 
 
 class TextPrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
