@@ -527,7 +527,7 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
     if args.fragment and args.latex is None:
         return usage_error(PROG, "--fragment goes with --latex")
     if args.recheck is not None:  # issue 16: from the files alone, no theorem module
-        return recheck_main(args.recheck, PROG, args.only)
+        return recheck_main(args.recheck, PROG, args.only, args.z3_timeout)
     if args.path:
         try:
             modules = [m for folder in args.path for m in discover_path(folder)]

@@ -304,9 +304,11 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
     return [replace(r, report=with_second_checks(r.name, r.report, answers)) for r in runs]
 
 
-def recheck_main(directory: str, prog: str, only: Sequence[str] = ()) -> int:
-    """``--recheck DIR [--only NAME ...]``: the table (obligation, z3, cvc5, certificate) and
-    its exit code."""
+def recheck_main(
+    directory: str, prog: str, only: Sequence[str] = (), z3_timeout_ms: int | None = None
+) -> int:
+    """``--recheck DIR [--only NAME ...] [--z3-timeout MS]``: the table (obligation, z3, cvc5,
+    certificate) and its exit code."""
     import os
 
     from symbolic.engine import Table
@@ -315,8 +317,11 @@ def recheck_main(directory: str, prog: str, only: Sequence[str] = ()) -> int:
 
     if not os.path.isdir(directory):
         return usage_error(prog, f"--recheck {directory}: no such directory")
+    from symbolic.kernel.limits import limits
+
     try:
-        rows, code, versions = recheck(directory, only)
+        with limits(z3_timeout_ms=z3_timeout_ms):
+            rows, code, versions = recheck(directory, only)
     except ValueError as exc:
         return usage_error(prog, f"--only: {exc}")
     print(
@@ -369,7 +374,7 @@ def run(
     if args.fragment and args.latex is None:
         return usage_error(prog, "--fragment goes with --latex")
     if args.recheck is not None:  # issue 16: from the files alone, no theorem is run
-        return recheck_main(args.recheck, prog)
+        return recheck_main(args.recheck, prog, z3_timeout_ms=args.z3_timeout)
     try:
         report = timed_build(build, args, **(options(args) if options else {}))
         name = report.module.rsplit(".", 1)[-1]

@@ -158,9 +158,12 @@ def test_a_wrong_difference_fails_the_mpmath_replay():
 
 
 def test_a_tower_of_exponentials_ends(capsys):
-    """A hang detector only: the command ends (decided or unknown), exit 0 or 3."""
+    """A hang detector only: the command ends (decided or unknown), exit 0 or 3. Under a small
+    SymPy cap, as a hang that ignored the limits would still hang."""
     code = symmetry.main(
         [
+            "--sympy-timeout",
+            "0.5",
             "--layer",
             "mlp",
             "--transform",
