@@ -10,6 +10,7 @@ Adding an activation is one entry in ``ACTIVATIONS``; every theorem, check and t
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import sympy
+from sympy.core.parameters import global_parameters
 
 z = sympy.Symbol("z", real=True)
 
@@ -82,8 +84,9 @@ class Activation:
     note: str = ""
 
     def sympy_at(self, value: sympy.Expr) -> sympy.Expr:
-        """σ(value) as a SymPy expression."""
-        return self.expr.subs(z, value)
+        """σ(value) as a SymPy expression (computed once per expression, value and SymPy's
+        evaluate flag: the theorem modules ask for the same σ(q·k) many times)."""
+        return _substituted(self.expr, value, global_parameters.evaluate)
 
     def torch_fn(self) -> Callable[[Any], Any]:
         """The real torch implementation (imports torch; raise ImportError when absent)."""
@@ -93,6 +96,12 @@ class Activation:
         if self.torch is None:
             raise LookupError(f"activation {self.name!r} has no torch counterpart")
         return self.torch((torch, F))
+
+
+@functools.lru_cache(maxsize=4096)
+def _substituted(expr: sympy.Expr, value: sympy.Expr, evaluate: bool) -> sympy.Expr:
+    with sympy.evaluate(evaluate):
+        return expr.subs(z, value)
 
 
 def _act(name, expr, np_fn, torch_fn, torch_name, linear=False, degree=None, note=""):
