@@ -233,6 +233,15 @@ class _Armed:
             mpmath.mp.prec, mpmath.iv.prec = self.precisions
         if self.outer_end is not None:  # re-arm the enclosing limit with what is left of it
             signal.setitimer(signal.ITIMER_PROF, max(self.outer_end - self.dl.finished, 1e-4))
+        error = exc[1] if len(exc) > 1 else None
+        if self.dl.fired and isinstance(error, Exception) and not isinstance(error, BudgetExceeded):
+            # The interrupt was swallowed by a library and came back as another error: mpmath's
+            # ivmpf comparison converts its operand under a bare ``except:`` and answers
+            # NotImplemented, so ``gap.b < 0`` raised TypeError. Past the limit it is the limit.
+            raise BudgetExceeded(
+                f"time limit of {self.dl.seconds:g} s reached "
+                f"(seen as {type(error).__name__} where a library swallowed the interrupt)"
+            ) from error
         return False
 
 

@@ -153,7 +153,8 @@ def test_only_some_claims_are_rechecked_and_every_digest_all_the_same(copy, caps
     """``--recheck DIR --only NAME``: the named claims (by claim or module) are re-checked, a
     changed file anywhere is still a disagreement, an unknown name is a usage error."""
     rows, code, _ = rc.recheck(copy, only=["reduction.activations"])
-    assert code == rc.EXIT_OK and {r.claim for r in rows} == {"reduction:reduction.activations"}
+    agreed = rc.EXIT_OK if cvc5_available() else rc.EXIT_UNKNOWN  # no second solver: unknown
+    assert code == agreed and {r.claim for r in rows} == {"reduction:reduction.activations"}
     other = next(f for f in smt2_files(copy) if claim_of(f) != "reduction.activations")
     other.write_text(other.read_text(encoding="utf-8") + " ", encoding="utf-8")
     rows, code, _ = rc.recheck(copy, only=["reduction.activations"])
