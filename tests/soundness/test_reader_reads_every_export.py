@@ -29,13 +29,14 @@ def _formulas(report):
 
 
 def _covering(formulas):
-    """The smallest formulas that hold, between them, every node type that any of them holds:
-    reading those exercises every node type the export writes."""
-    typed = [
-        (where, f, {type(n).__name__ for n in sympy.preorder_traversal(f)}) for where, f in formulas
-    ]
+    """The smallest formulas (by node count) that hold, between them, every node type that any
+    of them holds: reading those exercises every node type the export writes."""
+    typed = []
+    for where, f in formulas:
+        nodes = [type(n).__name__ for n in sympy.preorder_traversal(f)]
+        typed.append((len(nodes), where, f, set(nodes)))
     chosen, seen = [], set()
-    for where, f, types in sorted(typed, key=lambda t: sympy.count_ops(t[1], visual=False)):
+    for _, where, f, types in sorted(typed, key=lambda t: t[0]):
         if types - seen:
             chosen.append((where, f))
             seen |= types
