@@ -27,13 +27,12 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
-from symbolic.calc import Calc, in_context, rule_step
+from symbolic.calc import Calc, in_context, rule_step, zero_or_witnessed_break
 from symbolic.check import equal_matrices_step
 from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import (
     ForAll,
-    check_equal,
     check_sum_equal,
     conj,
     counterexample,
@@ -442,11 +441,13 @@ def _break_step(
                 f"certified ({fact.verdict.method}) at {place}",
                 note=f"{act.name}: {what} broken — the layer difference at {place} is nonzero",
             ), w
-    fact = check_equal(written, 0)
+    fact = zero_or_witnessed_break(written, variables)
     outcome = (
-        "not broken: on the witness family the difference is 0 for all values"
-        if fact.proved
-        else "undecided"
+        "undecided"
+        if not fact.proved
+        else "broken: certified at the point where SymPy refuted 'the difference is 0'"
+        if isinstance(fact.formula, sympy.Not)
+        else "not broken: on the witness family the difference is 0 for all values"
     )
     return Step(
         fact,

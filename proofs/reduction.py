@@ -34,13 +34,12 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
-from symbolic.calc import Calc, rule_step
+from symbolic.calc import Calc, rule_step, zero_or_witnessed_break
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.dimension_free import entry_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import (
     ForAll,
-    check_equal,
     check_matrix_expr_equal,
     check_valid_formula,
     cong,
@@ -487,11 +486,13 @@ def _decide_activation(act: Activation) -> tuple[Step, LayerWitness | None]:
     """A certified witness of Gated ≢ Sym; when none is found, SymPy on Gated − Sym itself."""
     w = certified_layer_witness(act, gated_minus_symmetric, lambda p: _unit_values(1, p))
     if w is None:
-        fact = check_equal(_unit_difference(act), 0)
+        fact = zero_or_witnessed_break(_unit_difference(act), (q, kk))
         note = (
-            f"{act.name}: σ(q)·k − σ(q·k) = 0 for all q, k, so Gated ≡ Sym"
-            if fact.proved
-            else f"{act.name}: Gated ≡ Sym undecided"
+            f"{act.name}: Gated ≡ Sym undecided"
+            if not fact.proved
+            else f"{act.name}: σ(q)·k − σ(q·k) ≠ 0 at a point SymPy found, so Gated ≢ Sym"
+            if isinstance(fact.formula, sympy.Not)
+            else f"{act.name}: σ(q)·k − σ(q·k) = 0 for all q, k, so Gated ≡ Sym"
         )
         return Step(
             fact, "SymPy on the difference (no witness among the candidate points)", note=note

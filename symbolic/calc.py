@@ -19,11 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sympy
 
 from symbolic.engine import Step
-from symbolic.kernel import Fact, check_equal, cong, conj, inst, symm, trans, unfold
+from symbolic.kernel import (
+    Fact,
+    check_equal,
+    cong,
+    conj,
+    counterexample,
+    inst,
+    negate,
+    symm,
+    trans,
+    unfold,
+)
 
 Checker = Callable[[sympy.Basic, sympy.Basic], Fact]
 
@@ -107,3 +119,22 @@ def unfolded(definition: Step, expr: sympy.Basic, note: str = "") -> Step:
 
 
 __all__ = ["Calc", "conjoined", "in_context", "instance", "reversed_step", "rule_step", "unfolded"]
+
+
+def zero_or_witnessed_break(expr: sympy.Expr, variables: tuple) -> Fact:
+    """``expr = 0`` for all values, decided by SymPy (``check_equal``): the proved identity; or,
+    when SymPy refutes it at a point, the kernel's certified counterexample at that very point
+    over ``variables``, negated — ``¬∀ variables: expr = 0``, the fact a witness search gives
+    and the form a "broken" statement holds (the refuted open equation concludes no such
+    statement; handed on, it made the claim "failed"). When the kernel cannot certify that
+    point in time, the negation is unknown, and so is the claim. Otherwise SymPy's fact as it
+    is (proved, or unknown)."""
+    fact = check_equal(expr, 0)
+    found = dict(fact.verdict.witness) if fact.refuted else {}
+    if set(found) != {str(v) for v in variables}:
+        return fact
+    point = {}
+    for v in variables:
+        value = Fraction(found[str(v)])  # the kernel writes its rational points as "7/5"
+        point[v] = sympy.Rational(value.numerator, value.denominator)
+    return negate(counterexample(expr, 0, point, variables))

@@ -127,20 +127,20 @@ def test_power_law_plus_a_hair_is_not_homogeneous(p, k):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "expr",
+    ("expr", "near_the_limit"),
     [
-        (sympy.exp(z) - sympy.exp(-z)) / 2 - sympy.sinh(z) + z,
-        2 / (1 + sympy.exp(-2 * z)) - 1 - sympy.tanh(z) + z,
+        ((sympy.exp(z) - sympy.exp(-z)) / 2 - sympy.sinh(z) + z, False),  # 0.3 s
+        (2 / (1 + sympy.exp(-2 * z)) - 1 - sympy.tanh(z) + z, True),
     ],
 )
-def test_homogeneity_procedure_sees_through_disguise_on_its_own(expr):
-    """Proved with degree 1 — or, where the kernel's CPU-time limits run out first (the tanh
-    disguise takes 1.3 s of a 3 s limit alone, and more on a loaded machine: seen twice in
-    full runs), unknown at the limit. Never refuted, never another degree."""
+def test_homogeneity_procedure_sees_through_disguise_on_its_own(expr, near_the_limit):
+    """Proved with degree 1. The tanh disguise takes 1.3 s of its 3 s CPU limit alone, and on
+    this 2-core machine a busy neighbour core slows CPU time itself (seen twice in full runs):
+    there, unknown at the limit is accepted — never refuted, never another degree."""
     sympy.core.cache.clear_cache()  # as a fresh process has it
     decision = decide_homogeneity(expr)
     reasons = _reasons(decision.holds)
-    if decision.holds.status == "unknown":
+    if near_the_limit and decision.holds.status == "unknown":
         assert "time limit" in reasons, reasons
         return
     assert decision.holds.status == "proved" and decision.value == 1, reasons
