@@ -20,8 +20,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import proofs.__main__ as cli
-from symbolic import recheck as rc
-from symbolic.kernel.recheck import cvc5_available, run_cvc5, run_z3
+from symbolic.evidence import recheck as rc
+from symbolic.evidence.solvers import cvc5_available, run_cvc5, run_z3
 
 pytestmark = pytest.mark.xdist_group("smt2-export")  # one worker builds the exported run
 
@@ -33,7 +33,7 @@ needs_cvc5 = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def run_and_export(tmp_path_factory) -> tuple[Path, dict]:
     """``python -m proofs --only reduction --json --smt2 DIR``, in this process."""
-    from symbolic.export import export
+    from symbolic.evidence.export import export
 
     out = tmp_path_factory.mktemp("smt2")
     runs = cli.check(cli.select(cli.discover(), ["reduction"]))
@@ -109,7 +109,7 @@ def test_cvc5_agrees_on_the_exported_files(exported):
 
 
 def test_certificates_are_exact_data(exported):
-    from symbolic.formula_reader import read_formula
+    from symbolic.evidence.formula_reader import read_formula
 
     for f in cert_files(exported):
         cert = json.loads(f.read_text(encoding="utf-8"))
@@ -179,7 +179,7 @@ def test_a_corrupted_certificate_is_a_disagreement(copy):
 
 
 def test_without_cvc5_the_second_check_is_not_a_pass(exported, monkeypatch):
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers as rk
 
     monkeypatch.setattr(rk, "cvc5_available", lambda: False)
     rows, code, versions = rc.recheck(exported, only=["reduction.activations"])
@@ -196,8 +196,8 @@ def test_recheck_of_an_empty_or_missing_directory(tmp_path):
 def test_a_bound_is_rebisected(bound, ok):
     """``∀ x ∈ [0, 1]: exp(x) − x < bound``: re-checked by a bisection of the re-check's own
     (true for bound 2; for bound 1 it fails at x = 0 and is not a pass)."""
+    from symbolic.evidence.numbers import check_bound
     from symbolic.kernel.logic import ForAll
-    from symbolic.recheck_numbers import check_bound
 
     x = sympy.Symbol("x", real=True)
     f = ForAll((x,), sympy.Lt(sympy.exp(x) - x, bound, evaluate=False), sympy.Interval(0, 1))
@@ -211,10 +211,10 @@ def test_a_bound_is_rebisected(bound, ok):
 def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
     """check_equal's refutation at a point becomes a certificate; the re-check evaluates it
     and refuses a witness outside the symbol's domain (t > 0), whatever the value there."""
-    from symbolic.export import certificate
-    from symbolic.formula_reader import read_formula
+    from symbolic.evidence.export import certificate
+    from symbolic.evidence.formula_reader import read_formula
+    from symbolic.evidence.numbers import check_witness
     from symbolic.kernel import check_equal
-    from symbolic.recheck_numbers import check_witness
 
     t = sympy.Symbol("t", positive=True)
     fact = check_equal(sympy.exp(t), 1 + t)
@@ -230,7 +230,7 @@ def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
 
 
 def test_certificate_formulas_round_trip():
-    from symbolic.formula_reader import read_formula
+    from symbolic.evidence.formula_reader import read_formula
 
     x = sympy.Symbol("x", real=True)
     for e in (
@@ -246,7 +246,7 @@ def test_certificate_formulas_round_trip():
 
 
 def test_the_manifest_names_only_strategies_of_the_portfolio():
-    from symbolic.kernel.recheck import strategy_options
+    from symbolic.evidence.solvers import strategy_options
 
     assert strategy_options("--nl-cov") == (("nl-cov", "true"),)
     assert strategy_options("") == ()
@@ -254,7 +254,7 @@ def test_the_manifest_names_only_strategies_of_the_portfolio():
 
 
 def test_the_portfolio_tries_the_header_strategy_then_quick_then_full(monkeypatch):
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers as rk
 
     calls = []
 
@@ -296,9 +296,9 @@ def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkey
     the exported header records the strategy, and the re-check from the file agrees. (cvc5's
     defaults spend their resource limit on it — the real portfolio tries them first, see the
     portfolio test — so this test offers cvc5 the coverings strategy alone, and no proofs.)"""
-    from symbolic.export import export
-    from symbolic.formula_reader import read_formula
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers as rk
+    from symbolic.evidence.export import export
+    from symbolic.evidence.formula_reader import read_formula
 
     monkeypatch.setattr(rk, "CVC5_PORTFOLIO", ((("nl-cov", "true"),),))
     monkeypatch.setattr(rk, "_STRATEGY", {"--nl-cov": (("nl-cov", "true"),)})

@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic.activations import ACTIVATIONS, z
-from symbolic.export import certificate
-from symbolic.formula_reader import read_formula
+from symbolic.evidence.export import certificate
+from symbolic.evidence.formula_reader import read_formula
+from symbolic.evidence.numbers import check_no_degree, degree_form
+from symbolic.evidence.recheck import Checks, required_checks
 from symbolic.kernel.homogeneity import P as DEGREE
 from symbolic.kernel.homogeneity import homogeneity_formula, refute_homogeneous
 from symbolic.kernel.logic import Exists, ForAll
-from symbolic.recheck import Checks, required_checks
-from symbolic.recheck_numbers import check_no_degree, degree_form
 
 P, A = sympy.Symbol("p", real=True), sympy.Symbol("alpha", positive=True)
 

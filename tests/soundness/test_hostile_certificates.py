@@ -20,10 +20,10 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic import recheck as rc
-from symbolic.formula_reader import UnreadableFormula, read_formula, read_fraction
-from symbolic.formula_smt import smt_obligation
-from symbolic.kernel.recheck import cvc5_available, run_cvc5
+from symbolic.evidence import recheck as rc
+from symbolic.evidence.formula_reader import UnreadableFormula, read_formula, read_fraction
+from symbolic.evidence.formula_smt import smt_obligation
+from symbolic.evidence.solvers import cvc5_available, run_cvc5
 
 pytestmark = pytest.mark.xdist_group("hostile-certificates")
 
@@ -60,7 +60,7 @@ def mini_report():
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory) -> Path:
     from proofs._cli import ModuleRun
-    from symbolic.export import export
+    from symbolic.evidence.export import export
 
     out = tmp_path_factory.mktemp("mini")
     export([ModuleRun("mini", mini_report())], out, second=False)
@@ -202,7 +202,7 @@ def test_bounds_on_numbers_and_nesting(text, why):
 
 
 def test_a_tower_of_powers_is_read_unevaluated_and_not_computed_exactly():
-    from symbolic.recheck_numbers import exact
+    from symbolic.evidence.numbers import exact
 
     tower = "Integer(2)"
     for _ in range(4):
@@ -466,7 +466,7 @@ def test_a_rule_step_is_rederived_from_its_premises(tmp_path):
     ],
 )
 def test_each_rule_concludes_its_shape(rule, premises, detail, conclusion):
-    from symbolic.recheck_rules import derive
+    from symbolic.evidence.rules import derive
 
     assert derive(rule, premises, detail) == conclusion
     with pytest.raises(ValueError):
@@ -477,8 +477,8 @@ def test_each_rule_concludes_its_shape(rule, premises, detail, conclusion):
 
 
 def test_inst_substitutes_the_bound_variables():
+    from symbolic.evidence.rules import derive
     from symbolic.kernel.logic import ForAll
-    from symbolic.recheck_rules import derive
 
     law = ForAll((x,), sympy.Eq(sympy.exp(x) * sympy.exp(-x), 1))
     assert derive("inst", [law], sympy.Tuple(sympy.Tuple(x, a))) == sympy.Eq(
@@ -587,7 +587,7 @@ _poly = st.lists(st.integers(-5, 5), min_size=1, max_size=4)
 def test_a_polynomial_identity_is_unsat_and_a_wrong_one_sat(p, q, shift):
     """(P·Q) = expand(P·Q) holds for every real: Z3 answers unsat on its obligation; with the
     constant term moved by ``shift`` it fails everywhere: sat."""
-    from symbolic.kernel.recheck import run_z3
+    from symbolic.evidence.solvers import run_z3
 
     pe = sum(c * a**k for k, c in enumerate(p))
     qe = sum(c * a**k for k, c in enumerate(q))

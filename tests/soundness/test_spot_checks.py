@@ -11,7 +11,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.recheck_numbers import spot_check
+from symbolic.evidence.numbers import spot_check
 
 n = sympy.Symbol("n", integer=True, positive=True)
 i = sympy.Symbol("i", integer=True, nonnegative=True)

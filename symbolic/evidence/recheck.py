@@ -9,13 +9,13 @@ No theorem code and no kernel checker runs. The re-check starts from ``DIR/manif
    it rests on are recomputed from its steps' kinds and compared with the manifest's list.
 3. **Each fact** (every step, and the parts it rests on) is re-checked by what
    ``required_checks`` says its formula and method need — never by what a file says about
-   itself. Every formula is read by ``symbolic.formula_reader`` (no code runs), and each
+   itself. Every formula is read by ``symbolic.evidence.formula_reader`` (no code runs), and each
    obligation must *re-derive* the manifest's formula: a certificate or spot check carries
    the formula itself; an SMT obligation is printed again from the formula and must be the
    file byte for byte. Then: SMT obligations go to Z3 and cvc5 (the expected ``unsat`` comes
    from the manifest; ``(set-option …)`` and any command outside a short whitelist are
    refused, ``(set-info …)`` dropped); certificates are re-decided exactly or by an interval
-   evaluator of our own (``symbolic.recheck_numbers``); other SymPy identities are
+   evaluator of our own (``symbolic.evidence.numbers``); other SymPy identities are
    spot-checked; a kernel rule's conclusion is re-derived from its premises.
 
 Exit codes: 0 every check agrees; 1 a disagreement (a solver answered ``sat``, a certificate
@@ -39,9 +39,9 @@ from typing import Any
 
 import sympy
 
-from symbolic.formula_reader import UnreadableFormula, read_formula
-from symbolic.recheck_numbers import NotEnclosed
-from symbolic.recheck_numbers import degree_form as rn_degree_form
+from symbolic.evidence.formula_reader import UnreadableFormula, read_formula
+from symbolic.evidence.numbers import NotEnclosed
+from symbolic.evidence.numbers import degree_form as rn_degree_form
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 MANIFEST_NAME = "manifest.json"
@@ -76,7 +76,7 @@ def required_checks(
 ) -> frozenset[str]:
     """The checks a fact needs, from its formula, kind, method and status alone (the export
     writes them; the re-check refuses a manifest without them)."""
-    from symbolic.formula_smt import smt_obligation
+    from symbolic.evidence.formula_smt import smt_obligation
     from symbolic.kernel.logic import ForAll
 
     if kind in ADMITTED_KINDS:
@@ -345,7 +345,7 @@ def _obligation_text(ctx: _Context, entry: dict) -> str:
 def _solvers(ctx: _Context, text: str, strategy: str | None, proofs: bool) -> dict[str, Any]:
     """Z3's and cvc5's answers (cvc5: the manifest's strategy first; a proof object only for
     Z3's own benchmarks); options are never taken from the file."""
-    from symbolic.kernel.recheck import (
+    from symbolic.evidence.solvers import (
         CVC5_QUICK_UNITS,
         cvc5_opinion,
         run_cvc5_portfolio,
@@ -374,7 +374,7 @@ def _smt_row(
     files = (entry.get("file", ""),)
     text = _obligation_text(ctx, entry)
     if role == Checks.SMT:
-        from symbolic.formula_smt import smt_obligation
+        from symbolic.evidence.formula_smt import smt_obligation
 
         if smt_obligation(formula) != text:
             return Row(
@@ -412,7 +412,7 @@ def _smt_row(
     if "unsat" in said:  # a SymPy step (or a Z3 step's formula): either solver is a second
         return Row(claim, node["id"], role, shown, "proved", second_engine=True, **common)
     if node.get("method") == "sympy":  # neither solver decided it: the weak check instead
-        from symbolic.recheck_numbers import spot_check
+        from symbolic.evidence.numbers import spot_check
 
         outcome, text = spot_check(formula)
         return Row(
@@ -429,7 +429,7 @@ def _smt_row(
 def _certificate_row(
     ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic, role: str
 ) -> Row:
-    from symbolic import recheck_numbers as rn
+    from symbolic.evidence import numbers as rn
 
     files = (entry.get("file", ""),)
     cert = _json(_obligation_text(ctx, entry).encode("utf-8"))
@@ -459,7 +459,7 @@ def _certificate_row(
 
 
 def _spot_row(ctx: _Context, claim: str, node: dict, entry: dict, formula: sympy.Basic) -> Row:
-    from symbolic.recheck_numbers import spot_check
+    from symbolic.evidence.numbers import spot_check
 
     files = (entry.get("file", ""),)
     spot = _json(_obligation_text(ctx, entry).encode("utf-8"))
@@ -498,7 +498,7 @@ def _node_rows(
     ctx: _Context, claim: str, node: dict, by_id: dict[str, dict], outcomes: dict[str, str]
 ) -> list[Row]:
     """The re-check of one fact: what its formula and method require, from its files."""
-    from symbolic.recheck_rules import derive
+    from symbolic.evidence.rules import derive
 
     formula = node["_formula"]
     need = required_checks(
@@ -786,7 +786,7 @@ def recheck(
     (``record``; never through a symlink)."""
     import mpmath
 
-    from symbolic.kernel.recheck import cvc5_available, cvc5_version, z3_version
+    from symbolic.evidence.solvers import cvc5_available, cvc5_version, z3_version
 
     root = Path(directory)
     use_cvc5 = cvc5_available()

@@ -25,7 +25,7 @@ from mpmath import iv
 from mpmath.libmp import to_rational
 from sympy.core.function import AppliedUndef
 
-from symbolic.formula_reader import read_fraction
+from symbolic.evidence.formula_reader import read_fraction
 from symbolic.kernel.logic import Exists, ForAll
 
 RECHECK_BITS = (64, 256, 1024)
