@@ -312,7 +312,8 @@ def recheck_main(
     import os
 
     from symbolic.engine import Table
-    from symbolic.evidence.recheck import recheck, summary
+    from symbolic.evidence.recheck import recheck
+    from symbolic.evidence.report import summary
     from symbolic.render import table_text
 
     if not os.path.isdir(directory):

@@ -116,8 +116,9 @@ def rechecked_answers(runs: Sequence[Any], directory: str) -> dict[tuple, dict]:
     DIR``) holds for the Z3 obligations of ``runs``: an obligation counts only when the record
     has its very benchmark (same ``digest``) with Z3 and cvc5 both ``unsat``; any other is
     ``cvc5: not in the re-check record`` (backing ``z3``). ``ValueError`` for a bad record."""
+    from symbolic.evidence.benchmarks import digest
     from symbolic.evidence.export import z3_obligations
-    from symbolic.evidence.recheck import digest, read_record
+    from symbolic.evidence.report import read_record
 
     data = read_record(directory)
     versions = data.get("versions", {})

@@ -9,8 +9,8 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
+from symbolic.evidence.certificates import check_witness
 from symbolic.evidence.formula_reader import read_formula
-from symbolic.evidence.numbers import check_witness
 from symbolic.kernel.logic import ForAll
 
 x = sympy.Symbol("x", real=True)
