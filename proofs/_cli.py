@@ -276,7 +276,7 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
     from dataclasses import replace
 
     from symbolic.backing import rechecked_answers, with_second_checks
-    from symbolic.export import export
+    from symbolic.evidence.export import export
 
     if args.smt2 is not None:
         try:
@@ -312,7 +312,8 @@ def recheck_main(
     import os
 
     from symbolic.engine import Table
-    from symbolic.recheck import recheck, summary
+    from symbolic.evidence.recheck import recheck
+    from symbolic.evidence.report import summary
     from symbolic.render import table_text
 
     if not os.path.isdir(directory):
