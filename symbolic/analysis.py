@@ -24,7 +24,6 @@ from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
-from symbolic.formula_text import source_text
 from symbolic.kernel import Fact, check_homogeneous, conj, counterexample, negate, undecided
 from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
 from symbolic.properties import (
@@ -36,6 +35,7 @@ from symbolic.properties import (
     decide_linear,
     value_at,
 )
+from symbolic.render.formula_text import source_text
 
 SCALING_FACTORS = tuple(sympy.Rational(a) for a in ("2", "1/2", "3", "10"))
 SCALING_TIMEOUT_S = 10.0  # the search for an explicit inverse-scaling witness
@@ -119,7 +119,7 @@ class ActivationAnalysis:
 
 
 def shown_text(expr: sympy.Basic) -> str:
-    from symbolic.formula_text import text
+    from symbolic.render.formula_text import text
 
     return (
         text(expr) if not isinstance(expr, sympy.Basic) or expr.args or expr.is_Atom else str(expr)

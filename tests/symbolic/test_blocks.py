@@ -348,9 +348,9 @@ def test_the_block_follows_from_the_sub_layer_by_cong():
 
 
 def test_the_printers_print_matrix_products_as_sympy_does():
-    """symbolic.formula_text skips SymPy's negation of a MatMul to find its precedence (a doit
-    of the whole product): the text is unchanged, minus signs and parentheses included."""
-    from symbolic.formula_text import source_text
+    """symbolic.render.formula_text skips SymPy's negation of a MatMul to find its precedence (a
+    doit of the whole product): the text is unchanged, minus signs and parentheses included."""
+    from symbolic.render.formula_text import source_text
 
     n_ = sympy.Symbol("n", integer=True, positive=True)
     A, B, C = (sympy.MatrixSymbol(s, n_, n_) for s in "ABC")
@@ -370,7 +370,7 @@ def test_the_printers_print_matrix_products_as_sympy_does():
     exprs.append(attention(plain, parameters(plain)))
     from sympy.printing.str import StrPrinter
 
-    from symbolic.formula_text import _PRINTER, TextPrinter
+    from symbolic.render.formula_text import _PRINTER, TextPrinter
 
     sympys = {k: getattr(StrPrinter, k) for k in ("parenthesize", "_print_MatMul", "_print_Add")}
     old = type("Old", (TextPrinter,), sympys)(_PRINTER._settings)
