@@ -38,6 +38,7 @@ from numeric_checks import conservation as numeric
 from proofs._cli import run, torch_wanted, writable_file
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, z
+from symbolic.calc import held_and
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
@@ -99,7 +100,7 @@ def _conjunction(steps: Sequence[Step], rule: str = "") -> Step:
 
 
 def _statement(*formulas: sympy.Basic) -> sympy.Basic:
-    return sympy.And(*formulas, evaluate=False)
+    return held_and(*formulas)
 
 
 # --- the general theorem --------------------------------------------------------------------

@@ -15,7 +15,9 @@ A broken symmetry always carries a certified witness; an undecided one is ``unkn
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import sympy
@@ -90,6 +92,12 @@ class ActivationAnalysis:
         return None if w is None else (w, sympy.Integer(1))
 
     def to_json(self) -> dict[str, Any]:
+        """The analysis as JSON (a fresh copy: rendering the formulas is done once per
+        analysis, which exchange and scaling both report)."""
+        return copy.deepcopy(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
         return {
             "activation": self.label,
             "expression": shown_text(self.expr),
