@@ -141,7 +141,16 @@ def unfolded(definition: Step, expr: sympy.Basic, note: str = "") -> Step:
     return Step(unfold(definition.fact, expr), "unfold the definition", note)
 
 
-__all__ = ["Calc", "conjoined", "in_context", "instance", "reversed_step", "rule_step", "unfolded"]
+__all__ = [
+    "Calc",
+    "conjoined",
+    "held_and",
+    "in_context",
+    "instance",
+    "reversed_step",
+    "rule_step",
+    "unfolded",
+]
 
 
 def zero_or_witnessed_break(expr: sympy.Expr, variables: tuple) -> Fact:
