@@ -39,9 +39,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from symbolic.capacity import rational, store_capacity
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import PART_B, STORES
+from symbolic.memory.capacity import rational, store_capacity
+from symbolic.memory.stores import PART_B, STORES
 
 ESTIMATORS = ("rao-blackwell", "direct")
 DEFAULT_SEED = 20240531
@@ -84,7 +84,7 @@ class Estimate:
     queries: int
     seed: int
     seconds: float
-    theory: dict[str, float]  # capacity under each law (symbolic.capacity)
+    theory: dict[str, float]  # capacity under each law (symbolic.memory.capacity)
     capped: bool = False  # the sample size for TARGET_REL_SE was cut to PAIRS_RANGE[1]
 
     def to_json(self) -> dict:
@@ -260,7 +260,7 @@ def term_cv2(store: str, d: int, beta: float) -> float:
     import mpmath
     import sympy
 
-    from symbolic.similarity_law import beta_, quad_expectation, s
+    from symbolic.memory.similarity_law import beta_, quad_expectation, s
 
     f = STORES[store].weight.subs(beta_, rational(beta)) / STORES[store].weight.subs(
         {s: 1, beta_: rational(beta)}
@@ -377,7 +377,7 @@ def plot(
     when installed) counts the Monte Carlo points."""
     stores = list(stores)
     with_schedules = "softmax" in stores
-    from symbolic.capacity import SCHEDULES
+    from symbolic.memory.schedules import SCHEDULES
 
     bar = _progress(
         len(stores) * len(PLOT_FRACTIONS)
@@ -424,7 +424,8 @@ def _plot(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from symbolic.capacity import SCHEDULES, first_crossing, isr, schedule_isr
+    from symbolic.memory.capacity import isr
+    from symbolic.memory.schedules import SCHEDULES, first_crossing, schedule_isr
 
     fig, (ax, ratio_ax) = plt.subplots(
         1, 2, figsize=(15, 6.5), gridspec_kw={"width_ratios": [1.6, 1]}

@@ -59,7 +59,7 @@ import numpy as np
 from numeric_checks.capacity import Z95, pairs_needed, unit_rows
 from numeric_checks.importance import importance_pairs, tilt
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import PART_B, STORES
+from symbolic.memory.stores import PART_B, STORES
 
 EXTRA = "pip install 'transformer-proofs[sweep]'  (or: pip install 'dask[distributed]' tqdm)"
 DEFAULT_STORES = tuple(PART_B)  # the C1 stores (sym_*, gated_*) are asked for by name
@@ -126,7 +126,7 @@ class Point:
             return self.beta
         import mpmath
 
-        from symbolic.capacity import SCHEDULES
+        from symbolic.memory.schedules import SCHEDULES
 
         with mpmath.workdps(30):
             return float(
@@ -379,7 +379,7 @@ def _importance_pairs(point: Point) -> int:
 def _ls_lower(point: Point) -> int:
     if point.memories is not None:
         return max(point.d + 1, point.memories)
-    from symbolic.capacity import store_capacity
+    from symbolic.memory.capacity import store_capacity
 
     return max(point.d + 1, math.floor(store_capacity("least_squares", point.d).exact.capacity.mid))
 
@@ -388,7 +388,8 @@ def _ls_lower(point: Point) -> int:
 
 
 def _theory(point: Point) -> dict[str, Any]:
-    from symbolic.capacity import rational, schedule_isr, store_capacity
+    from symbolic.memory.capacity import rational, store_capacity
+    from symbolic.memory.schedules import schedule_isr
 
     if point.memories is None:
         cap = store_capacity(point.store, point.d, rational(point.beta or 8))
@@ -409,7 +410,7 @@ def _theory(point: Point) -> dict[str, Any]:
             )
             for law in ("exact", "gaussian")
         } | {"exact_kind": "closed form"}
-    from symbolic.capacity import isr
+    from symbolic.memory.capacity import isr
 
     return {
         law: isr(point.store, law, point.d, point.beta or 8, point.memories)

@@ -2,7 +2,7 @@
 
 docs/theory.md Part B. ``M`` stored pairs of independent uniform unit vectors, a stored key as the
 query, ``ISR(M) = E‖interference‖² / E‖signal‖²`` and the capacity ``M*`` with ``ISR(M*) = 1``.
-For every store of ``symbolic.memory_stores.STORES`` this module derives the capacity under the
+For every store of ``symbolic.memory.stores.STORES`` this module derives the capacity under the
 source's Gaussian approximation ``s ~ N(0, 1/d)`` (which reproduces the source's table) and
 under the exact finite-d law of ``s`` (density ``∝ (1 − s²)^((d−3)/2)``), the least-squares
 store above ``d``, the softmax β that maximizes capacity, and where the logit-scaling
@@ -30,68 +30,78 @@ import sys
 from collections.abc import Sequence
 
 import mpmath
-import numpy as np
 import sympy
 
 from proofs._cli import run
 from symbolic.calc import Calc
-from symbolic.capacity import (
-    QWEN_TRAINING_LENGTH,
-    SCHEDULES,
-    SEED_MEMORIES,
-    SOURCE_BETA,
-    SOURCE_D,
-    SOURCE_TOLERANCE,
-    Crossing,
-    StoreCapacity,
-    capacity_expr,
-    first_crossing,
-    half_line_squares,
-    leading_order_capacity,
-    leading_term,
-    log_isr,
-    rational,
-    schedule_beta_expr,
-    schedule_isr,
-    second_moment,
-    softmax_optimum,
-    store_capacity,
-)
-from symbolic.capacity_formulas import (
-    BESSEL_FORM,
-    HALF,
-    capacity_chain,
-    capacity_form,
-    concluded,
-    conjunction,
-    eq,
-    identities,
-    lemma_facts,
-    moment_form,
-    moment_value,
-    put,
-    signed,
-)
 from symbolic.check import equal_step
-from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
+from symbolic.engine import Claim, Derivation, Report, Result, Step
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import (
-    ORACLE,
-    Exists,
-    Fact,
     ForAll,
     check_bound_on,
     check_compare,
     check_equal,
-    check_sign,
     define,
     oracle,
     symm,
     undecided,
     unfold,
 )
-from symbolic.memory_stores import PART_B, MemoryStore
-from symbolic.similarity_law import (
+from symbolic.memory.capacity import (
+    SOURCE_BETA,
+    SOURCE_D,
+    SOURCE_TOLERANCE,
+    StoreCapacity,
+    capacity_expr,
+    leading_order_capacity,
+    leading_term,
+    outward,
+    rational,
+    store_capacity,
+)
+from symbolic.memory.capacity_checks import (
+    law_checks,
+    ls_overload_checks,
+    ls_recall_checks,
+    mgf_checks,
+    moment_checks,
+    schedule_checks,
+    softmax_beta_checks,
+    store_checks,
+    swiglu_check,
+)
+from symbolic.memory.capacity_formulas import (
+    BESSEL_FORM,
+    HALF,
+    capacity_chain,
+    capacity_form,
+    checked,
+    concluded,
+    conjunction,
+    eq,
+    half_line_steps,
+    identities,
+    lemma_facts,
+    moment_form,
+    moment_value,
+    mstar,
+    put,
+    second_moment_form,
+    signal_form,
+    square_degrees,
+    store_statement,
+)
+from symbolic.memory.capacity_report import capacity_data, memories_text, report_json, tables
+from symbolic.memory.schedules import (
+    QWEN_TRAINING_LENGTH,
+    SCHEDULES,
+    Crossing,
+    crossing_facts,
+    first_crossing,
+    log_isr,
+)
+from symbolic.memory.similarity_law import (
     LAW_NAMES,
     LAWS,
     beta_,
@@ -100,120 +110,16 @@ from symbolic.similarity_law import (
     k_,
     mgf2,
     moment,
-    mp_mgf2,
-    quad_expectation,
     s,
 )
-from symbolic.versions import versions
+from symbolic.memory.stores import PART_B
 
 MAX_D = 4096  # largest --d
 MAX_BETA = 1000.0  # largest --beta
 ORDER = 50  # place in `python -m proofs` (Part B, after Part A)
 SOURCE = "B"
 MIN_D = 3  # the exact law's density (1 − s²)^((d−3)/2) is bounded only from d = 3 on
-NUMERIC_DPS = 20  # mpmath digits of the quadrature cross-checks
-QUAD_TOLERANCE = 1e-12  # relative: mpmath.quad at NUMERIC_DPS digits vs a closed form
-SEED = 20240531  # the numpy cross-checks' random draws
 CERTIFIED_WIDTH = 1e-3  # a certified numeric capacity must be known to 0.1 % (it is to <1e-4)
-GRID = 50  # points of the numeric check below each crossing
-LS_DRAWS = 50  # key matrices of the least-squares cross-check (ISR known to ~0.1 %)
-# The least-squares numeric cross-checks (a pseudo-inverse, QR of 2d+2 × d key matrices) cost
-# ~d³ per matrix: above this dimension they run at LS_CHECK_MAX_D, and the check says so (the
-# claims hold for every d; the check tests the algebra, which does not depend on d).
-LS_CHECK_MAX_D = 96
-ISR_GRID = (10**3, 10**4, 10**5, 10**6, SEED_MEMORIES)  # M where schedules' ISR is tabulated
-
-# docs/theory.md's Gaussian capacities, the statements checked against the derived closed forms.
-THEORY_GAUSSIAN = {
-    "outer_product": 1 + d_,
-    "relu": 1 + 2 * d_,
-    "relu2": 1 + 2 * d_**2 / sympy.factorial2(3),
-    "relu3": 1 + 2 * d_**3 / sympy.factorial2(5),
-    "glu_relu": 1 + 2 * d_**2 / sympy.factorial2(3),
-    "softmax": 1 + sympy.exp(2 * beta_ - 2 * beta_**2 / d_),
-}
-# ... and the exact-law forms: (2p−1)!!/(d(d+2)⋯(d+2p−2)) moments; ₀F₁ = Bessel I.
-THEORY_EXACT = {
-    "outer_product": 1 + d_,
-    "relu": 1 + 2 * d_,
-    "relu2": 1 + 2 * d_ * (d_ + 2) / 3,
-    "relu3": 1 + 2 * d_ * (d_ + 2) * (d_ + 4) / 15,
-    "glu_relu": 1 + 2 * d_ * (d_ + 2) / 3,
-    "softmax": 1
-    + sympy.exp(2 * beta_)
-    / (sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2) * sympy.besseli(d_ / 2 - 1, 2 * beta_)),
-}
-
-
-# --- formulas and statements -----------------------------------------------------------------
-# A claim's statement is a formula built here from the mathematics; its derivation ends in a
-# kernel fact with exactly that formula. ``put`` writes a formula at given terms *without*
-# evaluating it, so a step relates the formula (``1 + 2·64``) to its value (``129``), never a
-# number computed in Python to itself.
-
-
-def second_moment_form(store: MemoryStore, law: str) -> sympy.Expr:
-    """``E[f(s)²]`` as the lemmas give it: ``½ Σ_n (c⁺_n + c⁻_n) E[s^n]`` from the half-line
-    polynomials ``f(±t)² = Σ c±_n tⁿ`` (the law is even), or the MGF ``E[exp(2βs)]``."""
-    if store.expectation == "mgf":
-        return mgf2(law)
-    plus, minus = half_line_squares(store.weight)
-    terms = [
-        moment_form(law, n // 2)
-        if c == 1
-        else sympy.Mul(c, moment_form(law, n // 2), evaluate=False)
-        for (n,), c in (plus + minus).terms()
-    ]
-    total = terms[0] if len(terms) == 1 else sympy.Add(*terms, evaluate=False)
-    return sympy.Mul(HALF, total, evaluate=False)
-
-
-def signal_form(store: MemoryStore) -> sympy.Expr:
-    """``f(1)²``, written out."""
-    return sympy.Pow(put(store.weight, {s: 1}), 2, evaluate=False)
-
-
-def mstar(law: str) -> sympy.Symbol:
-    """The name ``M*`` of a store's capacity under a law (defined in its derivation)."""
-    return sympy.Symbol(f"M*_{law}", positive=True)
-
-
-def theory_form(name: str, law: str) -> sympy.Expr:
-    return (THEORY_GAUSSIAN if law == "gaussian" else THEORY_EXACT)[name]
-
-
-def square_degrees(store: MemoryStore) -> list[int]:
-    """The powers ``n`` of ``f(t)² + f(−t)² = Σ c_n tⁿ``."""
-    return [n for (n,), _ in sum(half_line_squares(store.weight)).terms()]
-
-
-def outward(lo: float, hi: float, digits: int = 9) -> tuple[sympy.Rational, sympy.Rational]:
-    """Rationals ``a ≤ lo`` and ``b ≥ hi`` with ``digits`` significant digits (a float end of a
-    certified interval may be rounded inward by an ulp; these are not)."""
-
-    def cut(x: float, up: bool) -> sympy.Rational:
-        scale = sympy.Integer(10) ** (digits - 1 - math.floor(math.log10(abs(x))))
-        q = sympy.Rational(x) * scale
-        return (sympy.ceiling(q) + 1 if up else sympy.floor(q) - 1) / scale
-
-    return cut(lo, False), cut(hi, True)
-
-
-def _relative(a: float, b: float) -> float:
-    return abs(a - b) / abs(b)
-
-
-def _numeric(
-    name: str,
-    got: float,
-    want: float,
-    tol: float,
-    samples: int = 1,
-    backend_name: str = "mpmath",
-    detail: str = "",
-) -> NumericCheck:
-    err = _relative(float(got), float(want)) if want else abs(float(got))
-    return NumericCheck(name, backend_name, samples, err, tol, err <= tol, detail)
 
 
 # --- lemmas ---------------------------------------------------------------------------------
@@ -302,26 +208,7 @@ def law_lemma(d: int) -> Result:
         (f"d ≥ {MIN_D}",),
         statement=statement,
     )
-    with mpmath.workdps(NUMERIC_DPS):
-        total = quad_expectation("exact", d, lambda x: 1)
-    rng = np.random.default_rng(SEED)
-    pairs = 20_000
-    k, q = (rng.standard_normal((pairs, d)) for _ in range(2))
-    sims = (k * q).sum(1) / np.linalg.norm(k, axis=1) / np.linalg.norm(q, axis=1)
-    fourth = float(np.mean(sims**4)) * d * (d + 2) / 3  # E[s⁴] = 3/(d(d+2)): ratio ≈ 1
-    spread = math.sqrt(105 / 9 * d * (d + 2) / ((d + 4) * (d + 6)) - 1) / math.sqrt(pairs)
-    numeric = (
-        _numeric(f"∫ density = 1 at d = {d}", total, 1, QUAD_TOLERANCE),
-        _numeric(
-            f"E[s⁴]·d(d+2)/3 = 1 from {pairs} pairs of numpy unit vectors",
-            fourth,
-            1,
-            5 * spread,
-            pairs,
-            "numpy",
-            "tolerance 5 standard errors",
-        ),
-    )
+    numeric = law_checks(d)
     return Result(claim, Derivation(steps), numeric)
 
 
@@ -392,16 +279,7 @@ def moments_lemma(d: int) -> Result:
         uses=("similarity-law",),
         statement=statement,
     )
-    numeric = []
-    with mpmath.workdps(NUMERIC_DPS):
-        for law in LAW_NAMES:
-            for kk in (2, 3):  # E[s²] = 1/d is checked by capacity-outer_product
-                got = quad_expectation(law, d, lambda x, kk=kk: x ** (2 * kk))
-                numeric.append(
-                    _numeric(
-                        f"{law}: E[s^{2 * kk}] at d = {d}", got, moment(law, kk, d), QUAD_TOLERANCE
-                    )
-                )
+    numeric = moment_checks(d)
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
@@ -442,41 +320,8 @@ def mgf_lemma(d: int, beta: sympy.Rational) -> Result:
         uses=("even-moments",),
         statement=statement,
     )
-    numeric = []
-    with mpmath.workdps(NUMERIC_DPS):
-        b = mpmath.mpf(beta)
-        for law in LAW_NAMES:
-            got = quad_expectation(law, d, lambda x: mpmath.exp(2 * b * x))
-            numeric.append(
-                _numeric(
-                    f"{law}: E[exp(2βs)] at d = {d}, β = {beta}",
-                    got,
-                    mp_mgf2(law, b, d),
-                    QUAD_TOLERANCE,
-                )
-            )
-        bessel = (
-            mpmath.gamma(mpmath.mpf(d) / 2)
-            * b ** (1 - mpmath.mpf(d) / 2)
-            * mpmath.besseli(mpmath.mpf(d) / 2 - 1, 2 * b)
-        )
-        numeric.append(
-            _numeric("₀F₁ = Bessel form", mp_mgf2("exact", b, d), bessel, QUAD_TOLERANCE)
-        )
+    numeric = mgf_checks(d, beta)
     return Result(claim, Derivation(steps), tuple(numeric))
-
-
-def checked(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
-    """Like ``identities``, with sign rows ``(expr, "positive" | ..., rule, note)``."""
-    formulas, steps = [], []
-    for lhs, rhs, rule, note in rows:
-        if isinstance(rhs, str):
-            formulas.append(signed(lhs, rhs))
-            steps.append(Step(check_sign(lhs, rhs), rule, note))
-        else:
-            formulas.append(eq(lhs, rhs))
-            steps.append(equal_step(lhs, rhs, rule, note=note))
-    return conjunction(*formulas), concluded(steps, steps)
 
 
 def swiglu_enclosure(cap: StoreCapacity, law: str) -> tuple[sympy.Rational, sympy.Rational]:
@@ -521,7 +366,7 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
             fact = check_compare(lo_e, ">", hi_g)
             rule = "exact arithmetic on the certified enclosures of capacity-swiglu"
             note = f"{name}: M*_exact ≥ {lo_e} > {hi_g} ≥ M*_gauss"
-        elif theory_form(name, "exact") == theory_form(name, "gaussian"):
+        elif store.theory_exact == store.theory_gaussian:
             forms = [
                 capacity_form(signal_form(store), second_moment_form(store, law))
                 for law in ("exact", "gaussian")
@@ -529,7 +374,7 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
             formula, fact = eq(*forms), check_equal(*forms)
             rule, note = "the two laws' second moments agree", f"{name}: M*_exact = M*_gauss"
         else:
-            sides = [put(theory_form(name, law), values) for law in ("exact", "gaussian")]
+            sides = [put(store.theory(law), values) for law in ("exact", "gaussian")]
             formula = sympy.StrictGreaterThan(*sides, evaluate=False)
             fact = check_compare(sides[0], ">", sides[1])
             rule = "exact or outward-rounded enclosures of both closed forms"
@@ -558,30 +403,6 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
 # --- the stores ------------------------------------------------------------------------------
 
 
-def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
-    """``f(±t)² = P±(t)`` for every ``t > 0``, checked by the kernel."""
-    steps = []
-    for sign, poly in zip((1, -1), half_line_squares(store.weight), strict=True):
-        lhs = sympy.Pow(store.weight.xreplace({s: sign * T}), 2, evaluate=False)
-        if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
-            lhs = sympy.Subs(store.weight**2, s, sign * T)
-        side = "" if sign > 0 else "−"
-        steps.append(
-            equal_step(
-                lhs,
-                poly.as_expr(),
-                f"substitute s = {side}t, t > 0",
-                note=f"f({side}t)² = {sympy.sstr(poly.as_expr())}",
-            )
-        )
-    return tuple(steps)
-
-
-def store_statement(name: str) -> sympy.Basic:
-    """``M*_gauss = …  ∧  M*_exact = …``: THEORY.md's closed forms."""
-    return conjunction(*(eq(mstar(law), theory_form(name, law)) for law in ("gaussian", "exact")))
-
-
 def store_result(cap: StoreCapacity) -> Result:
     if cap.store.expectation == "projection":
         return ls_capacity_result(cap)
@@ -598,12 +419,12 @@ def store_result(cap: StoreCapacity) -> Result:
         + (f", β = {beta}" if store.uses_beta else ""),
         SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
-        statement=store_statement(store.name),
+        statement=store_statement(store),
     )
     steps: list[Step] = list(half_line_steps(store)) if store.expectation == "moments" else []
     chains, values_at = [], []
     for law in ("gaussian", "exact"):
-        closed = theory_form(store.name, law)
+        closed = store.theory(law)
         chain = capacity_chain(
             store.name,
             law,
@@ -629,14 +450,7 @@ def store_result(cap: StoreCapacity) -> Result:
             )
         )
     steps = concluded(steps + values_at, chains)
-    numeric: list[NumericCheck] = []
-    with mpmath.workdps(NUMERIC_DPS):
-        f2 = sympy.lambdify(s, (store.weight**2).subs(beta_, beta), "mpmath")
-        for law in LAW_NAMES:
-            got = quad_expectation(law, d, f2)
-            want = second_moment(store, law).subs(values)
-            want = sympy.lambdify((), want, "mpmath")()
-            numeric.append(_numeric(f"{law}: E[f(s)²] by quadrature", got, want, QUAD_TOLERANCE))
+    numeric = store_checks(store, d, beta)
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
@@ -707,22 +521,7 @@ def swiglu_result(cap: StoreCapacity) -> Result:
             )
         )
         steps.append(parts[-1])
-        with mpmath.workdps(NUMERIC_DPS):
-            f2 = sympy.lambdify(s, store.weight**2, "mpmath")
-            got = quad_expectation(law, d, f2)
-            at_one = float(sympy.N(store.weight.subs(s, 1) ** 2, 20))
-            inside = enc.lo <= 1 + at_one / float(got) <= enc.hi
-            numeric.append(
-                NumericCheck(
-                    f"{law}: mpmath.quad capacity inside the certified interval",
-                    "mpmath",
-                    1,
-                    0.0 if inside else 1.0,
-                    0.0,
-                    inside,
-                    f"{1 + at_one / float(got):.10g} in [{enc.lo:.10g}, {enc.hi:.10g}]",
-                )
-            )
+        numeric.append(swiglu_check(store, law, d, enc))
     return Result(claim, Derivation(concluded(steps, parts)), tuple(numeric))
 
 
@@ -757,7 +556,7 @@ def source_result(caps64: dict[str, StoreCapacity]) -> Result:
     for name, cap in caps64.items():
         src, values = sympy.Rational(cap.store.source), {d_: cap.d, beta_: cap.beta}
         if cap.gaussian.kind == "closed form":
-            closed = THEORY_GAUSSIAN.get(name, capacity_expr(cap.store, "gaussian"))
+            closed = cap.store.theory_gaussian
             with sympy.evaluate(False):
                 gap = put(sympy.Abs(closed - src) / src, values)
             formulas.append(sympy.StrictLessThan(gap, tol, evaluate=False))
@@ -839,23 +638,7 @@ def ls_exact_recall(d: int) -> Result:
         .eq(sympy.Integer(1), "G⁻¹G = I")
     )
     steps = (pinv, gram, inv) + calc.steps(note="K⁺K = I, so W k_i = V K⁺ K e_i = v_i")
-    rng = np.random.default_rng(SEED)
-    n = min(d, LS_CHECK_MAX_D)
-    keys = rng.standard_normal((n, n))
-    keys /= np.linalg.norm(keys, axis=0)
-    err = float(np.abs(np.linalg.pinv(keys) @ keys - np.eye(n)).max())
-    at = "" if n == d else f" (check run at d = {n} ≤ {LS_CHECK_MAX_D}, not {d})"
-    numeric = (
-        NumericCheck(
-            f"max |K⁺K − I| for {n} unit keys in R^{n}{at}",
-            "numpy",
-            1,
-            err,
-            1e-8,
-            err <= 1e-8,
-            "float64; tolerance allows condition numbers ~1e7",
-        ),
-    )
+    numeric = ls_recall_checks(d)
     return Result(claim, Derivation(steps), numeric)
 
 
@@ -907,25 +690,7 @@ def ls_overload(d: int) -> Result:
         ),
         statement=statement,
     )
-    rng = np.random.default_rng(SEED)
-    n = min(d, LS_CHECK_MAX_D)
-    m, draws = 2 * n + 2, LS_DRAWS
-    keys = rng.standard_normal((draws, m, n))
-    q, _ = np.linalg.qr(keys)
-    lev = (q * q).sum(-1)
-    got = float((lev - lev**2).mean() / (lev**2).mean())
-    at = "" if n == d else f", check run at d = {n} ≤ {LS_CHECK_MAX_D}, not {d}"
-    numeric = (
-        _numeric(
-            f"ISR({m}) = 1 for Gaussian keys ({draws} draws{at})",
-            got,
-            1,
-            0.02,
-            draws * m,
-            "numpy",
-            "tolerance: ~6 standard errors at d ≥ 8",
-        ),
-    )
+    numeric = ls_overload_checks(d)
     return Result(claim, Derivation(steps), numeric)
 
 
@@ -985,85 +750,8 @@ def softmax_beta_result(d: int) -> Result:
         uses=("mgf",),
         statement=statement,
     )
-    with mpmath.workdps(NUMERIC_DPS):
-        grid = [mpmath.mpf(b) for b in (1, 2, 4, 8, 16, 32, 64, 128)]
-        caps = [2 * b - mpmath.log(mp_mgf2("exact", b, d)) for b in grid]
-        increasing = all(b > a for a, b in zip(caps, caps[1:], strict=False))
-        big = mpmath.mpf(50 * d * d)
-        ratio = mpmath.exp(2 * big - mpmath.log(mp_mgf2("exact", big, d))) / (
-            2
-            * mpmath.sqrt(mpmath.pi)
-            * big ** (mpmath.mpf(d - 1) / 2)
-            / mpmath.gamma(mpmath.mpf(d) / 2)
-        )
-    numeric = (
-        NumericCheck(
-            "ln(M*−1) increasing on β = 1, 2, …, 128 (exact law)",
-            "mpmath",
-            len(grid),
-            0.0 if increasing else 1.0,
-            0.0,
-            increasing,
-        ),
-        _numeric(
-            f"asymptotic 2√π β^((d−1)/2)/Γ(d/2) at β = {int(big)}",
-            ratio,
-            1,
-            d * d / float(big),
-            detail="relative correction O(d²/β)",
-        ),
-    )
+    numeric = softmax_beta_checks(d)
     return Result(claim, Derivation(steps), numeric)
-
-
-X_ = sympy.Symbol("x", positive=True)  # x = ln M
-
-
-def exact_log_isr(name: str, d: int, beta0: sympy.Rational, L: int) -> sympy.Expr:
-    """``ln ISR(e^x) = x + ln(1 − e^(−x)) + ln ₀F₁(; d/2; β(x)²) − 2β(x)`` (exact law)."""
-    b = schedule_beta_expr(name, beta0, L)
-    return (
-        X_
-        + sympy.log(1 - sympy.exp(-X_))
-        + sympy.log(sympy.hyper([], [sympy.Rational(d, 2)], b**2))
-        - 2 * b
-    )
-
-
-def exact_crossing(
-    name: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
-) -> sympy.Basic | None:
-    """What the exact law's certificate says: ``ln ISR < 0`` on ``[ln 2, lo]`` and ``> 0`` at
-    a point of ``[lo, hi]`` (rational ends outside the float bracket); None: no crossing."""
-    if c.root_x is None:
-        return None
-    F = exact_log_isr(name, d, beta0, L)
-    lo, hi = outward(c.lo_x, c.hi_x, 12)
-    return sympy.And(
-        ForAll(
-            (X_,),
-            sympy.StrictLessThan(F, 0, evaluate=False),
-            domain=sympy.Interval(sympy.log(2), lo),
-        ),
-        Exists((X_,), sympy.StrictGreaterThan(F, 0, evaluate=False), domain=sympy.Interval(lo, hi)),
-        evaluate=False,
-    )
-
-
-def crossing_facts(
-    name: str, law: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
-) -> tuple[Fact, ...]:
-    """The facts of a certified crossing; the exact law's oracle result restated with its
-    formula (the same certificate, admitted the same way)."""
-    facts = c.facts or (c.verdict,)
-    formula = exact_crossing(name, c, d, beta0, L) if law == "exact" else None
-    if formula is None or len(facts) != 1 or facts[0].kind != ORACLE:
-        return facts
-    (fact,) = facts
-    said = fact.formula.args[0].name if fact.formula.args else sympy.sstr(fact.formula)
-    if fact.status != "proved":
-        return (undecided(formula, fact.verdict.reason, fact.verdict.method),)
-    return (oracle(said, fact.verdict.method, fact.verdict.certificate, formula),)
 
 
 def schedule_result(
@@ -1071,7 +759,7 @@ def schedule_result(
 ) -> Result:
     sched = SCHEDULES[name]
     where = "; ".join(
-        f"{law}: M ≈ {_fmt_memories(c)}" if c.root_x is not None else f"{law}: none"
+        f"{law}: M ≈ {memories_text(c)}" if c.root_x is not None else f"{law}: none"
         for law, c in crossings.items()
     )
     rules = {
@@ -1100,37 +788,8 @@ def schedule_result(
         uses=("softmax-optimal-beta", "gaussian-underestimates"),
         statement=conjunction(*(s.formula for s in steps)),
     )
-    numeric = []
-    with mpmath.workdps(NUMERIC_DPS):
-        for law, c in crossings.items():
-            if c.root_x is None:
-                continue
-            # ln ISR, not ISR: at β = 1e-300, ISR(2) = 1 − 2e-300 is below 1 but rounds to 1
-            x_end = max(mpmath.log(2), min(c.root_x * (1 - 1e-3), c.lo_x))
-            xs = [mpmath.log(2) + (x_end - mpmath.log(2)) * i / GRID for i in range(GRID + 1)]
-            b0, lnL = mpmath.mpf(rational(beta0)), mpmath.log(L)
-            worst = max(
-                log_isr(mpmath.mp, law, d, SCHEDULES[name].beta(mpmath.mp, x, b0, lnL), x)
-                for x in xs
-            )
-            numeric.append(
-                NumericCheck(
-                    f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below the crossing",
-                    "mpmath",
-                    GRID + 1,
-                    float(worst),
-                    0.0,
-                    bool(worst < 0),
-                    expect="below",
-                )
-            )
+    numeric = schedule_checks(name, crossings, beta0, d, L)
     return Result(claim, Derivation(concluded(steps, steps)), tuple(numeric))
-
-
-def _fmt_memories(c: Crossing) -> str:
-    if c.memories is not None and math.isfinite(c.memories):
-        return f"{c.memories:.4g}"
-    return f"10^{c.log10_memories:.4f}"
 
 
 # --- report ----------------------------------------------------------------------------------
@@ -1183,176 +842,6 @@ def build_report(
     )
 
 
-def capacity_data(
-    caps: dict[str, StoreCapacity],
-    crossings: dict[str, dict[str, Crossing]],
-    d: int,
-    beta: float,
-    L: int,
-) -> dict:
-    at_source = d == SOURCE_D and rational(beta) == SOURCE_BETA
-    stores = {}
-    for name, cap in caps.items():
-        g, e = cap.gaussian, cap.exact
-        src = cap.store.source
-        stores[name] = {
-            "title": cap.store.title,
-            "weights": cap.store.weight_text,
-            "gaussian": g.capacity.mid,
-            "exact": e.capacity.mid,
-            "source": float(src),
-            "source_text": cap.store.source_text,
-            "formula_gaussian": g.formula,
-            "formula_exact": e.formula,
-            "kind_gaussian": g.kind,
-            "kind_exact": e.kind,
-            "gaussian_interval": [g.capacity.lo, g.capacity.hi],
-            "exact_interval": [e.capacity.lo, e.capacity.hi],
-            "relative_difference": cap.relative_difference,
-            "source_relative_difference_gaussian": (g.capacity.mid - src) / src
-            if at_source
-            else None,
-            "source_relative_difference_exact": (e.capacity.mid - src) / src if at_source else None,
-            "note": "; ".join(x for x in (cap.store.note, e.note) if x),
-        }
-    schedules = {}
-    for name, by_law in crossings.items():
-        sched = SCHEDULES[name]
-        schedules[name] = {
-            "title": sched.title,
-            "formula": sched.formula,
-            "isr": {
-                law: {str(M): _finite(schedule_isr(name, law, d, beta, L, M)) for M in ISR_GRID}
-                for law in LAW_NAMES
-            },
-            "crossing": {
-                law: {
-                    "memories": _finite(c.memories),
-                    "log10_memories": c.log10_memories,
-                    "beta_at_crossing": c.beta_at_root,
-                    "bracket_ln_memories": [c.lo_x, c.hi_x],
-                    "status": c.status,
-                    "below_one_up_to_2e6": c.root_x is None or c.lo_x > math.log(SEED_MEMORIES),
-                }
-                for law, c in by_law.items()
-            },
-        }
-    return _json_safe(
-        {
-            "d": d,
-            "beta": float(beta),
-            "training_length": L,
-            "source": {
-                "d": SOURCE_D,
-                "beta": SOURCE_BETA,
-                "tolerance": float(SOURCE_TOLERANCE),
-                "applies": at_source,
-            },
-            "stores": stores,
-            "softmax": {"optimal_beta": softmax_optimum(d), "schedules": schedules},
-        }
-    )
-
-
-def _json_safe(x: object) -> object:
-    """Non-finite floats (a capacity past 1.8e308) become null, everywhere in the data."""
-    if isinstance(x, dict):
-        return {k: _json_safe(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_safe(v) for v in x]
-    return _finite(x) if isinstance(x, float) else x
-
-
-def _finite(x: float | None) -> float | None:
-    """JSON has no infinity: a number past the float range is null (``log10_memories`` keeps
-    the crossing of such a schedule, e.g. d = 256, β = 16)."""
-    return x if x is None or math.isfinite(x) else None
-
-
-def tables(data: dict) -> tuple[Table, ...]:
-    d, beta = data["d"], data["beta"]
-    rows = tuple(
-        (
-            name,
-            v["weights"],
-            v["source"] if data["source"]["applies"] else None,
-            v["gaussian"],
-            v["exact"],
-            "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
-            v["kind_exact"],
-        )
-        for name, v in data["stores"].items()
-    )
-    stores = Table(
-        "capacities",
-        f"Capacity M* (ISR = 1) at d = {d}, β = {beta:g}",
-        ("store", "f(s)", "source", "Gaussian", "exact", "exact vs Gaussian", "exact kind"),
-        rows,
-        (
-            "source: the seed's figure at d = 64, β = 8 ('≈')",
-            "least squares 'Gaussian': keys with i.i.d. N(0, 1/d) entries; 'exact': "
-            "unit keys, leading order in 1/d",
-        ),
-    )
-    sched_rows = []
-    for name, v in data["softmax"]["schedules"].items():
-        for law in LAW_NAMES:
-            c = v["crossing"][law]
-            where = (
-                None
-                if c["log10_memories"] is None
-                else f"{c['memories']:.4g}"
-                if c["memories"] is not None
-                else f"10^{c['log10_memories']:.2f}"
-            )
-            sched_rows.append(
-                (
-                    name,
-                    law,
-                    v["isr"][law][str(10**6)],
-                    v["isr"][law][str(SEED_MEMORIES)],
-                    where,
-                    c["beta_at_crossing"],
-                    c["below_one_up_to_2e6"],
-                )
-            )
-    sched = Table(
-        "schedules",
-        f"Softmax logit scaling (β0 = {beta:g}, L = {data['training_length']}, d = {d})",
-        (
-            "schedule",
-            "law",
-            "ISR(1e6)",
-            "ISR(2e6)",
-            "first M with ISR = 1",
-            "β there",
-            "ISR < 1 up to 2e6",
-        ),
-        tuple(sched_rows),
-    )
-    opt = data["softmax"]["optimal_beta"]
-    best = Table(
-        "optimal-beta",
-        "Softmax: capacity-maximizing β",
-        ("law", "β*", "M*(β*)", "note"),
-        (
-            (
-                "gaussian",
-                opt["gaussian"]["beta"],
-                opt["gaussian"]["capacity"],
-                opt["gaussian"]["formula"],
-            ),
-            (
-                "exact",
-                "none (M* increases with β)",
-                opt["exact"]["capacity_at_gaussian_optimum"],
-                "M* at the Gaussian optimum β = d/2; " + opt["exact"]["formula"],
-            ),
-        ),
-    )
-    return stores, sched, best
-
-
 # --- command line ----------------------------------------------------------------------------
 
 
@@ -1373,16 +862,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _json(report: Report, args: argparse.Namespace) -> dict:
-    return {
-        **report.data,
-        "status": report.status,
-        "claims": {r.claim.name: r.status for r in report.results},
-        "seconds": round(report.seconds, 3),
-        "versions": versions(),
-    }
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     return run(
         build_report,
@@ -1391,7 +870,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _add_arguments,
         lambda a: {"d": a.d, "beta": a.beta, "training_length": a.training_length},
         argv,
-        _json,
+        report_json,
     )
 
 

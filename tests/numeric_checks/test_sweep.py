@@ -187,7 +187,7 @@ def test_every_store_weight_survives_pickling_after_use():
     # A Dask task pickled by value carries the weight functions it reaches. np.vectorize(erf)
     # holds an unpicklable ufunc once called: the gelu stores then could not be sent.
     cloudpickle = pytest.importorskip("cloudpickle", reason="the sweep extra (dask)")
-    from symbolic.memory_stores import STORES
+    from symbolic.memory.stores import STORES
 
     s = np.linspace(-1, 1, 9)
     for name, store in STORES.items():

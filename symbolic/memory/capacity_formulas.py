@@ -24,8 +24,12 @@ import sympy
 from symbolic.calc import Calc
 from symbolic.check import equal_step
 from symbolic.engine import Step
-from symbolic.kernel import Fact, check_equal, cong, conj, define, unfold
-from symbolic.similarity_law import LAW_NAMES, beta_, d_, mgf2
+from symbolic.kernel import Fact, check_equal, check_sign, cong, conj, define, unfold
+from symbolic.memory.capacity import half_line_squares
+from symbolic.memory.similarity_law import LAW_NAMES, beta_, d_, mgf2, s
+from symbolic.memory.stores import MemoryStore
+
+_T = sympy.Symbol("t", positive=True)  # a point of a half-line: s = ±t
 
 HALF = sympy.Rational(1, 2)
 
@@ -180,3 +184,74 @@ def bessel_fact() -> Fact:
     """``₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)``, checked once (lemma mgf, and the
     softmax store through it)."""
     return check_equal(mgf2("exact"), BESSEL_FORM)
+
+
+# --- the stores' formulas ----------------------------------------------------------------
+
+
+def second_moment_form(store: MemoryStore, law: str) -> sympy.Expr:
+    """``E[f(s)²]`` as the lemmas give it: ``½ Σ_n (c⁺_n + c⁻_n) E[s^n]`` from the half-line
+    polynomials ``f(±t)² = Σ c±_n tⁿ`` (the law is even), or the MGF ``E[exp(2βs)]``."""
+    if store.expectation == "mgf":
+        return mgf2(law)
+    plus, minus = half_line_squares(store.weight)
+    terms = [
+        moment_form(law, n // 2)
+        if c == 1
+        else sympy.Mul(c, moment_form(law, n // 2), evaluate=False)
+        for (n,), c in (plus + minus).terms()
+    ]
+    total = terms[0] if len(terms) == 1 else sympy.Add(*terms, evaluate=False)
+    return sympy.Mul(HALF, total, evaluate=False)
+
+
+def signal_form(store: MemoryStore) -> sympy.Expr:
+    """``f(1)²``, written out."""
+    return sympy.Pow(put(store.weight, {s: 1}), 2, evaluate=False)
+
+
+def mstar(law: str) -> sympy.Symbol:
+    """The name ``M*`` of a store's capacity under a law (defined in its derivation)."""
+    return sympy.Symbol(f"M*_{law}", positive=True)
+
+
+def square_degrees(store: MemoryStore) -> list[int]:
+    """The powers ``n`` of ``f(t)² + f(−t)² = Σ c_n tⁿ``."""
+    return [n for (n,), _ in sum(half_line_squares(store.weight)).terms()]
+
+
+def checked(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
+    """Like ``identities``, with sign rows ``(expr, "positive" | ..., rule, note)``."""
+    formulas, steps = [], []
+    for lhs, rhs, rule, note in rows:
+        if isinstance(rhs, str):
+            formulas.append(signed(lhs, rhs))
+            steps.append(Step(check_sign(lhs, rhs), rule, note))
+        else:
+            formulas.append(eq(lhs, rhs))
+            steps.append(equal_step(lhs, rhs, rule, note=note))
+    return conjunction(*formulas), concluded(steps, steps)
+
+
+def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
+    """``f(±t)² = P±(t)`` for every ``t > 0``, checked by the kernel."""
+    steps = []
+    for sign, poly in zip((1, -1), half_line_squares(store.weight), strict=True):
+        lhs = sympy.Pow(store.weight.xreplace({s: sign * _T}), 2, evaluate=False)
+        if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
+            lhs = sympy.Subs(store.weight**2, s, sign * _T)
+        side = "" if sign > 0 else "−"
+        steps.append(
+            equal_step(
+                lhs,
+                poly.as_expr(),
+                f"substitute s = {side}t, t > 0",
+                note=f"f({side}t)² = {sympy.sstr(poly.as_expr())}",
+            )
+        )
+    return tuple(steps)
+
+
+def store_statement(store: MemoryStore) -> sympy.Basic:
+    """``M*_gauss = …  ∧  M*_exact = …``: docs/theory.md's closed forms (the table's)."""
+    return conjunction(*(eq(mstar(law), store.theory(law)) for law in ("gaussian", "exact")))
