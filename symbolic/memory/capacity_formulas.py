@@ -24,9 +24,20 @@ import sympy
 from symbolic.calc import Calc
 from symbolic.check import equal_step
 from symbolic.engine import Step
-from symbolic.kernel import Fact, check_equal, check_sign, cong, conj, define, unfold
-from symbolic.memory.capacity import half_line_squares
-from symbolic.memory.similarity_law import LAW_NAMES, beta_, d_, mgf2, s
+from symbolic.kernel import (
+    Fact,
+    ForAll,
+    check_bound_on,
+    check_compare,
+    check_equal,
+    check_sign,
+    cong,
+    conj,
+    define,
+    unfold,
+)
+from symbolic.memory.capacity import StoreCapacity, half_line_squares, outward
+from symbolic.memory.similarity_law import LAW_NAMES, LAWS, beta_, d_, mgf2, s
 from symbolic.memory.stores import MemoryStore
 
 _T = sympy.Symbol("t", positive=True)  # a point of a half-line: s = ±t
@@ -255,3 +266,90 @@ def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
 def store_statement(store: MemoryStore) -> sympy.Basic:
     """``M*_gauss = …  ∧  M*_exact = …``: docs/theory.md's closed forms (the table's)."""
     return conjunction(*(eq(mstar(law), store.theory(law)) for law in ("gaussian", "exact")))
+
+
+# --- stores without a closed form (certified quadrature) ----------------------------------
+
+
+def enclosure_ends(cap: StoreCapacity, law: str) -> tuple[sympy.Rational, sympy.Rational]:
+    """Rational ends outside the certified interval of a quadrature store's ``M*`` under the law."""
+    enc = cap.law(law).capacity
+    return outward(enc.lo, enc.hi)
+
+
+def integral_definition(cap: StoreCapacity, law: str) -> sympy.Expr:
+    """``1 + f(1)²/∫ f(s)² ρ(s) ds`` at this d: what ``M*`` of a store without a closed form is."""
+    lo, hi = LAWS[law].support
+    second = put(sympy.Integral(cap.store.weight**2 * LAWS[law].density, (s, lo, hi)), {d_: cap.d})
+    return capacity_form(signal_form(cap.store), second)
+
+
+def enclosed_statement(cap: StoreCapacity, law: str) -> sympy.Basic:
+    """``lo ≤ M*_law ≤ hi``, the certified interval."""
+    lo, hi = enclosure_ends(cap, law)
+    return sympy.And(sympy.LessThan(lo, mstar(law)), sympy.LessThan(mstar(law), hi), evaluate=False)
+
+
+# --- per-store parts of the lemmas ----------------------------------------------------------
+
+
+def domination_step(cap: StoreCapacity) -> tuple[sympy.Basic, Step] | None:
+    """``M*_exact ≥ M*_gauss`` for one store (lemma gaussian-underestimates): equal when the
+    two laws' forms agree, compared at this d otherwise, by the certified intervals for a
+    quadrature store; None for least squares (a projection, not weights)."""
+    store, values, name = cap.store, {d_: cap.d, beta_: cap.beta}, cap.store.name
+    if store.expectation == "projection":
+        return None
+    if store.expectation == "quadrature":  # the certified intervals of its claim
+        lo_e, _ = enclosure_ends(cap, "exact")
+        _, hi_g = enclosure_ends(cap, "gaussian")
+        formula = sympy.StrictGreaterThan(lo_e, hi_g, evaluate=False)
+        fact = check_compare(lo_e, ">", hi_g)
+        rule = f"exact arithmetic on the certified enclosures of capacity-{name}"
+        note = f"{name}: M*_exact ≥ {lo_e} > {hi_g} ≥ M*_gauss"
+    elif store.theory_exact == store.theory_gaussian:
+        forms = [
+            capacity_form(signal_form(store), second_moment_form(store, law))
+            for law in ("exact", "gaussian")
+        ]
+        formula, fact = eq(*forms), check_equal(*forms)
+        rule, note = "the two laws' second moments agree", f"{name}: M*_exact = M*_gauss"
+    else:
+        sides = [put(store.theory(law), values) for law in ("exact", "gaussian")]
+        formula = sympy.StrictGreaterThan(*sides, evaluate=False)
+        fact = check_compare(sides[0], ">", sides[1])
+        rule = "exact or outward-rounded enclosures of both closed forms"
+        note = f"{name}: M*_exact > M*_gauss at d = {cap.d}" + (
+            f", β = {cap.beta}" if store.uses_beta else ""
+        )
+    return formula, Step(fact, rule, note)
+
+
+def source_step(cap: StoreCapacity, tol: sympy.Rational) -> tuple[sympy.Basic, Step]:
+    """``|M*_gauss − source|/source < tol`` for one store (proposition source-table): on the
+    closed form, or for every value of a quadrature store's certified interval."""
+    name = cap.store.name
+    src, values = sympy.Rational(cap.store.source), {d_: cap.d, beta_: cap.beta}
+    if cap.gaussian.kind == "closed form":
+        with sympy.evaluate(False):
+            gap = put(sympy.Abs(cap.store.theory_gaussian - src) / src, values)
+        step = Step(
+            check_compare(gap, "<", tol),
+            "exact or outward-rounded enclosure of the closed form",
+            note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} (source {float(src):g})",
+        )
+        return sympy.StrictLessThan(gap, tol, evaluate=False), step
+    lo, hi = enclosure_ends(cap, "gaussian")  # every value the certificate allows
+    gap = sympy.Abs(mstar("gaussian") - src) / src
+    formula = ForAll(
+        (mstar("gaussian"),),
+        sympy.StrictLessThan(gap, tol, evaluate=False),
+        domain=sympy.Interval(lo, hi),
+    )
+    step = Step(
+        check_bound_on(gap, mstar("gaussian"), lo, hi, "<", tol),
+        f"interval arithmetic over the certified interval of capacity-{name}",
+        note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} for "
+        f"every M*_gauss in [{float(lo):,.6g}, {float(hi):,.6g}]",
+    )
+    return formula, step

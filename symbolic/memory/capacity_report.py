@@ -1,4 +1,4 @@
-"""The data, tables and JSON of ``python -m proofs.capacity`` (docs/capacity.md).
+"""The data, tables, JSON and arguments of ``python -m proofs.capacity`` (docs/capacity.md).
 
 ``capacity_data`` gathers every store's capacities under both laws, the softmax optimum and the
 logit-scaling schedules' crossings into the ``--json`` document; ``tables`` lays them out for
@@ -7,9 +7,13 @@ the text report. Non-finite floats become null (JSON has no infinity).
 
 from __future__ import annotations
 
+import argparse
 import math
 
+import mpmath
+
 from symbolic.engine import Report, Table
+from symbolic.errors import InvalidArgument
 from symbolic.memory.capacity import (
     SOURCE_BETA,
     SOURCE_D,
@@ -18,15 +22,20 @@ from symbolic.memory.capacity import (
     rational,
 )
 from symbolic.memory.schedules import (
+    QWEN_TRAINING_LENGTH,
     SCHEDULES,
     SEED_MEMORIES,
     Crossing,
+    log_isr,
     schedule_isr,
     softmax_optimum,
 )
 from symbolic.memory.similarity_law import LAW_NAMES
 from symbolic.versions import versions
 
+MAX_D = 4096  # largest --d
+MAX_BETA = 1000.0  # largest --beta
+MIN_D = 3  # the exact law's density (1 − s²)^((d−3)/2) is bounded only from d = 3 on
 ISR_GRID = (10**3, 10**4, 10**5, 10**6, SEED_MEMORIES)  # M where schedules' ISR is tabulated
 
 
@@ -215,3 +224,49 @@ def report_json(report: Report, args: object) -> dict:
         "seconds": round(report.seconds, 3),
         "versions": versions(),
     }
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--d``, ``--beta``, ``--training-length``."""
+    parser.add_argument("--d", type=int, default=SOURCE_D, help="key dimension (default 64)")
+    parser.add_argument(
+        "--beta",
+        type=float,
+        default=SOURCE_BETA,
+        help="softmax inverse temperature β (default 8 = √64)",
+    )
+    parser.add_argument(
+        "--training-length",
+        type=int,
+        default=QWEN_TRAINING_LENGTH,
+        metavar="L",
+        help="training length of the logit-scaling schedules (default 2048, Qwen)",
+    )
+
+
+def validate_arguments(d: int, beta: float, training_length: int) -> None:
+    """``InvalidArgument`` (one line, exit 2) for a dimension, β or L the report cannot use."""
+    if int(d) != d or d < MIN_D:
+        raise InvalidArgument(f"--d {d}: the dimension must be an integer ≥ {MIN_D}")
+    if int(d) == d and d > MAX_D:
+        raise InvalidArgument(
+            f"--d {d}: at most {MAX_D} (the exact-law series are summed to a fixed precision)"
+        )
+    if not (beta > 0 and math.isfinite(beta) and beta <= MAX_BETA):
+        raise InvalidArgument(f"--beta {beta}: β must be a positive number ≤ {MAX_BETA:g}")
+    if int(training_length) != training_length or training_length < 2:
+        raise InvalidArgument(f"--training-length {training_length}: L must be an integer ≥ 2")
+    d, beta_q = int(d), rational(beta)
+    with mpmath.workdps(30):
+        if any(
+            log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
+            for law in LAW_NAMES
+        ):
+            raise InvalidArgument(
+                f"--d {d} --beta {beta:g}: softmax interference already "
+                "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
+                "crossing to find; use a smaller β for this d"
+            )
