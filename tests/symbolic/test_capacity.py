@@ -137,7 +137,7 @@ def test_capacities_at_d64(name, values):
         assert enc.lo - 1e-3 <= float(want) <= enc.hi + 1e-3, (law, enc, want)
 
 
-@pytest.mark.parametrize("name", list(STORES))
+@pytest.mark.parametrize("name", [n for n, m in STORES.items() if math.isfinite(m.source)])
 def test_gaussian_capacity_reproduces_the_source_figure(name):
     cap = store_capacity(name, 64).gaussian.capacity.mid
     assert abs(cap - STORES[name].source) <= float(SOURCE_TOLERANCE) * STORES[name].source
