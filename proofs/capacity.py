@@ -8,8 +8,8 @@ under the exact finite-d law of ``s`` (density ``∝ (1 − s²)^((d−3)/2)``),
 store above ``d``, the softmax β that maximizes capacity, and where the logit-scaling
 schedules (constant, LogN, YaRN) first reach ``ISR = 1``.
 
-Each claim's statement is a formula. A store's is ``M*_gaussian = … ∧ M*_exact = …`` (THEORY's
-closed forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]`` written in the
+Each claim's statement is a formula. A store's is ``M*_gaussian = … ∧ M*_exact = …`` (the
+store table's theory forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]`` written in the
 lemmas' moments (or ₀F₁); the derivation unfolds it, puts the lemmas' facts in place and checks
 the algebra. SwiGLU's capacities and the exact law's crossings are certified outside the
 kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_lo: ln ISR < 0 ∧
@@ -20,6 +20,11 @@ kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_
 ``--json`` prints ``{"stores": {name: {"gaussian": M*, "exact": M*, ...}}, "d": ..,
 "beta": .., "softmax": {...}, ...}``. Monte Carlo with real vectors:
 ``python -m numeric_checks.capacity``.
+
+This module holds the claims, in the order of Part B; what they are built from is in
+``symbolic.memory``: the identities (``capacity_identities``), statements and per-store parts
+(``capacity_formulas``), numeric cross-checks (``capacity_checks``), tables, ``--json`` and
+arguments (``capacity_report``).
 """
 
 from __future__ import annotations
