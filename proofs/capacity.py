@@ -9,11 +9,12 @@ store above ``d``, the softmax β that maximizes capacity, and where the logit-s
 schedules (constant, LogN, YaRN) first reach ``ISR = 1``.
 
 Each claim's statement is a formula. A store's is ``M*_gaussian = … ∧ M*_exact = …`` (the
-store table's theory forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]`` written in the
-lemmas' moments (or ₀F₁); the derivation unfolds it, puts the lemmas' facts in place and checks
-the algebra. SwiGLU's capacities and the exact law's crossings are certified outside the
-kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_lo: ln ISR < 0 ∧
-∃ x in the bracket: ln ISR > 0``), refused by ``--strict`` like every claim that uses them.
+store table's theory forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]``
+written in the lemmas' moments (or ₀F₁); the derivation unfolds it, puts the lemmas' facts in
+place and checks the algebra. SwiGLU's capacities and the exact law's crossings are certified
+outside the kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_lo:
+ln ISR < 0 ∧ ∃ x in the bracket: ln ISR > 0``), refused by ``--strict`` like every claim that
+uses them.
 
     python -m proofs.capacity [--d 64] [--beta 8] [--training-length 2048] [--json] [--latex F]
 

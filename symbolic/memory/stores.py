@@ -42,7 +42,9 @@ measures the store:
 ``source`` is the seed's capacity at ``d = 64`` (``β = 8``), an "≈" figure (NaN and an empty
 ``source_text`` for a store the source does not list).
 
-Adding a store is one entry here; the proofs, the Monte Carlo and the tests pick it up.
+Adding a store is one entry here, appended at the end of the table (``numeric_checks.retrieval``
+seeds a store's draws by its position, so a row inserted earlier would change other stores'
+draws); the proofs, the Monte Carlo and the tests pick it up.
 """
 
 from __future__ import annotations
@@ -220,20 +222,6 @@ STORES: dict[str, MemoryStore] = {
             estimator="weights",
         ),
         MemoryStore(
-            "relu4",
-            "MLP, ReLU⁴",
-            "relu(s)⁴",
-            _sym("relu") ** 4,
-            lambda S, beta: np.maximum(S, 0.0) ** 4,
-            "moments",
-            float("nan"),
-            "",
-            "not in the source's table: the ReLU^p family at p = 4",
-            theory_gaussian=1 + 2 * d_**4 / sympy.factorial2(7),
-            theory_exact=1 + 2 * d_ * (d_ + 2) * (d_ + 4) * (d_ + 6) / 105,
-            estimator="weights",
-        ),
-        MemoryStore(
             "glu_relu",
             "GLU, ReLU gate, tied keys",
             "relu(s)·s",
@@ -280,6 +268,22 @@ STORES: dict[str, MemoryStore] = {
             estimator="tilted",
         ),
         *(_tied(form, act) for act in ACTIVATIONS for form in TIED_FORMS),
+        # new stores go here, at the end: a store's random draws in numeric_checks.retrieval are
+        # seeded by its position in the table
+        MemoryStore(
+            "relu4",
+            "MLP, ReLU⁴",
+            "relu(s)⁴",
+            _sym("relu") ** 4,
+            lambda S, beta: np.maximum(S, 0.0) ** 4,
+            "moments",
+            float("nan"),
+            "",
+            "not in the source's table: the ReLU^p family at p = 4 (as a function, gated_relu3)",
+            theory_gaussian=1 + 2 * d_**4 / sympy.factorial2(7),
+            theory_exact=1 + 2 * d_ * (d_ + 2) * (d_ + 4) * (d_ + 6) / 105,
+            estimator="weights",
+        ),
     )
 }
 # The source's table (docs/theory.md Part B): what proofs.capacity, `--store all` and the sweep's
