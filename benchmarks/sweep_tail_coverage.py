@@ -31,7 +31,7 @@ import mpmath  # noqa: E402
 import numpy as np  # noqa: E402
 
 from numeric_checks.importance import importance_pairs, tilt  # noqa: E402
-from numeric_checks.sweep import QUERIES, weight_chunk  # noqa: E402
+from numeric_checks.sweep_chunks import QUERIES, weight_chunk  # noqa: E402
 
 D, BETA, Z95 = 64, 22.8, 1.959963984540054
 

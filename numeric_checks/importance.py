@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from symbolic.memory_stores import STORES
+from symbolic.memory.stores import STORES
 
 
 def peak_similarity(d: int, beta: float) -> float:

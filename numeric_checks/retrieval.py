@@ -39,8 +39,8 @@ import numpy as np
 from numeric_checks.capacity import Z95, unit_rows
 from numeric_checks.sweep import OneLineErrorParser, comma_list, integer_text
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import STORES
-from symbolic.retrieval import capacity_memories, default_beta, error_probability, validate
+from symbolic.memory.retrieval import capacity_memories, default_beta, error_probability, validate
+from symbolic.memory.stores import STORES
 
 DEFAULT_STORES = ("outer_product", "relu", "relu2", "relu3", "softmax")
 DEFAULT_D = 16
@@ -64,7 +64,7 @@ class RetrievalEstimate:
     ci95: tuple[float, float]  # Wilson score interval
     seed: int
     seconds: float
-    gaussian: float  # symbolic.retrieval's models at the same M
+    gaussian: float  # symbolic.memory.retrieval's models at the same M
     spherical: float
     fluctuating: float
 

@@ -2,255 +2,118 @@
 
 docs/theory.md Part B. ``M`` stored pairs of independent uniform unit vectors, a stored key as the
 query, ``ISR(M) = E‖interference‖² / E‖signal‖²`` and the capacity ``M*`` with ``ISR(M*) = 1``.
-For every store of ``symbolic.memory_stores.STORES`` this module derives the capacity under the
+For every store of ``symbolic.memory.stores.STORES`` this module derives the capacity under the
 source's Gaussian approximation ``s ~ N(0, 1/d)`` (which reproduces the source's table) and
 under the exact finite-d law of ``s`` (density ``∝ (1 − s²)^((d−3)/2)``), the least-squares
 store above ``d``, the softmax β that maximizes capacity, and where the logit-scaling
 schedules (constant, LogN, YaRN) first reach ``ISR = 1``.
 
-Each claim's statement is a formula. A store's is ``M*_gaussian = … ∧ M*_exact = …`` (THEORY's
-closed forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]`` written in the
-lemmas' moments (or ₀F₁); the derivation unfolds it, puts the lemmas' facts in place and checks
-the algebra. SwiGLU's capacities and the exact law's crossings are certified outside the
-kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_lo: ln ISR < 0 ∧
-∃ x in the bracket: ln ISR > 0``), refused by ``--strict`` like every claim that uses them.
+Each claim's statement is a formula. A store's is ``M*_gaussian = … ∧ M*_exact = …`` (the
+store table's theory forms), ``M*_law`` defined as ``1 + f(1)²/E[f(s)²]`` with ``E[f(s)²]``
+written in the lemmas' moments (or ₀F₁); the derivation unfolds it, puts the lemmas' facts in
+place and checks the algebra. SwiGLU's capacities and the exact law's crossings are certified
+outside the kernel: oracle results with their formulas (``lo ≤ M* ≤ hi``; ``∀ x ≤ x_lo:
+ln ISR < 0 ∧ ∃ x in the bracket: ln ISR > 0``), refused by ``--strict`` like every claim that
+uses them.
 
     python -m proofs.capacity [--d 64] [--beta 8] [--training-length 2048] [--json] [--latex F]
 
 ``--json`` prints ``{"stores": {name: {"gaussian": M*, "exact": M*, ...}}, "d": ..,
 "beta": .., "softmax": {...}, ...}``. Monte Carlo with real vectors:
 ``python -m numeric_checks.capacity``.
+
+This module holds the claims, in the order of Part B; what they are built from is in
+``symbolic.memory``: the identities (``capacity_identities``), statements and per-store parts
+(``capacity_formulas``), numeric cross-checks (``capacity_checks``), tables, ``--json`` and
+arguments (``capacity_report``).
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections.abc import Sequence
 
-import mpmath
-import numpy as np
 import sympy
 
 from proofs._cli import run
 from symbolic.calc import Calc
-from symbolic.capacity import (
-    QWEN_TRAINING_LENGTH,
-    SCHEDULES,
-    SEED_MEMORIES,
-    SOURCE_BETA,
-    SOURCE_D,
-    SOURCE_TOLERANCE,
-    Crossing,
-    StoreCapacity,
-    capacity_expr,
-    first_crossing,
-    half_line_squares,
-    leading_order_capacity,
-    leading_term,
-    log_isr,
-    rational,
-    schedule_beta_expr,
-    schedule_isr,
-    second_moment,
-    softmax_optimum,
-    store_capacity,
-)
-from symbolic.capacity_formulas import (
-    BESSEL_FORM,
-    HALF,
-    capacity_chain,
-    capacity_form,
-    concluded,
-    conjunction,
-    eq,
-    identities,
-    lemma_facts,
-    moment_form,
-    moment_value,
-    put,
-    signed,
-)
 from symbolic.check import equal_step
-from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
-from symbolic.errors import InvalidArgument
+from symbolic.engine import Claim, Derivation, Report, Result, Step
 from symbolic.kernel import (
-    ORACLE,
-    Exists,
-    Fact,
-    ForAll,
-    check_bound_on,
-    check_compare,
-    check_equal,
-    check_sign,
     define,
     oracle,
     symm,
     undecided,
     unfold,
 )
-from symbolic.memory_stores import PART_B, MemoryStore
-from symbolic.similarity_law import (
+from symbolic.memory import capacity_checks as checks
+from symbolic.memory import capacity_identities as rows
+from symbolic.memory.capacity import (
+    SOURCE_BETA,
+    SOURCE_D,
+    SOURCE_TOLERANCE,
+    StoreCapacity,
+    capacity_expr,
+    leading_order_capacity,
+    leading_term,
+    rational,
+    store_capacity,
+)
+from symbolic.memory.capacity_formulas import (
+    capacity_chain,
+    checked,
+    concluded,
+    conjunction,
+    domination_step,
+    enclosed_statement,
+    eq,
+    half_line_steps,
+    identities,
+    integral_definition,
+    lemma_facts,
+    mstar,
+    put,
+    second_moment_form,
+    signal_form,
+    source_step,
+    square_degrees,
+    store_statement,
+)
+from symbolic.memory.capacity_report import (
+    MIN_D,
+    add_arguments,
+    capacity_data,
+    memories_text,
+    report_json,
+    tables,
+    validate_arguments,
+)
+from symbolic.memory.schedules import (
+    QWEN_TRAINING_LENGTH,
+    SCHEDULES,
+    Crossing,
+    crossing_facts,
+    first_crossing,
+)
+from symbolic.memory.similarity_law import (
     LAW_NAMES,
-    LAWS,
     beta_,
     d_,
-    exact_normalizer,
-    k_,
-    mgf2,
-    moment,
-    mp_mgf2,
-    quad_expectation,
     s,
 )
-from symbolic.versions import versions
+from symbolic.memory.stores import PART_B
 
-MAX_D = 4096  # largest --d
-MAX_BETA = 1000.0  # largest --beta
 ORDER = 50  # place in `python -m proofs` (Part B, after Part A)
 SOURCE = "B"
-MIN_D = 3  # the exact law's density (1 − s²)^((d−3)/2) is bounded only from d = 3 on
-NUMERIC_DPS = 20  # mpmath digits of the quadrature cross-checks
-QUAD_TOLERANCE = 1e-12  # relative: mpmath.quad at NUMERIC_DPS digits vs a closed form
-SEED = 20240531  # the numpy cross-checks' random draws
 CERTIFIED_WIDTH = 1e-3  # a certified numeric capacity must be known to 0.1 % (it is to <1e-4)
-GRID = 50  # points of the numeric check below each crossing
-LS_DRAWS = 50  # key matrices of the least-squares cross-check (ISR known to ~0.1 %)
-# The least-squares numeric cross-checks (a pseudo-inverse, QR of 2d+2 × d key matrices) cost
-# ~d³ per matrix: above this dimension they run at LS_CHECK_MAX_D, and the check says so (the
-# claims hold for every d; the check tests the algebra, which does not depend on d).
-LS_CHECK_MAX_D = 96
-ISR_GRID = (10**3, 10**4, 10**5, 10**6, SEED_MEMORIES)  # M where schedules' ISR is tabulated
-
-# docs/theory.md's Gaussian capacities, the statements checked against the derived closed forms.
-THEORY_GAUSSIAN = {
-    "outer_product": 1 + d_,
-    "relu": 1 + 2 * d_,
-    "relu2": 1 + 2 * d_**2 / sympy.factorial2(3),
-    "relu3": 1 + 2 * d_**3 / sympy.factorial2(5),
-    "glu_relu": 1 + 2 * d_**2 / sympy.factorial2(3),
-    "softmax": 1 + sympy.exp(2 * beta_ - 2 * beta_**2 / d_),
-}
-# ... and the exact-law forms: (2p−1)!!/(d(d+2)⋯(d+2p−2)) moments; ₀F₁ = Bessel I.
-THEORY_EXACT = {
-    "outer_product": 1 + d_,
-    "relu": 1 + 2 * d_,
-    "relu2": 1 + 2 * d_ * (d_ + 2) / 3,
-    "relu3": 1 + 2 * d_ * (d_ + 2) * (d_ + 4) / 15,
-    "glu_relu": 1 + 2 * d_ * (d_ + 2) / 3,
-    "softmax": 1
-    + sympy.exp(2 * beta_)
-    / (sympy.gamma(d_ / 2) * beta_ ** (1 - d_ / 2) * sympy.besseli(d_ / 2 - 1, 2 * beta_)),
-}
-
-
-# --- formulas and statements -----------------------------------------------------------------
-# A claim's statement is a formula built here from the mathematics; its derivation ends in a
-# kernel fact with exactly that formula. ``put`` writes a formula at given terms *without*
-# evaluating it, so a step relates the formula (``1 + 2·64``) to its value (``129``), never a
-# number computed in Python to itself.
-
-
-def second_moment_form(store: MemoryStore, law: str) -> sympy.Expr:
-    """``E[f(s)²]`` as the lemmas give it: ``½ Σ_n (c⁺_n + c⁻_n) E[s^n]`` from the half-line
-    polynomials ``f(±t)² = Σ c±_n tⁿ`` (the law is even), or the MGF ``E[exp(2βs)]``."""
-    if store.expectation == "mgf":
-        return mgf2(law)
-    plus, minus = half_line_squares(store.weight)
-    terms = [
-        moment_form(law, n // 2)
-        if c == 1
-        else sympy.Mul(c, moment_form(law, n // 2), evaluate=False)
-        for (n,), c in (plus + minus).terms()
-    ]
-    total = terms[0] if len(terms) == 1 else sympy.Add(*terms, evaluate=False)
-    return sympy.Mul(HALF, total, evaluate=False)
-
-
-def signal_form(store: MemoryStore) -> sympy.Expr:
-    """``f(1)²``, written out."""
-    return sympy.Pow(put(store.weight, {s: 1}), 2, evaluate=False)
-
-
-def mstar(law: str) -> sympy.Symbol:
-    """The name ``M*`` of a store's capacity under a law (defined in its derivation)."""
-    return sympy.Symbol(f"M*_{law}", positive=True)
-
-
-def theory_form(name: str, law: str) -> sympy.Expr:
-    return (THEORY_GAUSSIAN if law == "gaussian" else THEORY_EXACT)[name]
-
-
-def square_degrees(store: MemoryStore) -> list[int]:
-    """The powers ``n`` of ``f(t)² + f(−t)² = Σ c_n tⁿ``."""
-    return [n for (n,), _ in sum(half_line_squares(store.weight)).terms()]
-
-
-def outward(lo: float, hi: float, digits: int = 9) -> tuple[sympy.Rational, sympy.Rational]:
-    """Rationals ``a ≤ lo`` and ``b ≥ hi`` with ``digits`` significant digits (a float end of a
-    certified interval may be rounded inward by an ulp; these are not)."""
-
-    def cut(x: float, up: bool) -> sympy.Rational:
-        scale = sympy.Integer(10) ** (digits - 1 - math.floor(math.log10(abs(x))))
-        q = sympy.Rational(x) * scale
-        return (sympy.ceiling(q) + 1 if up else sympy.floor(q) - 1) / scale
-
-    return cut(lo, False), cut(hi, True)
-
-
-def _relative(a: float, b: float) -> float:
-    return abs(a - b) / abs(b)
-
-
-def _numeric(
-    name: str,
-    got: float,
-    want: float,
-    tol: float,
-    samples: int = 1,
-    backend_name: str = "mpmath",
-    detail: str = "",
-) -> NumericCheck:
-    err = _relative(float(got), float(want)) if want else abs(float(got))
-    return NumericCheck(name, backend_name, samples, err, tol, err <= tol, detail)
 
 
 # --- lemmas ---------------------------------------------------------------------------------
 
-W = sympy.symbols("w1:5", real=True)  # the weights of four memories
-Z, E2, F1 = sympy.symbols("Z E[f(s)^2] f(1)^2", positive=True)
-M_ = sympy.Symbol("M", positive=True)
-
-
-def isr_rows() -> list[tuple]:
-    delta = {(m, n): sympy.Symbol(f"c_{m}{n}", real=True) for m in range(4) for n in range(4)}
-    norm2 = sum(W[m] * W[n] * delta[m, n] for m in range(4) for n in range(4))
-    isr = (M_ - 1) * E2 / F1
-    return [
-        (
-            put(norm2, {c: int(m == n) for (m, n), c in delta.items()}),
-            sum(x**2 for x in W),
-            "E[v_m·v_n] = δ_mn (independent unit values)",
-            "E_v‖Σ_m w_m v_m‖² = Σ_{m,n} w_m w_n E[v_m·v_n] = Σ_m w_m² (shown for 4 memories)",
-        ),
-        (
-            sum((x / Z) ** 2 for x in W[1:]) / (W[0] / Z) ** 2,
-            sum(x**2 for x in W[1:]) / W[0] ** 2,
-            "cancel Z",
-            "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²: normalizing leaves ISR",
-        ),
-        (
-            put(isr, {M_: 1 + F1 / E2}),
-            1,
-            "substitute M = 1 + f(1)²/E[f(s)²]",
-            "ISR(M) = (M − 1)E[f(s)²]/f(1)² equals 1 at M* = 1 + f(1)²/E[f(s)²]",
-        ),
-    ]
-
 
 def isr_lemma() -> Result:
-    statement, steps = identities(isr_rows())
+    statement, steps = identities(rows.isr_rows())
     claim = Claim(
         "isr-weights",
         "ISR of a store with weights f(s)",
@@ -268,29 +131,8 @@ def isr_lemma() -> Result:
     return Result(claim, Derivation(steps))
 
 
-SP = sympy.Symbol("s", positive=True)  # s > 0: one half of the support
-T = sympy.Symbol("t", positive=True)
-
-
-def law_rows() -> list[tuple]:
-    beta_fn = sympy.gamma(HALF) * sympy.gamma((d_ - 1) / 2) / sympy.gamma(d_ / 2)
-    beta_density = T ** (-HALF) * (1 - T) ** ((d_ - 3) / 2) / beta_fn
-    rho, phi = LAWS["exact"].density, LAWS["gaussian"].density
-    return [
-        (
-            sympy.Mul(SP, put(beta_density, {T: SP**2}), evaluate=False),
-            rho.subs(s, SP),
-            "s = g₁/‖g‖ (rotation invariance); s² = G₁/(G₁+G₂), G₁ ~ Γ(1/2), G₂ ~ Γ((d−1)/2) "
-            "independent, is Beta(1/2, (d−1)/2); density of ±√t: f_s(s) = |s|·f_{s²}(s²)",
-            "|s|·Beta(1/2, (d−1)/2)-density(s²) = c_d (1 − s²)^((d−3)/2)",
-        ),
-        (put(rho, {s: -s}), rho, "(−s)² = s²", "the density is even: ρ(−s) = ρ(s)"),
-        (put(phi, {s: -s}), phi, "(−s)² = s²", "the Gaussian density is even too"),
-    ]
-
-
 def law_lemma(d: int) -> Result:
-    statement, steps = identities(law_rows())
+    statement, steps = identities(rows.law_rows())
     claim = Claim(
         "similarity-law",
         "The exact law of the similarity of two unit vectors",
@@ -302,84 +144,12 @@ def law_lemma(d: int) -> Result:
         (f"d ≥ {MIN_D}",),
         statement=statement,
     )
-    with mpmath.workdps(NUMERIC_DPS):
-        total = quad_expectation("exact", d, lambda x: 1)
-    rng = np.random.default_rng(SEED)
-    pairs = 20_000
-    k, q = (rng.standard_normal((pairs, d)) for _ in range(2))
-    sims = (k * q).sum(1) / np.linalg.norm(k, axis=1) / np.linalg.norm(q, axis=1)
-    fourth = float(np.mean(sims**4)) * d * (d + 2) / 3  # E[s⁴] = 3/(d(d+2)): ratio ≈ 1
-    spread = math.sqrt(105 / 9 * d * (d + 2) / ((d + 4) * (d + 6)) - 1) / math.sqrt(pairs)
-    numeric = (
-        _numeric(f"∫ density = 1 at d = {d}", total, 1, QUAD_TOLERANCE),
-        _numeric(
-            f"E[s⁴]·d(d+2)/3 = 1 from {pairs} pairs of numpy unit vectors",
-            fourth,
-            1,
-            5 * spread,
-            pairs,
-            "numpy",
-            "tolerance 5 standard errors",
-        ),
-    )
+    numeric = checks.law_checks(d)
     return Result(claim, Derivation(steps), numeric)
 
 
-P_ = sympy.Symbol("p", integer=True, positive=True)
-
-
-def moments_rows() -> list[tuple]:
-    a = (d_ - 3) / 2
-    rho = LAWS["exact"].density
-    rows = [
-        (
-            sympy.Mul(
-                2,
-                put(s ** (2 * k_) * (1 - s**2) ** a, {s: sympy.sqrt(T)}),
-                1 / (2 * sympy.sqrt(T)),
-                evaluate=False,
-            ),
-            T ** (k_ - HALF) * (1 - T) ** a,
-            "substitute s = √t on each half-line, ds = dt/(2√t)",
-            "∫_{−1}^{1} s^(2k)(1−s²)^a ds = ∫_0^1 t^(k−1/2)(1−t)^a dt",
-        ),
-        (
-            exact_normalizer()
-            * sympy.gamma(k_ + HALF)
-            * sympy.gamma((d_ - 1) / 2)
-            / sympy.gamma(k_ + d_ / 2),
-            moment("exact", k_),
-            "Euler's Beta integral; gammasimp",
-            "c_d·B(k + 1/2, (d−1)/2) = (1/2)_k/(d/2)_k",
-        ),
-        (
-            (2 / d_) ** k_ * sympy.gamma(k_ + HALF) / sympy.sqrt(sympy.pi),
-            moment("gaussian", k_),
-            "Gaussian moments ∫ s^(2k) N(0, 1/d); gammasimp",
-            "E_N[s^(2k)] = (2/d)^k Γ(k+1/2)/√π = (1/2)_k (2/d)^k",
-        ),
-        (
-            put(rho * s ** (2 * P_), {s: -s}),
-            rho * s ** (2 * P_),
-            "substitute s → −s (the density is even)",
-            "s^(2p)ρ(s) is even, so E[relu(s)^(2p)] = ∫_0^1 s^(2p)ρ = E[s^(2p)]/2",
-        ),
-    ]
-    for law in LAW_NAMES:
-        for kk in (1, 2, 3):
-            rows.append(
-                (
-                    moment_form(law, kk),
-                    moment_value(law, kk),
-                    "expand the rising factorials",
-                    f"{law}: E[s^{2 * kk}]",
-                )
-            )
-    return rows
-
-
 def moments_lemma(d: int) -> Result:
-    statement, steps = identities(moments_rows())
+    statement, steps = identities(rows.moments_rows())
     claim = Claim(
         "even-moments",
         "Even moments of s under both laws",
@@ -392,45 +162,12 @@ def moments_lemma(d: int) -> Result:
         uses=("similarity-law",),
         statement=statement,
     )
-    numeric = []
-    with mpmath.workdps(NUMERIC_DPS):
-        for law in LAW_NAMES:
-            for kk in (2, 3):  # E[s²] = 1/d is checked by capacity-outer_product
-                got = quad_expectation(law, d, lambda x, kk=kk: x ** (2 * kk))
-                numeric.append(
-                    _numeric(
-                        f"{law}: E[s^{2 * kk}] at d = {d}", got, moment(law, kk, d), QUAD_TOLERANCE
-                    )
-                )
+    numeric = checks.moment_checks(d)
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
-def mgf_rows() -> list[tuple]:
-    phi = sympy.sqrt(d_ / (2 * sympy.pi)) * sympy.exp(-d_ * s**2 / 2)
-    return [
-        (
-            (2 * beta_) ** (2 * k_) * moment("exact", k_) / sympy.factorial(2 * k_),
-            beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)),
-            "exp series, odd moments vanish; gammasimp",
-            "(2β)^(2k) E[s^(2k)]/(2k)! = β^(2k)/(k! (d/2)_k)",
-        ),
-        (
-            mgf2("exact"),
-            BESSEL_FORM,
-            "₀F₁ as a modified Bessel function (hyperexpand)",
-            "₀F₁(; d/2; β²) = Γ(d/2) β^(1−d/2) I_{d/2−1}(2β)",
-        ),
-        (
-            sympy.exp(2 * beta_ * s) * phi,
-            sympy.exp(2 * beta_**2 / d_) * phi.subs(s, s - 2 * beta_ / d_),
-            "complete the square; the shifted density integrates to 1",
-            "exp(2βs)·N(s; 0, 1/d) = exp(2β²/d)·N(s; 2β/d, 1/d)",
-        ),
-    ]
-
-
 def mgf_lemma(d: int, beta: sympy.Rational) -> Result:
-    statement, steps = identities(mgf_rows())
+    statement, steps = identities(rows.mgf_rows())
     claim = Claim(
         "mgf",
         "The moment generating function of s",
@@ -442,102 +179,18 @@ def mgf_lemma(d: int, beta: sympy.Rational) -> Result:
         uses=("even-moments",),
         statement=statement,
     )
-    numeric = []
-    with mpmath.workdps(NUMERIC_DPS):
-        b = mpmath.mpf(beta)
-        for law in LAW_NAMES:
-            got = quad_expectation(law, d, lambda x: mpmath.exp(2 * b * x))
-            numeric.append(
-                _numeric(
-                    f"{law}: E[exp(2βs)] at d = {d}, β = {beta}",
-                    got,
-                    mp_mgf2(law, b, d),
-                    QUAD_TOLERANCE,
-                )
-            )
-        bessel = (
-            mpmath.gamma(mpmath.mpf(d) / 2)
-            * b ** (1 - mpmath.mpf(d) / 2)
-            * mpmath.besseli(mpmath.mpf(d) / 2 - 1, 2 * b)
-        )
-        numeric.append(
-            _numeric("₀F₁ = Bessel form", mp_mgf2("exact", b, d), bessel, QUAD_TOLERANCE)
-        )
+    numeric = checks.mgf_checks(d, beta)
     return Result(claim, Derivation(steps), tuple(numeric))
 
 
-def checked(rows: Sequence[tuple]) -> tuple[sympy.Basic, tuple[Step, ...]]:
-    """Like ``identities``, with sign rows ``(expr, "positive" | ..., rule, note)``."""
-    formulas, steps = [], []
-    for lhs, rhs, rule, note in rows:
-        if isinstance(rhs, str):
-            formulas.append(signed(lhs, rhs))
-            steps.append(Step(check_sign(lhs, rhs), rule, note))
-        else:
-            formulas.append(eq(lhs, rhs))
-            steps.append(equal_step(lhs, rhs, rule, note=note))
-    return conjunction(*formulas), concluded(steps, steps)
-
-
-def swiglu_enclosure(cap: StoreCapacity, law: str) -> tuple[sympy.Rational, sympy.Rational]:
-    """Rational ends outside the certified interval of SwiGLU's ``M*`` under the law."""
-    enc = cap.law(law).capacity
-    return outward(enc.lo, enc.hi)
-
-
 def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
-    j = sympy.Symbol("j", integer=True, nonnegative=True)
-    rows = [
-        (
-            moment("exact", k_) / moment("gaussian", k_),
-            (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
-            "gammasimp",
-            "E_exact[s^(2k)]/E_N[s^(2k)] = (d/2)^k/(d/2)_k = Π_{j<k} (d/2)/(d/2 + j)",
-        ),
-        (
-            sympy.simplify((d_ / 2) / (d_ / 2 + j) - 1),
-            "nonpositive",
-            "SymPy assumptions",
-            "each factor (d/2)/(d/2 + j) ≤ 1 for j ≥ 0",
-        ),
-        (
-            (beta_ ** (2 * k_) / (sympy.factorial(k_) * sympy.rf(d_ / 2, k_)))
-            / ((2 * beta_**2 / d_) ** k_ / sympy.factorial(k_)),
-            (d_ / 2) ** k_ / sympy.rf(d_ / 2, k_),
-            "gammasimp",
-            "the MGF series terms have the same ratio: ₀F₁(; d/2; β²) ≤ exp(2β²/d)",
-        ),
-    ]
-    statement, steps = checked(rows)
-    formulas, parts = list(statement.args), list(steps[: len(rows)])
-    for name, cap in caps.items():
-        store, values = cap.store, {d_: cap.d, beta_: cap.beta}
-        if store.expectation == "projection":
-            continue
-        if store.expectation == "quadrature":  # SwiGLU: the certified intervals of its claim
-            lo_e, _ = swiglu_enclosure(cap, "exact")
-            _, hi_g = swiglu_enclosure(cap, "gaussian")
-            formula = sympy.StrictGreaterThan(lo_e, hi_g, evaluate=False)
-            fact = check_compare(lo_e, ">", hi_g)
-            rule = "exact arithmetic on the certified enclosures of capacity-swiglu"
-            note = f"{name}: M*_exact ≥ {lo_e} > {hi_g} ≥ M*_gauss"
-        elif theory_form(name, "exact") == theory_form(name, "gaussian"):
-            forms = [
-                capacity_form(signal_form(store), second_moment_form(store, law))
-                for law in ("exact", "gaussian")
-            ]
-            formula, fact = eq(*forms), check_equal(*forms)
-            rule, note = "the two laws' second moments agree", f"{name}: M*_exact = M*_gauss"
-        else:
-            sides = [put(theory_form(name, law), values) for law in ("exact", "gaussian")]
-            formula = sympy.StrictGreaterThan(*sides, evaluate=False)
-            fact = check_compare(sides[0], ">", sides[1])
-            rule = "exact or outward-rounded enclosures of both closed forms"
-            note = f"{name}: M*_exact > M*_gauss at d = {cap.d}" + (
-                f", β = {cap.beta}" if store.uses_beta else ""
-            )
+    termwise = rows.domination_rows()
+    statement, steps = checked(termwise)
+    n = len(termwise)
+    formulas, parts = list(statement.args), list(steps[:n])
+    for formula, step in filter(None, map(domination_step, caps.values())):
         formulas.append(formula)
-        parts.append(Step(fact, rule, note))
+        parts.append(step)
     claim = Claim(
         "gaussian-underestimates",
         "The Gaussian approximation underestimates capacity",
@@ -550,36 +203,10 @@ def domination_lemma(caps: dict[str, StoreCapacity]) -> Result:
         uses=("even-moments", "mgf", "capacity-swiglu"),
         statement=conjunction(*formulas),
     )
-    return Result(
-        claim, Derivation(concluded(list(steps[: len(rows)]) + parts[len(rows) :], parts))
-    )
+    return Result(claim, Derivation(concluded(list(steps[:n]) + parts[n:], parts)))
 
 
 # --- the stores ------------------------------------------------------------------------------
-
-
-def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
-    """``f(±t)² = P±(t)`` for every ``t > 0``, checked by the kernel."""
-    steps = []
-    for sign, poly in zip((1, -1), half_line_squares(store.weight), strict=True):
-        lhs = sympy.Pow(store.weight.xreplace({s: sign * T}), 2, evaluate=False)
-        if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
-            lhs = sympy.Subs(store.weight**2, s, sign * T)
-        side = "" if sign > 0 else "−"
-        steps.append(
-            equal_step(
-                lhs,
-                poly.as_expr(),
-                f"substitute s = {side}t, t > 0",
-                note=f"f({side}t)² = {sympy.sstr(poly.as_expr())}",
-            )
-        )
-    return tuple(steps)
-
-
-def store_statement(name: str) -> sympy.Basic:
-    """``M*_gauss = …  ∧  M*_exact = …``: THEORY.md's closed forms."""
-    return conjunction(*(eq(mstar(law), theory_form(name, law)) for law in ("gaussian", "exact")))
 
 
 def store_result(cap: StoreCapacity) -> Result:
@@ -598,12 +225,12 @@ def store_result(cap: StoreCapacity) -> Result:
         + (f", β = {beta}" if store.uses_beta else ""),
         SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
-        statement=store_statement(store.name),
+        statement=store_statement(store),
     )
     steps: list[Step] = list(half_line_steps(store)) if store.expectation == "moments" else []
     chains, values_at = [], []
     for law in ("gaussian", "exact"):
-        closed = theory_form(store.name, law)
+        closed = store.theory(law)
         chain = capacity_chain(
             store.name,
             law,
@@ -629,28 +256,8 @@ def store_result(cap: StoreCapacity) -> Result:
             )
         )
     steps = concluded(steps + values_at, chains)
-    numeric: list[NumericCheck] = []
-    with mpmath.workdps(NUMERIC_DPS):
-        f2 = sympy.lambdify(s, (store.weight**2).subs(beta_, beta), "mpmath")
-        for law in LAW_NAMES:
-            got = quad_expectation(law, d, f2)
-            want = second_moment(store, law).subs(values)
-            want = sympy.lambdify((), want, "mpmath")()
-            numeric.append(_numeric(f"{law}: E[f(s)²] by quadrature", got, want, QUAD_TOLERANCE))
+    numeric = checks.store_checks(store, d, beta)
     return Result(claim, Derivation(steps), tuple(numeric))
-
-
-def swiglu_definition(cap: StoreCapacity, law: str) -> sympy.Expr:
-    """``1 + f(1)²/∫ f(s)² ρ(s) ds`` at this d: what ``M*`` of SwiGLU is."""
-    lo, hi = LAWS[law].support
-    second = put(sympy.Integral(cap.store.weight**2 * LAWS[law].density, (s, lo, hi)), {d_: cap.d})
-    return capacity_form(signal_form(cap.store), second)
-
-
-def swiglu_enclosed(cap: StoreCapacity, law: str) -> sympy.Basic:
-    """``lo ≤ M*_law ≤ hi``, the certified interval."""
-    lo, hi = swiglu_enclosure(cap, law)
-    return sympy.And(sympy.LessThan(lo, mstar(law)), sympy.LessThan(mstar(law), hi), evaluate=False)
 
 
 def swiglu_result(cap: StoreCapacity) -> Result:
@@ -664,7 +271,7 @@ def swiglu_result(cap: StoreCapacity) -> Result:
         "form: the statement is the certified intervals (oracle results)",
         SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
-        statement=conjunction(*(swiglu_enclosed(cap, law) for law in ("gaussian", "exact"))),
+        statement=conjunction(*(enclosed_statement(cap, law) for law in ("gaussian", "exact"))),
     )
     n, c = leading_term(store.weight**2)
     steps = [
@@ -682,12 +289,12 @@ def swiglu_result(cap: StoreCapacity) -> Result:
         lead = leading_order_capacity(store, law)
         steps.append(
             Step(
-                define(mstar(law), swiglu_definition(cap, law)),
+                define(mstar(law), integral_definition(cap, law)),
                 "M* = 1 + f(1)²/E[f(s)²] (lemma isr-weights)",
                 note=f"{law} law",
             )
         )
-        formula = swiglu_enclosed(cap, law)
+        formula = enclosed_statement(cap, law)
         text = (
             f"{law}: M* ∈ [{enc.lo:,.8g}, {enc.hi:,.8g}] (leading order in 1/d: "
             f"{float(lead.subs({d_: d})):,.6g})"
@@ -707,22 +314,7 @@ def swiglu_result(cap: StoreCapacity) -> Result:
             )
         )
         steps.append(parts[-1])
-        with mpmath.workdps(NUMERIC_DPS):
-            f2 = sympy.lambdify(s, store.weight**2, "mpmath")
-            got = quad_expectation(law, d, f2)
-            at_one = float(sympy.N(store.weight.subs(s, 1) ** 2, 20))
-            inside = enc.lo <= 1 + at_one / float(got) <= enc.hi
-            numeric.append(
-                NumericCheck(
-                    f"{law}: mpmath.quad capacity inside the certified interval",
-                    "mpmath",
-                    1,
-                    0.0 if inside else 1.0,
-                    0.0,
-                    inside,
-                    f"{1 + at_one / float(got):.10g} in [{enc.lo:.10g}, {enc.hi:.10g}]",
-                )
-            )
+        numeric.append(checks.swiglu_check(store, law, d, enc))
     return Result(claim, Derivation(concluded(steps, parts)), tuple(numeric))
 
 
@@ -740,10 +332,10 @@ def ls_capacity_result(cap: StoreCapacity) -> Result:
             "(leading order; Monte Carlo in numeric_checks.capacity)",
         ),
         uses=("ls-overload",),
-        statement=eq(put(LS_ISR, {M_: closed}), 1),
+        statement=eq(put(rows.LS_ISR, {rows.M_: closed}), 1),
     )
     step = equal_step(
-        put(LS_ISR, {M_: closed}),
+        put(rows.LS_ISR, {rows.M_: closed}),
         1,
         "substitute M = 2d + 2 into ls-overload's ISR",
         note="ISR(2d + 2) = 1",
@@ -753,40 +345,9 @@ def ls_capacity_result(cap: StoreCapacity) -> Result:
 
 def source_result(caps64: dict[str, StoreCapacity]) -> Result:
     tol = SOURCE_TOLERANCE
-    formulas, steps = [], []
-    for name, cap in caps64.items():
-        src, values = sympy.Rational(cap.store.source), {d_: cap.d, beta_: cap.beta}
-        if cap.gaussian.kind == "closed form":
-            closed = THEORY_GAUSSIAN.get(name, capacity_expr(cap.store, "gaussian"))
-            with sympy.evaluate(False):
-                gap = put(sympy.Abs(closed - src) / src, values)
-            formulas.append(sympy.StrictLessThan(gap, tol, evaluate=False))
-            steps.append(
-                Step(
-                    check_compare(gap, "<", tol),
-                    "exact or outward-rounded enclosure of the closed form",
-                    note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} "
-                    f"(source {float(src):g})",
-                )
-            )
-            continue
-        lo, hi = swiglu_enclosure(cap, "gaussian")  # every value the certificate allows
-        gap = sympy.Abs(mstar("gaussian") - src) / src
-        formulas.append(
-            ForAll(
-                (mstar("gaussian"),),
-                sympy.StrictLessThan(gap, tol, evaluate=False),
-                domain=sympy.Interval(lo, hi),
-            )
-        )
-        steps.append(
-            Step(
-                check_bound_on(gap, mstar("gaussian"), lo, hi, "<", tol),
-                "interval arithmetic over the certified interval of capacity-swiglu",
-                note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} for "
-                f"every M*_gauss in [{float(lo):,.6g}, {float(hi):,.6g}]",
-            )
-        )
+    sourced = {n: c for n, c in caps64.items() if math.isfinite(c.store.source)}
+    pairs = [source_step(cap, tol) for cap in sourced.values()]
+    formulas, steps = [f for f, _ in pairs], [step for _, step in pairs]
     claim = Claim(
         "source-table",
         "The Gaussian approximation reproduces the source's table",
@@ -798,7 +359,7 @@ def source_result(caps64: dict[str, StoreCapacity]) -> Result:
             f"the source rounds; its largest rounding is 65 → '≈ 64' (1.6 %), hence the "
             f"{float(tol):.0%} tolerance",
         ),
-        uses=tuple(f"capacity-{n}" for n in PART_B),
+        uses=tuple(f"capacity-{n}" for n in sourced),
         statement=conjunction(*formulas),
     )
     return Result(claim, Derivation(concluded(steps, steps)))
@@ -839,60 +400,12 @@ def ls_exact_recall(d: int) -> Result:
         .eq(sympy.Integer(1), "G⁻¹G = I")
     )
     steps = (pinv, gram, inv) + calc.steps(note="K⁺K = I, so W k_i = V K⁺ K e_i = v_i")
-    rng = np.random.default_rng(SEED)
-    n = min(d, LS_CHECK_MAX_D)
-    keys = rng.standard_normal((n, n))
-    keys /= np.linalg.norm(keys, axis=0)
-    err = float(np.abs(np.linalg.pinv(keys) @ keys - np.eye(n)).max())
-    at = "" if n == d else f" (check run at d = {n} ≤ {LS_CHECK_MAX_D}, not {d})"
-    numeric = (
-        NumericCheck(
-            f"max |K⁺K − I| for {n} unit keys in R^{n}{at}",
-            "numpy",
-            1,
-            err,
-            1e-8,
-            err <= 1e-8,
-            "float64; tolerance allows condition numbers ~1e7",
-        ),
-    )
+    numeric = checks.ls_recall_checks(d)
     return Result(claim, Derivation(steps), numeric)
 
 
-LS_ISR = (M_ - d_) / (d_ + 2)  # ISR(M) of least squares, keys with i.i.d. Gaussian entries
-
-
-def ls_rows() -> list[tuple]:
-    Kt, A, K = sympy.symbols("K^T A K", commutative=False)
-    al, be = sympy.symbols("alpha b", positive=True)  # Beta(α, b) parameters
-    beta_law = {al: d_ / 2, be: (M_ - d_) / 2}
-    mean, second = al / (al + be), al * (al + 1) / ((al + be) * (al + be + 1))
-    return [
-        (
-            sympy.Mul(Kt, A, A**-1, A, K, evaluate=False),
-            Kt * A * K,
-            "P² = Kᵀ A (KKᵀ) A K with A = (KKᵀ)⁻¹, so KKᵀ = A⁻¹",
-            "P = Kᵀ(KKᵀ)⁻¹K is a projection (Pᵀ = P, tr P = d)",
-        ),
-        (put(mean, beta_law), d_ / M_, "Beta(d/2, (M−d)/2) mean", "E[P_ii] = d/M (also tr P / M)"),
-        (
-            put(second, beta_law),
-            d_ * (d_ + 2) / (M_ * (M_ + 2)),
-            "Beta second moment",
-            "E[P_ii²] = d(d+2)/(M(M+2))",
-        ),
-        (
-            put((mean - second) / second, beta_law),
-            LS_ISR,
-            "Σ_{m≠i} P_mi² = P_ii − P_ii² (P² = P); cancel",
-            "ISR(M) = (E P_ii − E P_ii²)/E P_ii² = (M − d)/(d + 2)",
-        ),
-        (put(LS_ISR, {M_: 2 * d_ + 2}), 1, "substitute M = 2d + 2", "ISR(2d + 2) = 1"),
-    ]
-
-
 def ls_overload(d: int) -> Result:
-    statement, steps = identities(ls_rows())
+    statement, steps = identities(rows.ls_rows())
     claim = Claim(
         "ls-overload",
         "Least squares above d memories",
@@ -907,74 +420,15 @@ def ls_overload(d: int) -> Result:
         ),
         statement=statement,
     )
-    rng = np.random.default_rng(SEED)
-    n = min(d, LS_CHECK_MAX_D)
-    m, draws = 2 * n + 2, LS_DRAWS
-    keys = rng.standard_normal((draws, m, n))
-    q, _ = np.linalg.qr(keys)
-    lev = (q * q).sum(-1)
-    got = float((lev - lev**2).mean() / (lev**2).mean())
-    at = "" if n == d else f", check run at d = {n} ≤ {LS_CHECK_MAX_D}, not {d}"
-    numeric = (
-        _numeric(
-            f"ISR({m}) = 1 for Gaussian keys ({draws} draws{at})",
-            got,
-            1,
-            0.02,
-            draws * m,
-            "numpy",
-            "tolerance: ~6 standard errors at d ≥ 8",
-        ),
-    )
+    numeric = checks.ls_overload_checks(d)
     return Result(claim, Derivation(steps), numeric)
 
 
 # --- softmax ---------------------------------------------------------------------------------
 
 
-def softmax_rows() -> list[tuple]:
-    expo = 2 * beta_ - 2 * beta_**2 / d_
-    x = sympy.Symbol("x", positive=True)
-    a = (d_ - 3) / 2
-    rho_e = (1 - s**2) ** a * sympy.exp(2 * beta_ * s)
-    sub = (1 - x) / (1 + x)  # maps x ∈ (0, ∞) onto s ∈ (−1, 1)
-    return [
-        (
-            put(sympy.diff(expo, beta_), {beta_: d_ / 2}),
-            0,
-            "differentiate",
-            "d/dβ (2β − 2β²/d) = 0 at β = d/2",
-        ),
-        (
-            sympy.diff(expo, beta_, 2),
-            "negative",
-            "SymPy assumptions",
-            "d²/dβ² (2β − 2β²/d) = −4/d < 0: a maximum",
-        ),
-        (
-            put(expo, {beta_: d_ / 2}),
-            d_ / 2,
-            "substitute β = d/2",
-            "ln(M* − 1) = 2β* − 2β*²/d = d/2 at the optimum",
-        ),
-        (
-            2 * rho_e - 2 * s * rho_e - 2 * (1 - s) * rho_e,
-            0,
-            "differentiate under ∫ (smooth integrand, compact support); linearity",
-            "d/dβ [2β − ln E e^(2βs)] = 2 − 2E[s e^(2βs)]/E[e^(2βs)] "
-            "= 2 E[(1 − s) e^(2βs)]/E[e^(2βs)]",
-        ),
-        (
-            (2 * x / (1 + x)) * (4 * x / (1 + x) ** 2) ** a * sympy.exp(2 * beta_ * sub),
-            "positive",
-            "SymPy assumptions",
-            "(1 − s)(1 − s²)^((d−3)/2) e^(2βs) > 0 on −1 < s < 1 (s = (1−x)/(1+x), x > 0)",
-        ),
-    ]
-
-
 def softmax_beta_result(d: int) -> Result:
-    statement, steps = checked(softmax_rows())
+    statement, steps = checked(rows.softmax_rows())
     claim = Claim(
         "softmax-optimal-beta",
         "The capacity-maximizing β of softmax",
@@ -985,85 +439,8 @@ def softmax_beta_result(d: int) -> Result:
         uses=("mgf",),
         statement=statement,
     )
-    with mpmath.workdps(NUMERIC_DPS):
-        grid = [mpmath.mpf(b) for b in (1, 2, 4, 8, 16, 32, 64, 128)]
-        caps = [2 * b - mpmath.log(mp_mgf2("exact", b, d)) for b in grid]
-        increasing = all(b > a for a, b in zip(caps, caps[1:], strict=False))
-        big = mpmath.mpf(50 * d * d)
-        ratio = mpmath.exp(2 * big - mpmath.log(mp_mgf2("exact", big, d))) / (
-            2
-            * mpmath.sqrt(mpmath.pi)
-            * big ** (mpmath.mpf(d - 1) / 2)
-            / mpmath.gamma(mpmath.mpf(d) / 2)
-        )
-    numeric = (
-        NumericCheck(
-            "ln(M*−1) increasing on β = 1, 2, …, 128 (exact law)",
-            "mpmath",
-            len(grid),
-            0.0 if increasing else 1.0,
-            0.0,
-            increasing,
-        ),
-        _numeric(
-            f"asymptotic 2√π β^((d−1)/2)/Γ(d/2) at β = {int(big)}",
-            ratio,
-            1,
-            d * d / float(big),
-            detail="relative correction O(d²/β)",
-        ),
-    )
+    numeric = checks.softmax_beta_checks(d)
     return Result(claim, Derivation(steps), numeric)
-
-
-X_ = sympy.Symbol("x", positive=True)  # x = ln M
-
-
-def exact_log_isr(name: str, d: int, beta0: sympy.Rational, L: int) -> sympy.Expr:
-    """``ln ISR(e^x) = x + ln(1 − e^(−x)) + ln ₀F₁(; d/2; β(x)²) − 2β(x)`` (exact law)."""
-    b = schedule_beta_expr(name, beta0, L)
-    return (
-        X_
-        + sympy.log(1 - sympy.exp(-X_))
-        + sympy.log(sympy.hyper([], [sympy.Rational(d, 2)], b**2))
-        - 2 * b
-    )
-
-
-def exact_crossing(
-    name: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
-) -> sympy.Basic | None:
-    """What the exact law's certificate says: ``ln ISR < 0`` on ``[ln 2, lo]`` and ``> 0`` at
-    a point of ``[lo, hi]`` (rational ends outside the float bracket); None: no crossing."""
-    if c.root_x is None:
-        return None
-    F = exact_log_isr(name, d, beta0, L)
-    lo, hi = outward(c.lo_x, c.hi_x, 12)
-    return sympy.And(
-        ForAll(
-            (X_,),
-            sympy.StrictLessThan(F, 0, evaluate=False),
-            domain=sympy.Interval(sympy.log(2), lo),
-        ),
-        Exists((X_,), sympy.StrictGreaterThan(F, 0, evaluate=False), domain=sympy.Interval(lo, hi)),
-        evaluate=False,
-    )
-
-
-def crossing_facts(
-    name: str, law: str, c: Crossing, d: int, beta0: sympy.Rational, L: int
-) -> tuple[Fact, ...]:
-    """The facts of a certified crossing; the exact law's oracle result restated with its
-    formula (the same certificate, admitted the same way)."""
-    facts = c.facts or (c.verdict,)
-    formula = exact_crossing(name, c, d, beta0, L) if law == "exact" else None
-    if formula is None or len(facts) != 1 or facts[0].kind != ORACLE:
-        return facts
-    (fact,) = facts
-    said = fact.formula.args[0].name if fact.formula.args else sympy.sstr(fact.formula)
-    if fact.status != "proved":
-        return (undecided(formula, fact.verdict.reason, fact.verdict.method),)
-    return (oracle(said, fact.verdict.method, fact.verdict.certificate, formula),)
 
 
 def schedule_result(
@@ -1071,7 +448,7 @@ def schedule_result(
 ) -> Result:
     sched = SCHEDULES[name]
     where = "; ".join(
-        f"{law}: M ≈ {_fmt_memories(c)}" if c.root_x is not None else f"{law}: none"
+        f"{law}: M ≈ {memories_text(c)}" if c.root_x is not None else f"{law}: none"
         for law, c in crossings.items()
     )
     rules = {
@@ -1100,37 +477,8 @@ def schedule_result(
         uses=("softmax-optimal-beta", "gaussian-underestimates"),
         statement=conjunction(*(s.formula for s in steps)),
     )
-    numeric = []
-    with mpmath.workdps(NUMERIC_DPS):
-        for law, c in crossings.items():
-            if c.root_x is None:
-                continue
-            # ln ISR, not ISR: at β = 1e-300, ISR(2) = 1 − 2e-300 is below 1 but rounds to 1
-            x_end = max(mpmath.log(2), min(c.root_x * (1 - 1e-3), c.lo_x))
-            xs = [mpmath.log(2) + (x_end - mpmath.log(2)) * i / GRID for i in range(GRID + 1)]
-            b0, lnL = mpmath.mpf(rational(beta0)), mpmath.log(L)
-            worst = max(
-                log_isr(mpmath.mp, law, d, SCHEDULES[name].beta(mpmath.mp, x, b0, lnL), x)
-                for x in xs
-            )
-            numeric.append(
-                NumericCheck(
-                    f"{law}: ln ISR < 0 on {GRID + 1} points of ln M below the crossing",
-                    "mpmath",
-                    GRID + 1,
-                    float(worst),
-                    0.0,
-                    bool(worst < 0),
-                    expect="below",
-                )
-            )
+    numeric = checks.schedule_checks(name, crossings, beta0, d, L)
     return Result(claim, Derivation(concluded(steps, steps)), tuple(numeric))
-
-
-def _fmt_memories(c: Crossing) -> str:
-    if c.memories is not None and math.isfinite(c.memories):
-        return f"{c.memories:.4g}"
-    return f"10^{c.log10_memories:.4f}"
 
 
 # --- report ----------------------------------------------------------------------------------
@@ -1140,27 +488,8 @@ def build_report(
     d: int = SOURCE_D, beta: float = SOURCE_BETA, training_length: int = QWEN_TRAINING_LENGTH
 ) -> Report:
     """Every capacity claim of Part B at dimension ``d`` and softmax temperature ``beta``."""
-    if int(d) != d or d < MIN_D:
-        raise InvalidArgument(f"--d {d}: the dimension must be an integer ≥ {MIN_D}")
-    if int(d) == d and d > MAX_D:
-        raise InvalidArgument(
-            f"--d {d}: at most {MAX_D} (the exact-law series are summed to a fixed precision)"
-        )
-    if not (beta > 0 and math.isfinite(beta) and beta <= MAX_BETA):
-        raise InvalidArgument(f"--beta {beta}: β must be a positive number ≤ {MAX_BETA:g}")
-    if int(training_length) != training_length or training_length < 2:
-        raise InvalidArgument(f"--training-length {training_length}: L must be an integer ≥ 2")
+    validate_arguments(d, beta, training_length)
     d, beta_q = int(d), rational(beta)
-    with mpmath.workdps(30):
-        if any(
-            log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
-            for law in LAW_NAMES
-        ):
-            raise InvalidArgument(
-                f"--d {d} --beta {beta:g}: softmax interference already "
-                "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
-                "crossing to find; use a smaller β for this d"
-            )
     caps = {name: store_capacity(name, d, beta_q) for name in PART_B}
     caps64 = {name: store_capacity(name, SOURCE_D, sympy.Integer(SOURCE_BETA)) for name in PART_B}
     crossings = {
@@ -1183,204 +512,7 @@ def build_report(
     )
 
 
-def capacity_data(
-    caps: dict[str, StoreCapacity],
-    crossings: dict[str, dict[str, Crossing]],
-    d: int,
-    beta: float,
-    L: int,
-) -> dict:
-    at_source = d == SOURCE_D and rational(beta) == SOURCE_BETA
-    stores = {}
-    for name, cap in caps.items():
-        g, e = cap.gaussian, cap.exact
-        src = cap.store.source
-        stores[name] = {
-            "title": cap.store.title,
-            "weights": cap.store.weight_text,
-            "gaussian": g.capacity.mid,
-            "exact": e.capacity.mid,
-            "source": float(src),
-            "source_text": cap.store.source_text,
-            "formula_gaussian": g.formula,
-            "formula_exact": e.formula,
-            "kind_gaussian": g.kind,
-            "kind_exact": e.kind,
-            "gaussian_interval": [g.capacity.lo, g.capacity.hi],
-            "exact_interval": [e.capacity.lo, e.capacity.hi],
-            "relative_difference": cap.relative_difference,
-            "source_relative_difference_gaussian": (g.capacity.mid - src) / src
-            if at_source
-            else None,
-            "source_relative_difference_exact": (e.capacity.mid - src) / src if at_source else None,
-            "note": "; ".join(x for x in (cap.store.note, e.note) if x),
-        }
-    schedules = {}
-    for name, by_law in crossings.items():
-        sched = SCHEDULES[name]
-        schedules[name] = {
-            "title": sched.title,
-            "formula": sched.formula,
-            "isr": {
-                law: {str(M): _finite(schedule_isr(name, law, d, beta, L, M)) for M in ISR_GRID}
-                for law in LAW_NAMES
-            },
-            "crossing": {
-                law: {
-                    "memories": _finite(c.memories),
-                    "log10_memories": c.log10_memories,
-                    "beta_at_crossing": c.beta_at_root,
-                    "bracket_ln_memories": [c.lo_x, c.hi_x],
-                    "status": c.status,
-                    "below_one_up_to_2e6": c.root_x is None or c.lo_x > math.log(SEED_MEMORIES),
-                }
-                for law, c in by_law.items()
-            },
-        }
-    return _json_safe(
-        {
-            "d": d,
-            "beta": float(beta),
-            "training_length": L,
-            "source": {
-                "d": SOURCE_D,
-                "beta": SOURCE_BETA,
-                "tolerance": float(SOURCE_TOLERANCE),
-                "applies": at_source,
-            },
-            "stores": stores,
-            "softmax": {"optimal_beta": softmax_optimum(d), "schedules": schedules},
-        }
-    )
-
-
-def _json_safe(x: object) -> object:
-    """Non-finite floats (a capacity past 1.8e308) become null, everywhere in the data."""
-    if isinstance(x, dict):
-        return {k: _json_safe(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_safe(v) for v in x]
-    return _finite(x) if isinstance(x, float) else x
-
-
-def _finite(x: float | None) -> float | None:
-    """JSON has no infinity: a number past the float range is null (``log10_memories`` keeps
-    the crossing of such a schedule, e.g. d = 256, β = 16)."""
-    return x if x is None or math.isfinite(x) else None
-
-
-def tables(data: dict) -> tuple[Table, ...]:
-    d, beta = data["d"], data["beta"]
-    rows = tuple(
-        (
-            name,
-            v["weights"],
-            v["source"] if data["source"]["applies"] else None,
-            v["gaussian"],
-            v["exact"],
-            "" if v["relative_difference"] is None else f"{v['relative_difference']:+.2%}",
-            v["kind_exact"],
-        )
-        for name, v in data["stores"].items()
-    )
-    stores = Table(
-        "capacities",
-        f"Capacity M* (ISR = 1) at d = {d}, β = {beta:g}",
-        ("store", "f(s)", "source", "Gaussian", "exact", "exact vs Gaussian", "exact kind"),
-        rows,
-        (
-            "source: the seed's figure at d = 64, β = 8 ('≈')",
-            "least squares 'Gaussian': keys with i.i.d. N(0, 1/d) entries; 'exact': "
-            "unit keys, leading order in 1/d",
-        ),
-    )
-    sched_rows = []
-    for name, v in data["softmax"]["schedules"].items():
-        for law in LAW_NAMES:
-            c = v["crossing"][law]
-            where = (
-                None
-                if c["log10_memories"] is None
-                else f"{c['memories']:.4g}"
-                if c["memories"] is not None
-                else f"10^{c['log10_memories']:.2f}"
-            )
-            sched_rows.append(
-                (
-                    name,
-                    law,
-                    v["isr"][law][str(10**6)],
-                    v["isr"][law][str(SEED_MEMORIES)],
-                    where,
-                    c["beta_at_crossing"],
-                    c["below_one_up_to_2e6"],
-                )
-            )
-    sched = Table(
-        "schedules",
-        f"Softmax logit scaling (β0 = {beta:g}, L = {data['training_length']}, d = {d})",
-        (
-            "schedule",
-            "law",
-            "ISR(1e6)",
-            "ISR(2e6)",
-            "first M with ISR = 1",
-            "β there",
-            "ISR < 1 up to 2e6",
-        ),
-        tuple(sched_rows),
-    )
-    opt = data["softmax"]["optimal_beta"]
-    best = Table(
-        "optimal-beta",
-        "Softmax: capacity-maximizing β",
-        ("law", "β*", "M*(β*)", "note"),
-        (
-            (
-                "gaussian",
-                opt["gaussian"]["beta"],
-                opt["gaussian"]["capacity"],
-                opt["gaussian"]["formula"],
-            ),
-            (
-                "exact",
-                "none (M* increases with β)",
-                opt["exact"]["capacity_at_gaussian_optimum"],
-                "M* at the Gaussian optimum β = d/2; " + opt["exact"]["formula"],
-            ),
-        ),
-    )
-    return stores, sched, best
-
-
 # --- command line ----------------------------------------------------------------------------
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--d", type=int, default=SOURCE_D, help="key dimension (default 64)")
-    parser.add_argument(
-        "--beta",
-        type=float,
-        default=SOURCE_BETA,
-        help="softmax inverse temperature β (default 8 = √64)",
-    )
-    parser.add_argument(
-        "--training-length",
-        type=int,
-        default=QWEN_TRAINING_LENGTH,
-        metavar="L",
-        help="training length of the logit-scaling schedules (default 2048, Qwen)",
-    )
-
-
-def _json(report: Report, args: argparse.Namespace) -> dict:
-    return {
-        **report.data,
-        "status": report.status,
-        "claims": {r.claim.name: r.status for r in report.results},
-        "seconds": round(report.seconds, 3),
-        "versions": versions(),
-    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1388,10 +520,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         build_report,
         __doc__,
         "python -m proofs.capacity",
-        _add_arguments,
+        add_arguments,
         lambda a: {"d": a.d, "beta": a.beta, "training_length": a.training_length},
         argv,
-        _json,
+        report_json,
     )
 
 

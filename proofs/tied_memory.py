@@ -36,7 +36,11 @@ import sympy
 from proofs._cli import run
 from symbolic.activations import ACTIVATIONS
 from symbolic.calc import Calc
-from symbolic.capacity_formulas import (
+from symbolic.check import equal_step
+from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
+from symbolic.errors import InvalidArgument
+from symbolic.kernel import Fact, check_equal, check_zero_on, cong, symm
+from symbolic.memory.capacity_formulas import (
     HALF,
     capacity_chain,
     concluded,
@@ -46,13 +50,9 @@ from symbolic.capacity_formulas import (
     moment_form,
     put,
 )
-from symbolic.check import equal_step
-from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
-from symbolic.errors import InvalidArgument
-from symbolic.kernel import Fact, check_equal, check_zero_on, cong, symm
-from symbolic.memory_stores import STORES, TIED_FORMS
-from symbolic.similarity_law import LAW_NAMES, d_, s
-from symbolic.tied_memory import (
+from symbolic.memory.similarity_law import LAW_NAMES, d_, s
+from symbolic.memory.stores import STORES, TIED_FORMS
+from symbolic.memory.tied_memory import (
     SIDES,
     TiedForm,
     abs_moment,
@@ -187,7 +187,7 @@ def _sides(
 # --- capacities in closed form ---------------------------------------------------------------
 
 N_ = sympy.Symbol("n", integer=True, nonnegative=True)
-ABS_MOMENT = {  # E|s|^n (the module docstring of symbolic.tied_memory)
+ABS_MOMENT = {  # E|s|^n (the module docstring of symbolic.memory.tied_memory)
     "exact": sympy.gamma(d_ / 2)
     * sympy.gamma((N_ + 1) / 2)
     / (sympy.sqrt(sympy.pi) * sympy.gamma((d_ + N_) / 2)),

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import iv
 
-from symbolic.similarity_law import arb_hyp0f1_enclosure, hyp0f1_enclosure, iv_precision
+from symbolic.memory.similarity_law import arb_hyp0f1_enclosure, hyp0f1_enclosure, iv_precision
 
 pytest.importorskip("flint", reason="python-flint (a dependency)")
 

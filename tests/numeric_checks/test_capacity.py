@@ -186,7 +186,7 @@ def test_source_column_only_at_the_source_setting(capsys):
 
 def test_plot_draws_the_asked_stores_only_with_a_progress_count(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib", reason="the plot extra")
-    from numeric_checks import capacity
+    from numeric_checks import capacity_plot as capacity
 
     seen, counted = [], []
 

@@ -1,4 +1,4 @@
-"""Retrieval error at capacity: the models (symbolic.retrieval) and the Monte Carlo with real
+"""Retrieval error at capacity: the models (symbolic.memory.retrieval) and the Monte Carlo with real
 vectors (numeric_checks.retrieval), at small d with few trials."""
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from numeric_checks import retrieval as mc
 from numeric_checks.capacity import unit_rows
-from symbolic.memory_stores import STORES
-from symbolic.retrieval import (
+from symbolic.memory.retrieval import (
     MODELS,
     error_probability,
     model_probability,
     similarity_density,
     similarity_tail,
 )
+from symbolic.memory.stores import STORES
 from tests.commands import in_process
 
 SIGMAS = 4  # bands of 4 standard errors: a correct estimator fails one once in 16,000

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from numeric_checks import sweep
+from numeric_checks import sweep, sweep_chunks, sweep_grid
 from numeric_checks.importance import importance_pairs, tilt
-from numeric_checks.sweep import grid, main, merge_moments, plan, run_sweep
+from numeric_checks.sweep import grid, main, plan, run_sweep
+from numeric_checks.sweep_chunks import merge_moments
 from tests.commands import in_process, in_subprocess
 
 for _k, _v in sweep.BLAS_ENV.items():  # one BLAS thread here too, as in the workers
@@ -44,7 +45,7 @@ def test_auto_estimator_takes_importance_sampling_in_the_heavy_tail():
 def test_merged_moments_equal_the_whole_sample(xs, cut):
     y = np.array(xs)
     cut = min(cut, len(xs) - 1)
-    parts = [sweep._moments(y[:cut]), sweep._moments(y[cut:])]
+    parts = [sweep_chunks._moments(y[:cut]), sweep_chunks._moments(y[cut:])]
     m = merge_moments(parts)
     assert m["n"] == y.size
     assert m["mean"] == pytest.approx(y.mean(), abs=1e-9 * (1 + abs(y).max()))
@@ -179,7 +180,7 @@ def test_auto_estimator_decides_on_the_scheduled_beta():
     assert p.effective_beta > 20
     assert p.estimator == "importance"
     (q,) = grid(["softmax"], [64], [8.0], ["yarn"], [10**3])
-    assert 4 * q.effective_beta**2 / 64 < sweep.IMPORTANCE_ABOVE
+    assert 4 * q.effective_beta**2 / 64 < sweep_grid.IMPORTANCE_ABOVE
     assert q.estimator == "rao-blackwell"
 
 
@@ -187,7 +188,7 @@ def test_every_store_weight_survives_pickling_after_use():
     # A Dask task pickled by value carries the weight functions it reaches. np.vectorize(erf)
     # holds an unpicklable ufunc once called: the gelu stores then could not be sent.
     cloudpickle = pytest.importorskip("cloudpickle", reason="the sweep extra (dask)")
-    from symbolic.memory_stores import STORES
+    from symbolic.memory.stores import STORES
 
     s = np.linspace(-1, 1, 9)
     for name, store in STORES.items():

@@ -1,4 +1,4 @@
-"""The tied stores' quadrature (symbolic.tied_memory) against mpmath's adaptive quadrature of
+"""The tied stores' quadrature (symbolic.memory.tied_memory) against mpmath's adaptive quadrature of
 the same weights under each law, written here from the densities: at small d, where the exact
 law's density is singular at |s| = 1 (even d) and the Gaussian law weighs |s| > 1."""
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.memory_stores import STORES
-from symbolic.tied_memory import tied_law
+from symbolic.memory.stores import STORES
+from symbolic.memory.tied_memory import tied_law
 from tests.commands import in_process
 
 # the points where these weights have kinks, for mpmath's subdivision

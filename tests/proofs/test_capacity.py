@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from proofs.capacity import build_report, main
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import PART_B as STORES
+from symbolic.memory.stores import PART_B as STORES
 
 # With the shared reports (tests/conftest.py): the commands below with other arguments reuse
 # the SymPy cache the capacity report left on that worker.
@@ -50,7 +50,8 @@ def test_data_carries_both_laws_and_formulas(report):
     assert set(stores) == set(STORES)
     for v in stores.values():
         assert isinstance(v["gaussian"], float) and isinstance(v["exact"], float)
-        assert v["formula_gaussian"] and v["formula_exact"] and v["source"] > 0
+        assert v["formula_gaussian"] and v["formula_exact"]
+        assert v["source"] is None or v["source"] > 0  # None: a store the source does not list
     assert stores["relu2"]["gaussian"] == pytest.approx(2731.6667, abs=1e-3)
     assert stores["relu2"]["exact"] == 2817
     assert stores["softmax"]["exact"] == pytest.approx(1272264.445, rel=1e-9)
@@ -106,7 +107,7 @@ def test_latex_document(report, monkeypatch, tmp_path):
 def test_tiny_beta_is_proved_not_failed(schedule):
     # ISR(2) = 1 − 2e-300 < 1: the grid check compares ln ISR, which does not round to 0
     from proofs.capacity import schedule_result
-    from symbolic.capacity import first_crossing
+    from symbolic.memory.schedules import first_crossing
 
     crossings = {
         law: first_crossing(schedule, law, 64, 1e-300, 2048) for law in ("gaussian", "exact")
@@ -116,15 +117,16 @@ def test_tiny_beta_is_proved_not_failed(schedule):
 
 
 def test_json_safe_turns_infinities_into_null():
-    from proofs.capacity import _json_safe
+    from symbolic.memory.capacity_report import json_safe
 
-    doc = _json_safe({"a": float("inf"), "b": [1.0, float("nan")], "c": {"d": 2}})
+    doc = json_safe({"a": float("inf"), "b": [1.0, float("nan")], "c": {"d": 2}})
     assert doc == {"a": None, "b": [1.0, None], "c": {"d": 2}}
     json.dumps(doc, allow_nan=False)
 
 
 def test_large_dimension_least_squares_checks_are_capped():
-    from proofs.capacity import LS_CHECK_MAX_D, ls_exact_recall, ls_overload
+    from proofs.capacity import ls_exact_recall, ls_overload
+    from symbolic.memory.capacity_checks import LS_CHECK_MAX_D
 
     for result in (ls_exact_recall(4096), ls_overload(4096)):
         (check,) = result.numeric
@@ -149,8 +151,8 @@ def test_infinite_crossing_gives_valid_json():
     # the YaRN crossing at 10^456 is certified (≈ 250,000 series terms); its M is past the
     # float range, so the report's data (what --json prints) holds null and log10 M. Only
     # that crossing is computed: the rest of a d = 256 build adds nothing to this property.
-    from proofs.capacity import capacity_data
-    from symbolic.capacity import first_crossing
+    from symbolic.memory.capacity_report import capacity_data
+    from symbolic.memory.schedules import first_crossing
 
     crossing = first_crossing("yarn", "exact", 256, 16, 2048)
     assert crossing.status == "proved" and crossing.memories == float("inf")
@@ -204,7 +206,7 @@ def _with_statement(result, statement):
 def test_a_statement_off_by_a_sign_or_a_term_is_failed(report, name):
     import sympy
 
-    from proofs.capacity import mstar
+    from symbolic.memory.capacity_formulas import mstar
 
     result = next(r for r in report.results if r.claim.name == name)
     d = sympy.Symbol("d", positive=True)
@@ -219,15 +221,17 @@ def test_a_statement_off_by_a_sign_or_a_term_is_failed(report, name):
 def test_store_statements_are_the_theory_closed_forms():
     import sympy
 
-    from proofs.capacity import THEORY_EXACT, THEORY_GAUSSIAN, mstar, store_statement
+    from symbolic.memory.capacity_formulas import mstar, store_statement
+    from symbolic.memory.stores import STORES as ALL
 
     d = sympy.Symbol("d", positive=True)
-    statement = store_statement("relu2")
+    relu2 = ALL["relu2"]
+    statement = store_statement(relu2)
     assert set(statement.args) == {
-        sympy.Eq(mstar("gaussian"), THEORY_GAUSSIAN["relu2"]),
-        sympy.Eq(mstar("exact"), THEORY_EXACT["relu2"]),
+        sympy.Eq(mstar("gaussian"), relu2.theory_gaussian),
+        sympy.Eq(mstar("exact"), relu2.theory_exact),
     }
-    assert THEORY_EXACT["relu2"] == 1 + 2 * d * (d + 2) / 3
+    assert relu2.theory_exact == 1 + 2 * d * (d + 2) / 3
 
 
 def test_a_value_step_shows_the_formula_before_its_value(report):
@@ -259,9 +263,9 @@ def test_second_moment_form_agrees_with_quadrature(d, name):
     import mpmath
     import sympy
 
-    from proofs.capacity import second_moment_form
-    from symbolic.memory_stores import STORES as ALL
-    from symbolic.similarity_law import quad_expectation, s
+    from symbolic.memory.capacity_formulas import second_moment_form
+    from symbolic.memory.similarity_law import quad_expectation, s
+    from symbolic.memory.stores import STORES as ALL
 
     form = second_moment_form(ALL[name], "exact").subs(sympy.Symbol("d", positive=True), d)
     f2 = sympy.lambdify(s, ALL[name].weight ** 2, "mpmath")
@@ -273,7 +277,7 @@ def test_second_moment_form_agrees_with_quadrature(d, name):
 def test_the_formula_builders_docstring_examples_run():
     import doctest
 
-    import symbolic.capacity_formulas as formulas
+    import symbolic.memory.capacity_formulas as formulas
 
     failed, attempted = doctest.testmod(formulas, raise_on_error=False)
     assert attempted >= 2 and failed == 0
@@ -282,7 +286,7 @@ def test_the_formula_builders_docstring_examples_run():
 def test_put_keeps_the_formula_and_a_moment_is_its_value():
     import sympy
 
-    from symbolic.capacity_formulas import moment_fact, moment_form, moment_value, put
+    from symbolic.memory.capacity_formulas import moment_fact, moment_form, moment_value, put
 
     d = sympy.Symbol("d", positive=True)
     shown = put(1 + 2 * d, {d: 64})

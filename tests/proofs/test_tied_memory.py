@@ -12,9 +12,9 @@ from shared_reports import report as shared_report
 
 from numeric_checks.capacity import estimate
 from symbolic.activations import ACTIVATIONS
-from symbolic.memory_stores import PART_B, STORES
-from symbolic.similarity_law import moment, quad_expectation, s
-from symbolic.tied_memory import abs_moment, propose_square, t, tied_form, tied_law
+from symbolic.memory.similarity_law import moment, quad_expectation, s
+from symbolic.memory.stores import PART_B, STORES
+from symbolic.memory.tied_memory import abs_moment, propose_square, t, tied_form, tied_law
 
 TIED = sorted(n for n, m in STORES.items() if m.part == "C1")
 # the closed-form stores, found when the property first draws (not at collection: ~1 s per worker)

@@ -416,7 +416,7 @@ SLOW_CURATED = [
     ["--activation", "relu", "--sympy-timeout", "nan"],
     ["--activation", "relu", "--latex", "."],  # a directory (was IsADirectoryError)
     ["--activation", "relu"] * 40,
-    # the other commands' options (open at the time of writing: symbolic/capacity.py)
+    # the other commands' options (open at the time of writing: symbolic/memory/capacity.py)
     ["proofs.capacity", "--d", "3"],  # UnboundLocalError in first_crossing: ISR(2) ≥ 1 already
     ["proofs.capacity", "--beta", "1e6"],  # the same
     ["proofs.capacity", "--beta", "inf"],  # TypeError: invalid input: inf

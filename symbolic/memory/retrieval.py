@@ -60,9 +60,9 @@ from functools import cache
 
 import numpy as np
 
-from symbolic.capacity import rational, store_capacity
 from symbolic.errors import InvalidArgument
-from symbolic.memory_stores import STORES
+from symbolic.memory.capacity import rational, store_capacity
+from symbolic.memory.stores import STORES
 
 APPROXIMATIONS = {
     "gaussian": (
@@ -101,7 +101,7 @@ class RetrievalError:
     d: int
     beta: float | None
     memories: int
-    capacity: float  # M* under the exact law (symbolic.capacity)
+    capacity: float  # M* under the exact law (symbolic.memory.capacity)
     isr: float  # ISR(memories) under the exact law
     gaussian: float  # P(error), Gaussian model
     spherical: float  # P(error), spherical model

@@ -38,8 +38,8 @@ import numpy as np
 import sympy
 
 from symbolic.activations import ACTIVATIONS
-from symbolic.memory_stores import STORES, TIED_FORMS, MemoryStore
-from symbolic.similarity_law import LAW_NAMES, WINDOW_SDS, d_, moment, s
+from symbolic.memory.similarity_law import LAW_NAMES, WINDOW_SDS, d_, moment, s
+from symbolic.memory.stores import STORES, TIED_FORMS, MemoryStore
 
 t = sympy.Symbol("t", real=True)  # a point of the half-line: s = ±t
 # Proposal of a polynomial f(±t)²: exact interpolation through the first MAX_DEGREE + 1 of
