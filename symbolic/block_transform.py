@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from symbolic.blocks import HEADS, BlockForm, Candidate, inverse, parameters, product
-from symbolic.layer_language import layer_error, parsed_tree
+from symbolic.languages.layer_language import layer_error, parsed_tree
 
 MAX_CHARS = 400
 GROUPS = {"GL": "GL", "O": "O", "diagonal": "diagonal"}

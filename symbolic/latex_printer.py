@@ -32,6 +32,7 @@ from sympy.printing.latex import LatexPrinter, accepted_latex_functions
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
 from symbolic.formula_text import OrderedWithoutQuadrature, memoised
+from symbolic.languages.functions import FUNCTIONS
 
 # --- Rules as data -------------------------------------------------------------------------
 
@@ -584,13 +585,8 @@ def compact(code: str) -> str:
 # evaluated, an unknown name is a symbol or an undefined function.
 
 _SYMPY_FUNCTIONS = {
-    "exp": sympy.exp,
-    "log": sympy.log,
+    **{f.name: f.head for f in FUNCTIONS},  # the elementary functions' table
     "sqrt": sympy.sqrt,
-    "erf": sympy.erf,
-    "tanh": sympy.tanh,
-    "sinh": sympy.sinh,
-    "cosh": sympy.cosh,
     "gamma": sympy.gamma,
     "besseli": sympy.besseli,
     "Abs": sympy.Abs,

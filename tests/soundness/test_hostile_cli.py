@@ -40,7 +40,7 @@ from proofs import exchange
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.errors import InvalidExpression
-from symbolic.expressions import FUNCTIONS, parse_activation
+from symbolic.languages.activation_language import FUNCTIONS, parse_activation
 
 PARSE_HANG_S = 20.0  # the parser bounds itself long before this: reaching it is a hang
 COMMAND_HANG = timedelta(seconds=150)  # the analysis stops itself at 2 × 8 s: 150 s is a hang

@@ -14,10 +14,10 @@ from proofs.symmetry import activation_spec
 from symbolic import symmetry as decision
 from symbolic import symmetry_rewrite as rewrite
 from symbolic.kernel import check_identity
-from symbolic.layer_language import table_layer
+from symbolic.languages.layer_language import table_layer
+from symbolic.languages.transform_language import parse_transform
 from symbolic.symmetry import decide
 from symbolic.symmetry_rewrite import ActivationFacts, Rewriter, inlined
-from symbolic.transform_language import parse_transform
 
 GATED = table_layer("gated")
 
