@@ -119,15 +119,15 @@ def _recheck_erfc(x):
     return monotone_enclosure(mpmath.erfc, x, increasing=False)
 
 
-def _well_conditioned(argument: float, value: float) -> bool:  # noqa: ARG001
+def never_ill_conditioned(argument: float, value: float) -> bool:  # noqa: ARG001
     return False
 
 
-def _log_ill_conditioned(argument: float, value: float) -> bool:  # noqa: ARG001
+def ill_conditioned_near_one(argument: float, value: float) -> bool:  # noqa: ARG001
     return abs(argument - 1) < 2.0**-20  # log near 1: the argument's rounding dominates
 
 
-def _periodic_ill_conditioned(argument: float, value: float) -> bool:
+def ill_conditioned_near_root(argument: float, value: float) -> bool:
     # sin(3.14159265358979323846264338328) is about -2e-31, but 1.2e-16 at float64's pi
     return abs(value) < CANCELLATION * max(1.0, abs(argument))
 
@@ -159,47 +159,47 @@ class FunctionSpec:
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         names=("exp",), head=sympy.exp, numpy=np.exp, estimate=math.exp,
-        ill_conditioned=_well_conditioned, sign=SignRule.POSITIVE,
+        ill_conditioned=never_ill_conditioned, sign=SignRule.POSITIVE,
         recheck=_recheck_exp, latex=r"\exp",
     ),
     FunctionSpec(
         names=("log",), head=sympy.log, numpy=np.log, estimate=math.log,
-        ill_conditioned=_log_ill_conditioned, sign=SignRule.LOG,
+        ill_conditioned=ill_conditioned_near_one, sign=SignRule.LOG,
         recheck=_recheck_log, latex=r"\log",
     ),
     FunctionSpec(
         names=("tanh",), head=sympy.tanh, numpy=np.tanh, estimate=math.tanh,
-        ill_conditioned=_well_conditioned, sign=SignRule.SAME_SIGN,
+        ill_conditioned=never_ill_conditioned, sign=SignRule.SAME_SIGN,
         recheck=_recheck_tanh, latex=r"\tanh", exp_growth=lambda v: 2 * abs(v),
     ),
     FunctionSpec(
         names=("sinh",), head=sympy.sinh, numpy=np.sinh, estimate=math.sinh,
-        ill_conditioned=_well_conditioned, sign=SignRule.SAME_SIGN,
+        ill_conditioned=never_ill_conditioned, sign=SignRule.SAME_SIGN,
         recheck=_recheck_sinh, latex=r"\sinh",
     ),
     FunctionSpec(
         names=("cosh",), head=sympy.cosh, numpy=np.cosh, estimate=math.cosh,
-        ill_conditioned=_well_conditioned, sign=SignRule.POSITIVE,
+        ill_conditioned=never_ill_conditioned, sign=SignRule.POSITIVE,
         recheck=_recheck_cosh, latex=r"\cosh",
     ),
     FunctionSpec(
         names=("erf",), head=sympy.erf, numpy=_np_erf, estimate=math.erf,
-        ill_conditioned=_well_conditioned, sign=SignRule.SAME_SIGN,
+        ill_conditioned=never_ill_conditioned, sign=SignRule.SAME_SIGN,
         recheck=_recheck_erf, latex=r"\operatorname{erf}", exp_growth=lambda v: v * v,
     ),
     FunctionSpec(
         names=("erfc",), head=sympy.erfc, numpy=_np_erfc, estimate=math.erfc,
-        ill_conditioned=_well_conditioned, sign=SignRule.POSITIVE,
+        ill_conditioned=never_ill_conditioned, sign=SignRule.POSITIVE,
         recheck=_recheck_erfc, latex=r"\operatorname{erfc}", exp_growth=lambda v: v * v,
     ),
     FunctionSpec(
         names=("sin",), head=sympy.sin, numpy=np.sin, estimate=math.sin,
-        ill_conditioned=_periodic_ill_conditioned, sign=SignRule.REAL,
+        ill_conditioned=ill_conditioned_near_root, sign=SignRule.REAL,
         recheck=iv.sin, latex=r"\sin",
     ),
     FunctionSpec(
         names=("cos",), head=sympy.cos, numpy=np.cos, estimate=math.cos,
-        ill_conditioned=_periodic_ill_conditioned, sign=SignRule.REAL,
+        ill_conditioned=ill_conditioned_near_root, sign=SignRule.REAL,
         recheck=iv.cos, latex=r"\cos",
     ),
 )  # fmt: skip
