@@ -68,7 +68,15 @@ from symbolic.languages.expression_limits import (
     short,
 )
 from symbolic.languages.expression_signs import Info, SignsByAlgebra, positive_everywhere
-from symbolic.languages.text_checks import TextChecks, did_you_mean, input_error
+from symbolic.languages.text_checks import (
+    REJECTED_CONSTANTS,
+    REJECTED_NODES,
+    TextChecks,
+    did_you_mean,
+    input_error,
+    not_allowed,
+    rejected_operator,
+)
 
 
 @dataclass(frozen=True)
@@ -135,48 +143,6 @@ _UNARY: dict[type, Callable[[sympy.Expr], sympy.Expr]] = {
     ast.USub: operator.neg,
 }
 _CHAIN_FAMILY = {ast.Add: "+", ast.Sub: "+", ast.Mult: "*", ast.Div: "*"}  # SymPy flattens these
-# Rejected syntax, as (what it is, what to write instead); messages read "<what> at column N is
-# not allowed; <hint>".
-_REJECTED_OPERATORS: dict[type, tuple[str, str, str]] = {  # type: (symbol, what, hint)
-    ast.FloorDiv: ("//", "floor division '//'", "use /"),
-    ast.Mod: ("%", "remainder '%'", ""),
-    ast.MatMult: ("@", "matrix product '@'", "use *"),
-    ast.BitXor: ("^", "'^' (bitwise xor, not a power)", "use **"),
-    ast.BitAnd: ("&", "bitwise '&'", ""),
-    ast.BitOr: ("|", "bitwise '|'", ""),
-    ast.LShift: ("<<", "shift '<<'", ""),
-    ast.RShift: (">>", "shift '>>'", ""),
-    ast.Invert: ("~", "bitwise '~'", "use - to negate"),
-    ast.Not: ("not", "'not'", "use max, min or relu"),
-}
-_REJECTED_NODES: dict[type, tuple[str, str]] = {
-    ast.Attribute: ("attribute access", "use a function name such as exp, log, relu"),
-    ast.Subscript: ("a subscript", ""),
-    ast.Lambda: ("lambda", "write the expression in x directly, e.g. x*sigmoid(x)"),
-    ast.IfExp: ("a conditional expression", "use max, min or relu"),
-    ast.Compare: ("a comparison", "use max, min or relu"),
-    ast.BoolOp: ("'and'/'or'", "use max, min or relu"),
-    ast.ListComp: ("a comprehension", ""),
-    ast.SetComp: ("a comprehension", ""),
-    ast.DictComp: ("a comprehension", ""),
-    ast.GeneratorExp: ("a comprehension", ""),
-    ast.List: ("a list", "use max(a, b) for a maximum"),
-    ast.Tuple: ("a tuple", "use max(a, b) for a maximum"),
-    ast.Set: ("a set", ""),
-    ast.Dict: ("a dict", ""),
-    ast.JoinedStr: ("an f-string", ""),
-    ast.NamedExpr: ("assignment ':='", ""),
-    ast.Starred: ("a starred argument", ""),
-    ast.Await: ("'await'", ""),
-    ast.Yield: ("'yield'", ""),
-    ast.YieldFrom: ("'yield'", ""),
-}
-_REJECTED_CONSTANTS: dict[type, tuple[str, str]] = {  # bool before int: True is an int
-    bool: ("True/False", "use 1 or 0"),
-    str: ("a string", "write the expression itself, without quotes"),
-    bytes: ("a bytes literal", ""),
-    complex: ("a complex number", "activations are real"),
-}
 
 
 def describe_allowed() -> str:
@@ -279,8 +245,8 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
                 children = [(node.left, 0 if same else 1), (node.right, 1)]
             elif isinstance(node, ast.UnaryOp):
                 if type(node.op) not in _UNARY:
-                    _, what, hint = _rejected_operator(node.op)
-                    raise self.error(_not_allowed(what, where, hint))
+                    _, what, hint = rejected_operator(node.op)
+                    raise self.error(not_allowed(what, where, hint))
                 children = [(node.operand, 1)]
             elif isinstance(node, ast.Call):
                 fn = self.vet_call(node, where)
@@ -302,22 +268,22 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
             elif isinstance(node, ast.Constant):
                 self.vet_constant(node, where)
             else:
-                what, hint = _REJECTED_NODES.get(type(node), (type(node).__name__, ""))
-                raise self.error(_not_allowed(what, where, hint))
+                what, hint = REJECTED_NODES.get(type(node), (type(node).__name__, ""))
+                raise self.error(not_allowed(what, where, hint))
             stack.extend((c, depth + cost) for c, cost in reversed(children))
 
     def vet_operator(self, node: ast.BinOp) -> None:
         if type(node.op) in _BINARY:
             return
-        symbol, what, hint = _rejected_operator(node.op)
+        symbol, what, hint = rejected_operator(node.op)
         i = self.source.find(symbol, node.left.end_col_offset, node.right.col_offset)
         where = f"at column {self.column(max(i, node.col_offset))}"
-        raise self.error(_not_allowed(what, where, hint))
+        raise self.error(not_allowed(what, where, hint))
 
     def vet_call(self, node: ast.Call, where: str) -> _Function:
         if not isinstance(node.func, ast.Name):
-            what, hint = _REJECTED_NODES.get(type(node.func), ("calling an expression", ""))
-            raise self.error(_not_allowed(what, where, hint or "call a function by its name"))
+            what, hint = REJECTED_NODES.get(type(node.func), ("calling an expression", ""))
+            raise self.error(not_allowed(what, where, hint or "call a function by its name"))
         name = node.func.id
         fn = FUNCTIONS.get(name)
         if fn is None:
@@ -327,7 +293,7 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
                 )
             if name.startswith("_"):
                 raise self.error(
-                    _not_allowed(f"the name {name!r}", where, "names may not start with '_'")
+                    not_allowed(f"the name {name!r}", where, "names may not start with '_'")
                 )
             raise self.error(
                 f"unknown function {name!r} {where}{did_you_mean(name, FUNCTIONS)}; "
@@ -335,10 +301,10 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
             )
         if node.keywords:
             raise self.error(
-                _not_allowed(f"a keyword argument of {name}", where, "pass arguments by position")
+                not_allowed(f"a keyword argument of {name}", where, "pass arguments by position")
             )
         if any(isinstance(a, ast.Starred) for a in node.args):
-            raise self.error(_not_allowed(f"a starred argument of {name}", where, ""))
+            raise self.error(not_allowed(f"a starred argument of {name}", where, ""))
         if not fn.min_args <= len(node.args) <= fn.max_args:
             wanted = (
                 f"{fn.min_args} argument"
@@ -352,7 +318,7 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
         name = node.id
         if name.startswith("_"):
             raise self.error(
-                _not_allowed(f"the name {name!r}", where, "names may not start with '_'")
+                not_allowed(f"the name {name!r}", where, "names may not start with '_'")
             )
         if name in VARIABLES or name in CONSTANTS:
             return
@@ -366,11 +332,11 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
         )
 
     def vet_constant(self, node: ast.Constant, where: str) -> None:
-        for kind, (what, hint) in _REJECTED_CONSTANTS.items():
+        for kind, (what, hint) in REJECTED_CONSTANTS.items():
             if isinstance(node.value, kind):
-                raise self.error(_not_allowed(what, where, hint))
+                raise self.error(not_allowed(what, where, hint))
         if not isinstance(node.value, (int, float)):
-            raise self.error(_not_allowed(repr(node.value), where, ""))
+            raise self.error(not_allowed(repr(node.value), where, ""))
 
     # -- SymPy, bottom up -------------------------------------------------------------------
     def build(self, node: ast.expr) -> sympy.Expr:
@@ -508,12 +474,3 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
         if not info.real:
             raise self.error(f"{where} is not real at every real x: {self.not_real(result)}")
         return result
-
-
-def _rejected_operator(op: ast.AST) -> tuple[str, str, str]:
-    name = type(op).__name__
-    return _REJECTED_OPERATORS.get(type(op), (name, f"the operator {name}", ""))
-
-
-def _not_allowed(what: str, where: str, hint: str) -> str:
-    return f"{what} {where} is not allowed" + (f"; {hint}" if hint else "")

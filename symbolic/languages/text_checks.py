@@ -1,6 +1,7 @@
 """The checks of user text before and at ``ast.parse``, shared by the activation, layer and
 transform languages: ASCII only, bracket depth, token count, and one-line syntax messages that
-name the column (counted in the text as typed)."""
+name the column (counted in the text as typed); and the tables of rejected syntax, each with
+what to write instead."""
 
 from __future__ import annotations
 
@@ -15,6 +16,49 @@ from symbolic.languages.expression_limits import MAX_DEPTH, MAX_TOKENS
 _QUOTE_CHARS = 60  # longer input is quoted by its prefix
 _CLOSING = {"(": ")", "[": "]", "{": "}"}
 _TOKEN = r"[A-Za-z_]\w*|[0-9.][\w.]*(?:[eE][+-][\w.]*)?|\*\*|//|<<|>>|\S"  # for counting
+
+# Rejected syntax, as (what it is, what to write instead); messages read "<what> at column N is
+# not allowed; <hint>".
+REJECTED_OPERATORS: dict[type, tuple[str, str, str]] = {  # type: (symbol, what, hint)
+    ast.FloorDiv: ("//", "floor division '//'", "use /"),
+    ast.Mod: ("%", "remainder '%'", ""),
+    ast.MatMult: ("@", "matrix product '@'", "use *"),
+    ast.BitXor: ("^", "'^' (bitwise xor, not a power)", "use **"),
+    ast.BitAnd: ("&", "bitwise '&'", ""),
+    ast.BitOr: ("|", "bitwise '|'", ""),
+    ast.LShift: ("<<", "shift '<<'", ""),
+    ast.RShift: (">>", "shift '>>'", ""),
+    ast.Invert: ("~", "bitwise '~'", "use - to negate"),
+    ast.Not: ("not", "'not'", "use max, min or relu"),
+}
+REJECTED_NODES: dict[type, tuple[str, str]] = {
+    ast.Attribute: ("attribute access", "use a function name such as exp, log, relu"),
+    ast.Subscript: ("a subscript", ""),
+    ast.Lambda: ("lambda", "write the expression in x directly, e.g. x*sigmoid(x)"),
+    ast.IfExp: ("a conditional expression", "use max, min or relu"),
+    ast.Compare: ("a comparison", "use max, min or relu"),
+    ast.BoolOp: ("'and'/'or'", "use max, min or relu"),
+    ast.ListComp: ("a comprehension", ""),
+    ast.SetComp: ("a comprehension", ""),
+    ast.DictComp: ("a comprehension", ""),
+    ast.GeneratorExp: ("a comprehension", ""),
+    ast.List: ("a list", "use max(a, b) for a maximum"),
+    ast.Tuple: ("a tuple", "use max(a, b) for a maximum"),
+    ast.Set: ("a set", ""),
+    ast.Dict: ("a dict", ""),
+    ast.JoinedStr: ("an f-string", ""),
+    ast.NamedExpr: ("assignment ':='", ""),
+    ast.Starred: ("a starred argument", ""),
+    ast.Await: ("'await'", ""),
+    ast.Yield: ("'yield'", ""),
+    ast.YieldFrom: ("'yield'", ""),
+}
+REJECTED_CONSTANTS: dict[type, tuple[str, str]] = {  # bool before int: True is an int
+    bool: ("True/False", "use 1 or 0"),
+    str: ("a string", "write the expression itself, without quotes"),
+    bytes: ("a bytes literal", ""),
+    complex: ("a complex number", "activations are real"),
+}
 
 
 def quote_input(text: str) -> str:
@@ -115,3 +159,12 @@ class TextChecks:
     def segment(self, node: ast.expr) -> str:
         text = self.source[node.col_offset : node.end_col_offset]
         return text if len(text) <= 40 else text[:37] + "..."
+
+
+def rejected_operator(op: ast.AST) -> tuple[str, str, str]:
+    name = type(op).__name__
+    return REJECTED_OPERATORS.get(type(op), (name, f"the operator {name}", ""))
+
+
+def not_allowed(what: str, where: str, hint: str) -> str:
+    return f"{what} {where} is not allowed" + (f"; {hint}" if hint else "")
