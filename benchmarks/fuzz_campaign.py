@@ -1,6 +1,7 @@
 """Fuzz campaign of the user path: ``--activation`` text through the parser and the analysis.
 
-Runs N inputs in this process through ``symbolic.expressions.parse_activation`` and
+Runs N inputs in this process through
+``symbolic.languages.activation_language.parse_activation`` and
 ``symbolic.analysis.analyze`` — the path ``python -m proofs.exchange --activation TEXT`` takes —
 each under a wall-clock limit, and reports what the rules of issue 7 forbid:
 
@@ -52,7 +53,7 @@ from symbolic.activations import ACTIVATIONS, z  # noqa: E402
 from symbolic.analysis import analyze  # noqa: E402
 from symbolic.budget import BudgetExceeded, time_limit  # noqa: E402
 from symbolic.errors import InvalidExpression  # noqa: E402
-from symbolic.expressions import FUNCTIONS, parse_activation  # noqa: E402
+from symbolic.languages.activation_language import FUNCTIONS, parse_activation  # noqa: E402
 
 DEFAULT_INPUTS = 2000
 DEFAULT_SEED = 7

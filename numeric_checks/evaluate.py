@@ -1,29 +1,22 @@
 """Evaluate a SymPy activation on numpy arrays by walking its tree (no code generation).
 
 The expression comes from the whitelist parser or the activation table, so the heads are few;
-an unknown head raises ``LookupError`` instead of guessing.
+an unknown head raises ``LookupError`` instead of guessing. Elementary functions are evaluated by
+their row's ``numpy`` column (``symbolic.languages.functions``).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 import sympy
 
 from symbolic.activations import z
+from symbolic.languages.functions import BY_HEAD
 
-_erf = np.vectorize(math.erf, otypes=[float])
-
-_UNARY: dict[type, Callable[[np.ndarray], np.ndarray]] = {
-    sympy.exp: np.exp,
-    sympy.log: np.log,
-    sympy.tanh: np.tanh,
-    sympy.sinh: np.sinh,
-    sympy.cosh: np.cosh,
-    sympy.erf: _erf,
-    sympy.erfc: lambda x: 1.0 - _erf(x),
+# The elementary functions come from their rows in the functions table; these are branches.
+_BRANCHES: dict[type, Callable[[np.ndarray], np.ndarray]] = {
     sympy.Abs: np.abs,
     sympy.sign: np.sign,
 }
@@ -67,7 +60,8 @@ def _eval(e: sympy.Expr, var: sympy.Symbol, x: np.ndarray) -> np.ndarray:
         conds = [_condition(c, var, x) for _, c in e.args]
         values = [np.broadcast_to(_eval(v, var, x), x.shape) for v, _ in e.args]
         return np.select(conds, values, default=np.nan)
-    fn = _UNARY.get(e.func)
+    spec = BY_HEAD.get(e.func)
+    fn = spec.numpy if spec is not None else _BRANCHES.get(e.func)
     if fn is not None:
         return fn(_eval(e.args[0], var, x))
     raise LookupError(f"no numpy rule for {e.func.__name__}")

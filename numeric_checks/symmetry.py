@@ -18,7 +18,7 @@ from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, relative_ga
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.engine import NumericCheck
-from symbolic.layer_language import evaluate
+from symbolic.languages.layer_language import evaluate
 from symbolic.symmetry.invariance import ActivationSpec, SymmetryDecision, transformed
 
 TRIALS = 4  # random layers per invariance check

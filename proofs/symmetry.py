@@ -41,10 +41,10 @@ from symbolic.blocks.laws import LAWS
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import negate
-from symbolic.layer_language import Layer, resolve_layer
+from symbolic.languages.layer_language import Layer, resolve_layer
+from symbolic.languages.transform_language import DEFAULT_PARAM, parse_param, parse_transform
 from symbolic.symmetry.family import candidates
 from symbolic.symmetry.invariance import CONSERVATION, ActivationSpec, SymmetryDecision, decide
-from symbolic.transform_language import DEFAULT_PARAM, parse_param, parse_transform
 
 PROG = "python -m proofs.symmetry"
 DEFAULT_ACTIVATION = "relu"
@@ -526,7 +526,7 @@ def _law_results(wanted: set[str], torch: bool = False) -> list[Result]:
 
 
 def _mlp_results(block: BlockForm, torch: bool) -> tuple[list[Result], list, list]:
-    from symbolic.layer_language import parse_layer
+    from symbolic.languages.layer_language import parse_layer
 
     layer = parse_layer(block.mlp)
     acts = _functions(layer, activation_spec(block.mlp_activation))

@@ -6,6 +6,8 @@ optional), and the properties docs/theory.md states for it (used only as expecta
 in the theorem tables; the verdicts themselves are always computed).
 
 Adding an activation is one entry in ``ACTIVATIONS``; every theorem, check and test picks it up.
+An elementary function its expression uses must be a row of the functions table
+(``symbolic.languages.functions``); see docs/adding-an-activation.md.
 """
 
 from __future__ import annotations
@@ -231,6 +233,14 @@ ACTIVATIONS: dict[str, Activation] = {
             lambda x: np.clip(x, 0.0, 6.0),
             lambda t: t[1].relu6,
             "F.relu6",
+        ),
+        _act(
+            "snake",
+            z + sympy.sin(z) ** 2,
+            lambda x: x + np.sin(x) ** 2,
+            lambda t: lambda x: x + t[0].sin(x) ** 2,
+            "x + torch.sin(x)**2",
+            note="Snake, a = 1 (Ziyin et al. 2020)",
         ),
         _act(
             "hardswish",

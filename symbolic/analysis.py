@@ -334,7 +334,7 @@ def as_result(
 def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:
     """``analyze``, with a user-input error naming the input (e.g. σ not real-valued)."""
     from symbolic.errors import InvalidExpression
-    from symbolic.expressions import input_error
+    from symbolic.languages.activation_language import input_error
 
     try:
         return analyze(expr, label)
@@ -352,7 +352,7 @@ def table_items() -> list[tuple[str, sympy.Expr, Any]]:
 def parsed_item(text: str) -> tuple[str, sympy.Expr, Any]:
     """(text, σ, table entry or None) for user text, parsed by the whitelist parser."""
     from symbolic.activations import ACTIVATIONS
-    from symbolic.expressions import parse_activation
+    from symbolic.languages.activation_language import parse_activation
 
     parsed = parse_activation(text)
     return text, parsed.expr, ACTIVATIONS.get(parsed.name) if parsed.name else None

@@ -239,7 +239,7 @@ class LayerForm:
     fn: Callable[..., Array]
     weights: str  # what the weights are
     parameters: str  # storage per layer as a formula in n, d, r
-    expression: str | None = None  # the form in the layer language (symbolic.layer_language)
+    expression: str | None = None  # the form in the layer language (languages.layer_language)
     shapes: tuple[tuple[str, tuple[str, str]], ...] = ()  # parameters that are not n×d
     expression_note: str = ""  # why a form has no expression
 

@@ -177,7 +177,9 @@ def test_no_module_imports_another_modules_private_names():
 
 
 def test_the_private_import_scan_finds_a_planted_one():
-    planted = "from symbolic.expressions import _Parser\nfrom numpy import _core\n"
+    planted = (
+        "from symbolic.languages.activation_language import _Parser\nfrom numpy import _core\n"
+    )
     found = private_imports(planted, ROOT / "symbolic" / "planted.py")
     assert len(found) == 1 and "_Parser" in found[0]
     kernel_internal = "from symbolic.kernel.verdict import _verdict\n"

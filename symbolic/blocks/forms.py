@@ -11,7 +11,7 @@ softmax is row-wise (``exp`` elementwise, divided by its row sums), the causal m
 T×T matrix, ``rope(Y) = C ⊙ Y + S ⊙ (Y P)`` with C, S the positions' cosines and sines and P the
 pair rotation (the form of every implementation). The block is ``H = X + A(X)`` followed by
 ``H + MLP(norm₂(H))``; the MLP is per token, written in the layer language
-(``symbolic.layer_language``) and decided there.
+(``symbolic.languages.layer_language``) and decided there.
 
 Each candidate symmetry is a substitution of the sub-layer's parameters by a group element
 (``Candidate.act``, one function for SymPy and numpy). It is **invariant** when the kernel

@@ -22,7 +22,7 @@ from typing import Any
 
 from symbolic.blocks.candidates import Candidate, inverse, product
 from symbolic.blocks.forms import HEADS, BlockForm, parameters
-from symbolic.layer_language import layer_error, parsed_tree
+from symbolic.languages.layer_language import layer_error, parsed_tree
 
 MAX_CHARS = 400
 GROUPS = {"GL": "GL", "O": "O", "diagonal": "diagonal"}

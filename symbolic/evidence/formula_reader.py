@@ -39,6 +39,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from symbolic.kernel.admitted import ASSUMED
 from symbolic.kernel.logic import Exists, ForAll
+from symbolic.languages.functions import FUNCTIONS
 
 MAX_CHARS = 2_000_000  # one formula's text: far beyond any the toolkit writes
 MAX_DEPTH = 120  # nesting of calls (Python's own parser stops at 200 parentheses)
@@ -122,17 +123,9 @@ NODES: dict[str, Callable[..., sympy.Basic]] = {
     "ImmutableDenseMatrix": lambda rows: sympy.ImmutableDenseMatrix(rows),
 }
 for _name, _cls in (
+    *((f.name, f.head) for f in FUNCTIONS),  # the elementary functions' table
     ("Pow", sympy.Pow),
-    ("exp", sympy.exp),
-    ("log", sympy.log),
-    ("tanh", sympy.tanh),
-    ("sinh", sympy.sinh),
-    ("cosh", sympy.cosh),
-    ("sin", sympy.sin),
-    ("cos", sympy.cos),
     ("atan", sympy.atan),
-    ("erf", sympy.erf),
-    ("erfc", sympy.erfc),
     ("besseli", sympy.besseli),
     ("Abs", sympy.Abs),
     ("Max", sympy.Max),

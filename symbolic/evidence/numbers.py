@@ -1,8 +1,9 @@
 """The re-check's own numbers (issue 25): an interval evaluator and exact rationals — no
 kernel code.
 
-* ``ivalue(e)`` encloses a closed expression in ``mpmath.iv`` (outward rounding); ``erf`` and
-  ``besseli`` from mpmath's values at 32 extra bits, widened (monotone on the arguments used).
+* ``ivalue(e)`` encloses a closed expression in ``mpmath.iv`` (outward rounding); elementary
+  functions by their rows' ``recheck`` column (``symbolic.languages.functions``), ``besseli`` and
+  ``gamma`` from mpmath's values at 32 extra bits, widened (monotone on the arguments used).
 * ``exact(e)`` is the exact rational value of a rational expression (``+``, ``·``, integer
   powers), or None.
 * ``relation_holds(rel, lo, hi)`` says whether ``d rel 0`` holds for every ``d ∈ [lo, hi]``
@@ -25,8 +26,9 @@ import sympy
 from mpmath import iv
 from mpmath.libmp import to_rational
 
+from symbolic.languages.functions import BY_HEAD, OutsideDomain
+
 RECHECK_BITS = (64, 256, 1024)
-MAX_EXP_ARGUMENT = 10**6
 
 
 class NotEnclosed(Exception):
@@ -109,22 +111,12 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         if b.a <= 0:
             raise NotEnclosed(f"{base} ** {ex}: base not certified positive")
         return iv.exp(ivalue(ex, env) * iv.log(b))
-    if isinstance(e, sympy.exp):
-        x = ivalue(e.args[0], env)
-        if x.b > MAX_EXP_ARGUMENT:
-            raise NotEnclosed("exp of an argument beyond 10^6")
-        return iv.exp(x)
-    if isinstance(e, sympy.log):
-        x = ivalue(e.args[0], env)
-        if x.a <= 0:
-            raise NotEnclosed("log of a non-positive interval")
-        return iv.log(x)
-    if isinstance(e, sympy.tanh):
-        x = ivalue(e.args[0], env)
-        t = iv.exp(2 * x)
-        return 1 - 2 / (t + 1)
-    if isinstance(e, sympy.erf):
-        return _monotone(mpmath.erf, ivalue(e.args[0], env))
+    spec = BY_HEAD.get(type(e))
+    if spec is not None:  # an elementary function: its row's re-check evaluator
+        try:
+            return spec.recheck(ivalue(e.args[0], env))
+        except OutsideDomain as exc:
+            raise NotEnclosed(str(exc)) from None
     order = exact(e.args[0]) if isinstance(e, sympy.besseli) else None
     if order is not None and order.denominator == 1 and order >= 0:  # I_n, n read exactly
         x = ivalue(e.args[1], env)

@@ -173,6 +173,8 @@ _FUNCS = {
     sympy.tanh: lambda x: 1 - 2 / (_exp(2 * x) + 1),
     sympy.sinh: lambda x: (_exp(x) - _exp(-x)) / 2,
     sympy.cosh: lambda x: (_exp(x) + _exp(-x)) / 2,
+    sympy.sin: iv.sin,  # mpmath's interval sin and cos round outward and include the extrema
+    sympy.cos: iv.cos,
     sympy.erf: _erf,
     sympy.erfc: _erfc,
     sympy.Abs: _abs,

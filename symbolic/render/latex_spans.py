@@ -13,11 +13,11 @@ import re
 
 import sympy
 
+from symbolic.languages.functions import FUNCTIONS
 from symbolic.render.latex_printer import latex
 
 _SYMPY_FUNCTIONS = {
-    "exp": sympy.exp,
-    "log": sympy.log,
+    **{f.name: f.head for f in FUNCTIONS},  # the elementary functions' table
     "sqrt": sympy.sqrt,
     "erf": sympy.erf,
     "tanh": sympy.tanh,

@@ -22,6 +22,7 @@ import unicodedata
 
 import sympy
 
+from symbolic.languages.functions import FUNCTIONS
 from symbolic.render.latex_breaks import breakable as breakable_code
 from symbolic.render.latex_printer import latex as printer_latex
 from symbolic.render.latex_spans import sympy_spans
@@ -219,16 +220,8 @@ def prose(text: str) -> str:
     return "".join(out)
 
 
-_OPERATOR = re.compile(r"\b(exp|log|tanh|sinh|cosh|sqrt|erf)\(")
-OPERATORS = {
-    "exp": r"\exp",
-    "log": r"\log",
-    "tanh": r"\tanh",
-    "sinh": r"\sinh",
-    "cosh": r"\cosh",
-    "sqrt": r"\surd",
-    "erf": r"\operatorname{erf}",
-}
+OPERATORS = {**{f.name: f.latex for f in FUNCTIONS}, "sqrt": r"\surd"}  # the functions table's
+_OPERATOR = re.compile(rf"\b({'|'.join(OPERATORS)})\(")
 
 
 def _escape_operators(text: str) -> str:

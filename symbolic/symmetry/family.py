@@ -20,7 +20,7 @@ from itertools import combinations
 
 import sympy
 
-from symbolic.layer_language import Layer
+from symbolic.languages.layer_language import Layer
 from symbolic.symmetry.rewrite import INTERTWINERS, ActivationSpec
 
 

@@ -55,7 +55,14 @@ import sympy
 from symbolic.calc import reversed_step
 from symbolic.engine import Step
 from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, trans, undecided
-from symbolic.layer_language import Layer, entry, layer_at, symbol_values
+from symbolic.languages.layer_language import Layer, entry, layer_at, symbol_values
+from symbolic.languages.transform_language import (
+    Transform,
+    explicit_sizes,
+    generator_of,
+    transformed,
+    units,
+)
 from symbolic.symmetry.rewrite import (
     INTERTWINERS,
     ActivationFacts,
@@ -66,13 +73,6 @@ from symbolic.symmetry.rewrite import (
     plausible_matrix,
 )
 from symbolic.symmetry.witness import Witness, find_witness
-from symbolic.transform_language import (
-    Transform,
-    explicit_sizes,
-    generator_of,
-    transformed,
-    units,
-)
 
 GENERAL = "general n, d"
 PER_UNIT = " (every unit k with its own a[k])"

@@ -32,8 +32,8 @@ from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.engine import Step
 from symbolic.kernel import Fact, RuleError, check_identity, check_sum_equal, inst, trans
 from symbolic.kernel.rules import cong_in_sums
+from symbolic.languages.transform_language import domain_text
 from symbolic.layer_witness import t_real
-from symbolic.transform_language import domain_text
 
 SEED = 13  # the filter draws the same points on every run (issue 13)
 

@@ -19,10 +19,10 @@ import sympy
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.kernel import Fact, counterexample
-from symbolic.layer_language import Layer, layer_at, symbol_values
+from symbolic.languages.layer_language import Layer, layer_at, symbol_values
+from symbolic.languages.transform_language import Transform, explicit_sizes, transformed, units
 from symbolic.layer_witness import t_real
 from symbolic.symmetry.rewrite import ActivationSpec
-from symbolic.transform_language import Transform, explicit_sizes, transformed, units
 
 WITNESS_SIZES = ({"d": 1, "n": 1}, {"d": 2, "n": 2})  # tried in this order
 WITNESS_VALUES = tuple(

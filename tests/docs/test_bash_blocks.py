@@ -42,11 +42,6 @@ NOT_RUN = {
         "python -m pytest -q -n 2",
     ): "installs, then runs the whole suite (which holds this test)",
     (
-        "adding-an-activation.md",
-        "python -m proofs.exchange        # a new Proposition "
-        "activation.squareplus and a table row",
-    ): "needs the table entry the page adds first",
-    (
         "capacity.md",
         "python -m numeric_checks.capacity --store all --d 64            # Monte "
         "Carlo, every store",

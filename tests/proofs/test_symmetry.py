@@ -18,10 +18,10 @@ from proofs import exchange, scaling, symmetry
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.budget import limits
-from symbolic.layer_language import table_layer
+from symbolic.languages.layer_language import table_layer
+from symbolic.languages.transform_language import parse_param, parse_transform
 from symbolic.layer_witness import sympy_sigma
 from symbolic.symmetry.invariance import decide, generator_of
-from symbolic.transform_language import parse_param, parse_transform
 
 
 def _json(capsys, *argv) -> tuple[int, object]:

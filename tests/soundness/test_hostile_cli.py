@@ -5,7 +5,8 @@ traceback, never code execution, never a hang; ``unknown`` or a one-line error a
   (attribute access, dunder names, imports, lambdas, calls of builtins, subscripts, huge literals
   and exponents, deep nesting, very long input): the only outcomes are a parsed expression in x
   or ``InvalidExpression`` with a one-line message; payloads that would create a marker file
-  never do. (``tests/symbolic/test_expressions.py`` covers the parser's grammar and messages.)
+  never do. (``tests/symbolic/test_activation_language.py`` covers the parser's grammar and
+  messages.)
 * Hypothesis drives the whole in-process command, ``proofs.exchange.main``, with random valid
   expression trees: exit code 0, 2 or 3, JSON on stdout, no exception.
 * A campaign runs the commands (``proofs.exchange --activation ...``, ``proofs.capacity``,
@@ -40,7 +41,7 @@ from proofs import exchange
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.errors import InvalidExpression
-from symbolic.expressions import FUNCTIONS, parse_activation
+from symbolic.languages.activation_language import FUNCTIONS, parse_activation
 
 PARSE_HANG_S = 20.0  # the parser bounds itself long before this: reaching it is a hang
 COMMAND_HANG = timedelta(seconds=150)  # the analysis stops itself at 2 × 8 s: 150 s is a hang

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from proofs import symmetry
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.errors import InvalidExpression
-from symbolic.layer_language import parse_layer, table_layer
-from symbolic.transform_language import parse_param, parse_transform
+from symbolic.languages.layer_language import parse_layer, table_layer
+from symbolic.languages.transform_language import parse_param, parse_transform
 
 ROOT = Path(__file__).resolve().parents[2]
 PARSE_HANG_S = 20.0  # the parsers bound themselves long before this: reaching it is a hang

@@ -16,7 +16,7 @@ import sympy
 from symbolic.activations import z
 from symbolic.analysis import ActivationAnalysis, analyze
 from symbolic.certify import certify_nonzero
-from symbolic.expressions import parse_activation
+from symbolic.languages.activation_language import parse_activation
 
 R = sympy.Rational
 

@@ -133,7 +133,7 @@ def test_the_sympy_cap_bounds_the_activation_analysis_too(monkeypatch):
 
     from symbolic import properties
     from symbolic.analysis import analyze
-    from symbolic.expressions import parse_activation
+    from symbolic.languages.activation_language import parse_activation
 
     search = properties._decide_linear
 

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from numeric_checks import symmetry as numeric
 from proofs import symmetry
-from symbolic.layer_language import table_layer
+from symbolic.languages.layer_language import table_layer
+from symbolic.languages.transform_language import parse_transform
 from symbolic.symmetry.invariance import decide
-from symbolic.transform_language import parse_transform
 
 FLIP3 = "K[0] -> -K[0], K[1] -> -K[1], K[2] -> -K[2]"
 CHAIN = "x @ K.T @ V @ K.T @ V"

@@ -1,4 +1,5 @@
-"""The exact sign decisions behind the parser's realness checks (symbolic/domain_sign.py)."""
+"""The exact sign decisions behind the parser's realness checks
+(symbolic/languages/domain_sign.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.domain_sign import UNKNOWN, Sign, accurate_value, sign_everywhere
+from symbolic.languages.domain_sign import UNKNOWN, Sign, accurate_value, sign_everywhere
 
 x = sympy.Symbol("x", real=True)
 

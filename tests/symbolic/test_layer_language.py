@@ -11,10 +11,11 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic import layer_language, layers, transform_language
+from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
-from symbolic.layer_language import (
+from symbolic.languages import layer_language, transform_language
+from symbolic.languages.layer_language import (
     entry,
     evaluate,
     parse_layer,
@@ -22,8 +23,8 @@ from symbolic.layer_language import (
     symbol_values,
     table_layer,
 )
+from symbolic.languages.transform_language import domain_text, parse_param, parse_transform
 from symbolic.layer_witness import sympy_sigma
-from symbolic.transform_language import domain_text, parse_param, parse_transform
 
 EXPRESSED = [name for name, form in layers.LAYER_FORMS.items() if form.expression]
 SIZES = {"1": 1, "d": 3, "n": 2}

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from proofs.symmetry import activation_spec
 from symbolic.kernel import check_identity
-from symbolic.layer_language import table_layer
+from symbolic.languages.layer_language import table_layer
+from symbolic.languages.transform_language import parse_transform
 from symbolic.symmetry import invariance as decision
 from symbolic.symmetry import rewrite as rewrite
 from symbolic.symmetry.invariance import decide
 from symbolic.symmetry.rewrite import ActivationFacts, Rewriter, inlined
-from symbolic.transform_language import parse_transform
 
 GATED = table_layer("gated")
 

@@ -13,7 +13,7 @@ Discrete transforms have no parameter (``Q -> K, K -> Q``); one-parameter ones d
 whitelist of ``ast`` nodes (the text becomes a dict display ``{Q: K, K: Q}`` of equal columns),
 bounded, and checked against the layer; each rejection is a one-line ``InvalidExpression``.
 
->>> from symbolic.layer_language import table_layer
+>>> from symbolic.languages.layer_language import table_layer
 >>> t = parse_transform("Q -> a*Q, K -> a**(-2)*K", table_layer("gated"))
 >>> [(s.target.name, s.coefficient) for s in t.substitutions]
 [('Q', a), ('K', a**(-2))]
@@ -29,7 +29,13 @@ from typing import Any
 import sympy
 
 from symbolic.errors import InvalidExpression
-from symbolic.layer_language import Layer, LayerTextChecks, layer_error, parsed_tree, typed_number
+from symbolic.languages.layer_language import (
+    Layer,
+    LayerTextChecks,
+    layer_error,
+    parsed_tree,
+    typed_number,
+)
 
 MAX_TRANSFORM_CHARS = 500
 MAX_EXPONENT = 12  # |exponent| of a power in a coefficient

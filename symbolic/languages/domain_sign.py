@@ -1,8 +1,8 @@
 """Signs the activation parser needs and its float64 estimates cannot give.
 
-The parser (``symbolic.expressions``) accepts an activation only if it is defined and real at
-every real x, which it judges by form and by float64 estimates of its constants. Two things
-are beyond that, and both are decided exactly here:
+The parser (``symbolic.languages.activation_language``) accepts an activation only if it is
+defined and real at every real x, which it judges by form and by float64 estimates of its
+constants. Two things are beyond that, and both are decided exactly here:
 
 * **constants float64 cannot resolve**: ``erf(26) - 1`` is 0.0 in float64 (it is -5.7e-296),
   ``exp(40) + 1 - exp(40)`` cancels. ``accurate_value`` encloses the constant by outward-rounded

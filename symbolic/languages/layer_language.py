@@ -40,8 +40,7 @@ import sympy
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
-from symbolic.expressions import ExpressionParser as _TextChecks
-from symbolic.expressions import did_you_mean, quote_input
+from symbolic.languages.text_checks import TextChecks, did_you_mean, quote_input
 
 MAX_LAYER_CHARS = 1000  # the table's layers take ~40; checked before anything else
 MAX_LAYER_NODES = 200  # ast nodes
@@ -105,7 +104,7 @@ def layer_error(text: str, what: str, option: str = "--layer") -> InvalidExpress
     return InvalidExpression(f"{option} {quote_input(text)} : {' '.join(what.split())}")
 
 
-class LayerTextChecks(_TextChecks):
+class LayerTextChecks(TextChecks):
     """The activation parser's checks before ``ast.parse`` (ASCII, brackets, tokens, syntax
     messages), reporting as ``--layer`` (or ``--transform``)."""
 
