@@ -498,7 +498,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def version_text() -> str:
-    from symbolic import __version__
+    from symbolic.versions import TOOLKIT_VERSION as __version__
     from symbolic.versions import versions
 
     v = versions()

@@ -7,8 +7,6 @@ kernel (SymPy, Z3, exact/interval certificates); ``uninterpreted`` is an arbitra
 ``Result`` and ``Report`` render themselves in Jupyter. See docs/api.md.
 """
 
-from importlib import metadata as _metadata
-
 from symbolic.api import (
     assert_proved,
     assume,
@@ -21,11 +19,7 @@ from symbolic.api import (
 )
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table, Verdict
 from symbolic.errors import InvalidArgument, InvalidExpression, ToolkitError
-
-try:
-    __version__ = _metadata.version("transformer-proofs")
-except _metadata.PackageNotFoundError:  # a source tree without an install
-    __version__ = "0+unknown"
+from symbolic.versions import TOOLKIT_VERSION as __version__
 
 __all__ = [
     "__version__",

@@ -6,6 +6,11 @@ import platform
 from functools import cache
 from importlib import metadata
 
+try:
+    TOOLKIT_VERSION = metadata.version("transformer-proofs")
+except metadata.PackageNotFoundError:  # a source tree without an install
+    TOOLKIT_VERSION = "0+unknown"
+
 
 @cache
 def versions() -> dict[str, str | None]:

@@ -238,8 +238,8 @@ def _previous_files(out: Path) -> list[Path]:
 
 
 def _versions() -> dict[str, str | None]:
-    from symbolic import __version__
     from symbolic.evidence import solvers
+    from symbolic.versions import TOOLKIT_VERSION as __version__
     from symbolic.versions import versions
 
     found = {
