@@ -37,8 +37,7 @@ import sympy
 
 from symbolic.formula_reader import UnreadableFormula, read_formula
 from symbolic.formula_smt import smt_obligation
-from symbolic.kernel import CannotEnclose, Fact, tight_enclosure
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel import CannotEnclose, Fact, ForAll, tight_enclosure
 from symbolic.kernel.recheck import standalone
 from symbolic.recheck import (
     CERT_SCHEMA,
@@ -210,7 +209,7 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
             point = {names[k]: sympy.Rational(v) for k, v in fact.verdict.witness}
         except (KeyError, TypeError, ValueError):
             return None
-        from symbolic.kernel.branches import at
+        from symbolic.kernel import at
 
         return {
             **body,

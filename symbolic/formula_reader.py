@@ -36,8 +36,7 @@ from sympy.functions.special.hyper import TupleArg
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from symbolic.kernel.admitted import ASSUMED
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import ASSUMED, Exists, ForAll
 
 MAX_CHARS = 2_000_000  # one formula's text: far beyond any the toolkit writes
 MAX_DEPTH = 120  # nesting of calls (Python's own parser stops at 200 parentheses)

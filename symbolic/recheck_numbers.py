@@ -26,7 +26,7 @@ from mpmath.libmp import to_rational
 from sympy.core.function import AppliedUndef
 
 from symbolic.formula_reader import read_fraction
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import Exists, ForAll
 
 RECHECK_BITS = (64, 256, 1024)
 BOUND_BITS, BOUND_PIECES = 128, 4096
@@ -577,7 +577,7 @@ def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
     """The relation ``body`` at one random point. Its two sides are made concrete and evaluated
     apart: the relation is never rebuilt with SymPy evaluating it, which would compare sides
     still holding σ and symbolic sums (numerically, with no guarantee)."""
-    from symbolic.kernel.limits import deadline
+    from symbolic.kernel import deadline
 
     values = {}
     for v, dom in ranges:
@@ -612,7 +612,7 @@ def _scalar(e) -> bool | None:
 
 
 def _sympy_resimplifies(body: sympy.Basic) -> bool:
-    from symbolic.kernel.limits import deadline
+    from symbolic.kernel import deadline
 
     try:
         with deadline(SPOT_SIMPLIFY_S):

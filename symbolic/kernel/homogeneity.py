@@ -18,22 +18,17 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.branches import at
+from symbolic.kernel.domain_checks import HALF_LINE, T, check_identity, check_zero_on
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input, sympy_value
-from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
-from symbolic.kernel.logic import Exists, ForAll
-from symbolic.kernel.sympy_checks import (
-    HALF_LINE,
-    T,
-    _eq,
-    check_identity,
-    check_zero_on,
-    zero_verdict,
-)
+from symbolic.kernel.inputs import as_input
+from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
+from symbolic.kernel.intervals import MAX_BITS
+from symbolic.kernel.logic import Exists, ForAll, sympy_value
+from symbolic.kernel.sympy_checks import _eq, zero_verdict
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict, combine
 
 ALPHA = sympy.Symbol("alpha", positive=True)
-P = sympy.Symbol("p", real=True)
+DEGREE = sympy.Symbol("p", real=True)  # the degree p, bound by ∃ in refute_homogeneous
 
 
 def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> sympy.Basic:
@@ -115,7 +110,7 @@ def _characterization(form, var, p) -> tuple[Fact, ...]:
     if origin.status != PROVED:
         p_zero = zero_verdict(p)
         if p_zero.status == PROVED:  # degree 0: σ(αz) = σ(z) puts no condition on σ(0)
-            origin = _fact(_eq(P, 0).xreplace({P: p}), p_zero)
+            origin = _fact(_eq(DEGREE, 0).xreplace({DEGREE: p}), p_zero)
         else:
             origin = _fact(
                 sympy.Or(_eq(p, 0), _eq(at0, 0)),
@@ -129,7 +124,7 @@ def refute_homogeneous(
 ) -> Fact:
     """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
     expr = as_input(expr, "expr")
-    formula = Exists((P,), homogeneity_formula(expr, var, P))
+    formula = Exists((DEGREE,), homogeneity_formula(expr, var, DEGREE))
     z0 = as_input(z0, "z0")
     if u not in (1, -1) or z0.free_symbols:
         raise ValueError("u must be ±1 and z0 a closed real number")

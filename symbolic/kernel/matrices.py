@@ -13,6 +13,7 @@ import time
 from functools import cache
 
 import sympy
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
@@ -85,8 +86,6 @@ def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
 def _matrix_normal_form(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
     """``doit``, ``block_collapse``, ``expand`` — also inside every elementwise σ(·), so that
     σ(A) and σ(A') become identical when A and A' do (equal arguments, equal values)."""
-    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
-
     m = sympy.expand(sympy.block_collapse(m.doit())).doit()
     inner = {
         f: ElementwiseApplyFunction(

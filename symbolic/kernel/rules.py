@@ -47,8 +47,7 @@ from sympy.core.relational import Equality
 
 from symbolic.errors import ToolkitError
 from symbolic.kernel.fact import DEFINITION, Fact, _fact
-from symbolic.kernel.inputs import sympy_value
-from symbolic.kernel.logic import ForAll, _Quantifier, symbol_set
+from symbolic.kernel.logic import ForAll, _Quantifier, domain_of, set_text, symbol_set, sympy_value
 from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
 
 
@@ -304,8 +303,6 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
     """``∀ v ∈ D: F`` from an open fact F: a free symbol already ranges over every value of its
     assumed set D, so this only writes the quantifier. Refused for a fact whose shown domain
     says more than its symbols' assumptions (a condition it was proved under)."""
-    from symbolic.kernel.logic import domain_of, set_text
-
     if not isinstance(fact, Fact):
         raise RuleError(f"gen: expected a kernel Fact, got {type(fact).__name__}")
     variables = tuple(variables)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from symbolic.errors import ToolkitError
+from symbolic.kernel.limits import uninterrupted
 
 Status = Literal["proved", "refuted", "unknown"]
 PROVED: Status = "proved"
@@ -38,8 +39,6 @@ def _mint() -> Iterator[None]:
     time limit's interrupt waits until the door is shut again: raised between setting the flag
     and the ``try`` that restores it, it left the door open for the rest of the context (seen:
     ``Verdict("proved", ...)`` outside the kernel no longer raised, later in a test worker)."""
-    from symbolic.kernel.limits import uninterrupted
-
     with uninterrupted():
         previous = _MINTING.get()
         _MINTING.set(True)

@@ -13,9 +13,7 @@ from hypothesis import strategies as st
 from symbolic.activations import ACTIVATIONS, z
 from symbolic.export import certificate
 from symbolic.formula_reader import read_formula
-from symbolic.kernel.homogeneity import P as DEGREE
-from symbolic.kernel.homogeneity import homogeneity_formula, refute_homogeneous
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import DEGREE, Exists, ForAll, homogeneity_formula, refute_homogeneous
 from symbolic.recheck import Checks, required_checks
 from symbolic.recheck_numbers import check_no_degree, degree_form
 

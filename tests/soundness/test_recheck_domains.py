@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from symbolic.formula_reader import read_formula
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel import ForAll
 from symbolic.recheck_numbers import check_witness
 
 x = sympy.Symbol("x", real=True)

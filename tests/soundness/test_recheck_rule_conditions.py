@@ -11,7 +11,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel import ForAll
 from symbolic.recheck_rules import derive
 
 x = sympy.Symbol("x", real=True)
