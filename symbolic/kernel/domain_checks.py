@@ -7,8 +7,6 @@ SymPy cannot list them the identity is unknown. Each difference is decided by ``
 
 from __future__ import annotations
 
-import time
-
 import sympy
 
 from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
@@ -23,7 +21,16 @@ from symbolic.kernel.sympy_checks import (
     check_equal,
     zero_verdict,
 )
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
+from symbolic.kernel.verdict import (
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    Clock,
+    Verdict,
+    _revise,
+    _verdict,
+    combine,
+)
 
 SPLIT_TIMEOUT_S = 5.0  # splitting a piecewise difference into branches
 SINGULAR_TIMEOUT_S = 1.0  # solving a denominator for its real zeros
@@ -82,66 +89,47 @@ def check_zero_on(
     return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
 
 
+SPLIT_ERRORS = (BudgetExceeded, NotImplementedError, TypeError, ValueError, AttributeError)
+
+
 def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
-    start = time.perf_counter()
-    seconds = current_limits().sympy_seconds(SPLIT_TIMEOUT_S)
+    clock = Clock(SPLIT_TIMEOUT_S, "sympy")
     try:
-        with deadline(seconds) as dl:
+        with deadline(clock.limit) as dl:
             folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
-            if not isinstance(folded, sympy.Piecewise):
-                branches = [(folded, sympy.true)]
-            else:
+            if isinstance(folded, sympy.Piecewise):
                 branches = list(folded.args)
+            else:
+                branches = [(folded, sympy.true)]
             verdicts = []
             covered: sympy.Set = sympy.EmptySet
             for value, cond in branches:  # first match wins: a branch owns what is left
                 cond_set = domain if cond is sympy.true else cond.as_set().intersect(domain)
                 region = sympy.Complement(cond_set, covered)
                 covered = covered.union(cond_set)
-                if region.is_empty:
-                    continue
-                v = zero_verdict(value, timeout_s)
-                if v.status == PROVED:
-                    verdicts.append(v)
-                    continue
-                if isinstance(region, sympy.FiniteSet):  # isolated points: decide each
-                    v = combine(
-                        [zero_verdict(value.xreplace({var: q}), timeout_s) for q in region], "point"
-                    )
-                elif (
-                    v.status == REFUTED
-                    and region.is_empty is False
-                    and var not in value.free_symbols
-                ):
-                    # a constant nonzero branch on a nonempty region
-                    v = _revise(v, reason=f"branch {_short(value)} ≠ 0 on {region}")
-                elif v.status == REFUTED:
-                    v = _revise(v, status=UNKNOWN, reason="branch not decided on its region")
-                verdicts.append(v)
+                if not region.is_empty:
+                    verdicts.append(_branch_verdict(value, var, region, timeout_s))
             result = combine(verdicts, "branch")
-    except (
-        BudgetExceeded,
-        NotImplementedError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        RecursionError,
-    ) as exc:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"piecewise split failed: {type(exc).__name__}",
-            seconds=time.perf_counter() - start,
-        )
+    except (*SPLIT_ERRORS, RecursionError) as exc:
+        reason = f"piecewise split failed: {type(exc).__name__}"
+        return clock.verdict(UNKNOWN, reason, backend="", timeout_s=None)
     if dl.expired:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"time limit of {seconds:g} s passed",
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
+        return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
     return result
+
+
+def _branch_verdict(value, var, region, timeout_s) -> Verdict:
+    """``value = 0`` on ``region``: refuted only for a constant nonzero branch."""
+    v = zero_verdict(value, timeout_s)
+    if v.status == PROVED:
+        return v
+    if isinstance(region, sympy.FiniteSet):  # isolated points: decide each
+        return combine([zero_verdict(value.xreplace({var: q}), timeout_s) for q in region], "point")
+    if v.status == REFUTED and region.is_empty is False and var not in value.free_symbols:
+        return _revise(v, reason=f"branch {_short(value)} ≠ 0 on {region}")  # constant, nonzero
+    if v.status == REFUTED:
+        return _revise(v, status=UNKNOWN, reason="branch not decided on its region")
+    return v
 
 
 HALF_LINE = sympy.Interval.open(0, sympy.oo)

@@ -10,8 +10,6 @@ A float tolerance never certifies anything: ``1 + 1e-30 − 1`` is certified non
 
 from __future__ import annotations
 
-import time
-
 import sympy
 from mpmath import iv
 
@@ -19,9 +17,9 @@ from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.huge_powers import difference
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.intervals import MAX_BITS, CannotEnclose, enclose, tight_enclosure
-from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import ForAll, sympy_value
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock
 from symbolic.versions import backend
 
 CERTIFY_TIMEOUT_S = 2.0
@@ -35,12 +33,22 @@ def _closed(expr) -> sympy.Expr:
     return expr
 
 
+ENCLOSE_ERRORS = (
+    CannotEnclose,
+    ZeroDivisionError,
+    OverflowError,
+    ValueError,
+    TypeError,
+    MemoryError,
+    RecursionError,
+)
+
+
 def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: int):
     """Verdict on ``value wanted 0`` (wanted in ≠, >, <, ≥, ≤) for a closed expression."""
-    start = time.perf_counter()
-    seconds = current_limits().sympy_seconds(timeout_s)
+    clock = Clock(timeout_s, "interval")
     try:
-        with deadline(seconds) as dl:
+        with deadline(clock.limit) as dl:
             value = _closed(value)
             if value.is_Rational:
                 sign = int(value.p > 0) - int(value.p < 0)
@@ -56,42 +64,20 @@ def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: in
                 how = f"interval at {enc.bits} bits"
                 cert = f"value ∈ {enc.text()} ({enc.bits}-bit mpmath.iv)"
     except BudgetExceeded as exc:
-        return _verdict(
-            UNKNOWN, "interval", str(exc), timeout_s=seconds, seconds=time.perf_counter() - start
-        )
-    except (
-        CannotEnclose,
-        ZeroDivisionError,
-        OverflowError,
-        ValueError,
-        TypeError,
-        MemoryError,
-        RecursionError,
-    ) as exc:
-        return _verdict(
-            UNKNOWN, "interval", f"cannot enclose: {exc}", seconds=time.perf_counter() - start
-        )
-    elapsed = time.perf_counter() - start
+        return clock.verdict(UNKNOWN, str(exc))
+    except ENCLOSE_ERRORS as exc:
+        return clock.verdict(UNKNOWN, f"cannot enclose: {exc}", timeout_s=None)
     if dl.expired:
-        return _verdict(
-            UNKNOWN,
-            method,
-            f"time limit of {seconds:g} s passed",
-            timeout_s=seconds,
-            seconds=elapsed,
-        )
+        return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed", method=method)
     holds = {"≠": sign != 0, ">": sign > 0, "<": sign < 0}
     fails = {
         "≠": method == "exact" and sign == 0,
         ">": method == "exact" and sign <= 0 or (method == "interval" and sign < 0),
         "<": method == "exact" and sign >= 0 or (method == "interval" and sign > 0),
     }
-    common = dict(certificate=cert, backend=label, timeout_s=seconds, seconds=elapsed)
-    if holds[wanted]:
-        return _verdict(PROVED, method, how, **common)
-    if fails[wanted]:
-        return _verdict(REFUTED, method, how, **common)
-    return _verdict(UNKNOWN, method, f"{how}: sign not decided", **common)
+    status = PROVED if holds[wanted] else REFUTED if fails[wanted] else UNKNOWN
+    reason = how if status != UNKNOWN else f"{how}: sign not decided"
+    return clock.verdict(status, reason, method=method, certificate=cert, backend=label)
 
 
 def check_nonzero(
@@ -140,73 +126,39 @@ def check_bound_on(
     expr, bound = as_input(expr, "expr"), as_input(bound, "bound")
     lo, hi = as_input(lo, "lo"), as_input(hi, "hi")
     formula = ForAll((var,), cls(expr, bound, evaluate=False), domain=sympy.Interval(lo, hi))
-    start = time.perf_counter()
-    seconds = current_limits().sympy_seconds(timeout_s)
-    label = backend("mpmath")
+    clock = Clock(timeout_s, "interval", backend("mpmath"))
     try:
-        with deadline(seconds) as dl:
-            old = iv.prec
-            iv.prec = bits
-            try:
-                a, b = enclose(lo, bits), enclose(hi, bits)
-                pending, done = [iv.mpf([a.a, b.b])], 0
-                while pending:
-                    piece = pending.pop()
-                    gap = enclose(expr - bound, bits, {var: piece})
-                    if (sign > 0 and gap.a > 0) or (sign < 0 and gap.b < 0):
-                        done += 1
-                        continue
-                    if done + len(pending) >= BOUND_PIECES:
-                        raise CannotEnclose(f"not decided with {BOUND_PIECES} pieces")
-                    mid = iv.mpf((piece.a + piece.b) / 2).a
-                    pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
-            finally:
-                iv.prec = old
+        with deadline(clock.limit) as dl:
+            done = _bisect(expr - bound, var, lo, hi, sign, bits)
     except BudgetExceeded as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "interval",
-                str(exc),
-                backend=label,
-                timeout_s=seconds,
-                seconds=time.perf_counter() - start,
-            ),
-        )
+        return _fact(formula, clock.verdict(UNKNOWN, str(exc)))
     except CannotEnclose as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "interval",
-                f"bound undecided: {exc}",
-                backend=label,
-                seconds=time.perf_counter() - start,
-            ),
-        )
-    elapsed = time.perf_counter() - start
+        return _fact(formula, clock.verdict(UNKNOWN, f"bound undecided: {exc}", timeout_s=None))
     if dl.expired:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "interval",
-                f"time limit of {seconds:g} s passed",
-                backend=label,
-                timeout_s=seconds,
-                seconds=elapsed,
-            ),
-        )
-    return _fact(
-        formula,
-        _verdict(
-            PROVED,
-            "interval",
-            f"{done} pieces enclosed at {bits} bits",
-            certificate=f"[{lo}, {hi}] split into {done} pieces",
-            backend=label,
-            timeout_s=seconds,
-            seconds=elapsed,
-        ),
-    )
+        return _fact(formula, clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed"))
+    certificate = f"[{lo}, {hi}] split into {done} pieces"
+    reason = f"{done} pieces enclosed at {bits} bits"
+    return _fact(formula, clock.verdict(PROVED, reason, certificate=certificate))
+
+
+def _bisect(gap: sympy.Expr, var: sympy.Symbol, lo, hi, sign: int, bits: int) -> int:
+    """The number of pieces of ``[lo, hi]`` on each of which ``gap`` is enclosed with ``sign``
+    (at most ``BOUND_PIECES``; else ``CannotEnclose``)."""
+    old = iv.prec
+    iv.prec = bits
+    try:
+        a, b = enclose(lo, bits), enclose(hi, bits)
+        pending, done = [iv.mpf([a.a, b.b])], 0
+        while pending:
+            piece = pending.pop()
+            box = enclose(gap, bits, {var: piece})
+            if (sign > 0 and box.a > 0) or (sign < 0 and box.b < 0):
+                done += 1
+                continue
+            if done + len(pending) >= BOUND_PIECES:
+                raise CannotEnclose(f"not decided with {BOUND_PIECES} pieces")
+            mid = iv.mpf((piece.a + piece.b) / 2).a
+            pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
+        return done
+    finally:
+        iv.prec = old

@@ -9,7 +9,6 @@ reduces to zero; otherwise *unknown* (a shape mismatch is refuted).
 
 from __future__ import annotations
 
-import time
 from functools import cache
 
 import sympy
@@ -17,7 +16,7 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
-from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.limits import BudgetExceeded, deadline
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _domain,
@@ -25,7 +24,7 @@ from symbolic.kernel.sympy_checks import (
     shape_verdict,
     zero_verdict,
 )
-from symbolic.kernel.verdict import PROVED, UNKNOWN, _revise, _verdict
+from symbolic.kernel.verdict import PROVED, UNKNOWN, Clock, _revise
 from symbolic.versions import backend
 
 
@@ -35,41 +34,22 @@ def check_matrix_expr_equal(
     """The fact ``lhs = rhs`` for all values of the matrix symbols, at their symbolic shapes."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = _eq(lhs, rhs)
-    start = time.perf_counter()
-    label, limit = backend("sympy"), current_limits().sympy_seconds(timeout_s)
+    clock = Clock(timeout_s, "sympy", backend("sympy"))
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
         return _fact(formula, shapes)
     try:
-        with deadline(limit) as dl:
+        with deadline(clock.limit) as dl:
             zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
     except (BudgetExceeded, RecursionError, TypeError, ValueError, AttributeError) as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "sympy",
-                f"matrix algebra undecided: {exc}",
-                backend=label,
-                timeout_s=limit,
-                seconds=time.perf_counter() - start,
-            ),
-        )
-    common = dict(backend=label, timeout_s=limit, seconds=time.perf_counter() - start)
+        return _fact(formula, clock.verdict(UNKNOWN, f"matrix algebra undecided: {exc}"))
     if dl.expired:
-        return _fact(
-            formula, _verdict(UNKNOWN, "sympy", f"time limit of {limit:g} s passed", **common)
-        )
-    if zero:
-        return _fact(
-            formula,
-            _verdict(
-                PROVED, "sympy", f"MatrixExpr difference reduces to ZeroMatrix{lhs.shape}", **common
-            ),
-        )
-    return _fact(
-        formula, _verdict(UNKNOWN, "sympy", "MatrixExpr difference not reduced to zero", **common)
-    )
+        verdict = clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
+    elif zero:
+        verdict = clock.verdict(PROVED, f"MatrixExpr difference reduces to ZeroMatrix{lhs.shape}")
+    else:
+        verdict = clock.verdict(UNKNOWN, "MatrixExpr difference not reduced to zero")
+    return _fact(formula, verdict)
 
 
 def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:

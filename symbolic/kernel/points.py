@@ -66,6 +66,15 @@ def in_domain(symbol: sympy.Symbol, value: sympy.Expr) -> bool | None:
     return _read_off(value, facts, skip=frozenset(_SIGN_RELATIONS) | {"zero"})
 
 
+POINT_ERRORS = (
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    OverflowError,
+    AttributeError,
+    NotImplementedError,
+    RecursionError,
+)
 FILL_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "1/2", "-1", "0", "7/5"))
 
 
@@ -116,70 +125,35 @@ def counterexample(
     variables = tuple(sorted(point, key=str))
     formula = ForAll(variables, sympy.Eq(lhs, rhs, evaluate=False), domain=domain_of(variables))
     witness = tuple((str(v), sympy.sstr(point[v])) for v in variables)
+
+    def unknown(reason: str, method: str = "interval", **kw) -> Fact:
+        return _fact(formula, _verdict(UNKNOWN, method, reason, witness=witness, **kw))
+
     for v in variables:
         inside = in_domain(v, point[v])
         if inside is not True:
             why = "outside" if inside is False else "not certified inside"
-            return _fact(
-                formula,
-                _verdict(
-                    UNKNOWN,
-                    "interval",
-                    f"{v} = {point[v]} is {why} the domain of {v}",
-                    witness=witness,
-                ),
-            )
+            return unknown(f"{v} = {point[v]} is {why} the domain of {v}")
     try:
         instance = at(difference(lhs, rhs), point)
         singular = [at(d, point) for d in denominators(lhs, rhs)]
-    except (
-        TypeError,
-        ValueError,
-        ZeroDivisionError,
-        OverflowError,
-        AttributeError,
-        NotImplementedError,
-        RecursionError,
-    ) as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "interval",
-                f"cannot evaluate at the point ({type(exc).__name__})",
-                witness=witness,
-            ),
-        )
+    except POINT_ERRORS as exc:
+        return unknown(f"cannot evaluate at the point ({type(exc).__name__})")
     for d in singular:  # the identity is claimed only where its denominators are nonzero
-        defined = _sign_verdict(d, "≠", timeout_s, max_bits)
-        if defined.status != PROVED:
-            return _fact(
-                formula,
-                _verdict(
-                    UNKNOWN,
-                    "interval",
-                    "a denominator is not certified nonzero at the point",
-                    witness=witness,
-                ),
-            )
+        if _sign_verdict(d, "≠", timeout_s, max_bits).status != PROVED:
+            return unknown("a denominator is not certified nonzero at the point")
     nonzero = _sign_verdict(instance, "≠", timeout_s, max_bits)
-    if nonzero.status == PROVED:
-        verdict = _verdict(
-            REFUTED,
-            nonzero.method,
-            "lhs − rhs is certified nonzero at the witness",
-            witness=witness,
-            certificate=nonzero.certificate,
-            backend=nonzero.backend,
-            timeout_s=nonzero.timeout_s,
-            seconds=nonzero.seconds,
-        )
-    else:
-        verdict = _verdict(
-            UNKNOWN,
-            nonzero.method,
-            f"not certified at the point: {nonzero.reason}",
-            witness=witness,
-            seconds=nonzero.seconds,
-        )
+    if nonzero.status != PROVED:
+        reason = f"not certified at the point: {nonzero.reason}"
+        return unknown(reason, nonzero.method, seconds=nonzero.seconds)
+    verdict = _verdict(
+        REFUTED,
+        nonzero.method,
+        "lhs − rhs is certified nonzero at the witness",
+        witness=witness,
+        certificate=nonzero.certificate,
+        backend=nonzero.backend,
+        timeout_s=nonzero.timeout_s,
+        seconds=nonzero.seconds,
+    )
     return _fact(formula, verdict)

@@ -21,8 +21,6 @@ context's SymPy time limit (``symbolic.kernel.limits``).
 
 from __future__ import annotations
 
-import time
-
 import sympy
 
 from symbolic.kernel.branches import assumed_sign, at, resolve_closed_branches
@@ -31,10 +29,19 @@ from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import set_text, symbol_set, sympy_value
 from symbolic.kernel.points import counterexample, in_domain
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
+from symbolic.kernel.verdict import (
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    Clock,
+    Verdict,
+    _revise,
+    _verdict,
+    combine,
+)
 from symbolic.versions import backend
 
 # Long enough for every derivation in the toolkit (each takes milliseconds); short enough that a
@@ -165,109 +172,54 @@ def zero_verdict(
     nonzero is tried at a point of those domains before ``simplify`` runs: certified nonzero
     there, it is refuted with the point as witness. Callers whose symbols range over less than
     their domains (a branch's region, a case ``t > 0`` of a larger claim) leave it off."""
-    seconds = current_limits().sympy_seconds(timeout_s)
-    start = time.perf_counter()
-    label = backend("sympy")
+    clock = Clock(timeout_s, "sympy", backend("sympy"))
     try:
         expr = as_input(expr)
     except ValueError as exc:  # nan, zoo: an undefined value is no identity
-        return _verdict(UNKNOWN, "sympy", f"not a defined value: {exc}", backend=label)
+        return _verdict(UNKNOWN, "sympy", f"not a defined value: {exc}", backend=clock.backend)
     huge = has_huge_power(expr)
     if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
         nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
         if nonzero.status == PROVED:
-            return _revise(
-                nonzero,
-                status=REFUTED,
-                reason="difference is a nonzero number",
-                certificate=f"lhs − rhs: {nonzero.certificate}",
-            )
+            return _nonzero_difference(nonzero)
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            "a power too large to compute exactly; its enclosure does not decide",
-            backend=label,
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
+        reason = "a power too large to compute exactly; its enclosure does not decide"
+        return clock.verdict(UNKNOWN, reason)
     try:
-        with deadline(seconds) as dl:
+        with deadline(clock.limit) as dl:
             probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
             reduced, refuted = _zero_form(expr, probe)
             if refuted is not None:
-                return _revise(refuted, seconds=time.perf_counter() - start)
+                return _revise(refuted, seconds=clock.elapsed)
             closed = reduced.is_number and not reduced.free_symbols
     except BudgetExceeded as exc:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"simplification undecided: {exc}",
-            backend=label,
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
-    except (
-        RecursionError,
-        MemoryError,
-        OverflowError,
-        TypeError,
-        ValueError,
-        AttributeError,
-    ) as exc:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"simplification failed: {type(exc).__name__}",
-            backend=label,
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
-    elapsed = time.perf_counter() - start
+        return clock.verdict(UNKNOWN, f"simplification undecided: {exc}")
+    except (RecursionError, MemoryError, OverflowError, TypeError, ValueError, AttributeError) as e:
+        return clock.verdict(UNKNOWN, f"simplification failed: {type(e).__name__}")
+    elapsed = clock.elapsed
     if dl.expired:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"time limit of {seconds:g} s passed",
-            backend=label,
-            timeout_s=seconds,
-            seconds=elapsed,
-        )
+        return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
     if reduced == 0:
-        return _verdict(
-            PROVED,
-            "sympy",
-            "difference simplifies to 0",
-            backend=label,
-            timeout_s=seconds,
-            seconds=elapsed,
-        )
+        return clock.verdict(PROVED, "difference simplifies to 0")
     if closed:  # a closed number: refuted only when certified nonzero
         nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS)
+        seconds = elapsed + nonzero.seconds
         if nonzero.status == PROVED:
-            return _revise(
-                nonzero,
-                status=REFUTED,
-                reason="difference is a nonzero number",
-                certificate=f"lhs − rhs: {nonzero.certificate}",
-                seconds=elapsed + nonzero.seconds,
-            )
+            return _nonzero_difference(nonzero, seconds=seconds)
         if nonzero.status == REFUTED:  # exactly 0 after all
-            return _verdict(
-                PROVED,
-                "exact",
-                "difference is exactly 0",
-                backend=label,
-                timeout_s=seconds,
-                seconds=elapsed + nonzero.seconds,
-            )
-    return _verdict(
-        UNKNOWN,
-        "sympy",
-        f"difference not reduced to 0: {_short(reduced)}",
-        backend=label,
-        timeout_s=seconds,
-        seconds=elapsed,
+            return clock.verdict(PROVED, "difference is exactly 0", method="exact", seconds=seconds)
+    reason = f"difference not reduced to 0: {_short(reduced)}"
+    return clock.verdict(UNKNOWN, reason, seconds=elapsed)
+
+
+def _nonzero_difference(nonzero: Verdict, **changes) -> Verdict:
+    """``lhs − rhs = 0`` refuted by the certificate that the difference is a nonzero number."""
+    return _revise(
+        nonzero,
+        status=REFUTED,
+        reason="difference is a nonzero number",
+        certificate=f"lhs − rhs: {nonzero.certificate}",
+        **changes,
     )
 
 
@@ -303,23 +255,13 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
     if isinstance(lhs, sympy.MatrixBase) and isinstance(rhs, sympy.MatrixBase):
         return check_matrix_equal(lhs, rhs, timeout_s)
     formula = _eq(lhs, rhs)
-    start = time.perf_counter()
-    seconds = current_limits().sympy_seconds(timeout_s)
+    clock = Clock(timeout_s, "sympy")
     try:
-        with deadline(seconds):  # building lhs − rhs is evaluation too
+        with deadline(clock.limit):  # building lhs − rhs is evaluation too
             diff = difference(lhs, rhs)
     except BudgetExceeded as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "sympy",
-                f"lhs − rhs not built: {exc}",
-                timeout_s=seconds,
-                seconds=time.perf_counter() - start,
-            ),
-            domain=_domain(formula),
-        )
+        verdict = clock.verdict(UNKNOWN, f"lhs − rhs not built: {exc}")
+        return _fact(formula, verdict, domain=_domain(formula))
     return _fact(
         formula,
         zero_verdict(diff, timeout_s, universal=True, defined=denominators(lhs, rhs)),
