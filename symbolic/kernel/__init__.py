@@ -39,9 +39,11 @@ comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) ·
 (``check_zero_on``, ``check_identity``) · ``homogeneity`` · ``matrices`` · ``admitted`` ·
 ``rules`` · ``z3_translate`` · ``z3_read`` · ``z3_checks``.
 
-What the kernel trusts: SymPy (``simplify`` and friends reaching exactly 0, its assumptions
-system, its root isolation), ``mpmath.iv``'s outward rounding of arithmetic and elementary
-functions, Z3, and its own series (``special``, ``erf`` in ``intervals``).
+What the kernel trusts: SymPy — its rewrites (``expand``, ``cancel``, ``simplify``, ...)
+reaching exactly 0, its assumptions system, ``solveset`` listing a denominator's zeros,
+``piecewise_fold``/``as_set`` for branches, matrix-expression algebra, root isolation;
+``mpmath.iv``'s outward rounding of arithmetic and elementary functions; Z3; and its own series
+with remainder bounds (``special``: ₀F₁, Γ, Iν; ``intervals``: erf, erfc).
 """
 
 from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, undecided
