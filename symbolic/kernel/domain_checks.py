@@ -13,10 +13,9 @@ from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel.logic import ForAll, equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
-    _eq,
     _short,
     check_equal,
     zero_verdict,
@@ -78,9 +77,11 @@ def check_zero_on(
     expr = as_input(expr, "expr")
     singular, why = _singular((expr,), var)
     if singular is None:
-        return _fact(ForAll((var,), _eq(expr, 0), domain=domain), _verdict(UNKNOWN, "sympy", why))
+        return _fact(
+            ForAll((var,), equation(expr, 0), domain=domain), _verdict(UNKNOWN, "sympy", why)
+        )
     domain = _without(domain, singular)
-    formula = ForAll((var,), _eq(expr, 0), domain=domain)
+    formula = ForAll((var,), equation(expr, 0), domain=domain)
     verdict = zero_verdict(expr, timeout_s)
     if verdict.status != UNKNOWN or not expr.has(*BRANCH_HEADS):
         if verdict.status == REFUTED and domain.is_empty:
@@ -151,7 +152,7 @@ def sign_cases(
     if skip_zero:
         return cases
     at0 = at(diff, {var: 0})
-    return cases + (_fact(_eq(at0, 0), zero_verdict(at0, timeout_s)),)
+    return cases + (_fact(equation(at0, 0), zero_verdict(at0, timeout_s)),)
 
 
 def check_identity(
@@ -176,7 +177,8 @@ def check_identity(
     singular, why = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
     if singular is None:
         return _fact(
-            ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals), _verdict(UNKNOWN, "sympy", why)
+            ForAll((var,), equation(lhs, rhs), domain=sympy.S.Reals),
+            _verdict(UNKNOWN, "sympy", why),
         )
     domain = _without(sympy.S.Reals, singular)
     parts: tuple[Fact, ...] = ()
@@ -186,7 +188,7 @@ def check_identity(
         middle = hint
     whole = zero_verdict(middle - rhs, timeout_s)  # for all var at once, when SymPy sees it
     if whole.status == PROVED:
-        parts += (_fact(_eq(middle - rhs, 0), whole),)
+        parts += (_fact(equation(middle - rhs, 0), whole),)
     else:
         parts += sign_cases(middle - rhs, var, timeout_s, skip_zero=0 in singular)
     verdict = combine((p.verdict for p in parts), "case")
@@ -196,4 +198,4 @@ def check_identity(
             status=UNKNOWN,
             reason="a case was refuted without a point; use counterexample()",
         )
-    return _fact(ForAll((var,), _eq(lhs, rhs), domain=domain), verdict, parts=parts)
+    return _fact(ForAll((var,), equation(lhs, rhs), domain=domain), verdict, parts=parts)

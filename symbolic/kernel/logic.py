@@ -33,6 +33,11 @@ def sympy_value(value: object) -> sympy.Basic:
     )
 
 
+def equation(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
+    """``lhs = rhs`` as written: unevaluated (SymPy would make ``Eq(x, x)`` the value True)."""
+    return sympy.Eq(lhs, rhs, evaluate=False)
+
+
 class _Quantifier(Boolean):
     symbol_text = "?"
     symbol_latex = "?"

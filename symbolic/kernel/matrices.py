@@ -17,10 +17,10 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.kernel.logic import equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _domain,
-    _eq,
     shape_verdict,
     zero_verdict,
 )
@@ -33,7 +33,7 @@ def check_matrix_expr_equal(
 ) -> Fact:
     """The fact ``lhs = rhs`` for all values of the matrix symbols, at their symbolic shapes."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    formula = _eq(lhs, rhs)
+    formula = equation(lhs, rhs)
     clock = Clock(timeout_s, "sympy", backend("sympy"))
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
@@ -136,7 +136,7 @@ def check_sum_equal(
 ) -> Fact:
     """The fact ``lhs = rhs`` between entries (finite sums), compared in ``sum_normal_form``."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    formula = _eq(lhs, rhs)
+    formula = equation(lhs, rhs)
     verdict = zero_verdict(sum_normal_form(lhs) - sum_normal_form(rhs), timeout_s)
     if verdict.status == PROVED:
         verdict = _revise(verdict, reason="equal in sum normal form (linearity, index renaming)")

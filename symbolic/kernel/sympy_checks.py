@@ -30,7 +30,7 @@ from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.limits import BudgetExceeded, deadline
-from symbolic.kernel.logic import set_text, symbol_set, sympy_value
+from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
 from symbolic.kernel.points import counterexample, in_domain
 from symbolic.kernel.verdict import (
     PROVED,
@@ -230,10 +230,6 @@ def _short(expr: sympy.Basic) -> str:
         return type(expr).__name__
 
 
-def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
-    return sympy.Eq(lhs, rhs, evaluate=False)
-
-
 def _domain(expr: sympy.Basic) -> tuple[str, ...]:
     """The assumptions of the free real symbols, as shown beside a fact (``t ∈ (0, ∞)``), and
     the denominators that must be nonzero (``x − 1 ≠ 0``): an identity with a denominator is
@@ -254,7 +250,7 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     if isinstance(lhs, sympy.MatrixBase) and isinstance(rhs, sympy.MatrixBase):
         return check_matrix_equal(lhs, rhs, timeout_s)
-    formula = _eq(lhs, rhs)
+    formula = equation(lhs, rhs)
     clock = Clock(timeout_s, "sympy")
     try:
         with deadline(clock.limit):  # building lhs − rhs is evaluation too
@@ -334,7 +330,7 @@ def check_matrix_equal(
 ) -> Fact:
     """The fact ``lhs = rhs`` between explicit matrices, decided entry by entry."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    formula = _eq(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
+    formula = equation(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
     if len(lhs.shape) != len(rhs.shape):
         raise ValueError(f"shapes {lhs.shape} and {rhs.shape} have different ranks")
     shapes = shape_verdict(lhs.shape, rhs.shape)
