@@ -42,7 +42,7 @@ def violations(source: str, path: Path) -> list[str]:
                 if path not in Z3_ALLOWED:
                     found.append(
                         f"{where}: imports z3 "
-                        "(only symbolic/kernel/z3_*.py and recheck.py may)"
+                        "(only symbolic/kernel/z3_checks.py and recheck.py may)"
                     )
             if not inside_kernel and set(names) & PRIVATE:
                 found.append(f"{where}: imports kernel-private {sorted(set(names) & PRIVATE)}")
