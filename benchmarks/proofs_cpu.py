@@ -7,6 +7,11 @@ module and calls ``build_report()`` in ``python -m proofs`` order, timing each w
 same load, and the medians are compared as ratios to the first tree:
 
     python benchmarks/proofs_cpu.py [--runs 3] [--tree /path/to/old/checkout] [--tree .]
+    python benchmarks/proofs_cpu.py --calls --tree /path/to/old/checkout --tree .
+
+``--calls`` counts Python function calls per phase instead (cProfile; one run, as the count does
+not vary): a load-independent measure of the work, for when the machine is too busy for CPU
+seconds to compare.
 
 Not a test: the suite never asserts times.
 """
@@ -41,9 +46,33 @@ times["total"] = time.process_time() - t0
 print(json.dumps(times))
 """
 
+# The same phases counted in Python function calls (cProfile): slower, but the same count under
+# any load — a measure of the work done where a busy machine makes CPU seconds unreliable.
+CHILD_CALLS = r"""
+import cProfile, json, pstats
+profile = cProfile.Profile()
+profile.enable()
+import symbolic
+from proofs.__main__ import discover
+from symbolic.api import report_of
+modules = discover()
+profile.disable()
+calls = {"import": pstats.Stats(profile).total_calls}
+for m in modules:
+    profile = cProfile.Profile()
+    profile.enable()
+    report = report_of(m.module)
+    profile.disable()
+    calls[m.name] = pstats.Stats(profile).total_calls
+    calls[m.name + ":claims"] = len(report.results)
+calls["total"] = sum(v for k, v in calls.items() if not k.endswith(":claims"))
+print(json.dumps(calls))
+"""
 
-def cpu_run(tree: Path) -> dict[str, float]:
-    """One fresh interpreter's CPU seconds per phase, with ``tree`` first on the path."""
+
+def cpu_run(tree: Path, child: str = CHILD) -> dict[str, float]:
+    """One fresh interpreter's CPU seconds (or, with ``CHILD_CALLS``, function calls) per
+    phase, with ``tree`` first on the path."""
     env = dict(
         os.environ,
         PYTHONPATH=str(tree),
@@ -52,7 +81,7 @@ def cpu_run(tree: Path) -> dict[str, float]:
         OPENBLAS_NUM_THREADS="1",
     )
     done = subprocess.run(
-        [sys.executable, "-c", CHILD],
+        [sys.executable, "-c", child],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -72,21 +101,30 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="a source tree to time (repeatable; default: this checkout)",
     )
+    parser.add_argument(
+        "--calls",
+        action="store_true",
+        help="count Python function calls instead of CPU seconds (load-independent; one run)",
+    )
     args = parser.parse_args(argv)
     trees = [t.resolve() for t in (args.tree or [ROOT])]
+    runs, child, unit = (1, CHILD_CALLS, "M calls") if args.calls else (args.runs, CHILD, "s CPU")
+    scale = 1e-6 if args.calls else 1.0
 
     samples: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
-    for i in range(args.runs):
+    for i in range(runs):
         for tree in trees:
-            samples[tree].append(cpu_run(tree))
-            print(f"  run {i + 1} {tree}: total {samples[tree][-1]['total']:.2f} s CPU", flush=True)
+            run = cpu_run(tree, child)
+            samples[tree].append({k: v * scale if ":" not in k else v for k, v in run.items()})
+            total = samples[tree][-1]["total"]
+            print(f"  run {i + 1} {tree}: total {total:.2f} {unit}", flush=True)
 
     phases = [k for k in samples[trees[0]][0] if not k.endswith(":claims")]
     medians = {t: {k: statistics.median(s[k] for s in samples[t]) for k in phases} for t in trees}
     header = "phase".ljust(14) + "".join(f"{'tree ' + str(j + 1):>10}" for j in range(len(trees)))
     if len(trees) > 1:
         header += "".join(f"{'ratio ' + str(j + 1) + '/1':>11}" for j in range(1, len(trees)))
-    print(f"median CPU seconds over {args.runs} runs")
+    print(f"median {'million function calls' if args.calls else 'CPU seconds'} over {runs} runs")
     for j, t in enumerate(trees):
         print(f"  tree {j + 1}: {t}")
     print(header)

@@ -1,4 +1,4 @@
-"""The block conservation laws (``symbolic.block_laws``) under real torch training.
+"""The block conservation laws (``symbolic.blocks.laws``) under real torch training.
 
 A small pre-norm attention block is built from ``torch.nn`` — RMSNorm with a learned gain g,
 ``heads`` heads of ``nn.Linear`` maps W_Q, W_K, W_V (d→r) and W_O (r→d), causal softmax, the

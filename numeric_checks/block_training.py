@@ -1,4 +1,4 @@
-"""The block conservation laws (``symbolic.block_laws``) under real training, measured.
+"""The block conservation laws (``symbolic.blocks.laws``) under real training, measured.
 
 An attention layer ``softmax((X W_Q)(X W_K + 1 b_K)ᵀ/√r + M) X W_V W_O`` (causal mask M) is
 trained by plain SGD on random data (mean squared error to random targets, float64), with

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from numeric_checks.activations import REL_TOL, SEED, relative_gap
-from symbolic.blocks import WITNESS_OMEGA, BlockDecision, BlockForm, attention_numpy
+from symbolic.blocks import BlockDecision, BlockForm, attention_numpy
+from symbolic.blocks.decide import WITNESS_OMEGA
 from symbolic.engine import NumericCheck
 
 TRIALS = 3

@@ -1,5 +1,5 @@
-"""Numeric cross-check of a symmetry decision (``symbolic.symmetry``), in numpy float64 and,
-when asked and installed, with torch's real ``torch.nn.functional`` activations.
+"""Numeric cross-check of a symmetry decision (``symbolic.symmetry.invariance``), in numpy
+float64 and, when asked and installed, with torch's real ``torch.nn.functional`` activations.
 
 * invariant: ``F(x; Tθ)`` and ``F(x; θ)`` agree on random layers (sizes ``SIZES``, a parameter
   value from its domain) to ``REL_TOL`` of the output's scale;
@@ -19,7 +19,7 @@ from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.engine import NumericCheck
 from symbolic.layer_language import evaluate
-from symbolic.symmetry import ActivationSpec, SymmetryDecision, transformed
+from symbolic.symmetry.invariance import ActivationSpec, SymmetryDecision, transformed
 
 TRIALS = 4  # random layers per invariance check
 SIZES = {"1": 1, "d": 4, "n": 3}  # more units than any explicit proof uses

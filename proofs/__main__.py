@@ -58,7 +58,7 @@ from symbolic.engine import (
     overall_status,
 )
 from symbolic.errors import ToolkitError
-from symbolic.render import MARK
+from symbolic.render.text import MARK
 
 PROG = "python -m proofs"
 SCHEMA = "transformer-proofs/report/v2"  # bump the version on any incompatible change
@@ -274,7 +274,7 @@ def modules_table(runs: Sequence[Run], strict: bool = False) -> Table:
 
 def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
     """The status table of ``python -m proofs``: claims, modules, problems, overall line."""
-    from symbolic.render import admitted_text, claims_table, summary_line, table_text
+    from symbolic.render.text import admitted_text, claims_table, summary_line, table_text
 
     reports = [r.report for r in runs if r.report is not None]
     parts = []
@@ -434,7 +434,7 @@ def json_report(
 
 
 def list_text(modules: Sequence[TheoremModule]) -> str:
-    from symbolic.render import table_text
+    from symbolic.render.text import table_text
 
     rows = tuple((m.name, m.order[0], m.error or m.summary) for m in modules)
     return table_text(
@@ -567,7 +567,7 @@ def main(argv: Sequence[str] | None = None, package: ModuleType = proofs) -> int
         )
     else:
         if args.verbose and reports:
-            from symbolic.render import reports_text
+            from symbolic.render.text import reports_text
 
             print(reports_text(reports, verbose=True) + "\n")
         print(dashboard(runs, seconds, args.strict))

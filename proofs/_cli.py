@@ -213,7 +213,7 @@ def emit_reports(reports: Sequence[Report], args: argparse.Namespace, data: Any 
 
 def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None) -> None:
     if getattr(args, "html", None):  # paper output (issue 14): the HTML blueprint
-        from symbolic.html import write_site
+        from symbolic.render.html_site import write_site
 
         print(f"wrote {write_site(reports, args.html, data=data)}", file=sys.stderr)
         if not (args.json or args.latex is not None):
@@ -222,7 +222,7 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
         doc = data if data is not None else json_document(reports)
         print(json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False))
     elif args.latex is not None:
-        from symbolic.latex import document
+        from symbolic.render.latex_document import document
 
         tex = document(
             reports,
@@ -244,7 +244,7 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
                 ) from None
             print(f"wrote {args.latex}", file=sys.stderr)
     else:
-        from symbolic.render import reports_text
+        from symbolic.render.text import reports_text
 
         print(reports_text(reports, verbose=args.verbose))
 
@@ -276,7 +276,7 @@ def export_evidence(runs: Sequence[Any], args: argparse.Namespace, prog: str) ->
     from dataclasses import replace
 
     from symbolic.backing import rechecked_answers, with_second_checks
-    from symbolic.export import export
+    from symbolic.evidence.export import export
 
     if args.smt2 is not None:
         try:
@@ -312,8 +312,9 @@ def recheck_main(
     import os
 
     from symbolic.engine import Table
-    from symbolic.recheck import recheck, summary
-    from symbolic.render import table_text
+    from symbolic.evidence.recheck import recheck
+    from symbolic.evidence.report import summary
+    from symbolic.render.text import table_text
 
     if not os.path.isdir(directory):
         return usage_error(prog, f"--recheck {directory}: no such directory")

@@ -21,7 +21,7 @@ from sympy import Transpose
 from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
-from symbolic.calc import Calc, in_context, rule_step
+from symbolic.calc import Calc, held_and, in_context, rule_step
 from symbolic.check import equal_matrices_step
 from symbolic.dimension_free import matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result
@@ -100,13 +100,12 @@ MLP_IS_STATIC_QUERY = Claim(
     "A2",
     kind="corollary",
     assumptions=ASSUMPTIONS,
-    statement=sympy.And(
+    statement=held_and(
         _eq(layer(P(x, Transpose(K))), layer(P(P(x, sympy.Identity(d)), Transpose(K)))),
         _eq(
             layer(S(P(x, Transpose(K)), P(ONE, KB))),
             layer(P(P(XT, sympy.Identity(d + 1)), Transpose(_keys(K, KB)))),
         ),
-        evaluate=False,
     ),
 )
 WITH_BIASES = Claim(

@@ -38,6 +38,7 @@ from numeric_checks import conservation as numeric
 from proofs._cli import run, torch_wanted, writable_file
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, z
+from symbolic.calc import held_and
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
@@ -99,7 +100,7 @@ def _conjunction(steps: Sequence[Step], rule: str = "") -> Step:
 
 
 def _statement(*formulas: sympy.Basic) -> sympy.Basic:
-    return sympy.And(*formulas, evaluate=False)
+    return held_and(*formulas)
 
 
 # --- the general theorem --------------------------------------------------------------------
@@ -310,12 +311,17 @@ def _euler_form(degree: sympy.Expr, sig: Callable = sigma) -> Callable[[sympy.Ex
     return lambda u: form.subs(z, u)
 
 
+@cache
+def _euler_sides(gate: str) -> tuple[sympy.Expr, sympy.Expr]:
+    """``zσ'(z)`` and ``pσ(z)`` for a table activation (differentiated once: the statement and
+    the step share them)."""
+    act = ACTIVATIONS[gate]
+    return z * sympy.diff(act.expr, z), act.degree * act.expr
+
+
 def euler_formula(gate: str) -> sympy.Basic:
     """Euler's relation ``∀z: zσ'(z) = pσ(z)`` for a table activation, as the kernel states it."""
-    act = ACTIVATIONS[gate]
-    return ForAll(
-        (z,), _eq(z * sympy.diff(act.expr, z), act.degree * act.expr), domain=sympy.S.Reals
-    )
+    return ForAll((z,), _eq(*_euler_sides(gate)), domain=sympy.S.Reals)
 
 
 @cache
@@ -323,7 +329,7 @@ def euler_step(gate: str) -> Step:
     """Euler's relation ``∀z: zσ'(z) = pσ(z)`` for a table activation, by the cases z > 0,
     z < 0, z = 0 (the table proposes p; the kernel checks it)."""
     act = ACTIVATIONS[gate]
-    fact = check_identity(z * sympy.diff(act.expr, z), act.degree * act.expr, z)
+    fact = check_identity(*_euler_sides(gate), z)
     return Step(
         fact,
         "SymPy on z = t > 0, z = −t, z = 0",

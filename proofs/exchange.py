@@ -42,7 +42,7 @@ from symbolic.analysis import (
     shown_text,
     table_items,
 )
-from symbolic.calc import conjoined
+from symbolic.calc import conjoined, held_and
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import ForAll, check_valid_formula, cong, conj, iff
@@ -97,9 +97,7 @@ LEMMA_PARTS = (
     sympy.Implies(ForAll((z,), sympy.Eq(sigma(z), c * z)), EXCHANGE),  # (⇐) for every c
     sympy.Implies(EXCHANGE, sympy.Eq(0, sigma(0))),  # (Z3 reads σ(0) = 0 back as 0 = σ(0))
 )
-LEMMA_STATEMENT = sympy.And(
-    sympy.Equivalent(EXCHANGE, LINEAR, evaluate=False), *LEMMA_PARTS[2:], evaluate=False
-)
+LEMMA_STATEMENT = held_and(sympy.Equivalent(EXCHANGE, LINEAR, evaluate=False), *LEMMA_PARTS[2:])
 
 SUBSTITUTIONS = tuple(
     sympy.Eq(lhs, rhs, evaluate=False)
@@ -110,7 +108,7 @@ SUBSTITUTIONS = tuple(
         (h(a_nz, b_nz) / (a_nz * b_nz), sigma(a_nz) / a_nz - sigma(b_nz) / b_nz),  # a, b ≠ 0
     )
 )
-SUBSTITUTION_STATEMENT = sympy.And(*SUBSTITUTIONS, evaluate=False)
+SUBSTITUTION_STATEMENT = held_and(*SUBSTITUTIONS)
 
 
 def _symmetric_sides():
@@ -138,7 +136,7 @@ def _gated_specialised():
     return sympy.Eq(_unit_gated(a, b) - _unit_gated(b, a), h(a, b), evaluate=False)
 
 
-GATED_STATEMENT = sympy.And(_gated_defect(), _gated_specialised(), evaluate=False)
+GATED_STATEMENT = held_and(_gated_defect(), _gated_specialised())
 
 LEMMA = Claim(
     "exchange.lemma",

@@ -27,7 +27,7 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
-from symbolic.calc import Calc, in_context, rule_step, zero_or_witnessed_break
+from symbolic.calc import Calc, held_and, in_context, rule_step, zero_or_witnessed_break
 from symbolic.check import equal_matrices_step
 from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
@@ -111,12 +111,11 @@ SCORES = Claim(
     "entry by entry at B = 2, d = 3, r = 2, n = 2).",
     "A8",
     assumptions=ASSUMPTIONS,
-    statement=sympy.And(
+    statement=held_and(
         _eq(SCORE, HALVES),
         _eq(HALVES_ENTRY, SCORE_SUM),
         _eq(LAYER_SCORE_ENTRY, SCORE_SUM),
         _eq(_at_rank_one(HALVES_ENTRY), RANK_ONE_PRODUCT),
-        evaluate=False,
     ),
 )
 
@@ -197,11 +196,10 @@ GL_R = Claim(
     "A8",
     uses=("rank_r.scores",),
     assumptions=(*ASSUMPTIONS, "A ∈ R^{r×r} invertible"),
-    statement=sympy.And(
+    statement=held_and(
         _eq(MOVED, P(Q_j, Transpose(K_j))),
         _eq(_unit(P(x, MOVED, Transpose(x))), _unit(P(x, P(Q_j, Transpose(K_j)), Transpose(x)))),
         _eq(SCALED, P(q1, Transpose(k1))),
-        evaluate=False,
     ),
 )
 
@@ -399,14 +397,13 @@ GATED_BREAKS = Claim(
     "A8",
     uses=("rank_r.gl", "rank_r.exchange"),
     assumptions=("σ from the activation table",),
-    statement=sympy.And(
+    statement=held_and(
         LINEAR_CASE,
         *(
             _verdict_formula(act, family)
             for act in ACTIVATIONS.values()
             for family in ("exchange", "gl")
         ),
-        evaluate=False,
     ),
 )
 
@@ -427,13 +424,16 @@ def _break_step(
     sig = sympy_sigma(act)
     for describe, search_values, point in searches:
         for value in candidate_points(act.expr):
-            at = search_values(value)
-            exact = sympy.sympify(difference(sig, at))
-            if exact.is_zero or exact.has(sympy.zoo, sympy.nan, sympy.I):
+            # the written-out difference at the point: the layer difference's value, exactly,
+            # without multiplying the layers out for every candidate (a search, not a proof)
+            there = written.xreplace(point(value))
+            if there.is_zero or there.has(sympy.zoo, sympy.nan, sympy.I):
                 continue
             fact = negate(counterexample(written, 0, point(value), variables))
             if not fact.proved:
                 continue
+            at = search_values(value)
+            exact = sympy.sympify(difference(sig, at))
             w = LayerWitness(act, value, at, exact, fact, where=describe(value))
             place = ", ".join(f"{k} = {v}" for k, v in w.where)
             return Step(

@@ -34,7 +34,7 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
-from symbolic.calc import Calc, rule_step, zero_or_witnessed_break
+from symbolic.calc import Calc, held_and, rule_step, zero_or_witnessed_break
 from symbolic.check import equal_matrices_step, equal_step
 from symbolic.dimension_free import entry_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
@@ -317,9 +317,7 @@ GATED_FORM = Claim(
     "A5",
     kind="proposition",
     assumptions=ASSUMPTIONS,
-    statement=sympy.And(
-        _eq(GATED_ENTRY, GATED_UNIT_SUM), _eq(LLAMA_ENTRY, GATED_W_ENTRY), evaluate=False
-    ),
+    statement=held_and(_eq(GATED_ENTRY, GATED_UNIT_SUM), _eq(LLAMA_ENTRY, GATED_W_ENTRY)),
 )
 
 
@@ -393,12 +391,8 @@ GATED_IFF_LINEAR = Claim(
     "A5",
     uses=("reduction.symmetric_rank1", "reduction.gated_form"),
     assumptions=("σ: R → R arbitrary (uninterpreted in the Z3 steps)",),
-    statement=sympy.And(
-        _eq(GATED_ENTRY - SYM_ENTRY, DIFFERENCE_TERMS),
-        AT_ONE_UNIT,
-        FORWARD,
-        BACKWARD,
-        evaluate=False,
+    statement=held_and(
+        _eq(GATED_ENTRY - SYM_ENTRY, DIFFERENCE_TERMS), AT_ONE_UNIT, FORWARD, BACKWARD
     ),
 )
 
@@ -478,7 +472,7 @@ ACTIVATION_WITNESSES = Claim(
     "A5",
     kind="corollary",
     uses=("reduction.gated_iff_linear",),
-    statement=sympy.And(*(_verdict_formula(a) for a in ACTIVATIONS.values()), evaluate=False),
+    statement=held_and(*(_verdict_formula(a) for a in ACTIVATIONS.values())),
 )
 
 
@@ -585,12 +579,11 @@ PARAMETERS = Claim(
     "A3",
     kind="proposition",
     assumptions=("n, d, r ≥ 1 symbolic",),
-    statement=sympy.And(
+    statement=held_and(
         *(_eq(count, layers.parameter_count(form)) for form, count in COUNTS.items()),
         _eq(_at_rank_one(RANK_R), RANK_1),
         RATIO,
         _eq(QK_RATIO, d / (2 * r)),
-        evaluate=False,
     ),
 )
 

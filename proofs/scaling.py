@@ -47,7 +47,7 @@ from symbolic.analysis import (
     shown_text,
     table_items,
 )
-from symbolic.calc import conjoined
+from symbolic.calc import conjoined, held_and
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import (
@@ -130,7 +130,7 @@ def _gated_parts():
     return defect, special
 
 
-GATED_STATEMENT = sympy.And(*_gated_parts(), evaluate=False)
+GATED_STATEMENT = held_and(*_gated_parts())
 
 
 def _generalized_identity():
@@ -185,9 +185,7 @@ MAX_FORM_CASES = (
     _eq(sigma(1) * _max(t) + sigma(-1) * _max(-t), sigma(1) * t),
     _eq(sigma(1) * _max(-t) + sigma(-1) * _max(t), sigma(-1) * t),
 )
-DEGREE_ONE_STATEMENT = sympy.And(
-    DEGREE_ONE_FORWARD, *MAX_FORM_CASES, DEGREE_ONE_BACKWARD, evaluate=False
-)
+DEGREE_ONE_STATEMENT = held_and(DEGREE_ONE_FORWARD, *MAX_FORM_CASES, DEGREE_ONE_BACKWARD)
 
 
 def _defect_at(al: sympy.Expr, z: sympy.Expr) -> sympy.Expr:
@@ -206,7 +204,7 @@ DEGREE_P_PARTS = (
     _eq(c1 * sympy.Pow(_mul(alpha, t), p, evaluate=False), alpha**p * (c1 * t**p)),
     _eq(c2 * sympy.Pow(_mul(alpha, t), p, evaluate=False), alpha**p * (c2 * t**p)),
 )
-DEGREE_P_STATEMENT = sympy.And(*DEGREE_P_PARTS, evaluate=False)
+DEGREE_P_STATEMENT = held_and(*DEGREE_P_PARTS)
 
 
 def _nonzero(e: sympy.Expr) -> sympy.Basic:
@@ -231,8 +229,8 @@ ALL_ALPHA_ODD = _eq(
 )  # (α, a) = (−1, 1): σ(−1) = −σ(1)
 # σ(z) = c·z at αa and at a
 ALL_ALPHA_LINEAR = _eq(_mul(c, _mul(nz_alpha, a)), _mul(nz_alpha, _mul(c, a)))
-ALL_ALPHA_STATEMENT = sympy.And(
-    ALL_ALPHA_ODD, ALL_ALPHA_FORWARD, ALL_ALPHA_LINEAR, ALL_ALPHA_BACKWARD, evaluate=False
+ALL_ALPHA_STATEMENT = held_and(
+    ALL_ALPHA_ODD, ALL_ALPHA_FORWARD, ALL_ALPHA_LINEAR, ALL_ALPHA_BACKWARD
 )
 
 
@@ -281,7 +279,7 @@ CONVERSE_PARTS = (
         alpha ** (-p) * (sigma(alpha * a) - alpha**p * sigma(a)),
     ),
 )
-CONVERSE_STATEMENT = sympy.And(*CONVERSE_PARTS, evaluate=False)
+CONVERSE_STATEMENT = held_and(*CONVERSE_PARTS)
 
 CLAIMS = {
     "symmetric": Claim(

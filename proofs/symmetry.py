@@ -24,7 +24,6 @@ from numeric_checks.block_training import training_checks
 from numeric_checks.blocks import block_check
 from numeric_checks.symmetry import symmetry_check
 from proofs._cli import run, torch_wanted
-from symbolic.block_laws import LAWS
 from symbolic.blocks import (
     BLOCKS,
     HEADS,
@@ -38,12 +37,13 @@ from symbolic.blocks import (
     rope_rotation_facts,
 )
 from symbolic.blocks import candidates as block_candidates
+from symbolic.blocks.laws import LAWS
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import negate
 from symbolic.layer_language import Layer, resolve_layer
-from symbolic.symmetry import CONSERVATION, ActivationSpec, SymmetryDecision, decide
-from symbolic.symmetry_family import candidates
+from symbolic.symmetry.family import candidates
+from symbolic.symmetry.invariance import CONSERVATION, ActivationSpec, SymmetryDecision, decide
 from symbolic.transform_language import DEFAULT_PARAM, parse_param, parse_transform
 
 PROG = "python -m proofs.symmetry"
@@ -360,9 +360,9 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 # * the softmax shift realised by the key bias (gpt2);
 # * pre-norm scale invariance X → cX: RMSNorm(cX) = RMSNorm(X) at ε = 0; broken with ε > 0 and for
 #   the residual sum;
-# * the MLP's unit symmetries, per token, in the layer language (``symbolic.symmetry.decide``):
+# * the MLP's unit symmetries, per token, in the layer language (``symbolic.symmetry.invariance``):
 #   unit permutation at every n ≥ 2, per-unit scalings as the activation allows;
-# * the conservation laws of the continuous groups (``symbolic.block_laws``), with the SGD drift
+# * the conservation laws of the continuous groups (``symbolic.blocks.laws``), with the SGD drift
 #   measured (``numeric_checks.block_training``).
 
 BLOCK_SOURCE = "D"
@@ -681,7 +681,7 @@ def block_transform_report(
     name: str, transform: str, param: str | None, heads: int = HEADS
 ) -> Report:
     """One typed matrix transform of the block's attention sub-layer, decided."""
-    from symbolic.block_transform import parse_block_transform, parse_groups
+    from symbolic.blocks.transform import parse_block_transform, parse_groups
 
     block = BLOCKS[name]
     cand = parse_block_transform(transform, block, parse_groups(param), heads)

@@ -15,16 +15,18 @@ A broken symmetry always carries a certified witness; an undecided one is ``unkn
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import sympy
 
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
+from symbolic.calc import held_and
 from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
-from symbolic.formula_text import source_text
 from symbolic.kernel import (
     ALPHA,
     Fact,
@@ -32,7 +34,6 @@ from symbolic.kernel import (
     conj,
     counterexample,
     homogeneity_formula,
-    negate,
     undecided,
 )
 from symbolic.properties import (
@@ -44,6 +45,7 @@ from symbolic.properties import (
     decide_linear,
     value_at,
 )
+from symbolic.render.formula_text import source_text
 
 SCALING_FACTORS = tuple(sympy.Rational(a) for a in ("2", "1/2", "3", "10"))
 SCALING_TIMEOUT_S = 10.0  # the search for an explicit inverse-scaling witness
@@ -89,7 +91,12 @@ class ActivationAnalysis:
     def status(self) -> str:
         """The status of ``statement``: proved when every property is proved or its negation is
         (a refuted property is never itself reported proved); unknown when one is undecided."""
-        return conclusion(self.decisions).status
+        return self.concluded.status
+
+    @cached_property
+    def concluded(self) -> Fact:
+        """The kernel's conjunction of the decided facts (``conclusion``), made once."""
+        return conclusion(self.decisions)
 
     @property
     def exchange_witness(self) -> tuple[sympy.Expr, sympy.Expr] | None:
@@ -98,6 +105,12 @@ class ActivationAnalysis:
         return None if w is None else (w, sympy.Integer(1))
 
     def to_json(self) -> dict[str, Any]:
+        """The analysis as JSON (a fresh copy: rendering the formulas is done once per
+        analysis, which exchange and scaling both report)."""
+        return copy.deepcopy(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:
         return {
             "activation": self.label,
             "expression": shown_text(self.expr),
@@ -127,7 +140,7 @@ class ActivationAnalysis:
 
 
 def shown_text(expr: sympy.Basic) -> str:
-    from symbolic.formula_text import text
+    from symbolic.render.formula_text import text
 
     return (
         text(expr) if not isinstance(expr, sympy.Basic) or expr.args or expr.is_Atom else str(expr)
@@ -268,18 +281,17 @@ def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
 def decided(d: Decision) -> Fact:
     """The decision as a fact: the property when proved (or undecided), its negation when
     refuted — then proved, by the certified witness (``¬∀…``, ``¬∃…``)."""
-    return negate(d.holds) if d.holds.refuted else d.holds
+    return d.decided
 
 
 def decided_statement(decisions: tuple[Decision, ...]) -> sympy.Basic:
     """The conjunction of what ``decisions`` state: each property's formula, negated where it is
     refuted (written out here, so a fact that concludes anything else does not prove it)."""
-    return sympy.And(
+    return held_and(
         *(
             sympy.Not(d.holds.formula, evaluate=False) if d.holds.refuted else d.holds.formula
             for d in decisions
-        ),
-        evaluate=False,
+        )
     )
 
 
@@ -323,9 +335,7 @@ def as_result(
     steps = tuple(
         s for d, rule in zip(a.decisions, RULES, strict=True) for s in decision_steps(d, rule)
     )
-    return Result(
-        claim, Derivation((*steps, Step(conclusion(a.decisions), CONCLUSION_RULE))), numeric
-    )
+    return Result(claim, Derivation((*steps, Step(a.concluded, CONCLUSION_RULE))), numeric)
 
 
 def analyze_item(label: str, expr: sympy.Expr) -> ActivationAnalysis:

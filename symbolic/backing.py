@@ -36,7 +36,7 @@ CHECKED_METHODS = ("z3", "sympy", "exact", "interval")  # verdict methods with a
 def _z3_obligations(result: Any) -> set[tuple] | None:
     """The keys (claim, step, part path) of every Z3 check the claim rests on; None when one
     of them has no SMT-LIB 2 benchmark (it cannot have been re-checked)."""
-    from symbolic.export import claim_facts
+    from symbolic.evidence.export import claim_facts
 
     keys = set()
     for j, step in enumerate(result.derivation.steps, 1):  # renderer tests: plain steps
@@ -116,8 +116,9 @@ def rechecked_answers(runs: Sequence[Any], directory: str) -> dict[tuple, dict]:
     DIR``) holds for the Z3 obligations of ``runs``: an obligation counts only when the record
     has its very benchmark (same ``digest``) with Z3 and cvc5 both ``unsat``; any other is
     ``cvc5: not in the re-check record`` (backing ``z3``). ``ValueError`` for a bad record."""
-    from symbolic.export import z3_obligations
-    from symbolic.recheck import digest, read_record
+    from symbolic.evidence.benchmarks import digest
+    from symbolic.evidence.export import z3_obligations
+    from symbolic.evidence.report import read_record
 
     data = read_record(directory)
     versions = data.get("versions", {})

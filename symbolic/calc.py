@@ -83,6 +83,29 @@ class Calc:
         return self.links + (closing,)
 
 
+def held_and(*formulas: sympy.Basic) -> sympy.Basic:
+    """``A ∧ B ∧ …`` as ``sympy.And`` builds it (nested conjunctions flattened, ``true``
+    dropped, structural duplicates merged, arguments in SymPy's order), without its pass that
+    puts every relation into canonical form to find equivalent ones — on formulas holding sums,
+    derivatives or ``Max`` that pass is most of a statement's cost. Untrusted like every
+    statement: a claim is proved only when the kernel's ``conj`` (which builds ``sympy.And``)
+    concludes this very formula, so a conjunction that pass would have shortened fails loudly."""
+    args: list[sympy.Basic] = []
+    for f in formulas:
+        f = sympy.logic.boolalg.as_Boolean(f)
+        if f is sympy.false:
+            return sympy.false
+        if f is sympy.true:
+            continue
+        args.extend(f.args if isinstance(f, sympy.And) else (f,))
+    unique = frozenset(args)
+    if len(unique) < 2:
+        return sympy.And(*formulas)
+    held = sympy.Basic.__new__(sympy.And, *sympy.ordered(unique))
+    held._argset = unique  # as LatticeOp.__new__ sets it
+    return held
+
+
 def conjoined(steps: list[Step] | tuple[Step, ...], rule: str, note: str = "") -> tuple[Step, ...]:
     """The steps, then the kernel's conjunction of their facts (a claim stating them all)."""
     return (*steps, Step(conj(*(s.fact for s in steps)), rule, note))
@@ -118,7 +141,16 @@ def unfolded(definition: Step, expr: sympy.Basic, note: str = "") -> Step:
     return Step(unfold(definition.fact, expr), "unfold the definition", note)
 
 
-__all__ = ["Calc", "conjoined", "in_context", "instance", "reversed_step", "rule_step", "unfolded"]
+__all__ = [
+    "Calc",
+    "conjoined",
+    "held_and",
+    "in_context",
+    "instance",
+    "reversed_step",
+    "rule_step",
+    "unfolded",
+]
 
 
 def zero_or_witnessed_break(expr: sympy.Expr, variables: tuple) -> Fact:

@@ -1,10 +1,10 @@
 """The proof engine's objects: claims, steps, derivations, results and reports.
 
 Everything here is a frozen dataclass; nothing prints. Text, JSON and LaTeX are renderings of
-these objects (``symbolic.render`` and ``symbolic.latex``). Verdicts and facts come from the
-trusted kernel (``symbolic.kernel``) and nowhere else: a **Step** is a kernel ``Fact`` (the
-formula that was checked, and the verdict on it) with the rule that justifies it and an optional
-prose note; its statement is rendered from the fact's formula, never typed in.
+these objects (``symbolic.render``). Verdicts and facts come from the trusted kernel
+(``symbolic.kernel``) and nowhere else: a **Step** is a kernel ``Fact`` (the formula that was
+checked, and the verdict on it) with the rule that justifies it and an optional prose note; its
+statement is rendered from the fact's formula, never typed in.
 
 A **Claim** is a named statement with its source item (``docs/theory.md``). A **Derivation** is
 the sequence of steps that proves it: proved iff every *checked* step is proved; definitions and
@@ -27,7 +27,6 @@ from typing import Any, Literal
 
 import sympy
 
-from symbolic.formula_text import formula_text, source_text
 from symbolic.kernel import (
     ASSUMPTION,
     CHECKED,
@@ -41,6 +40,7 @@ from symbolic.kernel import (
     Verdict,
     combine,
 )
+from symbolic.render.formula_text import formula_text, source_text
 
 ResultStatus = Literal["proved", "refuted", "unknown", "failed"]
 FAILED: ResultStatus = "failed"
@@ -50,15 +50,16 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 class _Displayed:
-    """Markdown, LaTeX, HTML (Jupyter) and a short ``repr``, each from ``symbolic.render``'s
-    ``<kind>_markdown`` / ``_latex_repr`` / ``_html_repr`` / ``_repr`` for the class's kind."""
+    """Markdown, LaTeX, HTML (Jupyter) and a short ``repr``, each from
+    ``symbolic.render.notebook``'s ``<kind>_markdown`` / ``_latex_repr`` / ``_html_repr`` /
+    ``_repr`` for the class's kind."""
 
     _shown_as = ""
 
     def _render(self, suffix: str) -> str:
-        from symbolic import render
+        from symbolic.render import notebook
 
-        return getattr(render, f"{self._shown_as}{suffix}")(self)
+        return getattr(notebook, f"{self._shown_as}{suffix}")(self)
 
     def _repr_markdown_(self) -> str:
         return self._render("_markdown")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import mpmath
 import sympy
@@ -42,6 +43,7 @@ from symbolic.kernel import (
     counterexample,
     define,
     homogeneity_formula,
+    negate,
     refute_homogeneous,
     resolve_closed_branches,
     undecided,
@@ -83,7 +85,20 @@ CANONICAL_TIMEOUT_S = 5.0  # SymPy's simplify of σ itself, tried only when unde
 
 
 def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
-    """σ(point), checked to be a real number (bad activations are user errors)."""
+    """σ(point), checked to be a real number (bad activations are user errors); computed once
+    per (σ, point): the decisions of one analysis ask for σ(1) and σ(−1) several times."""
+    key = (expr, point, sympy.core.parameters.global_parameters.evaluate)
+    if key not in _VALUES:
+        if len(_VALUES) >= 1024:
+            _VALUES.pop(next(iter(_VALUES)))
+        _VALUES[key] = _value_at(expr, point)
+    return _VALUES[key]
+
+
+_VALUES: dict = {}
+
+
+def _value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     try:
         try:
             value = expr.xreplace({z: point})
@@ -267,6 +282,13 @@ class Decision:
     @property
     def status(self) -> str:
         return self.holds.status
+
+    @cached_property
+    def decided(self) -> Fact:
+        """The decision as a fact: the property when proved (or undecided), its negation when
+        refuted — then proved, by the certified witness (made once, shared by the claims that
+        state it)."""
+        return negate(self.holds) if self.holds.refuted else self.holds
 
 
 def simplified(expr: sympy.Expr) -> sympy.Expr | None:

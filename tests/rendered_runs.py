@@ -23,7 +23,7 @@ USER_ACTIVATIONS = [
 
 def rendered(reports: dict) -> dict[str, str]:
     from proofs._cli import json_document
-    from symbolic.render import reports_text
+    from symbolic.render.text import reports_text
 
     return {
         "proofs.exchange": json.dumps(json_document([reports["exchange"]])),

@@ -35,9 +35,6 @@ SUBMODULE_ACCESS = {
     "tests/mutation_engine.py": "the null checker replaces the deciders inside each module",
     "benchmarks/point_refutation.py": "times check_equal without sympy_checks' point probe",
 }
-# The solver runner moves out of the kernel (symbolic/evidence/, issue 29); until then it is
-# reached as symbolic.kernel.recheck. Remove this line with the move.
-LEAVING_THE_KERNEL = {"recheck"}
 
 
 def kernel_modules() -> dict[str, Path]:
@@ -135,7 +132,6 @@ def test_kernel_modules_import_each_other_at_the_top():
     found = [
         v
         for name, source in kernel_sources().items()
-        if name not in LEAVING_THE_KERNEL
         for v in lazy_kernel_imports(source, f"symbolic/kernel/{name}.py")
     ]
     assert not found, "\n".join(found)
@@ -169,7 +165,6 @@ def submodule_imports(source: str, shown: str, public: set[str]) -> list[str]:
                     for a in node.names
                     if a.name not in public and a.name != "*"
                 ]
-        reached = [m for m in reached if m.split(".")[2] not in LEAVING_THE_KERNEL]
         found += [f"{shown}:{node.lineno}: imports {m}" for m in reached]
     return found
 
@@ -241,6 +236,6 @@ def test_no_kernel_module_is_over_the_size_limit():
     long = {
         name: n
         for name, source in kernel_sources().items()
-        if (n := source.count("\n")) > MAX_LINES and name not in LEAVING_THE_KERNEL
+        if (n := source.count("\n")) > MAX_LINES
     }
     assert not long, long

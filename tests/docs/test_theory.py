@@ -10,7 +10,7 @@ import pytest
 
 from proofs.__main__ import discover
 from symbolic import sources
-from symbolic.latex import document
+from symbolic.render.latex_document import document
 
 REQUIRED_ITEMS = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "B", "C1", "C2", "C3", "D")
 REQUIRED_KEYS = (

@@ -195,8 +195,8 @@ X = sympy.IndexedBase("X", real=True)
 
 
 def test_cong_in_sums_rewrites_under_an_integer_index_literally_and_rechecks_as_cong():
+    from symbolic.evidence.rules import derive
     from symbolic.kernel import cong_in_sums
-    from symbolic.recheck_rules import derive
 
     f = check_equal(X[i_] * (X[i_] + 1), X[i_] ** 2 + X[i_])
     context = sympy.Lambda(h, sympy.Sum(h * X[i_ + 1], (i_, 0, n_ - 1)))

@@ -20,8 +20,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import proofs.__main__ as cli
-from symbolic import recheck as rc
-from symbolic.kernel.recheck import cvc5_available, run_cvc5, run_z3
+from symbolic.evidence import fact_checks
+from symbolic.evidence import recheck as rc
+from symbolic.evidence.benchmarks import digest
+from symbolic.evidence.manifest import (
+    CERT_SCHEMA,
+    MANIFEST_NAME,
+    MANIFEST_SCHEMA,
+    RECORD_NAME,
+    Checks,
+)
+from symbolic.evidence.solvers import cvc5_available, run_cvc5, run_z3
 
 pytestmark = pytest.mark.xdist_group("smt2-export")  # one worker builds the exported run
 
@@ -33,7 +42,7 @@ needs_cvc5 = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def run_and_export(tmp_path_factory) -> tuple[Path, dict]:
     """``python -m proofs --only reduction --json --smt2 DIR``, in this process."""
-    from symbolic.export import export
+    from symbolic.evidence.export import export
 
     out = tmp_path_factory.mktemp("smt2")
     runs = cli.check(cli.select(cli.discover(), ["reduction"]))
@@ -54,7 +63,7 @@ def test_the_command_line_exports(tmp_path, capsys):
         r"spot checks for \d+ facts to .*, with manifest.json",
         err,
     )
-    assert json.loads((tmp_path / "manifest.json").read_text())["schema"] == rc.MANIFEST_SCHEMA
+    assert json.loads((tmp_path / "manifest.json").read_text())["schema"] == MANIFEST_SCHEMA
 
 
 def test_json_says_how_each_claim_is_backed(run_and_export):
@@ -109,11 +118,11 @@ def test_cvc5_agrees_on_the_exported_files(exported):
 
 
 def test_certificates_are_exact_data(exported):
-    from symbolic.formula_reader import read_formula
+    from symbolic.evidence.formula_reader import read_formula
 
     for f in cert_files(exported):
         cert = json.loads(f.read_text(encoding="utf-8"))
-        assert cert["schema"] == rc.CERT_SCHEMA and cert["expected"] in ("proved", "refuted")
+        assert cert["schema"] == CERT_SCHEMA and cert["expected"] in ("proved", "refuted")
         read_formula(cert["formula_srepr"])  # the formula itself, readable
         if "enclosure" in cert:
             lo, hi = (Fraction(cert["enclosure"][k]) for k in ("lo", "hi"))
@@ -174,12 +183,12 @@ def test_a_corrupted_certificate_is_a_disagreement(copy):
     rows, code, _ = rc.recheck(copy, only=[claim_of(target)])
     assert code == rc.EXIT_DISAGREE
     name = target.relative_to(copy).as_posix()
-    inherited = ("claim", rc.Checks.NEGATION)  # the ¬F resting on it, and its claim
+    inherited = ("claim", Checks.NEGATION)  # the ¬F resting on it, and its claim
     assert {r.files for r in rows if not r.ok and r.check not in inherited and r.files} == {(name,)}
 
 
 def test_without_cvc5_the_second_check_is_not_a_pass(exported, monkeypatch):
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers as rk
 
     monkeypatch.setattr(rk, "cvc5_available", lambda: False)
     rows, code, versions = rc.recheck(exported, only=["reduction.activations"])
@@ -196,8 +205,8 @@ def test_recheck_of_an_empty_or_missing_directory(tmp_path):
 def test_a_bound_is_rebisected(bound, ok):
     """``∀ x ∈ [0, 1]: exp(x) − x < bound``: re-checked by a bisection of the re-check's own
     (true for bound 2; for bound 1 it fails at x = 0 and is not a pass)."""
+    from symbolic.evidence.certificates import check_bound
     from symbolic.kernel import ForAll
-    from symbolic.recheck_numbers import check_bound
 
     x = sympy.Symbol("x", real=True)
     f = ForAll((x,), sympy.Lt(sympy.exp(x) - x, bound, evaluate=False), sympy.Interval(0, 1))
@@ -211,10 +220,10 @@ def test_a_bound_is_rebisected(bound, ok):
 def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
     """check_equal's refutation at a point becomes a certificate; the re-check evaluates it
     and refuses a witness outside the symbol's domain (t > 0), whatever the value there."""
-    from symbolic.export import certificate
-    from symbolic.formula_reader import read_formula
+    from symbolic.evidence.certificates import check_witness
+    from symbolic.evidence.export import certificate
+    from symbolic.evidence.formula_reader import read_formula
     from symbolic.kernel import check_equal
-    from symbolic.recheck_numbers import check_witness
 
     t = sympy.Symbol("t", positive=True)
     fact = check_equal(sympy.exp(t), 1 + t)
@@ -230,7 +239,7 @@ def test_a_point_refutation_is_exported_and_its_domain_rechecked(value, ok):
 
 
 def test_certificate_formulas_round_trip():
-    from symbolic.formula_reader import read_formula
+    from symbolic.evidence.formula_reader import read_formula
 
     x = sympy.Symbol("x", real=True)
     for e in (
@@ -246,7 +255,7 @@ def test_certificate_formulas_round_trip():
 
 
 def test_the_manifest_names_only_strategies_of_the_portfolio():
-    from symbolic.kernel.recheck import strategy_options
+    from symbolic.evidence.solvers import strategy_options
 
     assert strategy_options("--nl-cov") == (("nl-cov", "true"),)
     assert strategy_options("") == ()
@@ -254,7 +263,7 @@ def test_the_manifest_names_only_strategies_of_the_portfolio():
 
 
 def test_the_portfolio_tries_the_header_strategy_then_quick_then_full(monkeypatch):
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers as rk
 
     calls = []
 
@@ -296,9 +305,9 @@ def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkey
     the exported header records the strategy, and the re-check from the file agrees. (cvc5's
     defaults spend their resource limit on it — the real portfolio tries them first, see the
     portfolio test — so this test offers cvc5 the coverings strategy alone, and no proofs.)"""
-    from symbolic.export import export
-    from symbolic.formula_reader import read_formula
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers as rk
+    from symbolic.evidence.export import export
+    from symbolic.evidence.formula_reader import read_formula
 
     monkeypatch.setattr(rk, "CVC5_PORTFOLIO", ((("nl-cov", "true"),),))
     monkeypatch.setattr(rk, "_STRATEGY", {"--nl-cov": (("nl-cov", "true"),)})
@@ -311,16 +320,18 @@ def test_cvc5_decides_degree_one_step_4_by_its_coverings_solver(tmp_path, monkey
     assert "; cvc5 options: --nl-cov\n(set-logic ALL)" in text  # a comment, for a reader
     step6 = next(
         s
-        for s in json.loads((tmp_path / rc.MANIFEST_NAME).read_text())["claims"][0]["steps"]
+        for s in json.loads((tmp_path / MANIFEST_NAME).read_text())["claims"][0]["steps"]
         if s["id"] == "s4"
     )
-    entry = next(o for o in step6["obligations"] if o["role"] == rc.Checks.Z3)
+    entry = next(o for o in step6["obligations"] if o["role"] == Checks.Z3)
     assert entry["cvc5_strategy"] == "--nl-cov"  # the manifest's, tried first by the re-check
-    ctx = rc._Context(
-        tmp_path, True, json.loads((tmp_path / rc.MANIFEST_NAME).read_text())["files"]
+    ctx = fact_checks.Context(
+        tmp_path, True, json.loads((tmp_path / MANIFEST_NAME).read_text())["files"]
     )
     step6["_formula"] = read_formula(step6["formula_srepr"])
-    row = rc._smt_row(ctx, "scaling.degree_one", step6, entry, step6["_formula"], rc.Checks.Z3)
+    row = fact_checks._smt_row(
+        ctx, "scaling.degree_one", step6, entry, step6["_formula"], Checks.Z3
+    )
     assert row.outcome == "proved" and row.cvc5 == "unsat" and row.cvc5_options == "--nl-cov"
 
 
@@ -370,7 +381,7 @@ def test_a_module_command_exports_shows_the_backing_and_rechecks(tmp_path, capsy
     assert (
         "backed by z3+cvc5, sympy" if cvc5_available() else "backed by z3, sympy"
     ) in capsys.readouterr().out
-    record = out / rc.RECORD_NAME
+    record = out / RECORD_NAME
     data = json.loads(record.read_text(encoding="utf-8"))
     data["obligations"][0]["digest"] = "0" * 64  # another benchmark's
     record.write_text(json.dumps(data), encoding="utf-8")
@@ -427,5 +438,5 @@ def test_a_digest_ignores_let_names_declaration_order_and_comments(decls, n1, n2
     head = "; another header\n" + "\n".join(decls) + "\n"
     shuffled = head + "\n".join(renamed.splitlines()[3:]) + "\n"
     inlined = head + "(assert (not (=> (= (sigma x) x) (= (sigma x) (* 2.0 x)))))\n(check-sat)\n"
-    assert rc.digest(shuffled) == rc.digest(BENCHMARK) == rc.digest(inlined)
-    assert rc.digest(BENCHMARK.replace("2.0", "3.0")) != rc.digest(BENCHMARK)
+    assert digest(shuffled) == digest(BENCHMARK) == digest(inlined)
+    assert digest(BENCHMARK.replace("2.0", "3.0")) != digest(BENCHMARK)

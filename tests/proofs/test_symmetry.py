@@ -20,7 +20,7 @@ from symbolic.activations import ACTIVATIONS
 from symbolic.budget import limits
 from symbolic.layer_language import table_layer
 from symbolic.layer_witness import sympy_sigma
-from symbolic.symmetry import decide, generator_of
+from symbolic.symmetry.invariance import decide, generator_of
 from symbolic.transform_language import parse_param, parse_transform
 
 
@@ -219,8 +219,8 @@ PROOF_ATTEMPT_S = 0.1  # the kernel's attempts at false identities, bounded (unk
 def test_a_wrong_proposal_is_refused_by_the_kernel(monkeypatch):
     """Told that SiLU is 1-homogeneous (and every identity plausible), the rewrite is still
     not used: the kernel does not prove σ(a·t) = a·σ(t) for SiLU, and a witness decides."""
-    from symbolic import symmetry as decision
-    from symbolic import symmetry_rewrite as rewrite
+    from symbolic.symmetry import invariance as decision
+    from symbolic.symmetry import rewrite as rewrite
 
     monkeypatch.setattr(rewrite.ActivationFacts, "degree", lambda self: sympy.Integer(1))
     for module in (decision, rewrite):
@@ -240,8 +240,8 @@ def test_a_wrong_proposal_is_refused_by_the_kernel(monkeypatch):
 def test_a_forged_proof_fails_the_numeric_cross_check(monkeypatch, capsys):
     """A decision that claims invariance where there is none (here forced by replacing the
     general proof with a trivial one) is caught: the numeric check disagrees, exit 1."""
-    from symbolic import symmetry as decision
     from symbolic.check import equal_step
+    from symbolic.symmetry import invariance as decision
 
     trivial = equal_step(sympy.Integer(0), sympy.Integer(0), "forged")
     monkeypatch.setattr(decision, "_general_proof", lambda *args: ((trivial,), True))

@@ -1,5 +1,5 @@
 """Issue 25: ``∃p ∀α > 0, z: σ(αz) = α^p·σ(z)`` refuted (σ not positively homogeneous) is
-exported with its witness (u, z0) and re-checked by ``recheck_numbers.check_no_degree`` from
+exported with its witness (u, z0) and re-checked by ``certificates.check_no_degree`` from
 the formula alone. A forged certificate for a homogeneous σ is never a refutation."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic.activations import ACTIVATIONS, z
-from symbolic.export import certificate
-from symbolic.formula_reader import read_formula
+from symbolic.evidence.certificates import check_no_degree, degree_form
+from symbolic.evidence.export import certificate
+from symbolic.evidence.formula_reader import read_formula
+from symbolic.evidence.manifest import Checks, required_checks
 from symbolic.kernel import DEGREE, Exists, ForAll, homogeneity_formula, refute_homogeneous
-from symbolic.recheck import Checks, required_checks
-from symbolic.recheck_numbers import check_no_degree, degree_form
 
 P, A = sympy.Symbol("p", real=True), sympy.Symbol("alpha", positive=True)
 

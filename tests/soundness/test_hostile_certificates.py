@@ -20,10 +20,18 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic import recheck as rc
-from symbolic.formula_reader import UnreadableFormula, read_formula, read_fraction
-from symbolic.formula_smt import smt_obligation
-from symbolic.kernel.recheck import cvc5_available, run_cvc5
+from symbolic.evidence import recheck as rc
+from symbolic.evidence.formula_reader import UnreadableFormula, read_formula, read_fraction
+from symbolic.evidence.formula_smt import smt_obligation
+from symbolic.evidence.manifest import (
+    MANIFEST_NAME,
+    MANIFEST_SCHEMA,
+    RECORD_NAME,
+    SPOT_SCHEMA,
+    Checks,
+)
+from symbolic.evidence.report import CONCLUDES, Row, counts
+from symbolic.evidence.solvers import cvc5_available, run_cvc5
 
 pytestmark = pytest.mark.xdist_group("hostile-certificates")
 
@@ -60,7 +68,7 @@ def mini_report():
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory) -> Path:
     from proofs._cli import ModuleRun
-    from symbolic.export import export
+    from symbolic.evidence.export import export
 
     out = tmp_path_factory.mktemp("mini")
     export([ModuleRun("mini", mini_report())], out, second=False)
@@ -75,7 +83,7 @@ def copy(exported, tmp_path) -> Path:
 
 
 def manifest(d: Path) -> dict:
-    return json.loads((d / rc.MANIFEST_NAME).read_text(encoding="utf-8"))
+    return json.loads((d / MANIFEST_NAME).read_text(encoding="utf-8"))
 
 
 def reseal(d: Path, change=None) -> None:
@@ -89,7 +97,7 @@ def reseal(d: Path, change=None) -> None:
         for name in data["files"]
         if (d / name).exists()
     }
-    (d / rc.MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
+    (d / MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
 
 
 def node(d: Path, node_id: str) -> dict:
@@ -110,12 +118,12 @@ def file_of(d: Path, node_id: str, role: str) -> Path:
     return d / entry["file"]
 
 
-def bad_rows(d: Path) -> list[rc.Row]:
+def bad_rows(d: Path) -> list[Row]:
     """The rows that disagree — but a claim's row that only inherits a fact's disagreement."""
     rows, code, _ = rc.recheck(d)
     bad = [r for r in rows if not r.ok]
     assert (code == rc.EXIT_DISAGREE) == bool(bad)
-    inherited = (rc.CONCLUDES, "no statement formula to bind")
+    inherited = (CONCLUDES, "no statement formula to bind")
     return [r for r in bad if not (r.check == "claim" and r.answer in inherited)]
 
 
@@ -125,21 +133,21 @@ def bad_rows(d: Path) -> list[rc.Row]:
 def test_the_untouched_export_rechecks(exported):
     rows, code, _ = rc.recheck(exported)
     outcome = {(r.node, r.check): r.outcome for r in rows}
-    assert outcome[("s1", rc.Checks.Z3)] == ("proved" if cvc5_available() else "unknown")
-    assert outcome[("s1", rc.Checks.SMT)] == "proved"
-    assert outcome[("s2", rc.Checks.SMT)] == "proved"
-    assert outcome[("s3", rc.Checks.SPOT)] == "spot-checked"  # never "proved"
-    assert outcome[("s4", rc.Checks.CERTIFICATE)] == "proved"
-    assert outcome[("s6", rc.Checks.BOUND)] == "proved"
-    assert outcome[("s7.p1", rc.Checks.WITNESS)] == "refuted"
-    assert outcome[("s7", rc.Checks.NEGATION)] == "proved"
+    assert outcome[("s1", Checks.Z3)] == ("proved" if cvc5_available() else "unknown")
+    assert outcome[("s1", Checks.SMT)] == "proved"
+    assert outcome[("s2", Checks.SMT)] == "proved"
+    assert outcome[("s3", Checks.SPOT)] == "spot-checked"  # never "proved"
+    assert outcome[("s4", Checks.CERTIFICATE)] == "proved"
+    assert outcome[("s6", Checks.BOUND)] == "proved"
+    assert outcome[("s7.p1", Checks.WITNESS)] == "refuted"
+    assert outcome[("s7", Checks.NEGATION)] == "proved"
     assert code == (rc.EXIT_OK if cvc5_available() else rc.EXIT_UNKNOWN)
-    counts = rc.counts(rows)
-    assert counts["facts"] == 8 and counts["facts spot-checked"] == 1
+    counted = counts(rows)
+    assert counted["facts"] == 8 and counted["facts spot-checked"] == 1
 
 
 def test_the_comparison_itself_is_exported_not_a_closed_number(exported):
-    cert = json.loads(file_of(exported, "s4", rc.Checks.CERTIFICATE).read_text())
+    cert = json.loads(file_of(exported, "s4", Checks.CERTIFICATE).read_text())
     assert cert["formula"] == "2817 > 8195/3" and cert["value"] == "256/3"
     assert "expression_srepr" not in cert and "relation" not in cert
 
@@ -172,7 +180,7 @@ def test_a_formula_is_read_without_running_code(tmp_path, payload):
 
 def test_a_payload_in_a_certificate_is_a_failure_and_does_not_run(copy, tmp_path):
     target = tmp_path / "PAYLOAD_RAN"
-    cert_path = file_of(copy, "s4", rc.Checks.CERTIFICATE)
+    cert_path = file_of(copy, "s4", Checks.CERTIFICATE)
     cert = json.loads(cert_path.read_text())
     cert["formula_srepr"] = (
         "Add(Rational(256, 3), Mul(Integer(0), exp(\"__import__('os')"
@@ -181,7 +189,7 @@ def test_a_payload_in_a_certificate_is_a_failure_and_does_not_run(copy, tmp_path
     cert_path.write_text(json.dumps(cert))
     reseal(copy)
     bad = bad_rows(copy)
-    assert [(r.node, r.check) for r in bad] == [("s4", rc.Checks.CERTIFICATE)]
+    assert [(r.node, r.check) for r in bad] == [("s4", Checks.CERTIFICATE)]
     assert "argument 1 is a string" in bad[0].answer
     assert not target.exists()
 
@@ -202,7 +210,7 @@ def test_bounds_on_numbers_and_nesting(text, why):
 
 
 def test_a_tower_of_powers_is_read_unevaluated_and_not_computed_exactly():
-    from symbolic.recheck_numbers import exact
+    from symbolic.evidence.numbers import exact
 
     tower = "Integer(2)"
     for _ in range(4):
@@ -219,7 +227,7 @@ def test_fractions_are_bounded_digits_only(text):
 
 
 def test_a_huge_enclosure_end_point_is_refused(copy):
-    cert_path = file_of(copy, "s5", rc.Checks.CERTIFICATE)
+    cert_path = file_of(copy, "s5", Checks.CERTIFICATE)
     cert = json.loads(cert_path.read_text())
     cert["enclosure"]["lo"] = "1e1000000000"
     cert_path.write_text(json.dumps(cert))
@@ -233,12 +241,12 @@ def test_a_huge_enclosure_end_point_is_refused(copy):
 def test_solver_options_in_a_file_are_refused(copy, tmp_path):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious", encoding="utf-8")
-    target = file_of(copy, "s1", rc.Checks.Z3)
+    target = file_of(copy, "s1", Checks.Z3)
     text = f'(set-option :regular-output-channel "{victim}")\n' + target.read_text()
     target.write_text(text)
     reseal(copy)
     bad = bad_rows(copy)
-    assert [(r.node, r.check) for r in bad] == [("s1", rc.Checks.Z3)]
+    assert [(r.node, r.check) for r in bad] == [("s1", Checks.Z3)]
     assert "refused" in bad[0].answer
     assert victim.read_text(encoding="utf-8") == "precious"
     if cvc5_available():  # the runner itself refuses it too
@@ -258,14 +266,14 @@ def test_the_manifest_strategy_must_be_one_of_the_portfolio(copy):
 def test_the_record_is_never_written_through_a_symlink(copy, tmp_path):
     victim = tmp_path / "victim.txt"
     victim.write_text("precious", encoding="utf-8")
-    (copy / rc.RECORD_NAME).unlink(missing_ok=True)
-    os.symlink(victim, copy / rc.RECORD_NAME)
+    (copy / RECORD_NAME).unlink(missing_ok=True)
+    os.symlink(victim, copy / RECORD_NAME)
     rc.recheck(copy)
     assert victim.read_text(encoding="utf-8") == "precious"
 
 
 def test_a_symlinked_obligation_is_refused(copy, tmp_path):
-    target = file_of(copy, "s2", rc.Checks.SMT)
+    target = file_of(copy, "s2", Checks.SMT)
     elsewhere = tmp_path / "elsewhere.smt2"
     shutil.move(target, elsewhere)
     os.symlink(elsewhere, target)
@@ -283,9 +291,9 @@ def test_a_folder_without_a_manifest_fails(tmp_path):
 
 
 def test_a_removed_added_or_edited_file_is_caught(copy):
-    file_of(copy, "s2", rc.Checks.SMT).unlink()
+    file_of(copy, "s2", Checks.SMT).unlink()
     (copy / "mini" / "extra.smt2").write_text("(check-sat)\n")
-    edited = file_of(copy, "s4", rc.Checks.CERTIFICATE)
+    edited = file_of(copy, "s4", Checks.CERTIFICATE)
     edited.write_text(edited.read_text().replace("256/3", "257/3"))
     answers = " | ".join(r.answer for r in bad_rows(copy))
     assert "missing" in answers and "not in the manifest" in answers
@@ -293,10 +301,10 @@ def test_a_removed_added_or_edited_file_is_caught(copy):
 
 
 def test_assert_false_added_to_an_obligation_is_caught(copy):
-    target = file_of(copy, "s2", rc.Checks.SMT)
+    target = file_of(copy, "s2", Checks.SMT)
     target.write_text(target.read_text().replace("(check-sat)", "(assert false)\n(check-sat)"))
     bad = bad_rows(copy)  # the digest, and the file is not the formula's obligation
-    assert [(r.check, r.node) for r in bad] == [("file", ""), (rc.Checks.SMT, "s2")]
+    assert [(r.check, r.node) for r in bad] == [("file", ""), (Checks.SMT, "s2")]
     assert "changed since the export" in bad[0].answer
     reseal(copy)  # and with the digest forged: the file is no longer the formula's obligation
     bad = bad_rows(copy)
@@ -304,14 +312,14 @@ def test_assert_false_added_to_an_obligation_is_caught(copy):
 
 
 def test_a_flipped_goal_with_status_sat_is_a_disagreement(copy):
-    target = file_of(copy, "s1", rc.Checks.Z3)
+    target = file_of(copy, "s1", Checks.Z3)
     text = target.read_text()
     flipped = re.sub(r"\(not (\$x\d+)\)", r"\1", text)
     assert flipped != text
     target.write_text("(set-info :status sat)\n; expected answer: sat\n" + flipped)
     reseal(copy)
     bad = bad_rows(copy)
-    assert [(r.node, r.check) for r in bad] == [("s1", rc.Checks.Z3)]
+    assert [(r.node, r.check) for r in bad] == [("s1", Checks.Z3)]
     assert bad[0].z3 == "sat"
 
 
@@ -321,7 +329,7 @@ def test_a_false_smt_obligation_surfaces_sat(tmp_path):
     error)."""
     f = sympy.Eq(x**2, x, evaluate=False)
     write_export(
-        tmp_path, [fact_node("s1", f, "sympy", obligation=(rc.Checks.SMT, smt_obligation(f)))]
+        tmp_path, [fact_node("s1", f, "sympy", obligation=(Checks.SMT, smt_obligation(f)))]
     )
     bad = bad_rows(tmp_path)
     assert [(r.node, r.z3) for r in bad] == [("s1", "sat")]
@@ -331,16 +339,16 @@ def test_a_false_smt_obligation_surfaces_sat(tmp_path):
 
 def test_a_false_identity_outside_the_smt_fragment_fails_its_spot_check(tmp_path):
     f = sympy.Eq(sympy.exp(x), 1 + x, evaluate=False)
-    spot = {"schema": rc.SPOT_SCHEMA, "formula_srepr": sympy.srepr(f)}
+    spot = {"schema": SPOT_SCHEMA, "formula_srepr": sympy.srepr(f)}
     write_export(
-        tmp_path, [fact_node("s1", f, "sympy", obligation=(rc.Checks.SPOT, json.dumps(spot)))]
+        tmp_path, [fact_node("s1", f, "sympy", obligation=(Checks.SPOT, json.dumps(spot)))]
     )
     bad = bad_rows(tmp_path)
-    assert [r.check for r in bad] == [rc.Checks.SPOT] and "random point" in bad[0].answer
+    assert [r.check for r in bad] == [Checks.SPOT] and "random point" in bad[0].answer
 
 
 def test_a_certificate_formula_replaced_by_one_is_caught(copy):
-    cert_path = file_of(copy, "s5", rc.Checks.CERTIFICATE)
+    cert_path = file_of(copy, "s5", Checks.CERTIFICATE)
     cert = json.loads(cert_path.read_text())
     cert["formula_srepr"] = "Integer(1)"
     cert_path.write_text(json.dumps(cert))
@@ -350,7 +358,7 @@ def test_a_certificate_formula_replaced_by_one_is_caught(copy):
 
 
 def test_an_enclosure_with_lo_above_hi_is_refused(copy):
-    cert_path = file_of(copy, "s5", rc.Checks.CERTIFICATE)
+    cert_path = file_of(copy, "s5", Checks.CERTIFICATE)
     cert = json.loads(cert_path.read_text())
     lo, hi = cert["enclosure"]["lo"], cert["enclosure"]["hi"]
     cert["enclosure"] = {"lo": hi, "hi": lo, "bits": 64}
@@ -361,7 +369,7 @@ def test_an_enclosure_with_lo_above_hi_is_refused(copy):
 
 
 def test_a_relation_weakened_from_greater_to_unequal_is_caught(copy):
-    cert_path = file_of(copy, "s5", rc.Checks.CERTIFICATE)
+    cert_path = file_of(copy, "s5", Checks.CERTIFICATE)
     cert = json.loads(cert_path.read_text())
     cert["formula_srepr"] = cert["formula_srepr"].replace("StrictGreaterThan", "Unequality")
     cert_path.write_text(json.dumps(cert))
@@ -372,7 +380,7 @@ def test_a_relation_weakened_from_greater_to_unequal_is_caught(copy):
 def test_a_witness_outside_its_domain_is_refused(copy):
     """The witness t = −3/7 breaks t > 0: refused whether the certificate keeps the symbol's
     assumption or strips it (the domain is the manifest's formula, not the file's)."""
-    cert_path = file_of(copy, "s7.p1", rc.Checks.WITNESS)
+    cert_path = file_of(copy, "s7.p1", Checks.WITNESS)
     cert = json.loads(cert_path.read_text())
     cert["point"] = {"t": "Rational(-3, 7)"}
     cert_path.write_text(json.dumps(cert))
@@ -396,7 +404,7 @@ def test_a_changed_statement_is_caught(copy):
     import importlib.util
 
     weakest = "spot-checked" if importlib.util.find_spec("cvc5") else "unknown"  # no 2nd solver
-    assert [(r.answer, r.outcome) for r in rows if r.check == "claim"] == [(rc.CONCLUDES, weakest)]
+    assert [(r.answer, r.outcome) for r in rows if r.check == "claim"] == [(CONCLUDES, weakest)]
 
     def change(data):
         data["claims"][0]["statement_srepr"] = sympy.srepr(sympy.Eq(x, x, evaluate=False))
@@ -466,7 +474,7 @@ def test_a_rule_step_is_rederived_from_its_premises(tmp_path):
     ],
 )
 def test_each_rule_concludes_its_shape(rule, premises, detail, conclusion):
-    from symbolic.recheck_rules import derive
+    from symbolic.evidence.rules import derive
 
     assert derive(rule, premises, detail) == conclusion
     with pytest.raises(ValueError):
@@ -477,8 +485,8 @@ def test_each_rule_concludes_its_shape(rule, premises, detail, conclusion):
 
 
 def test_inst_substitutes_the_bound_variables():
+    from symbolic.evidence.rules import derive
     from symbolic.kernel import ForAll
-    from symbolic.recheck_rules import derive
 
     law = ForAll((x,), sympy.Eq(sympy.exp(x) * sympy.exp(-x), 1))
     assert derive("inst", [law], sympy.Tuple(sympy.Tuple(x, a))) == sympy.Eq(
@@ -524,7 +532,7 @@ def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
     for n in nodes:
         role, text = n.pop("_write", (None, None))
         if role:
-            ext = {rc.Checks.SMT: "obl.smt2", rc.Checks.SPOT: "spot.json"}.get(role, "json")
+            ext = {Checks.SMT: "obl.smt2", Checks.SPOT: "spot.json"}.get(role, "json")
             name = f"m/{n['id']}.{ext}"
             (d / "m").mkdir(exist_ok=True)
             (d / name).write_text(text, encoding="utf-8")
@@ -532,12 +540,12 @@ def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
             n["obligations"] = [
                 {
                     "role": role,
-                    "expected": "unsat" if role == rc.Checks.SMT else n["status"],
+                    "expected": "unsat" if role == Checks.SMT else n["status"],
                     "file": name,
                 }
             ]
     data = {
-        "schema": rc.MANIFEST_SCHEMA,
+        "schema": MANIFEST_SCHEMA,
         "versions": {},
         "files": files,
         "claims": [
@@ -552,7 +560,7 @@ def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
             }
         ],
     }
-    (d / rc.MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
+    (d / MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
 
 
 # -- properties ---------------------------------------------------------------------------------
@@ -587,7 +595,7 @@ _poly = st.lists(st.integers(-5, 5), min_size=1, max_size=4)
 def test_a_polynomial_identity_is_unsat_and_a_wrong_one_sat(p, q, shift):
     """(P·Q) = expand(P·Q) holds for every real: Z3 answers unsat on its obligation; with the
     constant term moved by ``shift`` it fails everywhere: sat."""
-    from symbolic.kernel.recheck import run_z3
+    from symbolic.evidence.solvers import run_z3
 
     pe = sum(c * a**k for k, c in enumerate(p))
     qe = sum(c * a**k for k, c in enumerate(q))
@@ -610,4 +618,4 @@ def test_a_claim_using_one_that_rests_on_admitted_facts_is_marked():
         ("m:b", "admitted facts (through a)"),
         ("m:c", "admitted facts (through a)"),
     ]
-    assert rc.counts(rows)["claims resting on admitted facts"] == 3
+    assert counts(rows)["claims resting on admitted facts"] == 3

@@ -1,18 +1,18 @@
 """The certificate reader accepts every formula the toolkit itself exports.
 
-The reader (``symbolic.formula_reader``) is a whitelist: a node type it does not know makes the
-re-check of that claim a disagreement. A whole-project ``--recheck`` once found eight claims
-whose formulas held ``Equivalent``, ``Union``, ``Integral`` or ``hyper`` (with ``TupleArg``), all
-missing from the whitelist. This test reads, for every node type in any statement or step's
-formula (with its parts) of the real reports, the shortest formula holding it, so a new node
-type is caught by the suite, not by a ten-minute export."""
+The reader (``symbolic.evidence.formula_reader``) is a whitelist: a node type it does not know
+makes the re-check of that claim a disagreement. A whole-project ``--recheck`` once found eight
+claims whose formulas held ``Equivalent``, ``Union``, ``Integral`` or ``hyper`` (with
+``TupleArg``), all missing from the whitelist. This test reads, for every node type in any
+statement or step's formula (with its parts) of the real reports, the shortest formula holding
+it, so a new node type is caught by the suite, not by a ten-minute export."""
 
 from __future__ import annotations
 
 import pytest
 import sympy
 
-from symbolic.formula_reader import read_formula
+from symbolic.evidence.formula_reader import read_formula
 
 pytestmark = pytest.mark.xdist_group("shared-reports")  # reads tests/shared_reports.py
 

@@ -9,9 +9,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.formula_reader import read_formula
+from symbolic.evidence.certificates import check_witness
+from symbolic.evidence.formula_reader import read_formula
 from symbolic.kernel import ForAll
-from symbolic.recheck_numbers import check_witness
 
 x = sympy.Symbol("x", real=True)
 NONZERO = sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo))

@@ -11,8 +11,8 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
+from symbolic.evidence.rules import derive
 from symbolic.kernel import ForAll
-from symbolic.recheck_rules import derive
 
 x = sympy.Symbol("x", real=True)
 t = sympy.Symbol("t", positive=True)

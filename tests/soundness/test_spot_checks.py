@@ -1,4 +1,4 @@
-"""Spot checks (``recheck_numbers.spot_check``): an identity the re-check cannot prove is
+"""Spot checks (``spot_checks.spot_check``): an identity the re-check cannot prove is
 evaluated at random points of its domain, with every uninterpreted part made concrete — σ by a
 random quadratic, a matrix by a random rational matrix, an entry ``x[i]`` of an ``IndexedBase``
 by a random rational, a block matrix written out, ``d/dt`` taken first. A true identity is
@@ -11,7 +11,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.recheck_numbers import spot_check
+from symbolic.evidence.spot_checks import spot_check
 
 n = sympy.Symbol("n", integer=True, positive=True)
 i = sympy.Symbol("i", integer=True, nonnegative=True)

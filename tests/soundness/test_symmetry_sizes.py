@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from numeric_checks import symmetry as numeric
 from proofs import symmetry
 from symbolic.layer_language import table_layer
-from symbolic.symmetry import decide
+from symbolic.symmetry.invariance import decide
 from symbolic.transform_language import parse_transform
 
 FLIP3 = "K[0] -> -K[0], K[1] -> -K[1], K[2] -> -K[2]"

@@ -18,14 +18,10 @@ from hypothesis import strategies as st
 from numeric_checks import block_training
 from numeric_checks.blocks import block_check
 from proofs import symmetry
-from symbolic import block_laws
-from symbolic.block_proof import localised
-from symbolic.block_transform import parse_block_transform, parse_groups
 from symbolic.blocks import (
     BLOCKS,
     BlockForm,
     Candidate,
-    _explicit_attention,
     attention,
     attention_numpy,
     block_context,
@@ -36,6 +32,10 @@ from symbolic.blocks import (
     parameters,
     rope_rotation_facts,
 )
+from symbolic.blocks import laws as block_laws
+from symbolic.blocks.decide import _explicit_attention
+from symbolic.blocks.proof import localised
+from symbolic.blocks.transform import parse_block_transform, parse_groups
 from symbolic.errors import InvalidExpression
 from symbolic.kernel import check_matrix_expr_equal, counterexample
 
@@ -78,7 +78,8 @@ def test_gl_of_qk_without_rope_is_proved_and_a_wrong_action_is_not():
 def test_the_numpy_sub_layer_is_the_symbolic_one_at_exact_points():
     """Two implementations, one from the definitions (numpy, RoPE by angle), one symbolic
     (C ⊙ Y + S ⊙ Y P): equal at a rational point (RoPE at ω = atan(4/3), causal mask)."""
-    from symbolic.blocks import WITNESS_OMEGA, parameters
+    from symbolic.blocks import parameters
+    from symbolic.blocks.decide import WITNESS_OMEGA
 
     rng = np.random.default_rng(3)
     for block in (LLAMA, BLOCKS["gpt2_block"]):
@@ -323,7 +324,7 @@ def test_heads_only_for_blocks(capsys):
 
 def test_the_rope_commutant_inverse_is_the_inverse_transpose():
     """The rational RoPE identity writes A^{−T} out; it is A's inverse transpose."""
-    from symbolic.blocks import _plane
+    from symbolic.blocks.facts import _plane
 
     A, inv_t = _plane("a", "b", False), _plane("a", "b", True)
     assert sympy.simplify(inv_t - A.inv().T) == sympy.zeros(2, 2)
@@ -347,9 +348,9 @@ def test_the_block_follows_from_the_sub_layer_by_cong():
 
 
 def test_the_printers_print_matrix_products_as_sympy_does():
-    """symbolic.formula_text skips SymPy's negation of a MatMul to find its precedence (a doit
-    of the whole product): the text is unchanged, minus signs and parentheses included."""
-    from symbolic.formula_text import source_text
+    """symbolic.render.formula_text skips SymPy's negation of a MatMul to find its precedence (a
+    doit of the whole product): the text is unchanged, minus signs and parentheses included."""
+    from symbolic.render.formula_text import source_text
 
     n_ = sympy.Symbol("n", integer=True, positive=True)
     A, B, C = (sympy.MatrixSymbol(s, n_, n_) for s in "ABC")
@@ -369,7 +370,7 @@ def test_the_printers_print_matrix_products_as_sympy_does():
     exprs.append(attention(plain, parameters(plain)))
     from sympy.printing.str import StrPrinter
 
-    from symbolic.formula_text import _PRINTER, TextPrinter
+    from symbolic.render.formula_text import _PRINTER, TextPrinter
 
     sympys = {k: getattr(StrPrinter, k) for k in ("parenthesize", "_print_MatMul", "_print_Add")}
     old = type("Old", (TextPrinter,), sympys)(_PRINTER._settings)

@@ -1,4 +1,4 @@
-"""The plain-text rendering of checked formulas (symbolic/formula_text.py)."""
+"""The plain-text rendering of checked formulas (symbolic/render/formula_text.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.formula_text import source_text, text
+from symbolic.render.formula_text import source_text, text
 
 x = sympy.MatrixSymbol("x", 2, 3)  # two tokens: the ones column is 2×1
 Q = sympy.MatrixSymbol("Q", 3, 3)
@@ -50,6 +50,6 @@ def test_the_memo_gives_what_the_printer_gives(value, digits):
 
 
 def _uncached(expr):
-    from symbolic.formula_text import TextPrinter
+    from symbolic.render.formula_text import TextPrinter
 
     return " ".join(TextPrinter({"order": "none"}).doprint(expr).split())

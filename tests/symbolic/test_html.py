@@ -11,8 +11,8 @@ import pytest
 import sympy
 from render_doubles import Result, Step, Verdict  # noqa: E402
 
-from symbolic import html as site
 from symbolic.engine import Claim, Derivation, Report
+from symbolic.render import html_graphs, html_links, html_pages, html_site, html_status, html_text
 
 NO_DOT = "Graphviz dot not installed (Debian: graphviz)"
 NO_CHROMIUM = "chromium not installed (Debian: chromium)"
@@ -64,17 +64,22 @@ def reports() -> list[Report]:
 
 def test_status_classes_colour_the_legend():
     results = [r for rep in reports() for r in rep.results]
-    assert [site.status_class(r) for r in results] == ["proved", "proved", "assumptions", "refuted"]
+    assert [html_status.status_class(r) for r in results] == [
+        "proved",
+        "proved",
+        "assumptions",
+        "refuted",
+    ]
 
 
 def test_dot_source_links_nodes_and_draws_uses():
-    dot = site.dot_source(reports())
+    dot = html_graphs.dot_source(reports())
     assert '"lemma" -> "uses";' in dot and '"lemma" -> "assumed";' in dot
-    assert 'URL="fake.html#claim-lemma"' in dot and site.STATUS_COLOURS["refuted"][0] in dot
+    assert 'URL="fake.html#claim-lemma"' in dot and html_status.STATUS_COLOURS["refuted"][0] in dot
 
 
 def test_node_shapes_tell_lemmas_theorems_and_admitted_facts_apart():
-    dot = site.dot_source(reports(), lines={"lemma": 12})
+    dot = html_graphs.dot_source(reports(), lines={"lemma": 12})
     assert '"lemma" [shape=ellipse' in dot and '"uses" [shape=box' in dot
     assert '"assumed#assumption0" [label="assumption", shape=octagon' in dot
     assert '"assumed#assumption0" -> "assumed" [style=dashed];' in dot
@@ -82,9 +87,9 @@ def test_node_shapes_tell_lemmas_theorems_and_admitted_facts_apart():
 
 
 def test_proved_including_every_ancestor():
-    index = site._claim_index(reports())
+    index = html_links.claim_index(reports())
     # lemma and uses rest on nothing admitted; assumed rests on an assumption; bad is refuted
-    assert site.complete_claims(index) == {"lemma", "uses"}
+    assert html_status.complete_claims(index) == {"lemma", "uses"}
     chain = [
         Report(
             "proofs.m",
@@ -106,9 +111,11 @@ def test_proved_including_every_ancestor():
             ),
         )
     ]
-    assert site.complete_claims(site._claim_index(chain)) == set()  # an ancestor is admitted
-    dot = site.dot_source(chain)
-    assert site.STATUS_COLOURS["complete"][0] not in dot
+    assert (
+        html_status.complete_claims(html_links.claim_index(chain)) == set()
+    )  # an ancestor is admitted
+    dot = html_graphs.dot_source(chain)
+    assert html_status.STATUS_COLOURS["complete"][0] not in dot
 
 
 def test_the_module_graph_has_a_node_per_module_and_counted_edges():
@@ -126,7 +133,7 @@ def test_the_module_graph_has_a_node_per_module_and_counted_edges():
             ),
         )
     )
-    dot = site.module_dot(reps)
+    dot = html_graphs.module_dot(reps)
     assert dot.count("shape=folder") == 3
     assert '"proofs.fake" -> "proofs.third" [label="2"' in dot
     assert 'URL="third.html"' in dot
@@ -144,7 +151,7 @@ def test_claim_lines_find_plain_and_formatted_names():
             'uses = ("act.relu-x",)',
         ]
     )
-    assert site.claim_lines(source, ["plain.name", "act.relu-x", "missing"]) == {
+    assert html_site.claim_lines(source, ["plain.name", "act.relu-x", "missing"]) == {
         "plain.name": 2,
         "act.relu-x": 6,
     }
@@ -177,12 +184,12 @@ RAW_NAMES = (
     ids=["piecewise", "rising", "block", "true", "names"],
 )
 def test_mathml_comes_from_the_latex_printer_without_sympy_names(expr):
-    code = site.mathml(expr)
+    code = html_text.mathml(expr)
     assert code.startswith("<math") and not [r for r in RAW_NAMES if r.lower() in code.lower()]
 
 
 def test_a_multi_letter_name_is_one_identifier():
-    assert '<mi mathvariant="italic">aa</mi>' in site.mathml(sympy.Symbol("aa"))
+    assert '<mi mathvariant="italic">aa</mi>' in html_text.mathml(sympy.Symbol("aa"))
 
 
 @pytest.mark.parametrize(
@@ -196,7 +203,7 @@ def test_a_multi_letter_name_is_one_identifier():
     ],
 )
 def test_prose_notation_becomes_html(text, expected):
-    assert site.prose_html(text) == expected
+    assert html_text.prose_html(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -209,28 +216,28 @@ def test_prose_notation_becomes_html(text, expected):
     ],
 )
 def test_tooltips_are_plain_unicode(text, expected):
-    assert site.plain_text(text) == expected
+    assert html_text.plain_text(text) == expected
 
 
 def test_a_step_sympy_evaluated_to_true_shows_its_rule():
     step = Step("True", "σ(1) certified nonzero", PROVED, formula=sympy.true)
-    code = site.step_html(step)
+    code = html_pages.step_html(step)
     assert code.startswith("<li>σ(1) certified nonzero<div") and "True" not in code
 
 
 def test_an_oracle_step_is_not_called_an_assumption():
     step = Step("∫ f = 1.5", "quadrature", Verdict.proved("oracle"))
-    assert "oracle result (certified outside the kernel)" in site.step_html(step)
+    assert "oracle result (certified outside the kernel)" in html_pages.step_html(step)
 
 
 def test_the_index_lists_the_modules_before_the_graph():
-    page = site.index_page(reports(), "<svg></svg>")
+    page = html_pages.index_page(reports(), "<svg></svg>")
     assert page.index("<h2>Modules</h2>") < page.index("<svg") and 'href="graph.html"' in page
 
 
 def test_steps_show_mathml_backend_witness_and_certificate():
-    index = site._claim_index(reports())
-    code = site.claim_html(reports()[0].results[0], index, ["uses"])
+    index = html_links.claim_index(reports())
+    code = html_pages.claim_html(reports()[0].results[0], index, ["uses"])
     assert "<math" in code and "sympy 1.14" in code
     assert "witness a = 2, b = 1" in code and "certificate: value ∈ [-0.27, -0.26]" in code
     assert 'href="fake.html#claim-uses"' in code and 'href="theory.html#A6"' in code
@@ -238,27 +245,29 @@ def test_steps_show_mathml_backend_witness_and_certificate():
 
 def test_each_claim_and_module_says_how_it_is_backed():
     reps = reports()
-    index = site._claim_index(reps)
+    index = html_links.claim_index(reps)
     lemma, _, assumed = reps[0].results
-    assert 'backed by <span class="backing">sympy, interval</span>' in site.claim_html(
+    assert 'backed by <span class="backing">sympy, interval</span>' in html_pages.claim_html(
         lemma, index, []
     )
-    assert 'backed by <span class="backing">assumption</span>' in site.module_page(
+    assert 'backed by <span class="backing">assumption</span>' in html_pages.module_page(
         reps[0], index, {}
     )
-    assert "backed by sympy, interval, assumption</td>" in site.index_page(reps, "<svg></svg>")
+    assert "backed by sympy, interval, assumption</td>" in html_pages.index_page(
+        reps, "<svg></svg>"
+    )
 
 
 def test_missing_dot_is_a_clear_error(monkeypatch, tmp_path):
-    monkeypatch.setattr(site.shutil, "which", lambda name: None)
-    with pytest.raises(site.GraphvizMissing, match="apt-get install graphviz"):
-        site.write_site(reports(), tmp_path / "site")
+    monkeypatch.setattr(html_graphs.shutil, "which", lambda name: None)
+    with pytest.raises(html_graphs.GraphvizMissing, match="apt-get install graphviz"):
+        html_site.write_site(reports(), tmp_path / "site")
     assert not (tmp_path / "site").exists()
 
 
 @needs_dot
 def test_site_is_written_offline(tmp_path):
-    index = site.write_site(reports(), tmp_path)
+    index = html_site.write_site(reports(), tmp_path)
     text = index.read_text(encoding="utf-8")
     assert "<svg" in text and 'href="fake.html"' in text
     for page in tmp_path.glob("*.html"):
@@ -298,7 +307,7 @@ def _chromium(*args: str) -> subprocess.CompletedProcess:
 @needs_chromium
 @pytest.mark.slow
 def test_a_real_browser_renders_the_graph_and_the_math(tmp_path):
-    index = site.write_site(reports(), tmp_path / "site")
+    index = html_site.write_site(reports(), tmp_path / "site")
     page = tmp_path / "site" / "fake.html"
     shot = tmp_path / "index.png"
     _chromium(f"--screenshot={shot}", "--window-size=1000,800", index.as_uri())
@@ -328,7 +337,7 @@ def test_the_real_blueprint_fits_a_screen_and_shows_no_raw_names(tmp_path):
     pil = pytest.importorskip("PIL.Image")
     import shared_reports
 
-    index = site.write_site(
+    index = html_site.write_site(
         [r.report for r in shared_reports.runs() if r.report], tmp_path / "site"
     )
     shot = tmp_path / "index.png"

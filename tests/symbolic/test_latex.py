@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pdf_tools import compile_pdf
 from render_doubles import Result, Step, Verdict, kernel_result  # noqa: E402
 
-from symbolic import backing, latex, sources
+from symbolic import backing, sources
 from symbolic.engine import (
     Admitted,
     Claim,
@@ -24,19 +24,12 @@ from symbolic.engine import (
     Report,
     Table,
 )
-from symbolic.latex import (
-    cell_latex,
-    derivation_latex,
-    document,
-    environment,
-    escape,
-    label,
-    math,
-    step_latex,
-    tabular_latex,
-    verification_line,
-    visible_width,
-)
+from symbolic.render import latex_claims, latex_document, latex_tables, latex_text
+from symbolic.render.latex_claims import environment, label, verification_line
+from symbolic.render.latex_document import document
+from symbolic.render.latex_steps import derivation_latex, step_latex, visible_width
+from symbolic.render.latex_tables import cell_latex, tabular_latex
+from symbolic.render.latex_text import escape, math
 
 PROVED = Verdict.proved("sympy", "difference simplifies to 0")
 NO_PDFLATEX = "pdflatex not installed (Debian: texlive-latex-base, texlive-latex-recommended)"
@@ -44,7 +37,7 @@ needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None, reason=NO_
 
 
 def test_docstring_examples_run():
-    failed, attempted = doctest.testmod(latex, raise_on_error=False)
+    failed, attempted = doctest.testmod(latex_text, raise_on_error=False)
     assert attempted > 0 and failed == 0
 
 
@@ -223,7 +216,7 @@ def test_a_wide_formula_is_printed_where_tex_may_break_it(expr, expected):
 
 
 def test_parentheses_around_a_sum_are_tall_and_only_their_own_middle_bar_keeps_them_sized():
-    from symbolic.latex_printer import breakable
+    from symbolic.render.latex_breaks import breakable
 
     assert breakable(r"\left(\sum_{i=0}^{n} x_{i}\right) y") == (
         r"\Bigl(\sum_{i=0}^{n} x_{i}\Bigr) \allowbreak y"
@@ -387,27 +380,27 @@ def test_a_kernel_rule_is_the_justification():
 
 def test_an_oracle_result_is_never_called_an_assumption():
     result = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),))
-    assert latex.status_text(result) == "proved (1 oracle result)"
+    assert latex_claims.status_text(result) == "proved (1 oracle result)"
     tex = document([report(result)])
     assert "It rests on 1 oracle result." in tex and "assumption" not in tex.lower().replace(
         "assumption (admitted", ""
     )
     assert r"\ensuremath{\checkmark} proved (1 oracle result)" in tex  # the claims table
     both = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"), ("assumption", "σ measurable")))
-    assert latex.status_text(both) == "proved (1 assumption, 1 oracle result)"
+    assert latex_claims.status_text(both) == "proved (1 assumption, 1 oracle result)"
 
 
 def test_admitted_facts_inherited_through_uses_are_shown():
     inherited = (Admitted("assumption", "σ measurable", "", "lemma"),)
     result = kernel_result("c", uses=("lemma",), inherited=inherited)
-    assert latex.status_text(result) == "proved (1 assumption through uses)"
+    assert latex_claims.status_text(result) == "proved (1 assumption through uses)"
     assert (
         r"rests, through the claims it uses, on assumption \ensuremath{\sigma} measurable "
         r"(via \texttt{lemma})"
     ) in verification_line(result)
-    assert latex.inherited_latex(kernel_result("c")) is None
+    assert latex_claims.inherited_latex(kernel_result("c")) is None
     mixed = kernel_result("c", admitted=(("oracle", "∫ f = 1.5"),), inherited=inherited)
-    assert latex.status_text(mixed) == (
+    assert latex_claims.status_text(mixed) == (
         "proved (1 assumption, 1 oracle result, 1 of them through uses)"
     )
 
@@ -514,17 +507,17 @@ def test_tabular_is_booktabs_with_numeric_columns_right_aligned():
 
 
 def test_the_statement_formula_is_the_theorem_and_the_note_is_beside_it():
-    labels = latex._Labels([])
+    labels = latex_claims.Labels([])
     short = Claim(
         "c", "Short", "commutativity", "A6", statement=sympy.Eq(a * b, b * a, evaluate=False)
     )
-    code = latex.claim_latex(Result(short, Derivation(())), "claim:c", labels)
+    code = latex_claims.claim_latex(Result(short, Derivation(())), "claim:c", labels)
     assert code.startswith(
         "\\begin{theorem}[Short]\\label{claim:c}\\raggedright\n"
         "\\[ \\displaystyle a b = a b \\]\ncommutativity\n"
     )
     long_f = sympy.Eq(sum(sympy.Symbol(f"c_{k}") * a**k for k in range(12)), b)
-    code = latex.claim_latex(
+    code = latex_claims.claim_latex(
         Result(Claim("c", "Long", "", "A6", statement=long_f), Derivation(())), "claim:c", labels
     )
     assert "\\par{\\centering $\\displaystyle a^{11} c_{11} + " in code  # breakable, centred
@@ -537,8 +530,8 @@ def test_a_table_wraps_to_exactly_the_line_width_or_becomes_paragraphs():
         ("store", "M*", "kind"),
         (("relu", 128.0, "exact interval quadrature"), ("softmax", None, "bound")),
     )
-    code = latex.table_latex(table, "tab:cap")
-    need = latex.column_shares(table)[1]
+    code = latex_tables.table_latex(table, "tab:cap")
+    need = latex_tables.column_shares(table)[1]
     assert rf"\ifdim\linewidth<{need:.1f}em" in code
     spec = re.search(r"\\begin\{tabular\}\{@\{\}((?:p\{[^{}]*\})+)@\{\}\}", code)[1]
     shares = [int(p) for p in re.findall(r"\*(\d+)/1000", spec)]
@@ -553,19 +546,21 @@ def test_a_table_wraps_to_exactly_the_line_width_or_becomes_paragraphs():
 
 def test_a_column_is_at_least_its_widest_unbreakable_cell():
     table = Table("t", "t", ("a", "b"), (("x" * 20, "one two three four five six"),))
-    (wide, _), (narrow, _) = latex.column_shares(table)[0]
-    assert wide == round(20 * latex.CHAR_EM, 1) and narrow == round(5 * latex.CHAR_EM, 1)
+    (wide, _), (narrow, _) = latex_tables.column_shares(table)[0]
+    assert wide == round(20 * latex_tables.CHAR_EM, 1) and narrow == round(
+        5 * latex_tables.CHAR_EM, 1
+    )
 
 
 def test_a_long_table_is_chunked_by_lines():
     table = Table("t", "t", ("n",), tuple((i,) for i in range(60)))
-    code = latex.table_latex(table, "tab:t")
+    code = latex_tables.table_latex(table, "tab:t")
     # (twice: at \\footnotesize, and at \\scriptsize for a narrower line)
     assert code.count(r"\begin{tabular}") == 2 * 3 and code.count("continued") == 2 * 2
 
 
 def test_the_bibliography_has_no_double_period_and_no_private_note():
-    bib = latex.bibliography_latex(["breslow2026", "wang-associative-memory", "geva2021"])
+    bib = latex_document.bibliography_latex(["breslow2026", "wang-associative-memory", "geva2021"])
     assert (
         r"\bibitem{breslow2026} N. Breslow. \emph{Gated {MLPs} as Symmetry-Broken Rank-1 "
         r"Bilinear Attention}. arXiv:2606.22172. 2026."
@@ -687,11 +682,11 @@ def test_document_compiles_without_errors_warnings_or_overfull_lines(tmp_path):
 
 @needs_pdflatex
 def test_fragment_compiles_inside_a_paper(tmp_path):
-    bib = latex.bibliography_latex(sorted(sources.bib_keys()))  # the paper's \bibliography
+    bib = latex_document.bibliography_latex(sorted(sources.bib_keys()))  # the paper's \bibliography
     paper = "\n".join(
         [
             r"\documentclass{article}",
-            rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
+            rf"\usepackage{{{','.join(latex_document.PACKAGES)}}}",
             r"\begin{document}",
             document(sample_reports(), fragment=True),
             bib,
@@ -739,7 +734,7 @@ def test_wide_formulas_fit_a_two_column_line(tmp_path):
     paper = "\n".join(
         [
             r"\documentclass[twocolumn]{article}",
-            rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
+            rf"\usepackage{{{','.join(latex_document.PACKAGES)}}}",
             r"\begin{document}",
             document([report(*claims)], fragment=True, appendix=True),
             r"\end{document}",
@@ -763,11 +758,11 @@ def test_fragment_compiles_in_a_two_column_article_with_a_long_derivation(tmp_pa
     paper = "\n".join(
         [
             r"\documentclass[twocolumn]{article}",
-            rf"\usepackage{{{','.join(latex.PACKAGES)}}}",
+            rf"\usepackage{{{','.join(latex_document.PACKAGES)}}}",
             r"\begin{document}",
             r"\section{Appendix}",
             body,
-            latex.bibliography_latex(sorted(sources.bib_keys())),
+            latex_document.bibliography_latex(sorted(sources.bib_keys())),
             r"\end{document}",
         ]
     )

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from pdf_tools import Compiled, compile_pdf
 
-from symbolic import latex, sources
+from symbolic import sources
+from symbolic.render import latex_document
 
 NO_PDFLATEX = "pdflatex not installed (Debian: texlive-latex-base, texlive-latex-recommended)"
 pytestmark = [
@@ -66,9 +67,9 @@ def builds(tmp_path_factory) -> dict[str, tuple[str, Compiled]]:
     import shared_reports
 
     reports = [r.report for r in shared_reports.runs() if r.report]
-    fragment = latex.document(reports, fragment=True)
-    bibliography = latex.bibliography_latex(sorted(sources.bib_keys()))
-    texts = {"standalone": latex.document(reports)}
+    fragment = latex_document.document(reports, fragment=True)
+    bibliography = latex_document.bibliography_latex(sorted(sources.bib_keys()))
+    texts = {"standalone": latex_document.document(reports)}
     texts |= {name: in_host(code, fragment, bibliography) for name, code in hosts().items()}
     return {
         name: (tex, compile_pdf(tex, tmp_path_factory.mktemp(name))) for name, tex in texts.items()
@@ -79,7 +80,9 @@ def test_docs_show_a_one_and_a_two_column_host():
     found = hosts()
     assert set(found) == {"one-column", "two-column"}
     assert r"\documentclass[twocolumn]{article}" in found["two-column"]
-    assert all(rf"\usepackage{{{','.join(latex.PACKAGES)}}}" in code for code in found.values())
+    assert all(
+        rf"\usepackage{{{','.join(latex_document.PACKAGES)}}}" in code for code in found.values()
+    )
 
 
 @pytest.mark.parametrize("name", ["standalone", "one-column", "two-column"])

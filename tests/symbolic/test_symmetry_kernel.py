@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from proofs.symmetry import activation_spec
-from symbolic import symmetry as decision
-from symbolic import symmetry_rewrite as rewrite
 from symbolic.kernel import check_identity
 from symbolic.layer_language import table_layer
-from symbolic.symmetry import decide
-from symbolic.symmetry_rewrite import ActivationFacts, Rewriter, inlined
+from symbolic.symmetry import invariance as decision
+from symbolic.symmetry import rewrite as rewrite
+from symbolic.symmetry.invariance import decide
+from symbolic.symmetry.rewrite import ActivationFacts, Rewriter, inlined
 from symbolic.transform_language import parse_transform
 
 GATED = table_layer("gated")

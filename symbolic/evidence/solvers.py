@@ -1,12 +1,13 @@
-"""Independent re-checks of exported SMT-LIB 2 obligations: Z3 and cvc5 on a file's text.
+"""The solver runner of the export and the re-check: Z3 and cvc5 on an SMT-LIB 2 file's text.
 
-With ``z3_checks`` the only code that imports ``z3`` (and the only code that imports ``cvc5``).
-Nothing here makes a verdict: ``run_z3(text)`` and ``run_cvc5(text)`` return the solver's
-answer to the benchmark's ``(check-sat)`` — ``"unsat"``, ``"sat"``, ``"unknown"`` or
-``"error: …"`` — and its version, from the text alone. ``standalone(smt2)`` turns Z3's
-``Solver.to_smt2()`` output into a file any SMT-LIB 2 solver runs unchanged.
+Outside the kernel the only module that imports ``z3`` (inside, ``z3_checks``), and the only
+one that imports ``cvc5``. Nothing here makes a verdict: ``run_z3(text)`` and
+``run_cvc5(text)`` return the solver's answer to the benchmark's ``(check-sat)`` —
+``"unsat"``, ``"sat"``, ``"unknown"`` or ``"error: …"`` — and its version, from the text
+alone. ``standalone(smt2)`` turns Z3's ``Solver.to_smt2()`` output into a file any SMT-LIB 2
+solver runs unchanged.
 
-    python -m symbolic.kernel.recheck [--z3|--cvc5 [--mbqi|--enum-inst|--nl-cov]] FILE.smt2 ...
+    python -m symbolic.evidence.solvers [--z3|--cvc5 [--mbqi|--enum-inst|--nl-cov]] FILE.smt2 ...
 
 (the ``cvc5`` wheel on PyPI ships no executable; this is its command line here).
 """
@@ -62,7 +63,7 @@ def standalone(smt2: str, header: Sequence[str] = ()) -> str:
 def run_z3(text: str, timeout_ms: int = Z3_TIMEOUT_MS) -> str:
     """Z3's answer to the benchmark's ``(check-sat)`` (a fresh context, from the text alone),
     within ``timeout_ms`` or the tighter cap of ``limits(z3_timeout_ms=...)``."""
-    from symbolic.kernel.limits import current_limits
+    from symbolic.kernel import current_limits
 
     ctx = z3.Context()
     solver = z3.Solver(ctx=ctx)
@@ -250,9 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         name, _, value = args.pop(0)[2:].partition("=")
         options.append((name, value or "true"))
     if not args:
-        print(
-            "usage: python -m symbolic.kernel.recheck [--z3|--cvc5] FILE.smt2 ...", file=sys.stderr
-        )
+        usage = "usage: python -m symbolic.evidence.solvers [--z3|--cvc5] FILE.smt2 ..."
+        print(usage, file=sys.stderr)
         return 2
     for path in args:
         with open(path, encoding="utf-8") as f:

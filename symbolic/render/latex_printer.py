@@ -9,9 +9,9 @@ like the paper it belongs to:
 * torch's SELU constants are the named ``\lambda_{\mathrm{SELU}}`` and ``\alpha_{\mathrm{SELU}}``
   (not 31-digit rationals); another long rational with a terminating decimal is that exact
   decimal;
-* a transpose is ``^{\top}``, real quantifiers (``symbolic.kernel.logic.ForAll`` / ``Exists``,
-  recognised by class name so that the printer needs no import) are
-  ``\forall a, b \in \mathbb{R}\colon \ldots``.
+* a transpose is ``^{\top}``; the kernel's quantifiers (``symbolic.kernel.logic.ForAll`` /
+  ``Exists``) print themselves, each variable with its domain
+  (``\forall t \in \left(0, \infty\right)\colon \ldots``).
 
 Rules are data (``FUNCTION_NAMES``, ``NAMED_CONSTANTS``); the printer only looks them up.
 
@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
-from sympy.printing.latex import LatexPrinter, accepted_latex_functions
+from sympy.printing.latex import LatexPrinter
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
-from symbolic.formula_text import OrderedWithoutQuadrature, memoised
+from symbolic.render.formula_text import OrderedWithoutQuadrature, memoised
+from symbolic.render.latex_breaks import unbraced_call
 
 # --- Rules as data -------------------------------------------------------------------------
 
@@ -419,24 +420,6 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
             base = rf"\left({base}\right)"
         return rf"{base}^{{\top}}"
 
-    # logic: the kernel's quantifiers, by class name
-    def _quantifier(self, expr, symbol: str) -> str:
-        variables = tuple(getattr(expr, "variables", ()) or ())
-        body = getattr(expr, "body", None)
-        names = ", ".join(self._print(v) for v in variables)
-        domain = (
-            r" \in \mathbb{R}"
-            if variables and all(getattr(v, "is_real", False) for v in variables)
-            else ""
-        )
-        return rf"{symbol} {names}{domain}\colon {self._print(body)}"
-
-    def _print_ForAll(self, expr) -> str:
-        return self._quantifier(expr, r"\forall")
-
-    def _print_Exists(self, expr) -> str:
-        return self._quantifier(expr, r"\exists")
-
     def _print_hyper(self, expr, exp=None) -> str:
         """Breakable: ``{}_pF_q(a; b; z)`` on the line (SymPy's two-row form is one box)."""
         if not self._breakable or exp is not None:
@@ -454,55 +437,8 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
             return short
         if expr is sympy.E:  # Exp1 prints itself as "e" (its own _latex) unless caught here
             return self._print_Exp1(expr)
-        name = type(expr).__name__
-        if name in ("ForAll", "Exists") and not hasattr(expr, "_latex"):
-            return self._quantifier(expr, r"\forall" if name == "ForAll" else r"\exists")
         code = super()._print(expr, **kwargs)
-        return _unbraced_call(code) if self._breakable else code
-
-
-_CALL_HEAD = re.compile(
-    r"(?:\\(?P<command>[A-Za-z]+)|\\operatorname\{[^{}]*\})(?:\^\{.*\}|\^\w)?", re.S
-)
-
-
-def _unbraced_call(code: str) -> str:
-    """``\\log\\left(x \\right)`` for SymPy's ``\\log{\\left(x \\right)}``: braces make the
-    call one box, which no line may break inside."""
-    if not code.endswith(r"\right)}"):
-        return code
-    depth, pairs = 0, 0
-    for i in range(len(code) - 1, -1, -1):
-        depth += {"}": 1, "{": -1}.get(code[i], 0)
-        if code.startswith(r"\right", i):
-            pairs += 1
-        elif code.startswith(r"\left", i):
-            pairs -= 1
-        if depth == 0:
-            break
-    else:
-        return code
-    head, inner = code[:i], code[i + 1 : -1]
-    call = _CALL_HEAD.fullmatch(head)
-    if (
-        pairs
-        or not inner.startswith(r"\left(")
-        or call is None
-        or (call["command"] is not None and call["command"] not in accepted_latex_functions)
-        or _matching_right(inner) != len(inner) - len(r"\right)")
-    ):
-        return code
-    return head + inner
-
-
-def _matching_right(code: str) -> int:
-    """Where the ``\\right`` matching the ``\\left`` that ``code`` starts with begins (-1)."""
-    depth = 0
-    for m in re.finditer(r"\\(left|right)(?![A-Za-z])", code):
-        depth += 1 if m[1] == "left" else -1
-        if depth == 0:
-            return m.start()
-    return -1
+        return unbraced_call(code) if self._breakable else code
 
 
 def latex(expr: object, **settings) -> str:
@@ -514,280 +450,3 @@ def latex(expr: object, **settings) -> str:
 @memoised
 def _latex_of(expr: object, settings: tuple) -> str:
     return ProofsLatexPrinter(dict(settings)).doprint(expr)
-
-
-_DELIMITER = re.compile(r"\\(left|right)(\(|\)|\[|\]|\\\{|\\\}|\.|\||\\\||\\lbrace|\\rbrace)")
-_LONG_DIGITS = re.compile(r"\d{16,}")  # an exact number this long may break ...
-DIGIT_GROUP = 10  # ... after every this many digits
-_TALL = re.compile(r"\\(frac|sum|prod|int|begin|sqrt|binom)(?![A-Za-z])")  # \sum_ too
-_PAIRS = {"(": ")", "[": "]", r"\{": r"\}", r"\lbrace": r"\rbrace"}
-
-
-def breakable(code: str) -> str:
-    """``code`` with ``\\left( ... \\right)`` pairs made fixed-size delimiters (``(``, or
-    ``\\Bigl(`` around a fraction or a sum), so that TeX can break an inline formula inside
-    them, after a relation or a binary operator; a comma in them may break too. Other pairs
-    (``\\left.``, ``\\left|``) are kept."""
-    found = list(_DELIMITER.finditer(code))
-    middles = [m.start() for m in re.finditer(r"\\middle(?![A-Za-z])", code)]
-    stack, swap, middled, k = [], {}, set(), 0
-    for i, m in enumerate(found):
-        while k < len(middles) and middles[k] < m.start():  # a \middle needs the \left and
-            middled.update(stack[-1:])  # \right of its own pair (not those around that pair)
-            k += 1
-        if m[1] == "left":
-            stack.append(i)
-        elif stack:
-            j = stack.pop()
-            opening = found[j]
-            if _PAIRS.get(opening[2]) == m[2] and j not in middled:
-                tall = _TALL.search(code, opening.end(), m.start()) is not None
-                swap[j] = rf"\Bigl{opening[2]}" if tall else opening[2]
-                swap[i] = rf"\Bigr{m[2]}" if tall else m[2]
-    out, pos = [], 0
-    for i, m in enumerate(found):
-        out.append(code[pos : m.start()])
-        out.append(swap.get(i, m[0]))
-        pos = m.end()
-    out.append(code[pos:])
-    code = re.sub(r"(?<!\\), ", r",\\allowbreak ", "".join(out))  # not after a thin space \,
-    code = _LONG_DIGITS.sub(
-        lambda m: r"\allowbreak ".join(
-            m[0][i : i + DIGIT_GROUP] for i in range(0, len(m[0]), DIGIT_GROUP)
-        ),
-        code,
-    )
-    code = code.replace(r"\colon ", r"\colon\allowbreak ")
-    return _FACTOR_BREAK.sub(r"\g<0>\\allowbreak ", code)
-
-
-# Between two factors set side by side: after a closing parenthesis, before a letter, an
-# opening parenthesis or a command (not a script: ``)^{2}`` stays together).
-_FACTOR_BREAK = re.compile(
-    r"(?:\\Bigr\)|(?<!\\right)\)) (?=[A-Za-z(\\])(?!\\right|\\end|\\\*|\\allowbreak)"
-)
-
-
-_SPACES = re.compile(r"\s+")
-
-
-def compact(code: str) -> str:
-    """``code`` with runs of spaces made one (for width estimates and tests)."""
-    return _SPACES.sub(" ", code).strip()
-
-
-# --- SymPy syntax inside prose --------------------------------------------------------------
-#
-# Statements written before steps carried formulas embed ``sympy.sstr`` output in prose
-# (``M* = 2*d**2/3 + 1``). ``sympy_spans`` finds such spans and parses them with a small
-# recursive-descent parser (numbers, names, + − * / **, calls, comparisons): nothing is
-# evaluated, an unknown name is a symbol or an undefined function.
-
-_SYMPY_FUNCTIONS = {
-    "exp": sympy.exp,
-    "log": sympy.log,
-    "sqrt": sympy.sqrt,
-    "erf": sympy.erf,
-    "tanh": sympy.tanh,
-    "sinh": sympy.sinh,
-    "cosh": sympy.cosh,
-    "gamma": sympy.gamma,
-    "besseli": sympy.besseli,
-    "Abs": sympy.Abs,
-    "Max": sympy.Max,
-    "Min": sympy.Min,
-    "factorial2": sympy.factorial2,
-    "hyper": sympy.hyper,
-    "Piecewise": sympy.Piecewise,
-}
-_CONSTANTS = {
-    "E": sympy.E,
-    "pi": sympy.pi,
-    "oo": sympy.oo,
-    "True": sympy.true,
-    "False": sympy.false,
-}
-# A span is SymPy syntax when it has one of these (a lone ``a/b`` or ``relu(s)`` reads fine).
-_MARKERS = re.compile(
-    r"\*\*|[A-Za-z0-9)]\*[A-Za-z0-9(]|\b(?:exp|log|sqrt|erf|tanh|besseli|"
-    r"Piecewise|Abs|Max|Min|gamma|factorial2|hyper)\(|\d{9,}/\d{9,}"
-)
-_RUN = re.compile(r"[A-Za-z0-9_.()*/+\- ,<>]+")
-_TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<name>[A-Za-z_]\w*)|"
-    r"(?P<op>\*\*|<=|>=|[-+*/(),<>]))"
-)
-MAX_SPAN = 400  # longer runs are left as text
-MAX_EXPONENT = 64  # a larger numeric exponent is kept unevaluated (no 10**10**10 blow-up)
-
-
-class _Syntax(Exception):
-    pass
-
-
-def _arithmetic(e: sympy.Basic) -> sympy.Expr:
-    """``e`` when arithmetic applies to it (not a tuple, comparison or truth value)."""
-    if not isinstance(e, sympy.Expr):
-        raise _Syntax(type(e).__name__)
-    return e
-
-
-class _SpanParser:
-    def __init__(self, text: str):
-        self.tokens, pos = [], 0
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if not m or m.end() == pos:
-                if text[pos:].strip():
-                    raise _Syntax(text[pos:])
-                break
-            kind = next(k for k in ("num", "name", "op") if m[k] is not None)
-            self.tokens.append((kind, m[kind]))
-            pos = m.end()
-        self.i = 0
-
-    def peek(self) -> tuple[str, str] | None:
-        return self.tokens[self.i] if self.i < len(self.tokens) else None
-
-    def take(self, value: str | None = None) -> tuple[str, str]:
-        tok = self.peek()
-        if tok is None or (value is not None and tok[1] != value):
-            raise _Syntax(value or "end")
-        self.i += 1
-        return tok
-
-    def parse(self) -> sympy.Basic:
-        e = self.comparison()
-        if self.peek() is not None:
-            raise _Syntax("trailing")
-        return e
-
-    def comparison(self) -> sympy.Basic:
-        e = self.sum()
-        tok = self.peek()
-        ops = {
-            "<": sympy.StrictLessThan,
-            ">": sympy.StrictGreaterThan,
-            "<=": sympy.LessThan,
-            ">=": sympy.GreaterThan,
-        }
-        if tok and tok[1] in ops:
-            self.take()
-            return ops[tok[1]](e, self.sum(), evaluate=False)  # keep "z > 0" as written
-        return e
-
-    def sum(self) -> sympy.Basic:
-        terms = [self.product()]
-        if len(self.tokens) > self.i and self.tokens[self.i][1] in "+-":
-            _arithmetic(terms[0])
-        while (tok := self.peek()) and tok[1] in "+-" and tok[0] == "op":
-            self.take()
-            t = _arithmetic(self.product())
-            terms.append(t if tok[1] == "+" else -t)
-        return terms[0] if len(terms) == 1 else sympy.Add(*terms)
-
-    def product(self) -> sympy.Basic:
-        e = self.unary()
-        while (tok := self.peek()) and tok[1] in ("*", "/"):
-            self.take()
-            f = _arithmetic(self.unary())
-            e = _arithmetic(e) * f if tok[1] == "*" else _arithmetic(e) / f
-        return e
-
-    def unary(self) -> sympy.Basic:
-        if (tok := self.peek()) and tok[1] == "-":
-            self.take()
-            return -_arithmetic(self.unary())
-        return self.power()
-
-    def power(self) -> sympy.Basic:
-        base = self.atom()
-        if (tok := self.peek()) and tok[1] == "**":
-            self.take()
-            exponent, base = _arithmetic(self.unary()), _arithmetic(base)
-            small = not (exponent.is_Number and abs(exponent) > MAX_EXPONENT)
-            return sympy.Pow(base, exponent, evaluate=small)
-        return base
-
-    def atom(self) -> sympy.Basic:
-        kind, value = self.take()
-        if kind == "num":
-            return sympy.Float(value) if ("." in value or "e" in value) else sympy.Integer(value)
-        if kind == "name":
-            if (tok := self.peek()) and tok[1] == "(":
-                self.take("(")
-                args = [self.comparison()]
-                while (tok := self.peek()) and tok[1] == ",":
-                    self.take()
-                    args.append(self.tuple_or_comparison())
-                self.take(")")
-                return self.call(value, args)
-            return _CONSTANTS.get(value) or sympy.Symbol(value)
-        if value == "(":
-            first = self.tuple_or_comparison(opened=True)
-            return first
-        raise _Syntax(value)
-
-    def tuple_or_comparison(self, opened: bool = False) -> sympy.Basic:
-        if not opened:
-            if (tok := self.peek()) and tok[1] == "(":
-                self.take()
-                return self.tuple_or_comparison(opened=True)
-            return self.comparison()
-        if (tok := self.peek()) and tok[1] == ")":
-            self.take()
-            return sympy.Tuple()
-        items, trailing = [self.comparison()], False
-        while (tok := self.peek()) and tok[1] == ",":
-            self.take()
-            if (tok := self.peek()) and tok[1] == ")":
-                trailing = True
-                break
-            items.append(self.comparison())
-        self.take(")")
-        if trailing:
-            return sympy.Tuple(*items)
-        if len(items) == 1:
-            return items[0] if self.peek() is None or self.peek()[1] != "**" else items[0]
-        return sympy.Tuple(*items)
-
-    @staticmethod
-    def call(name: str, args: list[sympy.Basic]) -> sympy.Basic:
-        if name == "Piecewise":
-            return sympy.Piecewise(*(tuple(a) for a in args), evaluate=False)
-        fn = _SYMPY_FUNCTIONS.get(name)
-        if fn is None:
-            return sympy.Function(name)(*args)
-        return fn(*args)
-
-
-def parse_span(text: str) -> sympy.Basic | None:
-    """A SymPy-syntax span as an (unevaluated) SymPy object, or None when it is not one."""
-    try:
-        return _SpanParser(text).parse()
-    except (_Syntax, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError):
-        return None
-
-
-def sympy_spans(text: str) -> list[tuple[int, int, str]]:
-    """``(start, end, latex)`` of every SymPy-syntax span of ``text``, left to right."""
-    found = []
-    for run in _RUN.finditer(text):
-        chunk = run[0]
-        if len(chunk) > MAX_SPAN or not _MARKERS.search(chunk):
-            continue
-        words = [m.span() for m in re.finditer(r"\S+", chunk)]
-        a = 0
-        while a < len(words):  # the longest parseable run of whole words with a marker
-            for b in range(len(words), a, -1):
-                start, end = words[a][0], words[b - 1][1]
-                piece = chunk[start:end].rstrip(",")
-                if _MARKERS.search(piece) and (expr := parse_span(piece)) is not None:
-                    found.append(
-                        (run.start() + start, run.start() + start + len(piece), latex(expr))
-                    )
-                    a = b
-                    break
-            else:
-                a += 1
-    return found

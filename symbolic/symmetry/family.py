@@ -11,7 +11,7 @@ For a layer and an activation σ, as transform texts (each then parsed and decid
 * **sign flips** ``P -> -P, R -> -R`` of every pair, and ``P -> -P`` alone when σ is odd, even
   or satisfies ``σ(−z) = σ(z) − z`` (GELU, SiLU: the intertwiners of docs/theory.md, item D).
 
-Which of them hold is decided by ``symbolic.symmetry.decide``; this module only proposes.
+Which of them hold is decided by ``symbolic.symmetry.invariance.decide``; this module only proposes.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from itertools import combinations
 import sympy
 
 from symbolic.layer_language import Layer
-from symbolic.symmetry_rewrite import INTERTWINERS, ActivationSpec
+from symbolic.symmetry.rewrite import INTERTWINERS, ActivationSpec
 
 
 def _degree(spec: ActivationSpec) -> sympy.Expr | None:

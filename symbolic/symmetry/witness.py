@@ -21,7 +21,7 @@ from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.kernel import Fact, counterexample
 from symbolic.layer_language import Layer, layer_at, symbol_values
 from symbolic.layer_witness import t_real
-from symbolic.symmetry_rewrite import ActivationSpec
+from symbolic.symmetry.rewrite import ActivationSpec
 from symbolic.transform_language import Transform, explicit_sizes, transformed, units
 
 WITNESS_SIZES = ({"d": 1, "n": 1}, {"d": 2, "n": 2})  # tried in this order

@@ -20,7 +20,8 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
-from symbolic.blocks import HEADS, BlockForm, Candidate, inverse, parameters, product
+from symbolic.blocks.candidates import Candidate, inverse, product
+from symbolic.blocks.forms import HEADS, BlockForm, parameters
 from symbolic.layer_language import layer_error, parsed_tree
 
 MAX_CHARS = 400

@@ -56,7 +56,7 @@ from symbolic.calc import reversed_step
 from symbolic.engine import Step
 from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, trans, undecided
 from symbolic.layer_language import Layer, entry, layer_at, symbol_values
-from symbolic.symmetry_rewrite import (
+from symbolic.symmetry.rewrite import (
     INTERTWINERS,
     ActivationFacts,
     ActivationSpec,
@@ -65,7 +65,7 @@ from symbolic.symmetry_rewrite import (
     plausible,
     plausible_matrix,
 )
-from symbolic.symmetry_witness import Witness, find_witness
+from symbolic.symmetry.witness import Witness, find_witness
 from symbolic.transform_language import (
     Transform,
     explicit_sizes,

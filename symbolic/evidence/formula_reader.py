@@ -15,10 +15,11 @@ raises ``UnreadableFormula`` (a ``ValueError``) naming what was refused.
 >>> f = sympy.Eq(sympy.exp(x) * 2, x**2 + 1)
 >>> sympy.srepr(read_formula(sympy.srepr(f))) == sympy.srepr(f)
 True
->>> read_formula("exp('__import__(\\"os\\")')")
-Traceback (most recent call last):
-...
-symbolic.formula_reader.UnreadableFormula: exp: argument 1 is a string; only names take strings
+>>> try:
+...     read_formula("exp('__import__(\\"os\\")')")
+... except UnreadableFormula as exc:
+...     print(f"{type(exc).__name__}: {exc}")
+UnreadableFormula: exp: argument 1 is a string; only names take strings
 """
 
 from __future__ import annotations

@@ -6,14 +6,15 @@ file it wrote, and per claim its statement (``srepr``), its ``uses``, the admitt
 rests on, and its steps in order — each fact (and the parts it rests on) with its formula,
 kind, method, status, the derivation's rule, the kernel rule and premises of a rule step, and
 the obligation files that re-check it. Which obligations a fact needs is decided by
-``symbolic.recheck.required_checks`` — the re-check's own function, so that it can refuse a
-manifest that leaves one out:
+``symbolic.evidence.manifest.required_checks`` — the re-check's own function, so that it can
+refuse a manifest that leaves one out:
 
 * ``<stem>.smt2`` — a Z3 fact's benchmark as Z3 decided it (``Fact.smt2``, made
   self-contained; no ``set-info :status``): re-run by cvc5 (and Z3);
 * ``<stem>.obl.smt2`` — the fact's formula printed as an SMT-LIB 2 obligation over the reals
-  (``symbolic.formula_smt``): SymPy identities of polynomial/rational arithmetic and the Z3
-  steps' formulas, re-checked by cvc5 and Z3; the re-check prints it again from the manifest;
+  (``symbolic.evidence.formula_smt``): SymPy identities of polynomial/rational arithmetic and
+  the Z3 steps' formulas, re-checked by cvc5 and Z3; the re-check prints it again from the
+  manifest;
 * ``<stem>.cert.json`` — an exact/interval certificate: the formula itself (the claimed
   comparison, ``2817 > 8195/3``; a bound ``∀ x ∈ [lo, hi]: e < b``; an identity refuted at a
   witness point) with the exact value or the outward-rounded enclosure as exact rationals;
@@ -35,11 +36,11 @@ from typing import Any
 
 import sympy
 
-from symbolic.formula_reader import UnreadableFormula, read_formula
-from symbolic.formula_smt import smt_obligation
-from symbolic.kernel import CannotEnclose, Fact, ForAll, tight_enclosure
-from symbolic.kernel.recheck import standalone
-from symbolic.recheck import (
+from symbolic.evidence.certificates import degree_form
+from symbolic.evidence.files import write_file
+from symbolic.evidence.formula_reader import UnreadableFormula, read_formula
+from symbolic.evidence.formula_smt import smt_obligation
+from symbolic.evidence.manifest import (
     CERT_SCHEMA,
     MANIFEST_NAME,
     MANIFEST_SCHEMA,
@@ -47,9 +48,9 @@ from symbolic.recheck import (
     SPOT_SCHEMA,
     Checks,
     required_checks,
-    write_file,
 )
-from symbolic.recheck_numbers import degree_form
+from symbolic.evidence.solvers import standalone
+from symbolic.kernel import CannotEnclose, Fact, ForAll, tight_enclosure
 
 
 @dataclass
@@ -137,15 +138,19 @@ def z3_obligations(runs: Sequence[Any]) -> Iterator[tuple[tuple, str, str]]:
 
 def second_check(text: str) -> dict[str, object]:
     """Z3 and cvc5 on the exported text, with their versions (cvc5: ``not installed``)."""
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers
 
-    return {"z3": rk.run_z3(text), "z3_version": rk.z3_version(), **rk.cvc5_opinion(text)}
+    return {
+        "z3": solvers.run_z3(text),
+        "z3_version": solvers.z3_version(),
+        **solvers.cvc5_opinion(text),
+    }
 
 
 def _with_strategy(text: str, answer: dict) -> str:
     """The benchmark with a comment naming the cvc5 options that proved it (for a reader;
     the re-check takes the strategy from the manifest)."""
-    from symbolic.kernel.recheck import CVC5_OPTIONS_LINE
+    from symbolic.evidence.solvers import CVC5_OPTIONS_LINE
 
     if answer.get("cvc5") != "unsat":
         return text
@@ -233,13 +238,13 @@ def _previous_files(out: Path) -> list[Path]:
 
 def _versions() -> dict[str, str | None]:
     from symbolic import __version__
-    from symbolic.kernel import recheck as rk
+    from symbolic.evidence import solvers
     from symbolic.versions import versions
 
     found = {
         "toolkit": f"transformer-proofs {__version__}",
         **versions(),
-        "cvc5": rk.cvc5_version() if rk.cvc5_available() else None,
+        "cvc5": solvers.cvc5_version() if solvers.cvc5_available() else None,
     }
     return dict(found)
 

@@ -1,0 +1,349 @@
+"""The re-check of one fact by its kind (issues 16, 25): what ``required_checks`` says its
+formula and method need, from the export's files — Z3's benchmark and the SMT obligation by Z3
+and cvc5 (``solvers``), a certificate by the re-check's own numbers (``certificates``), a spot
+check (``spot_checks``), a kernel rule re-derived from its premises (``rules``), ¬F from its
+refuted part. ``node_rows`` gives the fact's rows; nothing here decides for the kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sympy
+
+from symbolic.evidence import certificates
+from symbolic.evidence.benchmarks import clean_benchmark, digest
+from symbolic.evidence.files import read_file, read_json
+from symbolic.evidence.formula_reader import read_formula
+from symbolic.evidence.manifest import Checks, manifest_formula, required_checks, same_formula
+from symbolic.evidence.numbers import NotEnclosed
+from symbolic.evidence.report import Row, weakest
+from symbolic.evidence.rules import derive
+from symbolic.evidence.spot_checks import spot_check
+
+
+@dataclass
+class Context:
+    """What every check of a re-check reads: the folder, whether cvc5 runs, the manifest's
+    files (path → SHA-256)."""
+
+    root: Path
+    use_cvc5: bool
+    files: dict[str, str] = field(default_factory=dict)  # manifest: path → sha256
+
+
+def _obligation_text(ctx: Context, entry: dict) -> str:
+    name = entry.get("file") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or name not in ctx.files:
+        raise ValueError(f"obligation {name!r} is not among the manifest's files")
+    return read_file(ctx.root / name).decode("utf-8")
+
+
+def _solvers(ctx: Context, text: str, strategy: str | None, proofs: bool) -> dict[str, Any]:
+    """Z3's and cvc5's answers (cvc5: the manifest's strategy first; a proof object only for
+    Z3's own benchmarks); options are never taken from the file."""
+    from symbolic.evidence.solvers import (
+        CVC5_QUICK_UNITS,
+        cvc5_opinion,
+        run_cvc5_portfolio,
+        run_z3,
+        strategy_options,
+    )
+
+    cleaned = clean_benchmark(text)
+    answers: dict[str, Any] = {"z3": run_z3(cleaned)}
+    if ctx.use_cvc5 and not proofs:
+        said, flags = run_cvc5_portfolio(cleaned, units=CVC5_QUICK_UNITS)
+        answers.update({"cvc5": said, "cvc5_options": flags})
+    elif ctx.use_cvc5:
+        first = strategy_options(strategy) if isinstance(strategy, str) else None
+        if isinstance(strategy, str) and first is None:
+            raise ValueError(f"cvc5 strategy {strategy!r} is not one of the portfolio's")
+        answers.update(cvc5_opinion(cleaned, first=first))
+    else:
+        answers.update({"cvc5": "not installed", "cvc5_options": ""})
+    return answers
+
+
+def _smt_row(
+    ctx: Context, claim: str, node: dict, entry: dict, formula: sympy.Basic, role: str
+) -> Row:
+    files = (entry.get("file", ""),)
+    text = _obligation_text(ctx, entry)
+    if role == Checks.SMT:
+        from symbolic.evidence.formula_smt import smt_obligation
+
+        if smt_obligation(formula) != text:
+            return Row(
+                claim,
+                node["id"],
+                role,
+                "the file is not the formula's obligation",
+                "DISAGREES",
+                files,
+            )
+    answers = _solvers(
+        ctx,
+        text,
+        entry.get("cvc5_strategy") if role == Checks.Z3 else None,
+        proofs=role == Checks.Z3,
+    )
+    z3, cvc5 = str(answers["z3"]), str(answers["cvc5"])
+    said = {z3, cvc5}
+    shown = f"z3 {z3}, cvc5 {cvc5}" + (
+        f" ({answers['cvc5_options']})" if cvc5 == "unsat" and answers.get("cvc5_options") else ""
+    )
+    common = dict(
+        files=files,
+        z3=z3,
+        cvc5=cvc5,
+        cvc5_options=str(answers.get("cvc5_options")),
+        proof=(answers.get("cvc5_proof_steps"), answers.get("cvc5_trust_steps")),
+        digest=digest(text) if role == Checks.Z3 else "",
+    )
+    if any(a == "sat" or a.startswith("error") for a in said):
+        return Row(claim, node["id"], role, shown, "DISAGREES", **common)
+    if role == Checks.Z3:  # Z3 proved it: the second engine is cvc5
+        outcome = "proved" if cvc5 == "unsat" else "unknown"
+        return Row(claim, node["id"], role, shown, outcome, second_engine=cvc5 == "unsat", **common)
+    if "unsat" in said:  # a SymPy step (or a Z3 step's formula): either solver is a second
+        return Row(claim, node["id"], role, shown, "proved", second_engine=True, **common)
+    if node.get("method") == "sympy":  # neither solver decided it: the weak check instead
+        outcome, text = spot_check(formula)
+        return Row(
+            claim,
+            node["id"],
+            role,
+            f"{shown}; {text}",
+            "not re-checked" if outcome == "unknown" else outcome,
+            **common,
+        )
+    return Row(claim, node["id"], role, shown, "unknown", **common)
+
+
+def _certificate_row(
+    ctx: Context, claim: str, node: dict, entry: dict, formula: sympy.Basic, role: str
+) -> Row:
+    files = (entry.get("file", ""),)
+    cert = read_json(_obligation_text(ctx, entry).encode("utf-8"))
+    if not isinstance(cert, dict) or not same_formula(
+        manifest_formula(cert.get("formula_srepr"), "certificate"), formula
+    ):
+        return Row(
+            claim,
+            node["id"],
+            role,
+            "the certificate's formula is not the step's",
+            "DISAGREES",
+            files,
+        )
+    expected = node["status"]
+    if role == Checks.CERTIFICATE:
+        outcome, text = certificates.check_comparison(formula, expected, cert)
+    elif role == Checks.BOUND:
+        outcome, text = certificates.check_bound(formula)
+    elif certificates.degree_form(formula) is not None:
+        outcome, text = certificates.check_no_degree(formula, cert, read_formula)
+    else:
+        outcome, text = certificates.check_witness(formula, cert.get("point"), cert, read_formula)
+    if outcome in ("proved", "refuted") and outcome != expected:
+        outcome, text = "DISAGREES", f"{text}, but the manifest says {expected}"
+    return Row(claim, node["id"], role, text, outcome, files, second_engine=outcome == expected)
+
+
+def _spot_row(ctx: Context, claim: str, node: dict, entry: dict, formula: sympy.Basic) -> Row:
+    files = (entry.get("file", ""),)
+    spot = read_json(_obligation_text(ctx, entry).encode("utf-8"))
+    if not isinstance(spot, dict) or not same_formula(
+        manifest_formula(spot.get("formula_srepr"), "spot check"), formula
+    ):
+        return Row(
+            claim,
+            node["id"],
+            Checks.SPOT,
+            "the file's formula is not the step's",
+            "DISAGREES",
+            files,
+        )
+    outcome, text = spot_check(formula)
+    return Row(
+        claim,
+        node["id"],
+        Checks.SPOT,
+        text,
+        "not re-checked" if outcome == "unknown" else outcome,
+        files,
+    )
+
+
+def _premise_formulas(node: dict, by_id: dict[str, dict]) -> list[sympy.Basic]:
+    out = []
+    for p in node.get("premises", []):
+        if p not in by_id:
+            raise ValueError(f"premise {p!r} is not a fact of this claim")
+        out.append(by_id[p]["_formula"])
+    return out
+
+
+def node_rows(
+    ctx: Context, claim: str, node: dict, by_id: dict[str, dict], outcomes: dict[str, str]
+) -> list[Row]:
+    """The re-check of one fact: what its formula and method require, from its files."""
+    formula = node["_formula"]
+    need = required_checks(
+        formula, str(node.get("kind")), str(node.get("method")), str(node.get("status")), True
+    )
+    nid = node["id"]
+    if Checks.ADMITTED in need:
+        return [
+            Row(claim, nid, Checks.ADMITTED, f"{node['kind']}: admitted, not proved", "admitted")
+        ]
+    if Checks.RULE in need:
+        return _rule_rows(claim, node, by_id, outcomes)
+    if Checks.NEGATION in need:
+        return _negation_rows(claim, node, by_id, outcomes)
+    if Checks.NONE in need:
+        return [
+            Row(
+                claim,
+                nid,
+                Checks.NONE,
+                f"{node.get('method')} {type(formula).__name__}: no obligation exported",
+                "not re-checked",
+            )
+        ]
+    return _obligation_rows(ctx, claim, node, need)
+
+
+def _rule_rows(
+    claim: str, node: dict, by_id: dict[str, dict], outcomes: dict[str, str]
+) -> list[Row]:
+    """A kernel rule's conclusion re-derived from its premises' formulas; as strong as the
+    weakest premise."""
+    formula, nid = node["_formula"], node["id"]
+    try:
+        derived = derive(
+            str(node.get("kernel_rule")),
+            _premise_formulas(node, by_id),
+            manifest_formula(node["detail_srepr"], "detail")
+            if node.get("detail_srepr") is not None
+            else None,
+        )
+    except (ValueError, TypeError) as exc:
+        return [Row(claim, nid, Checks.RULE, f"not re-derived: {exc}", "DISAGREES")]
+    if not same_formula(read_formula(sympy.srepr(derived)), formula):
+        return [
+            Row(
+                claim,
+                nid,
+                Checks.RULE,
+                f"{node.get('kernel_rule')} concludes "
+                f"{sympy.sstr(derived)[:80]}, not the step's formula",
+                "DISAGREES",
+            )
+        ]
+    premises = [outcomes.get(p, "unknown") for p in node.get("premises", [])]
+    outcome = weakest(["proved", *("DISAGREES" if o == "refuted" else o for o in premises)])
+    return [
+        Row(
+            claim,
+            nid,
+            Checks.RULE,
+            f"{node.get('kernel_rule')} re-derived from "
+            f"{', '.join(node.get('premises', [])) or 'no premises'}",
+            outcome,
+            second_engine=True,
+        )
+    ]
+
+
+def _negation_rows(
+    claim: str, node: dict, by_id: dict[str, dict], outcomes: dict[str, str]
+) -> list[Row]:
+    """¬F from a refuted part with the formula F: as strong as that part's refutation."""
+    formula, nid = node["_formula"], node["id"]
+    parts = [by_id[p] for p in node.get("premises", []) if p in by_id]
+    inner = formula.args[0]
+    ok = [p for p in parts if same_formula(p["_formula"], inner) and p.get("status") == "refuted"]
+    if not ok:
+        return [
+            Row(
+                claim,
+                nid,
+                Checks.NEGATION,
+                "no refuted part with the negated formula",
+                "DISAGREES",
+            )
+        ]
+    part = outcomes.get(ok[0]["id"], "unknown")  # as strong as the part's refutation
+    outcome = "proved" if part == "refuted" else "DISAGREES" if part == "proved" else part
+    return [
+        Row(
+            claim,
+            nid,
+            Checks.NEGATION,
+            f"¬ of {ok[0]['id']} ({part})",
+            outcome,
+            second_engine=outcome == "proved",
+        )
+    ]
+
+
+def _obligation_rows(ctx: Context, claim: str, node: dict, need: frozenset[str]) -> list[Row]:
+    """A row per obligation the fact needs, each re-checked from its file."""
+    formula, nid = node["_formula"], node["id"]
+    entries = [e for e in node.get("obligations", []) if isinstance(e, dict)]
+    by_role = {e.get("role"): e for e in entries}
+    rows = []
+    for role in sorted(need):
+        entry = by_role.get(role)
+        if entry is None:
+            if role == Checks.SPOT and by_role:
+                continue
+            rows.append(Row(claim, nid, role, "obligation missing from the manifest", "DISAGREES"))
+            continue
+        if entry.get("expected") not in (None, node.get("status"), "unsat"):
+            rows.append(
+                Row(claim, nid, role, "the obligation's expectation is not the step's", "DISAGREES")
+            )
+            continue
+        try:
+            if role in (Checks.Z3, Checks.SMT):
+                rows.append(_smt_row(ctx, claim, node, entry, formula, role))
+            elif role in (Checks.CERTIFICATE, Checks.BOUND, Checks.WITNESS):
+                rows.append(_certificate_row(ctx, claim, node, entry, formula, role))
+            else:
+                rows.append(_spot_row(ctx, claim, node, entry, formula))
+        except NotEnclosed as exc:
+            rows.append(
+                Row(
+                    claim,
+                    nid,
+                    role,
+                    f"not enclosed: {exc}",
+                    "unknown",
+                    (str(entry.get("file", "")),),
+                )
+            )
+        except (
+            ValueError,
+            TypeError,
+            KeyError,
+            AttributeError,
+            RecursionError,
+            OverflowError,
+            ZeroDivisionError,
+        ) as exc:
+            rows.append(
+                Row(
+                    claim,
+                    nid,
+                    role,
+                    f"error: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}",
+                    "DISAGREES",
+                    (str(entry.get("file", "")),),
+                )
+            )
+    return rows

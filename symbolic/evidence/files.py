@@ -1,0 +1,77 @@
+"""The export folder's files, read and written safely: never through a symbolic link, sizes
+bounded, JSON parsed without running anything (issues 16, 25)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+MAX_FILE_BYTES = 8 * 2**20
+MAX_FILES = 100_000
+
+
+def write_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, never through a symbolic link (the file or its folder)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.parent.is_symlink() or path.is_symlink():
+        raise OSError(f"{path}: refusing to write through a symbolic link")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A regular file's bytes (no symlink; at most ``limit`` bytes); ``ValueError`` else."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read ({exc.strerror})") from None
+    if stat.S_ISLNK(info.st_mode):
+        raise ValueError("a symbolic link (refused)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > limit:
+        raise ValueError(f"{info.st_size} bytes; at most {limit}")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"more than {limit} bytes")
+    return data
+
+
+def read_json(data: bytes) -> Any:
+    """``data`` as JSON; ``ValueError`` naming why not."""
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"not JSON ({type(exc).__name__})") from None
+
+
+def listing(root: Path, skip: Collection[str] = ()) -> tuple[dict[str, str], list[str]]:
+    """Every regular file under ``root`` but those named in ``skip`` (relative path → SHA-256),
+    and every entry refused (symlinks, special files), without following links."""
+    found, refused = {}, []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        for d in list(dirs):
+            if os.path.islink(os.path.join(folder, d)):
+                refused.append(os.path.relpath(os.path.join(folder, d), root))
+                dirs.remove(d)
+        for name in files:
+            full = os.path.join(folder, name)
+            rel = Path(os.path.relpath(full, root)).as_posix()
+            if rel in skip:
+                continue
+            if len(found) >= MAX_FILES:
+                refused.append(f"{rel} (more than {MAX_FILES} files)")
+                continue
+            try:
+                found[rel] = hashlib.sha256(read_file(Path(full))).hexdigest()
+            except ValueError as exc:
+                refused.append(f"{rel}: {exc}")
+    return found, refused

@@ -1,0 +1,119 @@
+"""The export's format (issues 16, 25): the names and schemas of its files, what re-checks a
+fact (``Checks``, ``required_checks`` — written by the export, demanded by the re-check), and
+the manifest read and validated, with the formulas it holds (read, never evaluated).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import sympy
+
+from symbolic.evidence.certificates import degree_form
+from symbolic.evidence.files import read_file, read_json
+from symbolic.evidence.formula_reader import UnreadableFormula, read_formula
+
+MANIFEST_NAME = "manifest.json"
+MANIFEST_SCHEMA = "transformer-proofs/manifest/v2"
+CERT_SCHEMA = "transformer-proofs/certificate/v2"
+SPOT_SCHEMA = "transformer-proofs/spot-check/v1"
+RECORD_NAME = "recheck.json"  # written by recheck(): what --rechecked DIR reads
+RECORD_SCHEMA = "transformer-proofs/recheck/v1"
+MAX_MANIFEST_BYTES = 256 * 2**20
+ADMITTED_KINDS = ("definition", "assumption", "oracle")
+
+
+class Checks:
+    """What re-checks a fact (``required_checks``), and the obligation roles of the export."""
+
+    Z3 = "z3-benchmark"  # Z3's own benchmark: cvc5 and Z3 re-run it
+    SMT = "smt"  # the formula printed as SMT-LIB 2 (formula_smt): cvc5 and Z3
+    CERTIFICATE = "certificate"  # a closed comparison: exact or interval
+    BOUND = "bound"  # ∀ x ∈ [lo, hi]: bisection
+    WITNESS = "witness"  # an identity refuted at a point
+    SPOT = "spot"  # SymPy + random points: spot-checked, never proved
+    NEGATION = "negation"  # ¬F from its refuted part F
+    RULE = "rule"  # a kernel inference rule: re-derived from its premises
+    ADMITTED = "admitted"  # definitions, assumptions, oracle results
+    NONE = "none"  # nothing re-checks it (counted)
+
+
+def required_checks(
+    formula: sympy.Basic, kind: str, method: str, status: str, witness: bool, has_smt2: bool = True
+) -> frozenset[str]:
+    """The checks a fact needs, from its formula, kind, method and status alone (the export
+    writes them; the re-check refuses a manifest without them)."""
+    from symbolic.evidence.formula_smt import smt_obligation
+    from symbolic.kernel import ForAll
+
+    if kind in ADMITTED_KINDS:
+        return frozenset({Checks.ADMITTED})
+    if method == "rule":
+        return frozenset({Checks.RULE})
+    methods = set(method.split("+"))
+    relational = isinstance(formula, sympy.core.relational.Relational)
+    if status == "proved" and isinstance(formula, sympy.Not):
+        return frozenset({Checks.NEGATION})
+    if (
+        status == "proved"
+        and relational
+        and not formula.free_symbols
+        and methods & {"exact", "interval"}
+    ):
+        return frozenset({Checks.CERTIFICATE})
+    if "z3" in methods and status == "proved" and has_smt2:
+        found = {Checks.Z3}
+        if smt_obligation(formula) is not None:
+            found.add(Checks.SMT)
+        return frozenset(found)
+    if methods & {"exact", "interval"}:
+        if (
+            status == "proved"
+            and isinstance(formula, ForAll)
+            and len(formula.variables) == 1
+            and isinstance(formula.domain, sympy.Interval)
+            and isinstance(formula.body, sympy.core.relational.Relational)
+        ):
+            return frozenset({Checks.BOUND})
+        body = formula.body if isinstance(formula, ForAll) else formula
+        if status == "refuted" and witness and isinstance(body, sympy.Eq):
+            return frozenset({Checks.WITNESS})
+        if status == "refuted" and witness and degree_form(formula) is not None:
+            return frozenset({Checks.WITNESS})  # ∃p ∀α, z: no degree (check_no_degree)
+        return frozenset({Checks.NONE})
+    if "sympy" in methods and status == "proved":
+        if smt_obligation(formula) is not None:
+            return frozenset({Checks.SMT})
+        return frozenset({Checks.SPOT})
+    return frozenset({Checks.NONE})
+
+
+def read_manifest(root: Path) -> dict:
+    """``DIR/manifest.json``; ``ValueError`` naming what is wrong."""
+    data = read_json(read_file(root / MANIFEST_NAME, MAX_MANIFEST_BYTES))
+    if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:
+        raise ValueError(f"not a {MANIFEST_SCHEMA} manifest")
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
+        for k, v in files.items()
+    ):
+        raise ValueError("its 'files' is not a map of paths to SHA-256 digests")
+    if any(".." in Path(k).parts or Path(k).is_absolute() for k in files):
+        raise ValueError("a file path outside the export folder")
+    if not isinstance(data.get("claims"), list):
+        raise ValueError("no 'claims' list")
+    return data
+
+
+def manifest_formula(text: object, what: str) -> sympy.Basic:
+    """A formula of the manifest (its ``srepr`` text), read; ``UnreadableFormula`` else."""
+    if not isinstance(text, str):
+        raise UnreadableFormula(f"{what}: no formula")
+    return read_formula(text)
+
+
+def same_formula(a: sympy.Basic, b: sympy.Basic) -> bool:
+    """The same formula, node for node."""
+    return sympy.srepr(a) == sympy.srepr(b)

@@ -1,0 +1,235 @@
+"""Re-check an export from its files alone: ``python -m proofs --recheck DIR`` (issues 16, 25).
+
+No theorem code and no kernel checker runs. The re-check starts from ``DIR/manifest.json``:
+
+1. **The files.** Every file under DIR (``manifest.json`` and ``recheck.json`` aside) must be
+   listed in the manifest with its SHA-256, and every listed file must be there, unchanged;
+   a symbolic link is refused. Sizes are bounded (``files``).
+2. **Each claim.** The last step's formula must be the claim's statement; the admitted facts
+   it rests on are recomputed from its steps' kinds and compared with the manifest's list.
+3. **Each fact** (every step, and the parts it rests on) is re-checked by what
+   ``required_checks`` (``manifest``) says its formula and method need — never by what a file
+   says about itself (``fact_checks``). Every formula is read by ``formula_reader`` (no code
+   runs), and each obligation must *re-derive* the manifest's formula: a certificate or spot
+   check carries the formula itself; an SMT obligation is printed again from the formula
+   (``formula_smt``) and must be the file byte for byte. Then: SMT obligations go to Z3 and
+   cvc5 (``solvers``; the expected ``unsat`` comes from the manifest; ``(set-option …)`` and
+   any command outside a short whitelist are refused, ``(set-info …)`` dropped:
+   ``benchmarks``); certificates are re-decided exactly or by an interval evaluator of our own
+   (``certificates``, ``numbers``); other SymPy identities are spot-checked
+   (``spot_checks``); a kernel rule's conclusion is re-derived from its premises (``rules``).
+
+The rows, counts, summary and the record ``DIR/recheck.json`` are ``report``'s. Exit codes: 0
+every check agrees; 1 a disagreement (a solver answered ``sat``, a certificate does not
+re-check, a file is missing, extra, changed, unreadable or a symlink, a claim's last step is
+not its statement); 3 something was not decided (cvc5 ``unknown`` or not installed, an empty
+folder).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+import sympy
+
+from symbolic.evidence.fact_checks import Context, node_rows
+from symbolic.evidence.files import listing
+from symbolic.evidence.formula_reader import UnreadableFormula
+from symbolic.evidence.manifest import (
+    MANIFEST_NAME,
+    RECORD_NAME,
+    manifest_formula,
+    read_manifest,
+    same_formula,
+)
+from symbolic.evidence.report import CONCLUDES, Row, combine, finish, weakest
+
+EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
+
+
+def recheck(
+    directory: str | Path, only: Collection[str] = ()
+) -> tuple[list[Row], int, dict[str, str]]:
+    """The export under ``directory`` re-checked; (rows, exit code, versions). ``only``: the
+    modules or claims to re-check (every file's digest is checked all the same); ``ValueError``
+    for a name that is neither. The result is also written to ``DIR/recheck.json``
+    (``record``; never through a symlink)."""
+    import mpmath
+
+    from symbolic.evidence.solvers import cvc5_available, cvc5_version, z3_version
+
+    root = Path(directory)
+    use_cvc5 = cvc5_available()
+    versions = {
+        "z3": z3_version(),
+        "cvc5": cvc5_version() if use_cvc5 else "not installed",
+        "mpmath": f"mpmath {mpmath.__version__}",
+        "sympy": f"sympy {sympy.__version__}",
+    }
+    try:
+        manifest = read_manifest(root)
+    except ValueError as exc:
+        rows = [Row("", "", "file", f"{MANIFEST_NAME}: {exc}", "DISAGREES")]
+        return rows, finish(root, rows, EXIT_DISAGREE, versions), versions
+    claims = _selected(manifest["claims"], only)
+    ctx = Context(root, use_cvc5, dict(manifest["files"]))
+    rows = _file_rows(ctx, manifest)
+    for claim in claims:
+        try:
+            if not isinstance(claim, dict):
+                raise ValueError("a claim that is not an object")
+            rows += recheck_claim(ctx, claim)
+        except (UnreadableFormula, ValueError, TypeError, KeyError) as exc:
+            name = claim.get("name") if isinstance(claim, dict) else "?"
+            rows.append(Row(str(name), "", "claim", f"unreadable: {exc}", "DISAGREES"))
+        except Exception as exc:  # noqa: BLE001 - a row, never a traceback, for any input
+            name = claim.get("name") if isinstance(claim, dict) else "?"
+            rows.append(
+                Row(
+                    str(name),
+                    "",
+                    "claim",
+                    f"cannot re-check: {type(exc).__name__}: {' '.join(str(exc).split())[:160]}",
+                    "DISAGREES",
+                )
+            )
+    rows += [
+        r
+        for r in _resting_rows(manifest["claims"])
+        if not only or r.claim in {f"{c.get('module')}:{c.get('name')}" for c in claims}
+    ]
+    if any(not r.ok for r in rows):
+        code = EXIT_DISAGREE
+    elif not claims or any(r.unknown for r in rows) or not use_cvc5:
+        code = EXIT_UNKNOWN
+    else:
+        code = EXIT_OK
+    return rows, finish(root, rows, code, versions), versions
+
+
+def _selected(claims: list, only: Collection[str]) -> list:
+    """The manifest's claims named in ``only`` (by module or by claim name); all without it."""
+    if not only:
+        return claims
+    names = {(c.get("module"), c.get("name")) for c in claims if isinstance(c, dict)}
+    for wanted in only:
+        if not any(wanted in pair for pair in names):
+            raise ValueError(f"{wanted!r} is neither a module nor a claim of this export")
+    return [
+        c
+        for c in claims
+        if isinstance(c, dict) and (c.get("module") in only or c.get("name") in only)
+    ]
+
+
+def recheck_claim(ctx: Context, claim: dict) -> list[Row]:
+    """A claim's rows: each of its facts re-checked (parts first), then its binding."""
+    name = str(claim.get("name"))
+    label = f"{claim.get('module')}:{name}"
+    nodes: list[dict] = []
+    _flatten(claim.get("steps", []), nodes)
+    by_id: dict[str, dict] = {}
+    rows: list[Row] = []
+    for node in nodes:
+        node["_formula"] = manifest_formula(node.get("formula_srepr"), f"step {node['id']}")
+        by_id[node["id"]] = node
+    outcomes: dict[str, str] = {}
+    for node in nodes:
+        mine = node_rows(ctx, label, node, by_id, outcomes)
+        outcomes[node["id"]] = combine(mine)
+        rows += mine
+    rows += _claim_rows(
+        label, claim, weakest("proved" if o == "refuted" else o for o in outcomes.values())
+    )
+    return rows
+
+
+def _flatten(nodes: list, into: list[dict]) -> None:
+    for node in nodes:
+        if not isinstance(node, dict) or not isinstance(node.get("id"), str):
+            raise ValueError("a step without an id")
+        _flatten(node.get("parts", []), into)  # parts before the fact that rests on them
+        into.append(node)
+
+
+def _claim_rows(label: str, claim: dict, facts: str) -> list[Row]:
+    """The claim's row: its binding (last step = statement, rests_on), and as outcome the
+    weakest of its facts' (a refuted part of a proved ¬F counts as proved)."""
+    steps = claim.get("steps", [])
+    problems = []
+    statement = claim.get("statement_srepr")
+    if statement is not None:
+        if not steps or not same_formula(
+            manifest_formula(statement, "statement"), steps[-1]["_formula"]
+        ):
+            problems.append("the last step's formula is not the claim's statement")
+    admitted = sorted(
+        sympy.sstr(n["_formula"]) for n in steps if n.get("kind") in ("assumption", "oracle")
+    )
+    listed = claim.get("rests_on", [])
+    if not isinstance(listed, list) or sorted(map(str, listed)) != admitted:
+        problems.append("rests_on is not the claim's admitted steps")
+    if problems:
+        return [Row(label, "", "claim", "; ".join(problems), "DISAGREES")]
+    if statement is None:
+        return [Row(label, "", "claim", "no statement formula to bind", facts)]
+    return [Row(label, "", "claim", CONCLUDES, facts)]
+
+
+def _resting_rows(claims: list) -> list[Row]:
+    """A row per claim that rests on admitted facts — its own (``rests_on``) or those of a
+    claim it ``uses``, transitively: counted apart, as ``--strict`` would."""
+    claims = [c for c in claims if isinstance(c, dict)]
+    uses = {
+        str(c.get("name")): [str(u) for u in c.get("uses", []) if isinstance(u, str)]
+        for c in claims
+    }
+    own = {str(c.get("name")): bool(c.get("rests_on")) for c in claims}
+    rows = []
+    for c in claims:
+        name, seen, stack, found = str(c.get("name")), set(), [str(c.get("name"))], []
+        while stack:
+            n = stack.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if own.get(n):
+                found.append(n)
+            stack += uses.get(n, [])
+        if found:
+            via = sorted(set(found) - {name})
+            rows.append(
+                Row(
+                    f"{c.get('module')}:{name}",
+                    "",
+                    "rests on",
+                    "admitted facts" + (f" (through {', '.join(via)})" if via else ""),
+                    "admitted",
+                )
+            )
+    return rows
+
+
+def _file_rows(ctx: Context, manifest: dict) -> list[Row]:
+    found, refused = listing(ctx.root, skip=(MANIFEST_NAME, RECORD_NAME))
+    rows = [Row("", "", "file", f"{r}", "DISAGREES") for r in refused]
+    listed = ctx.files
+    for name in sorted(set(found) - set(listed)):
+        rows.append(Row("", "", "file", f"{name}: not in the manifest", "DISAGREES", (name,)))
+    for name in sorted(set(listed) - set(found)):
+        if not any(r.startswith(name) for r in refused):
+            rows.append(Row("", "", "file", f"{name}: missing", "DISAGREES", (name,)))
+    for name in sorted(set(listed) & set(found)):
+        if found[name] != listed[name]:
+            rows.append(
+                Row(
+                    "",
+                    "",
+                    "file",
+                    f"{name}: changed since the export (SHA-256)",
+                    "DISAGREES",
+                    (name,),
+                )
+            )
+    return rows
