@@ -22,7 +22,7 @@ from symbolic.activations import Activation, z
 from symbolic.analysis import ActivationAnalysis
 from symbolic.certify import certified_float
 from symbolic.engine import NumericCheck
-from symbolic.kernel.branches import at
+from symbolic.kernel import at
 
 SEED = 20260623  # the paper's date: fixed so that every run checks the same layers
 LAYER_TRIALS = 12  # random layers per check

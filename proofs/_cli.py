@@ -318,7 +318,7 @@ def recheck_main(
 
     if not os.path.isdir(directory):
         return usage_error(prog, f"--recheck {directory}: no such directory")
-    from symbolic.kernel.limits import limits
+    from symbolic.kernel import limits
 
     try:
         with limits(z3_timeout_ms=z3_timeout_ms):

@@ -51,9 +51,9 @@ from symbolic.kernel import (
     check_valid_formula,
     conj,
     counterexample,
+    domain_of,
     negate,
 )
-from symbolic.kernel.logic import domain_of
 from symbolic.layers import symbolic_matrix
 
 ORDER = 45  # place in `python -m proofs` (Part D, after Part A)

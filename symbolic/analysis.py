@@ -27,8 +27,15 @@ from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.calc import held_and
 from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
-from symbolic.kernel import Fact, check_homogeneous, conj, counterexample, undecided
-from symbolic.kernel.homogeneity import ALPHA, homogeneity_formula
+from symbolic.kernel import (
+    ALPHA,
+    Fact,
+    check_homogeneous,
+    conj,
+    counterexample,
+    homogeneity_formula,
+    undecided,
+)
 from symbolic.properties import (
     EVERY_DEGREE,
     SYMPY_GAVE_UP,

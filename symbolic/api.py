@@ -40,6 +40,7 @@ from symbolic.engine import Claim, Derivation, Report, Result, Step
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import (
     Fact,
+    as_input,
     check_compare,
     check_equal,
     check_matrix_equal,
@@ -50,7 +51,6 @@ from symbolic.kernel import (
     counterexample,
 )
 from symbolic.kernel import assume as kernel_assume
-from symbolic.kernel.inputs import as_input
 
 TRIAL_VALUES = tuple(sympy.Rational(v) for v in ("1", "2", "-1", "1/2", "3", "-2", "0", "1/3"))
 MAX_TRIALS = 64  # points tried for a counterexample to a false identity

@@ -8,7 +8,7 @@ anything.
 
 from __future__ import annotations
 
-from symbolic.kernel.limits import (
+from symbolic.kernel import (
     BudgetExceeded,
     Limits,
     current_limits,

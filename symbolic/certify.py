@@ -17,7 +17,7 @@ from __future__ import annotations
 import mpmath
 import sympy
 
-from symbolic.kernel.intervals import (
+from symbolic.kernel import (
     CERTIFY_TIMEOUT_S,
     MAX_BITS,
     START_BITS,

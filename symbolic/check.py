@@ -19,8 +19,7 @@ from __future__ import annotations
 import sympy
 
 from symbolic.engine import Step
-from symbolic.kernel import check_equal, check_matrix_equal
-from symbolic.kernel.sympy_checks import SIMPLIFY_TIMEOUT_S, zero_verdict
+from symbolic.kernel import SIMPLIFY_TIMEOUT_S, check_equal, check_matrix_equal, zero_verdict
 
 __all__ = ["SIMPLIFY_TIMEOUT_S", "decide_zero", "equal_matrices_step", "equal_step"]
 

@@ -33,19 +33,21 @@ from symbolic.certify import MAX_BITS, certified_sign, certify_nonzero
 from symbolic.check import decide_zero
 from symbolic.engine import PROVED, Step, Verdict
 from symbolic.errors import InvalidExpression
+from symbolic.kernel import DEGREE as P
 from symbolic.kernel import (
     Fact,
+    at,
     check_homogeneous,
     check_identity,
     check_nonzero,
     counterexample,
     define,
+    homogeneity_formula,
     negate,
     refute_homogeneous,
+    resolve_closed_branches,
     undecided,
 )
-from symbolic.kernel.branches import at, resolve_closed_branches
-from symbolic.kernel.homogeneity import P, homogeneity_formula
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from symbolic.engine import Step
-from symbolic.kernel.z3_checks import Z3_TIMEOUT_MS, check_valid, version
+from symbolic.kernel import Z3_TIMEOUT_MS, check_valid
+from symbolic.kernel import z3_version as version
 
 __all__ = ["Z3_TIMEOUT_MS", "uninterpreted_sigma", "version", "z3_step"]
 

@@ -656,7 +656,16 @@ def null_checker() -> Iterator[None]:
     import symbolic.analysis as analysis
     import symbolic.kernel as kernel
     import symbolic.smt as smt
-    from symbolic.kernel import homogeneity, intervals, matrices, sympy_checks, z3_checks
+    from symbolic.kernel import (
+        branches,
+        domain_checks,
+        homogeneity,
+        interval_checks,
+        matrices,
+        points,
+        sympy_checks,
+        z3_checks,
+    )
 
     def unknown(*args: Any, **kwargs: Any):  # noqa: ARG001
         return undecided(sympy.true, "null checker: every backend answers unknown").verdict
@@ -669,11 +678,15 @@ def null_checker() -> Iterator[None]:
 
     patches = [
         (sympy_checks, "zero_verdict", unknown),
+        (domain_checks, "zero_verdict", unknown),
         (matrices, "zero_verdict", unknown),
         (sympy_checks, "assumed_sign", undecided_sign),
+        (domain_checks, "assumed_sign", undecided_sign),
+        (branches, "assumed_sign", undecided_sign),
         (matrices, "_reduces_to_zero", lambda diff: False),  # noqa: ARG005
         (homogeneity, "zero_verdict", unknown),
-        (intervals, "_sign_verdict", unknown),
+        (interval_checks, "_sign_verdict", unknown),
+        (points, "_sign_verdict", unknown),
         (sympy_checks, "_sign_verdict", unknown),
         (homogeneity, "_sign_verdict", unknown),
         (z3_checks, "check_valid", unknown_z3),

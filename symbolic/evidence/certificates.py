@@ -25,7 +25,7 @@ from symbolic.evidence.numbers import (
     relation_holds,
     satisfies,
 )
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import Exists, ForAll
 
 BOUND_BITS, BOUND_PIECES = 128, 4096
 

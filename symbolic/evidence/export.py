@@ -50,8 +50,7 @@ from symbolic.evidence.manifest import (
     required_checks,
 )
 from symbolic.evidence.solvers import standalone
-from symbolic.kernel import CannotEnclose, Fact, tight_enclosure
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel import CannotEnclose, Fact, ForAll, tight_enclosure
 
 
 @dataclass
@@ -215,7 +214,7 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
             point = {names[k]: sympy.Rational(v) for k, v in fact.verdict.witness}
         except (KeyError, TypeError, ValueError):
             return None
-        from symbolic.kernel.branches import at
+        from symbolic.kernel import at
 
         return {
             **body,

@@ -37,8 +37,7 @@ from sympy.functions.special.hyper import TupleArg
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from symbolic.kernel.admitted import ASSUMED
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import ASSUMED, Exists, ForAll
 from symbolic.languages.functions import FUNCTIONS
 
 MAX_CHARS = 2_000_000  # one formula's text: far beyond any the toolkit writes

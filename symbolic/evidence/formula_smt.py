@@ -23,7 +23,7 @@ from __future__ import annotations
 import sympy
 from sympy.core.function import AppliedUndef
 
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import Exists, ForAll
 
 MAX_POWER = 32  # x**n is written as a product of n factors
 HEADER = (

@@ -45,7 +45,7 @@ def required_checks(
     """The checks a fact needs, from its formula, kind, method and status alone (the export
     writes them; the re-check refuses a manifest without them)."""
     from symbolic.evidence.formula_smt import smt_obligation
-    from symbolic.kernel.logic import ForAll
+    from symbolic.kernel import ForAll
 
     if kind in ADMITTED_KINDS:
         return frozenset({Checks.ADMITTED})

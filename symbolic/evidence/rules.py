@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import Exists, ForAll
 
 
 def _srepr_equal(a: sympy.Basic, b: sympy.Basic) -> bool:

@@ -25,29 +25,68 @@ outside and can only propose; definitions and assumptions are admitted facts, co
 ``trans`` / ``symm`` / ``cong`` / ``unfold`` / ``inst`` / ``mp`` / ``conj`` / ``iff`` / ``gen``
                     inference rules:
                     new facts from facts (``symbolic.kernel.rules``)
-``limits``          the backends' time limits, a context
+``limits``          the backends' time limits, a context; ``deadline``: CPU seconds, then unknown
 ==================  ===========================================================================
+
+Users import this face, never a submodule (``tests/test_kernel_layering.py``). Inside, imports
+go one way, each module importing only those listed before it:
+
+``limits`` (deadlines, ``uninterrupted``) · ``verdict`` (``Verdict``, the minting door) · ``fact``
+· ``logic`` (``ForAll``/``Exists``, sets, ``sympy_value``) · ``inputs`` (what the kernel reads)
+· ``huge_powers`` · ``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
+comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) · ``points``
+(``counterexample``) · ``sympy_checks`` (``check_equal``, ``zero_verdict``) · ``domain_checks``
+(``check_zero_on``, ``check_identity``) · ``homogeneity`` · ``matrices`` · ``admitted`` ·
+``rules`` · ``z3_translate`` · ``z3_read`` · ``z3_checks``.
+
+What the kernel trusts: SymPy — its rewrites (``expand``, ``cancel``, ``simplify``, ...)
+reaching exactly 0, its assumptions system, ``solveset`` listing a denominator's zeros,
+``piecewise_fold``/``as_set`` for branches, matrix-expression algebra, root isolation;
+``mpmath.iv``'s outward rounding of arithmetic and elementary functions; Z3; and its own series
+with remainder bounds (``special``: ₀F₁, Γ, Iν; ``intervals``: erf, erfc).
 """
 
-from symbolic.kernel.admitted import assume, define, negate, oracle, undecided
+from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, undecided
+from symbolic.kernel.branches import at, resolve_closed_branches
+from symbolic.kernel.domain_checks import check_identity, check_zero_on
 from symbolic.kernel.fact import ASSUMPTION, CHECKED, DEFINITION, ORACLE, Fact
-from symbolic.kernel.homogeneity import check_homogeneous, refute_homogeneous
-from symbolic.kernel.intervals import (
-    CannotEnclose,
-    Enclosure,
+from symbolic.kernel.homogeneity import (
+    ALPHA,
+    DEGREE,
+    check_homogeneous,
+    homogeneity_formula,
+    refute_homogeneous,
+)
+from symbolic.kernel.inputs import as_input
+from symbolic.kernel.interval_checks import (
+    CERTIFY_TIMEOUT_S,
     check_bound_on,
     check_compare,
     check_nonzero,
-    counterexample,
+)
+from symbolic.kernel.intervals import (
+    MAX_BITS,
+    START_BITS,
+    CannotEnclose,
+    Enclosure,
     enclose,
     tight_enclosure,
 )
-from symbolic.kernel.limits import BudgetExceeded, Limits, current_limits, deadline, limits
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel.limits import (
+    BudgetExceeded,
+    Limits,
+    current_limits,
+    deadline,
+    interruptible,
+    limits,
+)
+from symbolic.kernel.logic import Exists, ForAll, domain_of
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
+from symbolic.kernel.points import counterexample
 from symbolic.kernel.rules import (
     RuleError,
     cong,
+    cong_in_sums,
     conj,
     gen,
     iff,
@@ -59,12 +98,13 @@ from symbolic.kernel.rules import (
     trans,
     unfold,
 )
+from symbolic.kernel.special import SeriesTooLong, hyp0f1_bounds
 from symbolic.kernel.sympy_checks import (
+    SIMPLIFY_TIMEOUT_S,
     check_equal,
-    check_identity,
     check_matrix_equal,
     check_sign,
-    check_zero_on,
+    zero_verdict,
 )
 from symbolic.kernel.verdict import (
     PROVED,
@@ -75,9 +115,16 @@ from symbolic.kernel.verdict import (
     Verdict,
     combine,
 )
-from symbolic.kernel.z3_checks import check_valid, check_valid_formula, uninterpreted
+from symbolic.kernel.z3_checks import (
+    Z3_TIMEOUT_MS,
+    check_valid,
+    check_valid_formula,
+    uninterpreted,
+    z3_version,
+)
 
 __all__ = [
+    # facts and verdicts
     "ASSUMPTION",
     "CHECKED",
     "DEFINITION",
@@ -85,54 +132,78 @@ __all__ = [
     "PROVED",
     "REFUTED",
     "UNKNOWN",
-    "BudgetExceeded",
-    "CannotEnclose",
-    "Enclosure",
-    "Exists",
     "Fact",
-    "ForAll",
     "KernelViolation",
-    "Limits",
     "Status",
     "Verdict",
-    "assume",
+    "combine",
+    # formulas and inputs
+    "ASSUMED",
+    "Exists",
+    "ForAll",
+    "as_input",
+    "domain_of",
+    # checkers
     "check_bound_on",
     "check_compare",
     "check_equal",
+    "check_homogeneous",
     "check_identity",
     "check_matrix_equal",
     "check_matrix_expr_equal",
     "check_nonzero",
     "check_sign",
-    "check_homogeneous",
     "check_sum_equal",
     "check_valid",
     "check_valid_formula",
     "check_zero_on",
-    "combine",
     "counterexample",
-    "current_limits",
-    "deadline",
-    "define",
-    "enclose",
-    "limits",
-    "negate",
-    "oracle",
     "refute_homogeneous",
-    "sum_normal_form",
-    "tight_enclosure",
-    "uninterpreted",
-    "undecided",
+    "zero_verdict",
+    # admitted facts and rules
     "RuleError",
+    "assume",
     "conj",
     "cong",
+    "cong_in_sums",
+    "define",
     "gen",
     "iff",
     "inst",
     "member",
     "mp",
+    "negate",
+    "oracle",
     "scalar_transpose",
     "symm",
     "trans",
+    "undecided",
     "unfold",
+    # what the checkers are built from, for untrusted code to read
+    "ALPHA",
+    "CERTIFY_TIMEOUT_S",
+    "DEGREE",
+    "MAX_BITS",
+    "SIMPLIFY_TIMEOUT_S",
+    "START_BITS",
+    "Z3_TIMEOUT_MS",
+    "CannotEnclose",
+    "Enclosure",
+    "SeriesTooLong",
+    "at",
+    "enclose",
+    "homogeneity_formula",
+    "hyp0f1_bounds",
+    "resolve_closed_branches",
+    "sum_normal_form",
+    "tight_enclosure",
+    "uninterpreted",
+    "z3_version",
+    # time limits
+    "BudgetExceeded",
+    "Limits",
+    "current_limits",
+    "deadline",
+    "interruptible",
+    "limits",
 ]

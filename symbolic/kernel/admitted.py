@@ -14,13 +14,13 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact
-from symbolic.kernel.verdict import PROVED, _verdict
+from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.logic import ForAll
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 
 
 def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
     """The definition ``name := value``; ``name`` must be a symbol that ``value`` does not use."""
-    from symbolic.kernel.inputs import as_input
-
     value = as_input(value, "value")
     if not isinstance(name, sympy.Symbol):
         raise TypeError(f"name={name!r}: a definition names a SymPy Symbol")
@@ -39,8 +39,6 @@ ASSUMED = sympy.Function("assumed")  # the formula of an assumption stated only 
 
 def assume(statement: str, formula: sympy.Basic | None = None) -> Fact:
     """The named assumption ``statement`` (with its formula when it has one)."""
-    from symbolic.kernel.inputs import as_input
-
     if not statement.strip():
         raise ValueError("an assumption needs a statement saying what is assumed")
     shown = (
@@ -73,8 +71,6 @@ def oracle(
 
 def undecided(formula: sympy.Basic, reason: str, method: str = "none") -> Fact:
     """The formula with verdict ``unknown`` — what a bounded search reports when it stops."""
-    from symbolic.kernel.verdict import UNKNOWN
-
     return _fact(formula, _verdict(UNKNOWN, method, reason))
 
 
@@ -87,8 +83,6 @@ def negate(fact: Fact) -> Fact:
     open one (``¬(2a = a + 1)`` would read "for all a", false at a = 1). A refuted fact over an
     uninterpreted function (its refutation picks one function) has no negation that a formula
     with a free function symbol could state: that negation is unknown."""
-    from symbolic.kernel.verdict import REFUTED, UNKNOWN, _revise
-
     if fact.admitted:
         raise ValueError("only a checked fact can be negated")
     flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}[fact.status]
@@ -107,9 +101,6 @@ def negate(fact: Fact) -> Fact:
 def _closed_formula(formula: sympy.Basic) -> sympy.Basic:
     """``formula`` with its free symbols bound by ``∀`` over their domains (the assumptions),
     where its denominators are nonzero: the statement a fact with free symbols makes."""
-    from symbolic.kernel.inputs import denominators
-    from symbolic.kernel.logic import ForAll
-
     free = sorted((s for s in formula.free_symbols if isinstance(s, sympy.Symbol)), key=str)
     if not free:
         return formula

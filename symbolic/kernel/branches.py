@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.inputs import sympy_value
+from symbolic.kernel.huge_powers import evaluated
+from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
+from symbolic.kernel.logic import sympy_value
 
-_BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
+# The heads whose value depends on a branch: checkers split or resolve expressions holding them.
+BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
 
 
 def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
@@ -24,7 +27,6 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     every value (``_beaten``: ``Max(1, sigmoid(400) − 3|x − 1|)`` → ``1``). Sound: a branch is
     taken only when the enclosures separate it (and, for an argument with symbols, SymPy's
     assumptions give the sign of its non-constant part, as in ``check_sign``)."""
-    from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
 
     def sign_of(e):
         e = sympy_value(e)
@@ -36,7 +38,7 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
             return None
 
     def visit(e):
-        if not e.args or not e.has(*_BRANCH_HEADS):
+        if not e.args or not e.has(*BRANCH_HEADS):
             return e
         with sympy.evaluate(False):  # rebuild without SymPy deciding branches by float
             e = e.func(*(visit(a) for a in e.args))
@@ -90,8 +92,6 @@ def _beaten(arg: sympy.Expr, best: sympy.Expr, is_max: bool, sign_of) -> bool:
     split as ``k + r`` (``k`` closed): for ``Max``, ``r ≤ 0`` by SymPy's assumptions and
     ``k ≤ best`` certified give ``arg ≤ best`` (``Max(1, sigmoid(400) − 3|x − 1|) = 1``); for
     ``Min`` the mirror image."""
-    from symbolic.kernel.sympy_checks import assumed_sign  # the reader check_sign uses
-
     k, r = arg.as_independent(*arg.free_symbols, as_Add=True)
     if assumed_sign(r, "nonpositive" if is_max else "nonnegative")[0] is not True:
         return False
@@ -99,74 +99,13 @@ def _beaten(arg: sympy.Expr, best: sympy.Expr, is_max: bool, sign_of) -> bool:
     return sg is not None and sg >= 0
 
 
-MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated
-MAX_ROOT_INDEX_BITS = 64  # b**(p/q) with q beyond 2**64 too: SymPy would factor b for roots
-
-
-def _evaluated(e: sympy.Basic) -> sympy.Basic:
-    """Rebuild bottom up with SymPy's ordinary evaluation, except exact powers too large to
-    compute (2**2**2**2**2**2, 3**(1 + 10**-1240)): those, and everything above them, stay
-    unevaluated for the enclosures to judge (SymPy would recombine and compute them)."""
-    return _rebuilt(e)[0]
-
-
-def _rebuilt(e: sympy.Basic) -> tuple[sympy.Basic, bool]:
-    """``e`` rebuilt, and whether it holds a power left unevaluated."""
-    if not e.args:
-        return e, False
-    built = [_rebuilt(a) for a in e.args]
-    args = tuple(a for a, _ in built)
-    if any(kept for _, kept in built):
-        try:
-            return e.func(*args, evaluate=False), True
-        except TypeError:  # a constructor without the keyword (ExprCondPair) evaluates nothing
-            return e.func(*args), True
-    if isinstance(e, sympy.Pow) and _too_large_to_compute(*args):
-        return sympy.Pow(*args, evaluate=False), True
-    return e.func(*args), False
-
-
-def _too_large_to_compute(base: sympy.Basic, exponent: sympy.Basic) -> bool:
-    if not (base.is_Rational and exponent.is_Rational) or base in (0, 1, -1):
-        return False
-    bits = max(int(base.p).bit_length(), int(base.q).bit_length())
-    if int(exponent.q).bit_length() > MAX_ROOT_INDEX_BITS:
-        return True
-    return abs(exponent) * bits > MAX_EXACT_POWER_BITS
-
-
-def has_huge_power(*exprs: sympy.Basic) -> bool:
-    """Does an expression hold an exact power too large to compute (``Pow(3, 10**8)``)? SymPy
-    would compute it while merely building a sum or product with it (``Mul`` collects numeric
-    powers), in one C call that no time limit interrupts."""
-    for e in exprs:
-        if isinstance(e, sympy.Basic):
-            for node in sympy.preorder_traversal(e):
-                if isinstance(node, sympy.Pow) and (
-                    _too_large_to_compute(node.base, node.exp) or _tower(node)
-                ):
-                    return True
-    return False
-
-
-def _tower(node: sympy.Pow) -> bool:
-    """``2**(2**32)`` written unevaluated: a numeric base raised to an unevaluated integer power
-    (whose value SymPy would compute, then raise the base to)."""
-    return (
-        node.base.is_Rational
-        and node.base not in (0, 1, -1)
-        and any(
-            isinstance(p, sympy.Pow) and p.base.is_Integer and p.exp.is_Integer and p.exp > 1
-            for p in sympy.preorder_traversal(node.exp)
-        )
-    )
-
-
-def difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:
-    """``lhs − rhs``, built unevaluated when either side holds a power too large to compute."""
-    if has_huge_power(lhs, rhs):
-        return sympy.Add(lhs, sympy.Mul(-1, rhs, evaluate=False), evaluate=False)
-    return lhs - rhs
+def assumed_sign(expr: sympy.Expr, sign: str) -> tuple[bool | None, str]:
+    """SymPy's assumptions on ``expr``'s sign (``expr.is_positive``, ...) and why undecided."""
+    try:
+        answer = getattr(expr, f"is_{sign}")
+    except (TypeError, ValueError, RecursionError) as exc:
+        return None, f"assumptions failed: {type(exc).__name__}"
+    return answer, f"assumptions cannot decide whether it is {sign}"
 
 
 def at(expr: sympy.Basic, point) -> sympy.Basic:
@@ -175,6 +114,6 @@ def at(expr: sympy.Basic, point) -> sympy.Basic:
     with sympy.evaluate(False):
         raw = sympy_value(expr).xreplace({k: sympy_value(v) for k, v in dict(point).items()})
     try:
-        return _evaluated(resolve_closed_branches(raw))
+        return evaluated(resolve_closed_branches(raw))
     except (TypeError, ValueError, ZeroDivisionError):  # e.g. 0/0 met while rebuilding
         return raw

@@ -18,22 +18,17 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.branches import at
+from symbolic.kernel.domain_checks import HALF_LINE, T, check_identity, check_zero_on
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input, sympy_value
-from symbolic.kernel.intervals import CERTIFY_TIMEOUT_S, MAX_BITS, _sign_verdict
-from symbolic.kernel.logic import Exists, ForAll
-from symbolic.kernel.sympy_checks import (
-    HALF_LINE,
-    T,
-    _eq,
-    check_identity,
-    check_zero_on,
-    zero_verdict,
-)
+from symbolic.kernel.inputs import as_input
+from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
+from symbolic.kernel.intervals import MAX_BITS
+from symbolic.kernel.logic import Exists, ForAll, equation, sympy_value
+from symbolic.kernel.sympy_checks import zero_verdict
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict, combine
 
 ALPHA = sympy.Symbol("alpha", positive=True)
-P = sympy.Symbol("p", real=True)
+DEGREE = sympy.Symbol("p", real=True)  # the degree p, bound by ∃ in refute_homogeneous
 
 
 def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> sympy.Basic:
@@ -41,7 +36,7 @@ def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> s
     the two sides of the definition (for σ(z) = z it reads ``α·z = α¹·z``, not ``αz = αz``)."""
     with sympy.evaluate(False):
         scaled = expr.xreplace({var: ALPHA * var})
-        body = _eq(scaled, sympy.Mul(sympy.Pow(ALPHA, p), expr))
+        body = equation(scaled, sympy.Mul(sympy.Pow(ALPHA, p), expr))
     return ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals))
 
 
@@ -59,7 +54,7 @@ def check_homogeneous(
     parts: tuple[Fact, ...] = ()
     form = expr
     if hint is not None:
-        wanted = ForAll((var,), _eq(expr, sympy_value(hint)), domain=sympy.S.Reals)
+        wanted = ForAll((var,), equation(expr, sympy_value(hint)), domain=sympy.S.Reals)
         same = (
             given
             if given is not None and given.proved and given.formula == wanted
@@ -99,7 +94,7 @@ def _direct(form, var, p) -> Fact:
         zero_verdict(diff.xreplace({var: -T}), universal=True),
         zero_verdict(at(diff, {var: 0}), universal=True),
     ]
-    body = _eq(diff, 0)
+    body = equation(diff, 0)
     return _fact(
         ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals)),
         combine(cases, "case"),
@@ -111,14 +106,14 @@ def _characterization(form, var, p) -> tuple[Fact, ...]:
     pos = check_zero_on(form.xreplace({var: T}) - one * T**p, T, HALF_LINE)
     neg = check_zero_on(form.xreplace({var: -T}) - minus_one * T**p, T, HALF_LINE)
     at0 = at(form, {var: 0})
-    origin = _fact(_eq(at0, 0), zero_verdict(at0))
+    origin = _fact(equation(at0, 0), zero_verdict(at0))
     if origin.status != PROVED:
         p_zero = zero_verdict(p)
         if p_zero.status == PROVED:  # degree 0: σ(αz) = σ(z) puts no condition on σ(0)
-            origin = _fact(_eq(P, 0).xreplace({P: p}), p_zero)
+            origin = _fact(equation(DEGREE, 0).xreplace({DEGREE: p}), p_zero)
         else:
             origin = _fact(
-                sympy.Or(_eq(p, 0), _eq(at0, 0)),
+                sympy.Or(equation(p, 0), equation(at0, 0)),
                 _verdict(UNKNOWN, "sympy", "neither σ(0) = 0 nor p = 0 decided"),
             )
     return pos, neg, origin
@@ -129,7 +124,7 @@ def refute_homogeneous(
 ) -> Fact:
     """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
     expr = as_input(expr, "expr")
-    formula = Exists((P,), homogeneity_formula(expr, var, P))
+    formula = Exists((DEGREE,), homogeneity_formula(expr, var, DEGREE))
     z0 = as_input(z0, "z0")
     if u not in (1, -1) or z0.free_symbols:
         raise ValueError("u must be ±1 and z0 a closed real number")

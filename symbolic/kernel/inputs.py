@@ -23,6 +23,7 @@ from mpmath.libmp import to_rational
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from symbolic.errors import InvalidArgument
+from symbolic.kernel.logic import Exists, ForAll
 
 _CHECKED: dict[type, bool] = {}
 _PLAIN_FUNCTION_METHODS = frozenset(
@@ -51,8 +52,6 @@ def _undefined_function(cls: type) -> bool:
 def accepted_class(cls: type) -> bool:
     known = _CHECKED.get(cls)
     if known is None:
-        from symbolic.kernel.logic import Exists, ForAll
-
         known = cls in (ForAll, Exists) or _sympy_own(cls) or _undefined_function(cls)
         _CHECKED[cls] = known
     return known
@@ -135,22 +134,6 @@ def denominators(*exprs: sympy.Basic) -> tuple[sympy.Expr, ...]:
             ):
                 found.append(node.base)
     return tuple(found)
-
-
-def sympy_value(value: object) -> sympy.Basic:
-    """A SymPy object as it is, a Python int or float as its exact value; anything else (text
-    above all: ``sympify`` would parse and evaluate it) refused. The kernel's ``sympify``."""
-    if isinstance(value, sympy.Basic):
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidArgument(
-            f"{value!r:.60}: the kernel takes SymPy objects and numbers, never text"
-        )
-    return (
-        sympy.Integer(value)
-        if isinstance(value, int)
-        else sympy.Rational(*value.as_integer_ratio())
-    )
 
 
 def as_input(value: object, name: str = "expr") -> sympy.Basic:

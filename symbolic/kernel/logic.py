@@ -12,9 +12,30 @@ from collections.abc import Iterable
 import sympy
 from sympy.logic.boolalg import Boolean
 
-from symbolic.kernel.inputs import sympy_value
+from symbolic.errors import InvalidArgument
 
 REALS = sympy.S.Reals
+
+
+def sympy_value(value: object) -> sympy.Basic:
+    """A SymPy object as it is, a Python int or float as its exact value; anything else (text
+    above all: ``sympify`` would parse and evaluate it) refused. The kernel's ``sympify``."""
+    if isinstance(value, sympy.Basic):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidArgument(
+            f"{value!r:.60}: the kernel takes SymPy objects and numbers, never text"
+        )
+    return (
+        sympy.Integer(value)
+        if isinstance(value, int)
+        else sympy.Rational(*value.as_integer_ratio())
+    )
+
+
+def equation(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
+    """``lhs = rhs`` as written: unevaluated (SymPy would make ``Eq(x, x)`` the value True)."""
+    return sympy.Eq(lhs, rhs, evaluate=False)
 
 
 class _Quantifier(Boolean):

@@ -9,22 +9,22 @@ reduces to zero; otherwise *unknown* (a shape mismatch is refuted).
 
 from __future__ import annotations
 
-import time
 from functools import cache
 
 import sympy
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
-from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.kernel.logic import equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _domain,
-    _eq,
     shape_verdict,
     zero_verdict,
 )
-from symbolic.kernel.verdict import PROVED, UNKNOWN, _revise, _verdict
+from symbolic.kernel.verdict import PROVED, UNKNOWN, Clock, _revise
 from symbolic.versions import backend
 
 
@@ -33,42 +33,23 @@ def check_matrix_expr_equal(
 ) -> Fact:
     """The fact ``lhs = rhs`` for all values of the matrix symbols, at their symbolic shapes."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    formula = _eq(lhs, rhs)
-    start = time.perf_counter()
-    label, limit = backend("sympy"), current_limits().sympy_seconds(timeout_s)
+    formula = equation(lhs, rhs)
+    clock = Clock(timeout_s, "sympy", backend("sympy"))
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
         return _fact(formula, shapes)
     try:
-        with deadline(limit) as dl:
+        with deadline(clock.limit) as dl:
             zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
     except (BudgetExceeded, RecursionError, TypeError, ValueError, AttributeError) as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "sympy",
-                f"matrix algebra undecided: {exc}",
-                backend=label,
-                timeout_s=limit,
-                seconds=time.perf_counter() - start,
-            ),
-        )
-    common = dict(backend=label, timeout_s=limit, seconds=time.perf_counter() - start)
+        return _fact(formula, clock.verdict(UNKNOWN, f"matrix algebra undecided: {exc}"))
     if dl.expired:
-        return _fact(
-            formula, _verdict(UNKNOWN, "sympy", f"time limit of {limit:g} s passed", **common)
-        )
-    if zero:
-        return _fact(
-            formula,
-            _verdict(
-                PROVED, "sympy", f"MatrixExpr difference reduces to ZeroMatrix{lhs.shape}", **common
-            ),
-        )
-    return _fact(
-        formula, _verdict(UNKNOWN, "sympy", "MatrixExpr difference not reduced to zero", **common)
-    )
+        verdict = clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
+    elif zero:
+        verdict = clock.verdict(PROVED, f"MatrixExpr difference reduces to ZeroMatrix{lhs.shape}")
+    else:
+        verdict = clock.verdict(UNKNOWN, "MatrixExpr difference not reduced to zero")
+    return _fact(formula, verdict)
 
 
 def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
@@ -85,8 +66,6 @@ def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
 def _matrix_normal_form(m: sympy.MatrixExpr) -> sympy.MatrixExpr:
     """``doit``, ``block_collapse``, ``expand`` — also inside every elementwise σ(·), so that
     σ(A) and σ(A') become identical when A and A' do (equal arguments, equal values)."""
-    from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
-
     m = sympy.expand(sympy.block_collapse(m.doit())).doit()
     inner = {
         f: ElementwiseApplyFunction(
@@ -157,7 +136,7 @@ def check_sum_equal(
 ) -> Fact:
     """The fact ``lhs = rhs`` between entries (finite sums), compared in ``sum_normal_form``."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    formula = _eq(lhs, rhs)
+    formula = equation(lhs, rhs)
     verdict = zero_verdict(sum_normal_form(lhs) - sum_normal_form(rhs), timeout_s)
     if verdict.status == PROVED:
         verdict = _revise(verdict, reason="equal in sum normal form (linearity, index renaming)")

@@ -47,8 +47,15 @@ from sympy.core.relational import Equality
 
 from symbolic.errors import ToolkitError
 from symbolic.kernel.fact import DEFINITION, Fact, _fact
-from symbolic.kernel.inputs import sympy_value
-from symbolic.kernel.logic import ForAll, _Quantifier, symbol_set
+from symbolic.kernel.logic import (
+    ForAll,
+    _Quantifier,
+    domain_of,
+    equation,
+    set_text,
+    symbol_set,
+    sympy_value,
+)
 from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
 
 
@@ -93,10 +100,6 @@ def _equation(f: Fact, what: str) -> Equality:
     return f.formula
 
 
-def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> Equality:
-    return sympy.Eq(lhs, rhs, evaluate=False)
-
-
 def trans(*facts: Fact) -> Fact:
     """``a₀ = aₙ`` from the chain ``a₀ = a₁, …, aₙ₋₁ = aₙ`` (each link structurally equal)."""
     if len(facts) < 2:
@@ -108,13 +111,13 @@ def trans(*facts: Fact) -> Fact:
                 f"trans: premise {i} ends in {sympy.sstr(left.rhs)[:60]} but premise "
                 f"{i + 1} starts at {sympy.sstr(right.lhs)[:60]}"
             )
-    return _conclude("trans", _eq(eqs[0].lhs, eqs[-1].rhs), tuple(facts))
+    return _conclude("trans", equation(eqs[0].lhs, eqs[-1].rhs), tuple(facts))
 
 
 def symm(fact: Fact) -> Fact:
     """``b = a`` from ``a = b``."""
     eq = _equation(fact, "symm")
-    return _conclude("symm", _eq(eq.rhs, eq.lhs), (fact,))
+    return _conclude("symm", equation(eq.rhs, eq.lhs), (fact,))
 
 
 _BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda, _Quantifier)
@@ -171,7 +174,7 @@ def cong(fact: Fact, context: sympy.Lambda) -> Fact:
     """``C[a] = C[b]`` from ``a = b``: equals put in the same context are equal."""
     eq = _equation(fact, "cong")
     lhs, rhs = _replace(context, eq.lhs, "cong"), _replace(context, eq.rhs, "cong")
-    return _conclude("cong", _eq(lhs, rhs), (fact,), detail=context)
+    return _conclude("cong", equation(lhs, rhs), (fact,), detail=context)
 
 
 def cong_in_sums(fact: Fact, context: sympy.Lambda) -> Fact:
@@ -183,7 +186,7 @@ def cong_in_sums(fact: Fact, context: sympy.Lambda) -> Fact:
     eq = _equation(fact, "cong_in_sums")
     lhs = _replace(context, eq.lhs, "cong_in_sums", indices=True)
     rhs = _replace(context, eq.rhs, "cong_in_sums", indices=True)
-    return _conclude("cong", _eq(lhs, rhs), (fact,), detail=context)
+    return _conclude("cong", equation(lhs, rhs), (fact,), detail=context)
 
 
 def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
@@ -194,7 +197,7 @@ def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
     if not expr.has(eq.lhs):
         raise RuleError(f"unfold: {eq.lhs} does not occur in {sympy.sstr(expr)[:60]}")
     return _conclude(
-        "unfold", _eq(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,), detail=expr
+        "unfold", equation(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,), detail=expr
     )
 
 
@@ -304,8 +307,6 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
     """``∀ v ∈ D: F`` from an open fact F: a free symbol already ranges over every value of its
     assumed set D, so this only writes the quantifier. Refused for a fact whose shown domain
     says more than its symbols' assumptions (a condition it was proved under)."""
-    from symbolic.kernel.logic import domain_of, set_text
-
     if not isinstance(fact, Fact):
         raise RuleError(f"gen: expected a kernel Fact, got {type(fact).__name__}")
     variables = tuple(variables)
@@ -339,7 +340,7 @@ def scalar_transpose(expr: sympy.MatrixExpr) -> Fact:
             f"{getattr(expr, 'shape', None)}"
         )
     return _conclude(
-        "scalar_transpose", _eq(expr, sympy.Transpose(expr)), (), detail=expr, domain=()
+        "scalar_transpose", equation(expr, sympy.Transpose(expr)), (), detail=expr, domain=()
     )
 
 

@@ -21,25 +21,33 @@ context's SymPy time limit (``symbolic.kernel.limits``).
 
 from __future__ import annotations
 
-import time
-
 import sympy
 
-from symbolic.kernel.branches import at, difference, has_huge_power, resolve_closed_branches
+from symbolic.kernel.branches import assumed_sign, at, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input, denominators, sympy_value
-from symbolic.kernel.intervals import MAX_BITS, _in_domain, _sign_verdict, counterexample
-from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
-from symbolic.kernel.logic import ForAll, symbol_set
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Verdict, _revise, _verdict, combine
+from symbolic.kernel.huge_powers import difference, has_huge_power
+from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.interval_checks import _sign_verdict
+from symbolic.kernel.intervals import MAX_BITS
+from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
+from symbolic.kernel.points import counterexample, in_domain
+from symbolic.kernel.verdict import (
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    Clock,
+    Verdict,
+    _revise,
+    _verdict,
+    combine,
+)
 from symbolic.versions import backend
 
 # Long enough for every derivation in the toolkit (each takes milliseconds); short enough that a
 # hostile expression gives `unknown` quickly.
 SIMPLIFY_TIMEOUT_S = 3.0
-SPLIT_TIMEOUT_S = 5.0  # splitting a piecewise difference into branches
 CLOSED_BITS = 128  # a closed difference is first enclosed at this precision (quick), then SymPy
-_PIECEWISE_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign, sympy.Piecewise)
 
 
 def _exp_form(expr: sympy.Expr) -> sympy.Expr:
@@ -112,7 +120,7 @@ def _probe_point(expr: sympy.Expr) -> dict | None:
     for s in sorted(expr.free_symbols, key=str):
         if not isinstance(s, sympy.Symbol) or not s.is_commutative:
             return None
-        value = next((v for v in PROBE_VALUES if _in_domain(s, v) is True), None)
+        value = next((v for v in PROBE_VALUES if in_domain(s, v) is True), None)
         if value is None:
             return None
         point[s] = value
@@ -164,109 +172,54 @@ def zero_verdict(
     nonzero is tried at a point of those domains before ``simplify`` runs: certified nonzero
     there, it is refuted with the point as witness. Callers whose symbols range over less than
     their domains (a branch's region, a case ``t > 0`` of a larger claim) leave it off."""
-    seconds = current_limits().sympy_seconds(timeout_s)
-    start = time.perf_counter()
-    label = backend("sympy")
+    clock = Clock(timeout_s, "sympy", backend("sympy"))
     try:
         expr = as_input(expr)
     except ValueError as exc:  # nan, zoo: an undefined value is no identity
-        return _verdict(UNKNOWN, "sympy", f"not a defined value: {exc}", backend=label)
+        return _verdict(UNKNOWN, "sympy", f"not a defined value: {exc}", backend=clock.backend)
     huge = has_huge_power(expr)
     if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
         nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
         if nonzero.status == PROVED:
-            return _revise(
-                nonzero,
-                status=REFUTED,
-                reason="difference is a nonzero number",
-                certificate=f"lhs − rhs: {nonzero.certificate}",
-            )
+            return _nonzero_difference(nonzero)
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            "a power too large to compute exactly; its enclosure does not decide",
-            backend=label,
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
+        reason = "a power too large to compute exactly; its enclosure does not decide"
+        return clock.verdict(UNKNOWN, reason)
     try:
-        with deadline(seconds) as dl:
+        with deadline(clock.limit) as dl:
             probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
             reduced, refuted = _zero_form(expr, probe)
             if refuted is not None:
-                return _revise(refuted, seconds=time.perf_counter() - start)
+                return _revise(refuted, seconds=clock.elapsed)
             closed = reduced.is_number and not reduced.free_symbols
     except BudgetExceeded as exc:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"simplification undecided: {exc}",
-            backend=label,
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
-    except (
-        RecursionError,
-        MemoryError,
-        OverflowError,
-        TypeError,
-        ValueError,
-        AttributeError,
-    ) as exc:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"simplification failed: {type(exc).__name__}",
-            backend=label,
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
-    elapsed = time.perf_counter() - start
+        return clock.verdict(UNKNOWN, f"simplification undecided: {exc}")
+    except (RecursionError, MemoryError, OverflowError, TypeError, ValueError, AttributeError) as e:
+        return clock.verdict(UNKNOWN, f"simplification failed: {type(e).__name__}")
+    elapsed = clock.elapsed
     if dl.expired:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"time limit of {seconds:g} s passed",
-            backend=label,
-            timeout_s=seconds,
-            seconds=elapsed,
-        )
+        return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
     if reduced == 0:
-        return _verdict(
-            PROVED,
-            "sympy",
-            "difference simplifies to 0",
-            backend=label,
-            timeout_s=seconds,
-            seconds=elapsed,
-        )
+        return clock.verdict(PROVED, "difference simplifies to 0")
     if closed:  # a closed number: refuted only when certified nonzero
         nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS)
+        seconds = elapsed + nonzero.seconds
         if nonzero.status == PROVED:
-            return _revise(
-                nonzero,
-                status=REFUTED,
-                reason="difference is a nonzero number",
-                certificate=f"lhs − rhs: {nonzero.certificate}",
-                seconds=elapsed + nonzero.seconds,
-            )
+            return _nonzero_difference(nonzero, seconds=seconds)
         if nonzero.status == REFUTED:  # exactly 0 after all
-            return _verdict(
-                PROVED,
-                "exact",
-                "difference is exactly 0",
-                backend=label,
-                timeout_s=seconds,
-                seconds=elapsed + nonzero.seconds,
-            )
-    return _verdict(
-        UNKNOWN,
-        "sympy",
-        f"difference not reduced to 0: {_short(reduced)}",
-        backend=label,
-        timeout_s=seconds,
-        seconds=elapsed,
+            return clock.verdict(PROVED, "difference is exactly 0", method="exact", seconds=seconds)
+    reason = f"difference not reduced to 0: {_short(reduced)}"
+    return clock.verdict(UNKNOWN, reason, seconds=elapsed)
+
+
+def _nonzero_difference(nonzero: Verdict, **changes) -> Verdict:
+    """``lhs − rhs = 0`` refuted by the certificate that the difference is a nonzero number."""
+    return _revise(
+        nonzero,
+        status=REFUTED,
+        reason="difference is a nonzero number",
+        certificate=f"lhs − rhs: {nonzero.certificate}",
+        **changes,
     )
 
 
@@ -277,16 +230,10 @@ def _short(expr: sympy.Basic) -> str:
         return type(expr).__name__
 
 
-def _eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
-    return sympy.Eq(lhs, rhs, evaluate=False)
-
-
 def _domain(expr: sympy.Basic) -> tuple[str, ...]:
     """The assumptions of the free real symbols, as shown beside a fact (``t ∈ (0, ∞)``), and
     the denominators that must be nonzero (``x − 1 ≠ 0``): an identity with a denominator is
     claimed only where it is defined."""
-    from symbolic.kernel.logic import set_text
-
     out = []
     for s in sorted(getattr(expr, "free_symbols", set()), key=str):
         if isinstance(s, sympy.Symbol) and not isinstance(s, sympy.Dummy):
@@ -303,24 +250,14 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     if isinstance(lhs, sympy.MatrixBase) and isinstance(rhs, sympy.MatrixBase):
         return check_matrix_equal(lhs, rhs, timeout_s)
-    formula = _eq(lhs, rhs)
-    start = time.perf_counter()
-    seconds = current_limits().sympy_seconds(timeout_s)
+    formula = equation(lhs, rhs)
+    clock = Clock(timeout_s, "sympy")
     try:
-        with deadline(seconds):  # building lhs − rhs is evaluation too
+        with deadline(clock.limit):  # building lhs − rhs is evaluation too
             diff = difference(lhs, rhs)
     except BudgetExceeded as exc:
-        return _fact(
-            formula,
-            _verdict(
-                UNKNOWN,
-                "sympy",
-                f"lhs − rhs not built: {exc}",
-                timeout_s=seconds,
-                seconds=time.perf_counter() - start,
-            ),
-            domain=_domain(formula),
-        )
+        verdict = clock.verdict(UNKNOWN, f"lhs − rhs not built: {exc}")
+        return _fact(formula, verdict, domain=_domain(formula))
     return _fact(
         formula,
         zero_verdict(diff, timeout_s, universal=True, defined=denominators(lhs, rhs)),
@@ -382,7 +319,7 @@ def _dimension_points(symbols: list) -> list[dict]:
         values = [
             sympy.Integer(n)
             for n in range(1, SHAPE_POINTS + 1)
-            if _in_domain(sym, sympy.Integer(n)) is True
+            if in_domain(sym, sympy.Integer(n)) is True
         ]
         grid = [{**g, sym: v} for g in grid for v in values]
     return grid
@@ -393,7 +330,7 @@ def check_matrix_equal(
 ) -> Fact:
     """The fact ``lhs = rhs`` between explicit matrices, decided entry by entry."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    formula = _eq(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
+    formula = equation(sympy.ImmutableMatrix(lhs), sympy.ImmutableMatrix(rhs))
     if len(lhs.shape) != len(rhs.shape):
         raise ValueError(f"shapes {lhs.shape} and {rhs.shape} have different ranks")
     shapes = shape_verdict(lhs.shape, rhs.shape)
@@ -407,191 +344,6 @@ def check_matrix_equal(
         "entry",
     )
     return _fact(formula, verdict, domain=_domain(formula))
-
-
-SINGULAR_TIMEOUT_S = 1.0  # solving a denominator for its real zeros
-
-
-NOT_LISTED = "the zeros of a denominator are not a finite set SymPy can list"
-
-
-def _singular(exprs: tuple, var: sympy.Symbol) -> tuple[sympy.FiniteSet | None, str]:
-    """The real zeros of the denominators of ``exprs`` (in ``var``), or None and the reason when
-    they are not a finite set SymPy can list (then no identity with them is decided)."""
-    points: set = set()
-    for d in denominators(*exprs):
-        if assumed_sign(d, "nonzero")[0] is True:  # never 0 (SymPy's assumptions, as check_sign)
-            continue
-        if d.free_symbols - {var}:
-            return None, f"{NOT_LISTED}: {d} depends on other symbols"
-        try:
-            with deadline(current_limits().sympy_seconds(SINGULAR_TIMEOUT_S)):
-                zeros = sympy.solveset(d, var, domain=sympy.S.Reals)
-        except BudgetExceeded as exc:
-            return None, f"{NOT_LISTED}: {exc}"
-        except (NotImplementedError, TypeError, ValueError) as exc:
-            return None, f"{NOT_LISTED}: {type(exc).__name__}"
-        if not isinstance(zeros, sympy.FiniteSet):
-            return None, NOT_LISTED
-        points |= set(zeros)
-    return sympy.FiniteSet(*points), ""
-
-
-def _without(domain: sympy.Set, points: sympy.FiniteSet) -> sympy.Set:
-    """``domain ∖ points``, kept as a complement so that it prints ``ℝ ∖ {1}``."""
-    inside = [q for q in points if domain.contains(q) is not sympy.false]
-    if not inside:
-        return domain
-    return sympy.Complement(domain, sympy.FiniteSet(*inside), evaluate=False)
-
-
-def check_zero_on(
-    expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set, timeout_s: float = SIMPLIFY_TIMEOUT_S
-) -> Fact:
-    """The fact ``∀ var ∈ domain: expr = 0``; a piecewise ``expr`` is split into its branches
-    (first match wins), each branch decided on the part of ``domain`` it owns. The zeros of
-    ``expr``'s denominators are taken out of the domain (``∀ t ∈ (0, ∞) ∖ {1}: …``)."""
-    expr = as_input(expr, "expr")
-    singular, why = _singular((expr,), var)
-    if singular is None:
-        return _fact(ForAll((var,), _eq(expr, 0), domain=domain), _verdict(UNKNOWN, "sympy", why))
-    domain = _without(domain, singular)
-    formula = ForAll((var,), _eq(expr, 0), domain=domain)
-    verdict = zero_verdict(expr, timeout_s)
-    if verdict.status != UNKNOWN or not expr.has(*_PIECEWISE_HEADS):
-        if verdict.status == REFUTED and domain.is_empty:
-            verdict = _verdict(PROVED, "sympy", "the domain is empty")
-        return _fact(formula, verdict)
-    return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
-
-
-def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
-    start = time.perf_counter()
-    seconds = current_limits().sympy_seconds(SPLIT_TIMEOUT_S)
-    try:
-        with deadline(seconds) as dl:
-            folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
-            if not isinstance(folded, sympy.Piecewise):
-                branches = [(folded, sympy.true)]
-            else:
-                branches = list(folded.args)
-            verdicts = []
-            covered: sympy.Set = sympy.EmptySet
-            for value, cond in branches:  # first match wins: a branch owns what is left
-                cond_set = domain if cond is sympy.true else cond.as_set().intersect(domain)
-                region = sympy.Complement(cond_set, covered)
-                covered = covered.union(cond_set)
-                if region.is_empty:
-                    continue
-                v = zero_verdict(value, timeout_s)
-                if v.status == PROVED:
-                    verdicts.append(v)
-                    continue
-                if isinstance(region, sympy.FiniteSet):  # isolated points: decide each
-                    v = combine(
-                        [zero_verdict(value.xreplace({var: q}), timeout_s) for q in region], "point"
-                    )
-                elif (
-                    v.status == REFUTED
-                    and region.is_empty is False
-                    and var not in value.free_symbols
-                ):
-                    # a constant nonzero branch on a nonempty region
-                    v = _revise(v, reason=f"branch {_short(value)} ≠ 0 on {region}")
-                elif v.status == REFUTED:
-                    v = _revise(v, status=UNKNOWN, reason="branch not decided on its region")
-                verdicts.append(v)
-            result = combine(verdicts, "branch")
-    except (
-        BudgetExceeded,
-        NotImplementedError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        RecursionError,
-    ) as exc:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"piecewise split failed: {type(exc).__name__}",
-            seconds=time.perf_counter() - start,
-        )
-    if dl.expired:
-        return _verdict(
-            UNKNOWN,
-            "sympy",
-            f"time limit of {seconds:g} s passed",
-            timeout_s=seconds,
-            seconds=time.perf_counter() - start,
-        )
-    return result
-
-
-HALF_LINE = sympy.Interval.open(0, sympy.oo)
-T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases below
-
-
-def sign_cases(
-    diff: sympy.Expr,
-    var: sympy.Symbol,
-    timeout_s: float = SIMPLIFY_TIMEOUT_S,
-    skip_zero: bool = False,
-) -> tuple[Fact, ...]:
-    """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
-    ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
-    cases = (
-        check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
-        check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
-    )
-    if skip_zero:
-        return cases
-    at0 = at(diff, {var: 0})
-    return cases + (_fact(_eq(at0, 0), zero_verdict(at0, timeout_s)),)
-
-
-def check_identity(
-    lhs: sympy.Expr,
-    rhs: sympy.Expr,
-    var: sympy.Symbol,
-    hint: sympy.Expr | None = None,
-    timeout_s: float = SIMPLIFY_TIMEOUT_S,
-) -> Fact:
-    """The fact ``∀ var ∈ ℝ: lhs = rhs``, by cases: ``var = t > 0``, ``var = −t``, ``var = 0``.
-
-    Where a denominator of ``lhs``, ``rhs`` (or ``hint``) vanishes the identity is not claimed:
-    those points leave the domain, and it is shown (``∀ x ∈ ℝ ∖ {1}: (x² − x)/(x − 1) = x``);
-    when SymPy cannot list them the identity is unknown.
-
-    ``hint`` (proposed by untrusted code, e.g. SymPy's ``simplify`` of ``lhs``) is a form of
-    ``lhs`` that is easier to decide: the kernel checks ``lhs = hint`` first, then the cases on
-    ``hint − rhs``.
-    """
-    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
-    hint = None if hint is None else as_input(hint, "hint")
-    singular, why = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
-    if singular is None:
-        return _fact(
-            ForAll((var,), _eq(lhs, rhs), domain=sympy.S.Reals), _verdict(UNKNOWN, "sympy", why)
-        )
-    domain = _without(sympy.S.Reals, singular)
-    parts: tuple[Fact, ...] = ()
-    middle = lhs
-    if hint is not None:
-        parts = (check_equal(lhs, hint, timeout_s),)
-        middle = hint
-    whole = zero_verdict(middle - rhs, timeout_s)  # for all var at once, when SymPy sees it
-    if whole.status == PROVED:
-        parts += (_fact(_eq(middle - rhs, 0), whole),)
-    else:
-        parts += sign_cases(middle - rhs, var, timeout_s, skip_zero=0 in singular)
-    verdict = combine((p.verdict for p in parts), "case")
-    if verdict.status == REFUTED:  # a refuted case is a refutation only with a witness point
-        verdict = _revise(
-            verdict,
-            status=UNKNOWN,
-            reason="a case was refuted without a point; use counterexample()",
-        )
-    return _fact(ForAll((var,), _eq(lhs, rhs), domain=domain), verdict, parts=parts)
 
 
 SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
@@ -622,12 +374,3 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
     else:  # "not positive for some value" is not a refutation of ∀: needs a witness
         verdict = _verdict(UNKNOWN, "sympy", reason, backend=label)
     return _fact(formula, verdict, domain=_domain(formula))
-
-
-def assumed_sign(expr: sympy.Expr, sign: str) -> tuple[bool | None, str]:
-    """SymPy's assumptions on ``expr``'s sign (``expr.is_positive``, ...) and why undecided."""
-    try:
-        answer = getattr(expr, f"is_{sign}")
-    except (TypeError, ValueError, RecursionError) as exc:
-        return None, f"assumptions failed: {type(exc).__name__}"
-    return answer, f"assumptions cannot decide whether it is {sign}"

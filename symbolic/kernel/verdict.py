@@ -12,6 +12,7 @@ fails on any module outside the kernel that does.)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from symbolic.errors import ToolkitError
+from symbolic.kernel.limits import current_limits, uninterrupted
 
 Status = Literal["proved", "refuted", "unknown"]
 PROVED: Status = "proved"
@@ -38,8 +40,6 @@ def _mint() -> Iterator[None]:
     time limit's interrupt waits until the door is shut again: raised between setting the flag
     and the ``try`` that restores it, it left the door open for the rest of the context (seen:
     ``Verdict("proved", ...)`` outside the kernel no longer raised, later in a test worker)."""
-    from symbolic.kernel.limits import uninterrupted
-
     with uninterrupted():
         previous = _MINTING.get()
         _MINTING.set(True)
@@ -132,6 +132,26 @@ def _verdict(status: Status, method: str, reason: str = "", **kw: Any) -> Verdic
 def _revise(v: Verdict, **changes: Any) -> Verdict:
     with _mint():
         return replace(v, **changes)
+
+
+class Clock:
+    """A check's time: its limit (``timeout_s`` under the context's cap) and the time since it
+    started. ``verdict`` fills in both, and the check's method and backend, unless given."""
+
+    def __init__(self, timeout_s: float, method: str, backend: str = "") -> None:
+        self.limit = current_limits().sympy_seconds(timeout_s)
+        self.method, self.backend = method, backend
+        self.start = time.perf_counter()
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def verdict(self, status: Status, reason: str, **kw: Any) -> Verdict:
+        fields = {"method": self.method, "backend": self.backend, "timeout_s": self.limit}
+        fields.update(kw)
+        fields.setdefault("seconds", self.elapsed)
+        return _verdict(status, fields.pop("method"), reason, **fields)
 
 
 def combine(verdicts: Iterable[Verdict], what: str = "step") -> Verdict:

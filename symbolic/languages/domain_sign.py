@@ -26,7 +26,7 @@ from math import gcd
 import mpmath
 import sympy
 
-from symbolic.kernel.intervals import CannotEnclose, enclose, tight_enclosure
+from symbolic.kernel import CannotEnclose, enclose, tight_enclosure
 
 ACCURATE_BITS = 2048  # enough to resolve constants down to ~1e-600 beside terms of size 1
 MAX_DEGREE = 40  # of a polynomial (in x or in t = e^{gx}) that sign_everywhere examines

@@ -35,7 +35,7 @@ import mpmath
 import sympy
 from mpmath import iv
 
-from symbolic.kernel.special import SeriesTooLong, hyp0f1_bounds
+from symbolic.kernel import SeriesTooLong, hyp0f1_bounds
 
 s = sympy.Symbol("s", real=True)
 d_ = sympy.Symbol("d", positive=True)

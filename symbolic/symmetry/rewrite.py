@@ -30,8 +30,15 @@ from sympy.core.function import AppliedUndef
 from symbolic.activations import z
 from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.engine import Step
-from symbolic.kernel import Fact, RuleError, check_identity, check_sum_equal, inst, trans
-from symbolic.kernel.rules import cong_in_sums
+from symbolic.kernel import (
+    Fact,
+    RuleError,
+    check_identity,
+    check_sum_equal,
+    cong_in_sums,
+    inst,
+    trans,
+)
 from symbolic.languages.transform_language import domain_text
 from symbolic.layer_witness import t_real
 

@@ -11,8 +11,7 @@ import sympy
 
 from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Result, Step
-from symbolic.kernel import KernelViolation, Verdict, check_equal, define
-from symbolic.kernel.fact import Fact
+from symbolic.kernel import Fact, KernelViolation, Verdict, check_equal, define
 
 a = sympy.Symbol("a", real=True)
 

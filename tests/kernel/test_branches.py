@@ -13,8 +13,8 @@ import sympy
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from symbolic.kernel.branches import MAX_ROOT_INDEX_BITS, at
-from symbolic.kernel.intervals import tight_enclosure
+from symbolic.kernel import at, tight_enclosure
+from symbolic.kernel.huge_powers import MAX_ROOT_INDEX_BITS
 
 x = sympy.Symbol("x", real=True)
 R = sympy.Rational
@@ -92,7 +92,7 @@ def _sigmoid(e):
 
 
 def test_a_closed_argument_that_always_wins_decides_the_branch():
-    from symbolic.kernel.branches import resolve_closed_branches as resolve
+    from symbolic.kernel import resolve_closed_branches as resolve
 
     at_most = _sigmoid(400) - 3 * sympy.Abs(x - 1)  # ≤ sigmoid(400) < 1 for every x
     assert resolve(sympy.Max(1, at_most, evaluate=False)) == 1
@@ -113,7 +113,7 @@ def test_a_closed_argument_that_always_wins_decides_the_branch():
 def test_resolving_max_min_keeps_the_value_at_every_point(c, k, v):
     """Max(c, k − |x − 1| − x²) and Min(c, k + |x| + x²): wherever the closed c is kept, it is
     the value of the branch at every point (checked exactly at x = v)."""
-    from symbolic.kernel.branches import resolve_closed_branches as resolve
+    from symbolic.kernel import resolve_closed_branches as resolve
 
     c, k, v = R(c), R(k), R(v)
     for head, arg in (

@@ -1,5 +1,5 @@
 """``check_equal`` refutes at a point of the symbols' domains before ``simplify`` runs
-(``symbolic.kernel.sympy_checks._refuted_at_a_point``), and ``_in_domain`` judges a point
+(``symbolic.kernel.sympy_checks._refuted_at_a_point``), and ``in_domain`` judges a point
 against every assumption of a symbol."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from symbolic.kernel import check_equal, check_matrix_equal
 from symbolic.kernel import sympy_checks as sc
-from symbolic.kernel.intervals import _in_domain
+from symbolic.kernel.points import in_domain
 
 x = sympy.Symbol("x", real=True)
 t = sympy.Symbol("t", positive=True)
@@ -63,7 +63,7 @@ DOMAIN_ONLY = [  # true on the symbol's domain, false outside it (SymPy leaves e
 
 
 def test_a_claim_true_on_the_domain_is_never_refuted_outside_it(monkeypatch):
-    from symbolic.kernel import intervals
+    from symbolic.kernel import points
 
     for lhs, rhs in DOMAIN_ONLY:
         assert not check_equal(lhs, rhs).refuted
@@ -77,7 +77,7 @@ def test_a_claim_true_on_the_domain_is_never_refuted_outside_it(monkeypatch):
         assert not check_equal(lhs, rhs).refuted
     # ... and without that check the same claims are refuted: the cases reach the probe, and
     # only the domains keep them sound
-    monkeypatch.setattr(intervals, "_in_domain", lambda symbol, value: True)
+    monkeypatch.setattr(points, "in_domain", lambda symbol, value: True)
     for lhs, rhs in DOMAIN_ONLY:
         assert check_equal(lhs, rhs).refuted
 
@@ -132,7 +132,7 @@ DECLARED = {
 )
 def test_in_domain_judges_a_rational_by_every_assumption(assumptions, value):
     s = sympy.Symbol("s", **assumptions)
-    inside = _in_domain(s, sympy.Rational(value.numerator, value.denominator))
+    inside = in_domain(s, sympy.Rational(value.numerator, value.denominator))
     assert inside is all(DECLARED[key](value) for key in assumptions)
 
 
@@ -142,7 +142,7 @@ def test_the_probe_point_lies_in_every_symbols_domain(assumptions):
     s = sympy.Symbol("s", **assumptions)
     point = sc._probe_point(s + x)
     if point is None:  # no value of PROBE_VALUES fits: no probe at all
-        assert not any(_in_domain(s, v) for v in sc.PROBE_VALUES)
+        assert not any(in_domain(s, v) for v in sc.PROBE_VALUES)
         return
     from fractions import Fraction
 

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from symbolic.kernel import (
+    Fact,
     ForAll,
     RuleError,
     assume,
@@ -28,7 +29,6 @@ from symbolic.kernel import (
     undecided,
     unfold,
 )
-from symbolic.kernel.fact import Fact
 
 a, b = sympy.symbols("a b", real=True)
 t = sympy.Symbol("t", positive=True)
@@ -196,7 +196,7 @@ X = sympy.IndexedBase("X", real=True)
 
 def test_cong_in_sums_rewrites_under_an_integer_index_literally_and_rechecks_as_cong():
     from symbolic.evidence.rules import derive
-    from symbolic.kernel.rules import cong_in_sums
+    from symbolic.kernel import cong_in_sums
 
     f = check_equal(X[i_] * (X[i_] + 1), X[i_] ** 2 + X[i_])
     context = sympy.Lambda(h, sympy.Sum(h * X[i_ + 1], (i_, 0, n_ - 1)))
@@ -218,7 +218,7 @@ def test_cong_in_sums_rewrites_under_an_integer_index_literally_and_rechecks_as_
     ],
 )
 def test_cong_in_sums_refuses_an_index_whose_set_misses_integers(index):
-    from symbolic.kernel.rules import cong_in_sums
+    from symbolic.kernel import cong_in_sums
 
     f = check_equal(index * (index + 1), index**2 + index)
     with pytest.raises(RuleError, match="capture"):
@@ -226,7 +226,7 @@ def test_cong_in_sums_refuses_an_index_whose_set_misses_integers(index):
 
 
 def test_cong_in_sums_refuses_capture_by_other_binders():
-    from symbolic.kernel.rules import cong_in_sums
+    from symbolic.kernel import cong_in_sums
 
     f = check_equal(a * (a + 1), a**2 + a)
     with pytest.raises(RuleError, match="capture"):
@@ -236,7 +236,7 @@ def test_cong_in_sums_refuses_capture_by_other_binders():
 
 
 def test_cong_in_sums_proves_nothing_from_an_unproved_premise():
-    from symbolic.kernel.rules import cong_in_sums
+    from symbolic.kernel import cong_in_sums
 
     f = undecided(sympy.Eq(X[i_], 2 * X[i_]), "no")
     fact = cong_in_sums(f, sympy.Lambda(h, sympy.Sum(h, (i_, 0, n_))))
@@ -254,7 +254,7 @@ def test_inst_refuses_an_entry_not_known_to_be_real():
 @given(st.integers(min_value=0, max_value=5), st.lists(RATIONALS, min_size=7, max_size=7))
 def test_a_rewrite_under_a_sum_holds_at_random_values(n, values):
     """cong_in_sums conclusions are true: both sums evaluated exactly at random entries."""
-    from symbolic.kernel.rules import cong_in_sums
+    from symbolic.kernel import cong_in_sums
 
     fa = check_identity(sympy.Max(0, 2 * a), 2 * sympy.Max(0, a), a)
     at = inst(fa, {a: X[i_] - X[i_ + 1]})

@@ -104,7 +104,7 @@ def test_erfc_tail_encloses_the_true_value_tightly(x, bits):
     (erf(26) − 1 is −5.7e-296, which the old one-sided tail could not tell from 0)."""
     import sympy
 
-    from symbolic.kernel.intervals import enclose, tight_enclosure
+    from symbolic.kernel import enclose, tight_enclosure
 
     point = sympy.Rational(x.numerator, x.denominator)
     with mpmath.workdps(400):
@@ -180,7 +180,7 @@ def test_a_float_of_many_bits_is_enclosed_with_every_bit(n, precision):
     rational (regression: it went through mpmath.mpf and was rounded to 53 bits)."""
     import sympy
 
-    from symbolic.kernel.intervals import enclose
+    from symbolic.kernel import enclose
 
     value = sympy.Float(sympy.Rational(n, 3**25), precision=precision)
     exact = sympy.Rational(value)  # every bit of the binary float

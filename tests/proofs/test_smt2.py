@@ -148,7 +148,7 @@ def test_a_flipped_goal_is_a_disagreement(copy):
     flipped = re.sub(r"\(not (\$x\d+)\)", r"\1", text)
     assert flipped != text
     target.write_text(flipped, encoding="utf-8")
-    from symbolic.kernel.limits import limits
+    from symbolic.kernel import limits
 
     with limits(z3_timeout_ms=2000):
         rows, code, _ = rc.recheck(copy, only=[claim_of(target)])
@@ -206,7 +206,7 @@ def test_a_bound_is_rebisected(bound, ok):
     """``∀ x ∈ [0, 1]: exp(x) − x < bound``: re-checked by a bisection of the re-check's own
     (true for bound 2; for bound 1 it fails at x = 0 and is not a pass)."""
     from symbolic.evidence.certificates import check_bound
-    from symbolic.kernel.logic import ForAll
+    from symbolic.kernel import ForAll
 
     x = sympy.Symbol("x", real=True)
     f = ForAll((x,), sympy.Lt(sympy.exp(x) - x, bound, evaluate=False), sympy.Interval(0, 1))

@@ -15,9 +15,7 @@ from symbolic.evidence.certificates import check_no_degree, degree_form
 from symbolic.evidence.export import certificate
 from symbolic.evidence.formula_reader import read_formula
 from symbolic.evidence.manifest import Checks, required_checks
-from symbolic.kernel.homogeneity import P as DEGREE
-from symbolic.kernel.homogeneity import homogeneity_formula, refute_homogeneous
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import DEGREE, Exists, ForAll, homogeneity_formula, refute_homogeneous
 
 P, A = sympy.Symbol("p", real=True), sympy.Symbol("alpha", positive=True)
 

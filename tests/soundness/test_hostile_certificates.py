@@ -486,7 +486,7 @@ def test_each_rule_concludes_its_shape(rule, premises, detail, conclusion):
 
 def test_inst_substitutes_the_bound_variables():
     from symbolic.evidence.rules import derive
-    from symbolic.kernel.logic import ForAll
+    from symbolic.kernel import ForAll
 
     law = ForAll((x,), sympy.Eq(sympy.exp(x) * sympy.exp(-x), 1))
     assert derive("inst", [law], sympy.Tuple(sympy.Tuple(x, a))) == sympy.Eq(

@@ -193,8 +193,7 @@ def test_the_null_checker_reaches_every_decider_of_the_kernel():
     """Shapes, SymPy's assumptions and the matrix normal form decide too: under the null checker
     they answer unknown. (Regression: a mutant whose shapes differ, (B, d + 2) vs (B, d + 1),
     was refuted by a shape comparison no backend made, found by the full --null-checker run.)"""
-    from symbolic.kernel import check_sign
-    from symbolic.kernel.matrices import check_matrix_expr_equal
+    from symbolic.kernel import check_matrix_expr_equal, check_sign
 
     d, B = sympy.symbols("d B", integer=True, positive=True)
     wide, narrow = sympy.MatrixSymbol("y", B, d + 2), sympy.MatrixSymbol("z", B, d + 1)
@@ -216,7 +215,7 @@ def test_the_null_checker_reaches_every_decider_of_the_kernel():
 
 
 def test_two_symbolic_shapes_are_told_apart_at_a_certified_point():
-    from symbolic.kernel.matrices import check_matrix_expr_equal
+    from symbolic.kernel import check_matrix_expr_equal
 
     d, n, B = sympy.symbols("d n B", integer=True, positive=True)
     x, K = sympy.MatrixSymbol("x", B, d), sympy.MatrixSymbol("K", n, d)

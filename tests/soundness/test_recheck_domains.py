@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from symbolic.evidence.certificates import check_witness
 from symbolic.evidence.formula_reader import read_formula
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel import ForAll
 
 x = sympy.Symbol("x", real=True)
 NONZERO = sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo))

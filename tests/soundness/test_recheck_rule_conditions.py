@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from symbolic.evidence.rules import derive
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel import ForAll
 
 x = sympy.Symbol("x", real=True)
 t = sympy.Symbol("t", positive=True)

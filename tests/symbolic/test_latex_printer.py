@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel import Exists, ForAll
 from symbolic.render import latex_printer
 from symbolic.render.latex_breaks import breakable
 from symbolic.render.latex_printer import latex

@@ -1,0 +1,201 @@
+"""Identities on a domain: ``check_zero_on`` (piecewise, split into branches) and
+``check_identity`` (``∀ z ∈ ℝ``, by the cases z > 0, z < 0, z = 0).
+
+The zeros of the denominators are taken out of the domain (``∀ t ∈ (0, ∞) ∖ {1}: …``); when
+SymPy cannot list them the identity is unknown. Each difference is decided by ``zero_verdict``.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
+from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.kernel.logic import ForAll, equation
+from symbolic.kernel.sympy_checks import (
+    SIMPLIFY_TIMEOUT_S,
+    _short,
+    check_equal,
+    zero_verdict,
+)
+from symbolic.kernel.verdict import (
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    Clock,
+    Verdict,
+    _revise,
+    _verdict,
+    combine,
+)
+
+SPLIT_TIMEOUT_S = 5.0  # splitting a piecewise difference into branches
+SINGULAR_TIMEOUT_S = 1.0  # solving a denominator for its real zeros
+
+
+NOT_LISTED = "the zeros of a denominator are not a finite set SymPy can list"
+
+
+def _singular(exprs: tuple, var: sympy.Symbol) -> tuple[sympy.FiniteSet | None, str]:
+    """The real zeros of the denominators of ``exprs`` (in ``var``), or None and the reason when
+    they are not a finite set SymPy can list (then no identity with them is decided)."""
+    points: set = set()
+    for d in denominators(*exprs):
+        if assumed_sign(d, "nonzero")[0] is True:  # never 0 (SymPy's assumptions, as check_sign)
+            continue
+        if d.free_symbols - {var}:
+            return None, f"{NOT_LISTED}: {d} depends on other symbols"
+        try:
+            with deadline(current_limits().sympy_seconds(SINGULAR_TIMEOUT_S)):
+                zeros = sympy.solveset(d, var, domain=sympy.S.Reals)
+        except BudgetExceeded as exc:
+            return None, f"{NOT_LISTED}: {exc}"
+        except (NotImplementedError, TypeError, ValueError) as exc:
+            return None, f"{NOT_LISTED}: {type(exc).__name__}"
+        if not isinstance(zeros, sympy.FiniteSet):
+            return None, NOT_LISTED
+        points |= set(zeros)
+    return sympy.FiniteSet(*points), ""
+
+
+def _without(domain: sympy.Set, points: sympy.FiniteSet) -> sympy.Set:
+    """``domain ∖ points``, kept as a complement so that it prints ``ℝ ∖ {1}``."""
+    inside = [q for q in points if domain.contains(q) is not sympy.false]
+    if not inside:
+        return domain
+    return sympy.Complement(domain, sympy.FiniteSet(*inside), evaluate=False)
+
+
+def check_zero_on(
+    expr: sympy.Expr, var: sympy.Symbol, domain: sympy.Set, timeout_s: float = SIMPLIFY_TIMEOUT_S
+) -> Fact:
+    """The fact ``∀ var ∈ domain: expr = 0``; a piecewise ``expr`` is split into its branches
+    (first match wins), each branch decided on the part of ``domain`` it owns. The zeros of
+    ``expr``'s denominators are taken out of the domain (``∀ t ∈ (0, ∞) ∖ {1}: …``)."""
+    expr = as_input(expr, "expr")
+    singular, why = _singular((expr,), var)
+    if singular is None:
+        return _fact(
+            ForAll((var,), equation(expr, 0), domain=domain), _verdict(UNKNOWN, "sympy", why)
+        )
+    domain = _without(domain, singular)
+    formula = ForAll((var,), equation(expr, 0), domain=domain)
+    verdict = zero_verdict(expr, timeout_s)
+    if verdict.status != UNKNOWN or not expr.has(*BRANCH_HEADS):
+        if verdict.status == REFUTED and domain.is_empty:
+            verdict = _verdict(PROVED, "sympy", "the domain is empty")
+        return _fact(formula, verdict)
+    return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
+
+
+SPLIT_ERRORS = (BudgetExceeded, NotImplementedError, TypeError, ValueError, AttributeError)
+
+
+def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
+    clock = Clock(SPLIT_TIMEOUT_S, "sympy")
+    try:
+        with deadline(clock.limit) as dl:
+            folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
+            if isinstance(folded, sympy.Piecewise):
+                branches = list(folded.args)
+            else:
+                branches = [(folded, sympy.true)]
+            verdicts = []
+            covered: sympy.Set = sympy.EmptySet
+            for value, cond in branches:  # first match wins: a branch owns what is left
+                cond_set = domain if cond is sympy.true else cond.as_set().intersect(domain)
+                region = sympy.Complement(cond_set, covered)
+                covered = covered.union(cond_set)
+                if not region.is_empty:
+                    verdicts.append(_branch_verdict(value, var, region, timeout_s))
+            result = combine(verdicts, "branch")
+    except (*SPLIT_ERRORS, RecursionError) as exc:
+        reason = f"piecewise split failed: {type(exc).__name__}"
+        return clock.verdict(UNKNOWN, reason, backend="", timeout_s=None)
+    if dl.expired:
+        return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
+    return result
+
+
+def _branch_verdict(value, var, region, timeout_s) -> Verdict:
+    """``value = 0`` on ``region``: refuted only for a constant nonzero branch."""
+    v = zero_verdict(value, timeout_s)
+    if v.status == PROVED:
+        return v
+    if isinstance(region, sympy.FiniteSet):  # isolated points: decide each
+        return combine([zero_verdict(value.xreplace({var: q}), timeout_s) for q in region], "point")
+    if v.status == REFUTED and region.is_empty is False and var not in value.free_symbols:
+        return _revise(v, reason=f"branch {_short(value)} ≠ 0 on {region}")  # constant, nonzero
+    if v.status == REFUTED:
+        return _revise(v, status=UNKNOWN, reason="branch not decided on its region")
+    return v
+
+
+HALF_LINE = sympy.Interval.open(0, sympy.oo)
+T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases below
+
+
+def sign_cases(
+    diff: sympy.Expr,
+    var: sympy.Symbol,
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+    skip_zero: bool = False,
+) -> tuple[Fact, ...]:
+    """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
+    ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
+    cases = (
+        check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
+        check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
+    )
+    if skip_zero:
+        return cases
+    at0 = at(diff, {var: 0})
+    return cases + (_fact(equation(at0, 0), zero_verdict(at0, timeout_s)),)
+
+
+def check_identity(
+    lhs: sympy.Expr,
+    rhs: sympy.Expr,
+    var: sympy.Symbol,
+    hint: sympy.Expr | None = None,
+    timeout_s: float = SIMPLIFY_TIMEOUT_S,
+) -> Fact:
+    """The fact ``∀ var ∈ ℝ: lhs = rhs``, by cases: ``var = t > 0``, ``var = −t``, ``var = 0``.
+
+    Where a denominator of ``lhs``, ``rhs`` (or ``hint``) vanishes the identity is not claimed:
+    those points leave the domain, and it is shown (``∀ x ∈ ℝ ∖ {1}: (x² − x)/(x − 1) = x``);
+    when SymPy cannot list them the identity is unknown.
+
+    ``hint`` (proposed by untrusted code, e.g. SymPy's ``simplify`` of ``lhs``) is a form of
+    ``lhs`` that is easier to decide: the kernel checks ``lhs = hint`` first, then the cases on
+    ``hint − rhs``.
+    """
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
+    hint = None if hint is None else as_input(hint, "hint")
+    singular, why = _singular((lhs, rhs) + (() if hint is None else (hint,)), var)
+    if singular is None:
+        return _fact(
+            ForAll((var,), equation(lhs, rhs), domain=sympy.S.Reals),
+            _verdict(UNKNOWN, "sympy", why),
+        )
+    domain = _without(sympy.S.Reals, singular)
+    parts: tuple[Fact, ...] = ()
+    middle = lhs
+    if hint is not None:
+        parts = (check_equal(lhs, hint, timeout_s),)
+        middle = hint
+    whole = zero_verdict(middle - rhs, timeout_s)  # for all var at once, when SymPy sees it
+    if whole.status == PROVED:
+        parts += (_fact(equation(middle - rhs, 0), whole),)
+    else:
+        parts += sign_cases(middle - rhs, var, timeout_s, skip_zero=0 in singular)
+    verdict = combine((p.verdict for p in parts), "case")
+    if verdict.status == REFUTED:  # a refuted case is a refutation only with a witness point
+        verdict = _revise(
+            verdict,
+            status=UNKNOWN,
+            reason="a case was refuted without a point; use counterexample()",
+        )
+    return _fact(ForAll((var,), equation(lhs, rhs), domain=domain), verdict, parts=parts)

@@ -1,0 +1,80 @@
+"""Exact powers too large to compute, kept unevaluated so that no check hangs on one.
+
+SymPy computes ``3**(10**8)`` while merely building a sum with it, in one C call that no time
+limit interrupts. ``has_huge_power`` finds such powers, ``difference`` builds ``lhs − rhs``
+around them and ``evaluated`` rebuilds an expression with SymPy's evaluation everywhere else:
+the enclosures (``symbolic.kernel.intervals``) judge what is left.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated
+MAX_ROOT_INDEX_BITS = 64  # b**(p/q) with q beyond 2**64 too: SymPy would factor b for roots
+
+
+def evaluated(e: sympy.Basic) -> sympy.Basic:
+    """Rebuild bottom up with SymPy's ordinary evaluation, except exact powers too large to
+    compute (2**2**2**2**2**2, 3**(1 + 10**-1240)): those, and everything above them, stay
+    unevaluated for the enclosures to judge (SymPy would recombine and compute them)."""
+    return _rebuilt(e)[0]
+
+
+def _rebuilt(e: sympy.Basic) -> tuple[sympy.Basic, bool]:
+    """``e`` rebuilt, and whether it holds a power left unevaluated."""
+    if not e.args:
+        return e, False
+    built = [_rebuilt(a) for a in e.args]
+    args = tuple(a for a, _ in built)
+    if any(kept for _, kept in built):
+        try:
+            return e.func(*args, evaluate=False), True
+        except TypeError:  # a constructor without the keyword (ExprCondPair) evaluates nothing
+            return e.func(*args), True
+    if isinstance(e, sympy.Pow) and _too_large_to_compute(*args):
+        return sympy.Pow(*args, evaluate=False), True
+    return e.func(*args), False
+
+
+def _too_large_to_compute(base: sympy.Basic, exponent: sympy.Basic) -> bool:
+    if not (base.is_Rational and exponent.is_Rational) or base in (0, 1, -1):
+        return False
+    bits = max(int(base.p).bit_length(), int(base.q).bit_length())
+    if int(exponent.q).bit_length() > MAX_ROOT_INDEX_BITS:
+        return True
+    return abs(exponent) * bits > MAX_EXACT_POWER_BITS
+
+
+def has_huge_power(*exprs: sympy.Basic) -> bool:
+    """Does an expression hold an exact power too large to compute (``Pow(3, 10**8)``)? SymPy
+    would compute it while merely building a sum or product with it (``Mul`` collects numeric
+    powers), in one C call that no time limit interrupts."""
+    for e in exprs:
+        if isinstance(e, sympy.Basic):
+            for node in sympy.preorder_traversal(e):
+                if isinstance(node, sympy.Pow) and (
+                    _too_large_to_compute(node.base, node.exp) or _tower(node)
+                ):
+                    return True
+    return False
+
+
+def _tower(node: sympy.Pow) -> bool:
+    """``2**(2**32)`` written unevaluated: a numeric base raised to an unevaluated integer power
+    (whose value SymPy would compute, then raise the base to)."""
+    return (
+        node.base.is_Rational
+        and node.base not in (0, 1, -1)
+        and any(
+            isinstance(p, sympy.Pow) and p.base.is_Integer and p.exp.is_Integer and p.exp > 1
+            for p in sympy.preorder_traversal(node.exp)
+        )
+    )
+
+
+def difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:
+    """``lhs − rhs``, built unevaluated when either side holds a power too large to compute."""
+    if has_huge_power(lhs, rhs):
+        return sympy.Add(lhs, sympy.Mul(-1, rhs, evaluate=False), evaluate=False)
+    return lhs - rhs

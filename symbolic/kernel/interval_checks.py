@@ -1,0 +1,164 @@
+"""The interval checkers: signs and comparisons of closed numbers, bounds on an interval.
+
+* ``check_nonzero(e)``: ``e ≠ 0`` — exact for rationals, else an enclosure excluding 0;
+* ``check_compare(a, rel, b)``: ``a rel b`` for closed expressions, on intervals, never floats;
+* ``check_bound_on(e, x, lo, hi, rel, bound)``: ``∀x ∈ [lo, hi]: e rel bound`` by bisection.
+
+Each runs under the context's time limit; every enclosure is ``symbolic.kernel.intervals``'.
+A float tolerance never certifies anything: ``1 + 1e-30 − 1`` is certified nonzero.
+"""
+
+from __future__ import annotations
+
+import sympy
+from mpmath import iv
+
+from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.huge_powers import difference
+from symbolic.kernel.inputs import as_input
+from symbolic.kernel.intervals import MAX_BITS, CannotEnclose, enclose, tight_enclosure
+from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.kernel.logic import ForAll, sympy_value
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock
+from symbolic.versions import backend
+
+CERTIFY_TIMEOUT_S = 2.0
+BOUND_PIECES = 4096  # the most pieces check_bound_on splits [lo, hi] into
+
+
+def _closed(expr) -> sympy.Expr:
+    expr = sympy_value(expr)
+    if expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo, sympy.I):
+        raise CannotEnclose("not a finite real number")
+    return expr
+
+
+ENCLOSE_ERRORS = (
+    CannotEnclose,
+    ZeroDivisionError,
+    OverflowError,
+    ValueError,
+    TypeError,
+    MemoryError,
+    RecursionError,
+)
+
+
+def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: int):
+    """Verdict on ``value wanted 0`` (wanted in ≠, >, <, ≥, ≤) for a closed expression."""
+    clock = Clock(timeout_s, "interval")
+    try:
+        with deadline(clock.limit) as dl:
+            value = _closed(value)
+            if value.is_Rational:
+                sign = int(value.p > 0) - int(value.p < 0)
+                how, cert, method, label = (
+                    "exact rational value",
+                    f"value = {value}",
+                    "exact",
+                    backend("sympy"),
+                )
+            else:
+                enc = tight_enclosure(value, max_bits=max_bits)
+                sign, method, label = enc.sign, "interval", backend("mpmath")
+                how = f"interval at {enc.bits} bits"
+                cert = f"value ∈ {enc.text()} ({enc.bits}-bit mpmath.iv)"
+    except BudgetExceeded as exc:
+        return clock.verdict(UNKNOWN, str(exc))
+    except ENCLOSE_ERRORS as exc:
+        return clock.verdict(UNKNOWN, f"cannot enclose: {exc}", timeout_s=None)
+    if dl.expired:
+        return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed", method=method)
+    holds = {"≠": sign != 0, ">": sign > 0, "<": sign < 0}
+    fails = {
+        "≠": method == "exact" and sign == 0,
+        ">": method == "exact" and sign <= 0 or (method == "interval" and sign < 0),
+        "<": method == "exact" and sign >= 0 or (method == "interval" and sign > 0),
+    }
+    status = PROVED if holds[wanted] else REFUTED if fails[wanted] else UNKNOWN
+    reason = how if status != UNKNOWN else f"{how}: sign not decided"
+    return clock.verdict(status, reason, method=method, certificate=cert, backend=label)
+
+
+def check_nonzero(
+    expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS
+) -> Fact:
+    """The fact ``expr ≠ 0`` for a closed expression: exact, or by interval arithmetic."""
+    expr = as_input(expr, "expr")
+    return _fact(sympy.Ne(expr, 0, evaluate=False), _sign_verdict(expr, "≠", timeout_s, max_bits))
+
+
+_RELATIONS = {">": (sympy.StrictGreaterThan, 1), "<": (sympy.StrictLessThan, -1)}
+
+
+def check_compare(
+    lhs: sympy.Expr,
+    rel: str,
+    rhs: sympy.Expr,
+    timeout_s: float = CERTIFY_TIMEOUT_S,
+    max_bits: int = MAX_BITS,
+) -> Fact:
+    """The fact ``lhs rel rhs`` (rel ``>`` or ``<``) for closed expressions, certified by exact
+    arithmetic or outward-rounded enclosures of ``lhs − rhs`` — never by floats."""
+    if rel not in _RELATIONS:
+        raise ValueError(f"rel={rel!r}: expected '>' or '<'")
+    lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
+    cls, _ = _RELATIONS[rel]
+    verdict = _sign_verdict(difference(lhs, rhs), rel, timeout_s, max_bits)
+    return _fact(cls(lhs, rhs, evaluate=False), verdict)
+
+
+def check_bound_on(
+    expr: sympy.Expr,
+    var: sympy.Symbol,
+    lo: sympy.Expr,
+    hi: sympy.Expr,
+    rel: str,
+    bound: sympy.Expr,
+    timeout_s: float = CERTIFY_TIMEOUT_S,
+    bits: int = 128,
+) -> Fact:
+    """The fact ``∀ var ∈ [lo, hi]: expr rel bound`` (rel ``<`` or ``>``), by interval
+    evaluation on a bisection of ``[lo, hi]`` into at most ``BOUND_PIECES`` pieces."""
+    if rel not in _RELATIONS:
+        raise ValueError(f"rel={rel!r}: expected '>' or '<'")
+    cls, sign = _RELATIONS[rel]
+    expr, bound = as_input(expr, "expr"), as_input(bound, "bound")
+    lo, hi = as_input(lo, "lo"), as_input(hi, "hi")
+    formula = ForAll((var,), cls(expr, bound, evaluate=False), domain=sympy.Interval(lo, hi))
+    clock = Clock(timeout_s, "interval", backend("mpmath"))
+    try:
+        with deadline(clock.limit) as dl:
+            done = _bisect(expr - bound, var, lo, hi, sign, bits)
+    except BudgetExceeded as exc:
+        return _fact(formula, clock.verdict(UNKNOWN, str(exc)))
+    except CannotEnclose as exc:
+        return _fact(formula, clock.verdict(UNKNOWN, f"bound undecided: {exc}", timeout_s=None))
+    if dl.expired:
+        return _fact(formula, clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed"))
+    certificate = f"[{lo}, {hi}] split into {done} pieces"
+    reason = f"{done} pieces enclosed at {bits} bits"
+    return _fact(formula, clock.verdict(PROVED, reason, certificate=certificate))
+
+
+def _bisect(gap: sympy.Expr, var: sympy.Symbol, lo, hi, sign: int, bits: int) -> int:
+    """The number of pieces of ``[lo, hi]`` on each of which ``gap`` is enclosed with ``sign``
+    (at most ``BOUND_PIECES``; else ``CannotEnclose``)."""
+    old = iv.prec
+    iv.prec = bits
+    try:
+        a, b = enclose(lo, bits), enclose(hi, bits)
+        pending, done = [iv.mpf([a.a, b.b])], 0
+        while pending:
+            piece = pending.pop()
+            box = enclose(gap, bits, {var: piece})
+            if (sign > 0 and box.a > 0) or (sign < 0 and box.b < 0):
+                done += 1
+                continue
+            if done + len(pending) >= BOUND_PIECES:
+                raise CannotEnclose(f"not decided with {BOUND_PIECES} pieces")
+            mid = iv.mpf((piece.a + piece.b) / 2).a
+            pending += [iv.mpf([piece.a, mid]), iv.mpf([mid, piece.b])]
+        return done
+    finally:
+        iv.prec = old
