@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 import sympy
 from mpmath import iv
-from symbolic.latex import OPERATORS
 
 from numeric_checks.evaluate import numpy_function
 from symbolic.activations import z
@@ -19,7 +18,8 @@ from symbolic.evidence.formula_reader import read_formula
 from symbolic.evidence.numbers import ivalue
 from symbolic.languages import activation_language, expression_estimates
 from symbolic.languages.functions import BY_HEAD, BY_NAME, FUNCTIONS, FunctionSpec, SignRule
-from symbolic.render.latex_printer import parse_span
+from symbolic.render.latex_spans import parse_span
+from symbolic.render.latex_text import OPERATORS
 
 ROWS = pytest.mark.parametrize("spec", FUNCTIONS, ids=lambda f: f.name)
 POINTS = [sympy.Rational(-5, 2), sympy.Rational(-3, 10), sympy.Rational(7, 10), 2]
