@@ -2,7 +2,8 @@
 
 Runs N inputs in this process through
 ``symbolic.languages.activation_language.parse_activation`` and
-``symbolic.analysis.analyze`` — the path ``python -m proofs.exchange --activation TEXT`` takes —
+``symbolic.gated.analysis.analyze`` — the path ``python -m proofs.exchange --activation TEXT``
+takes —
 each under a wall-clock limit, and reports what the rules of issue 7 forbid:
 
 * a **crash**: any exception other than ``InvalidExpression`` (a user error with a one-line
@@ -50,9 +51,9 @@ import mpmath  # noqa: E402
 import sympy  # noqa: E402
 
 from symbolic.activations import ACTIVATIONS, z  # noqa: E402
-from symbolic.analysis import analyze  # noqa: E402
-from symbolic.budget import BudgetExceeded, time_limit  # noqa: E402
 from symbolic.errors import InvalidExpression  # noqa: E402
+from symbolic.gated.analysis import analyze  # noqa: E402
+from symbolic.kernel import BudgetExceeded, deadline  # noqa: E402
 from symbolic.languages.activation_language import FUNCTIONS, parse_activation  # noqa: E402
 
 DEFAULT_INPUTS = 2000
@@ -286,7 +287,7 @@ def run_one(text: str, limit_s: float, do_audit: bool) -> tuple[str, str, list[s
     start = time.perf_counter()
     stage = "parse"
     try:
-        with time_limit(limit_s):
+        with deadline(limit_s):
             parsed = parse_activation(text)
             stage = "analysis"  # its errors are quoted with the input by the command line
             an = analyze(parsed.expr, text)
@@ -313,7 +314,7 @@ def run_one(text: str, limit_s: float, do_audit: bool) -> tuple[str, str, list[s
     problems = []
     if do_audit:
         try:
-            with time_limit(limit_s):
+            with deadline(limit_s):
                 problems = audit(parsed.expr, an)
         except BaseException as exc:  # noqa: BLE001 — the oracle failing is not the toolkit's
             if isinstance(exc, KeyboardInterrupt):

@@ -19,10 +19,10 @@ import sympy
 from numeric_checks.evaluate import numpy_function
 from symbolic import layers
 from symbolic.activations import Activation, z
-from symbolic.analysis import ActivationAnalysis
-from symbolic.certify import certified_float
 from symbolic.engine import NumericCheck
+from symbolic.gated.analysis import ActivationAnalysis
 from symbolic.kernel import at
+from symbolic.steps import certified_float
 
 SEED = 20260623  # the paper's date: fixed so that every run checks the same layers
 LAYER_TRIALS = 12  # random layers per check

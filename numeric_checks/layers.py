@@ -546,7 +546,7 @@ def _shape_text(shape: Mapping[str, int]) -> str:
 def _exact_gated(x, Q, K, V, act: Activation) -> np.ndarray:
     """``layers.gated`` on SymPy matrices holding the float64 weights exactly (binary floats are
     rationals), with σ the table's SymPy expression; each entry enclosed by ``certify``."""
-    from symbolic.certify import certified_float
+    from symbolic.steps import certified_float
 
     exact = [sympy.Matrix(a.tolist()).applyfunc(sympy.Rational) for a in (x, Q, K, V)]
     sigma = sympy.Lambda(sympy.Symbol("t", real=True), act.sympy_at(sympy.Symbol("t", real=True)))
@@ -555,7 +555,7 @@ def _exact_gated(x, Q, K, V, act: Activation) -> np.ndarray:
 
 
 def witness_case(w, difference: Callable) -> WitnessCase:
-    """The numeric replay of a certified layer witness (``symbolic.layer_witness``)."""
-    from symbolic.certify import certified_float
+    """The numeric replay of a certified layer witness (``symbolic.gated.witness``)."""
+    from symbolic.steps import certified_float
 
     return WitnessCase(w.activation, difference, w.values, certified_float(w.exact))

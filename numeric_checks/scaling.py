@@ -28,11 +28,11 @@ from numeric_checks.activations import (
 from numeric_checks.evaluate import numpy_function
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
-from symbolic.analysis import ActivationAnalysis
-from symbolic.certify import certify_nonzero
-from symbolic.check import decide_zero
 from symbolic.engine import NumericCheck
-from symbolic.properties import candidate_points
+from symbolic.gated.analysis import ActivationAnalysis
+from symbolic.gated.properties import candidate_points
+from symbolic.kernel import zero_verdict
+from symbolic.steps import certify_nonzero
 
 ALPHA_RANGE = (0.2, 5.0)  # |α| drawn log-uniformly from this range
 TRIALS = 6  # random layers per activation in the identity checks
@@ -167,5 +167,5 @@ def _oddness(an: ActivationAnalysis) -> tuple[bool | None, float | None]:
     for q in candidate_points(an.expr):
         if q > 0 and certify_nonzero(an.expr.subs(z, q) + an.expr.subs(z, -q)).status == "proved":
             return False, float(q)
-    verdict = decide_zero(an.expr.subs(z, -z) + an.expr, timeout_s=1.0)
+    verdict = zero_verdict(an.expr.subs(z, -z) + an.expr, timeout_s=1.0)
     return {"proved": True}.get(verdict.status), None

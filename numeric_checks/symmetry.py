@@ -16,8 +16,8 @@ import sympy
 
 from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, relative_gap, torch_available
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.engine import NumericCheck
+from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.layer_language import evaluate
 from symbolic.symmetry.invariance import ActivationSpec, SymmetryDecision, transformed
 
@@ -64,7 +64,7 @@ def symmetry_check(
     layer = decision.layer
     if decision.invariant is False and decision.witness is not None:
         try:
-            with time_limit(REPLAY_TIMEOUT_S):
+            with deadline(REPLAY_TIMEOUT_S):
                 digits = _digits_needed(decision, activations)
                 if digits is not None:
                     return (_mpmath_replay(decision, activations, digits),)

@@ -345,8 +345,8 @@ def timed_build(
     """``build(**options)`` under the time limits the options ask for, with its wall time."""
     from dataclasses import replace
 
-    from symbolic.budget import limits
     from symbolic.engine import resolve_reports
+    from symbolic.kernel import limits
 
     start = time.perf_counter()
     with limits(getattr(args, "z3_timeout", None), getattr(args, "sympy_timeout", None)):

@@ -22,11 +22,10 @@ from numeric_checks import layers as numeric
 from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.calc import Calc, held_and, in_context, rule_step
-from symbolic.check import equal_matrices_step
-from symbolic.dimension_free import matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result
 from symbolic.kernel import check_matrix_expr_equal, cong, conj
 from symbolic.layers import symbolic_matrix
+from symbolic.steps import equal_matrices_step, matrix_step
 
 B, d, n, d_out = sympy.symbols("B d n d_out", integer=True, positive=True)
 ORDER = 2  # place in `python -m proofs` (A2)

@@ -38,7 +38,6 @@ import sympy
 
 from proofs._cli import run
 from symbolic.calc import Calc
-from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step
 from symbolic.kernel import (
     define,
@@ -103,6 +102,7 @@ from symbolic.memory.similarity_law import (
     s,
 )
 from symbolic.memory.stores import PART_B
+from symbolic.steps import equal_step
 
 ORDER = 50  # place in `python -m proofs` (Part B, after Part A)
 SOURCE = "B"

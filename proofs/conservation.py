@@ -39,7 +39,6 @@ from proofs._cli import run, torch_wanted, writable_file
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, z
 from symbolic.calc import held_and
-from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import (
@@ -55,6 +54,7 @@ from symbolic.kernel import (
     negate,
 )
 from symbolic.layers import symbolic_matrix
+from symbolic.steps import equal_step
 
 ORDER = 45  # place in `python -m proofs` (Part D, after Part A)
 PROG = "python -m proofs.conservation"

@@ -18,7 +18,7 @@ Each claim's statement is a formula, and its derivation ends in a kernel fact of
 * ``exchange.gated_iff``: ``Gated(x; Q, K, V)_o − Gated(x; K, Q, V)_o = Σ_j H(x·q_j, x·k_j)V_jo``
   (general n, d) and, at d = n = 1, ``Gated(1; a, b, 1) − Gated(1; b, a, 1) = H(a, b)``;
 * ``activation.<name>``: each property of σ (linear, homogeneous of some degree, inverse
-  scaling), or its negation where it is refuted (``symbolic.analysis``).
+  scaling), or its negation where it is refuted (``symbolic.gated.analysis``).
 
 Run ``python -m proofs.exchange`` (``-v`` for every check, ``--json``, ``--latex``), or
 ``python -m proofs.exchange --activation "x*sigmoid(x)"`` for any activation.
@@ -34,7 +34,9 @@ from numeric_checks.activations import cross_check
 from numeric_checks.exchange import exchange_identity_checks
 from proofs._cli import run_with_activations
 from symbolic.activations import Activation
-from symbolic.analysis import (
+from symbolic.calc import conjoined, held_and
+from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.gated.analysis import (
     ActivationAnalysis,
     analyze_item,
     as_result,
@@ -42,10 +44,8 @@ from symbolic.analysis import (
     shown_text,
     table_items,
 )
-from symbolic.calc import conjoined, held_and
-from symbolic.check import equal_step
-from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import ForAll, check_valid_formula, cong, conj, iff
+from symbolic.steps import equal_step
 
 ORDER = 10
 PROG = "python -m proofs.exchange"

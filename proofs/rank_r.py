@@ -28,9 +28,9 @@ from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
 from symbolic.calc import Calc, held_and, in_context, rule_step, zero_or_witnessed_break
-from symbolic.check import equal_matrices_step
-from symbolic.dimension_free import entry_step, matrix_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.gated.properties import candidate_points
+from symbolic.gated.witness import LayerWitness, sympy_sigma
 from symbolic.kernel import (
     ForAll,
     check_sum_equal,
@@ -39,9 +39,8 @@ from symbolic.kernel import (
     inst,
     negate,
 )
-from symbolic.layer_witness import LayerWitness, sympy_sigma
 from symbolic.layers import symbolic_matrix
-from symbolic.properties import candidate_points
+from symbolic.steps import entry_step, equal_matrices_step, matrix_step
 
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)
 s, i = sympy.symbols("s i", integer=True, nonnegative=True)

@@ -35,9 +35,8 @@ from proofs._cli import run, torch_option
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation
 from symbolic.calc import Calc, held_and, rule_step, zero_or_witnessed_break
-from symbolic.check import equal_matrices_step, equal_step
-from symbolic.dimension_free import entry_step
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.gated.witness import LayerWitness, certified_layer_witness
 from symbolic.kernel import (
     ForAll,
     check_matrix_expr_equal,
@@ -50,9 +49,8 @@ from symbolic.kernel import (
     scalar_transpose,
     symm,
 )
-from symbolic.layer_witness import LayerWitness, certified_layer_witness
 from symbolic.layers import symbolic_matrix
-from symbolic.smt import uninterpreted_sigma, z3_step
+from symbolic.steps import entry_step, equal_matrices_step, equal_step, uninterpreted_sigma, z3_step
 
 B, d, n, r, d_out = sympy.symbols("B d n r d_out", integer=True, positive=True)
 b, c, j, i, k, l = sympy.symbols("b c j i k l", integer=True, nonnegative=True)

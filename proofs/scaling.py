@@ -35,7 +35,9 @@ from numeric_checks.scaling import (
     symmetric_scaling_checks,
 )
 from proofs._cli import run_with_activations
-from symbolic.analysis import (
+from symbolic.calc import conjoined, held_and
+from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
+from symbolic.gated.analysis import (
     CONCLUSION_RULE,
     RULES,
     ActivationAnalysis,
@@ -47,9 +49,6 @@ from symbolic.analysis import (
     shown_text,
     table_items,
 )
-from symbolic.calc import conjoined, held_and
-from symbolic.check import equal_step
-from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.kernel import (
     Exists,
     ForAll,
@@ -57,6 +56,7 @@ from symbolic.kernel import (
     check_valid_formula,
     cong,
 )
+from symbolic.steps import equal_step
 
 ORDER = 20
 PROG = "python -m proofs.scaling"

@@ -54,7 +54,7 @@ ALL = "all"  # --activation all: every activation of the table
 def activation_spec(text: str) -> ActivationSpec:
     """A table name or an expression (the whitelist parser), with a numpy implementation."""
     from numeric_checks.activations import precise_function
-    from symbolic.analysis import parsed_item
+    from symbolic.gated.analysis import parsed_item
 
     label, expr, act = parsed_item(text)
     if act is None:

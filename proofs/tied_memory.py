@@ -36,7 +36,6 @@ import sympy
 from proofs._cli import run
 from symbolic.activations import ACTIVATIONS
 from symbolic.calc import Calc
-from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, NumericCheck, Report, Result, Step, Table
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import Fact, check_equal, check_zero_on, cong, symm
@@ -63,6 +62,7 @@ from symbolic.memory.tied_memory import (
     tied_form,
     tied_table,
 )
+from symbolic.steps import equal_step
 
 ORDER = 55  # after proofs.capacity (Part B) in `python -m proofs`
 SOURCE = "C1"

@@ -653,9 +653,9 @@ def null_checker() -> Iterator[None]:
     (``check_valid``).
     The unknown verdicts are the kernel's own (``undecided``); nothing here mints. Under it, no
     mutant may be refuted — a refutation would come from outside the checkers."""
-    import symbolic.analysis as analysis
+    import symbolic.gated.analysis as analysis
     import symbolic.kernel as kernel
-    import symbolic.smt as smt
+    import symbolic.steps as steps
     from symbolic.kernel import (
         branches,
         domain_checks,
@@ -691,7 +691,7 @@ def null_checker() -> Iterator[None]:
         (homogeneity, "_sign_verdict", unknown),
         (z3_checks, "check_valid", unknown_z3),
         (kernel, "check_valid", unknown_z3),
-        (smt, "check_valid", unknown_z3),
+        (steps, "check_valid", unknown_z3),
         (analysis, "_CACHE", {}),
     ]  # decided analyses are cached: none may be reused
     saved = [(mod, name, getattr(mod, name)) for mod, name, _ in patches]
@@ -798,8 +798,8 @@ def _judge(status: str, truth: bool) -> str:
 def check_activation(m: ActivationMutant) -> ActivationOutcome:
     """The mutant through ``proofs.exchange``'s ``--activation`` path (``parsed_item``, then
     ``analyze_item``), each of its three decisions judged against the truth."""
-    from symbolic.analysis import analyze_item, parsed_item
     from symbolic.errors import ToolkitError
+    from symbolic.gated.analysis import analyze_item, parsed_item
 
     start = time.perf_counter()
     try:

@@ -1,4 +1,4 @@
-"""The Z3 checker — with ``symbolic.smt``'s re-exports, the only code that runs ``z3``.
+"""The Z3 checker: with ``z3_translate`` and ``z3_read``, the only kernel code that runs ``z3``.
 
 ``check_valid_formula(F)`` asks Z3 whether the negation of the SymPy formula ``F`` is
 satisfiable: ``unsat`` means *proved*, ``sat`` *refuted* (the model's constants are the witness),

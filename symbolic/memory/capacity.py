@@ -27,7 +27,7 @@ import mpmath
 import sympy
 from mpmath import iv
 
-from symbolic.certify import enclose
+from symbolic.kernel import enclose
 from symbolic.memory.similarity_law import (
     IV_PREC,
     LAW_NAMES,
@@ -126,7 +126,8 @@ def from_iv(v: iv.mpf, certificate: str = "") -> CertifiedValue:
 
 
 def certified(expr: sympy.Expr) -> CertifiedValue:
-    """A closed SymPy expression as a rational (exact) or a ``symbolic.certify`` interval."""
+    """A closed SymPy expression as a rational (exact) or a kernel interval
+    (``symbolic.kernel.enclose``)."""
     expr = sympy.sympify(expr)
     if expr.is_Rational:
         return CertifiedValue(float(expr), float(expr), float(expr), "exact", sympy.sstr(expr))

@@ -22,7 +22,6 @@ from functools import cache
 import sympy
 
 from symbolic.calc import Calc
-from symbolic.check import equal_step
 from symbolic.engine import Step
 from symbolic.kernel import (
     Fact,
@@ -39,6 +38,7 @@ from symbolic.kernel import (
 from symbolic.memory.capacity import StoreCapacity, half_line_squares, outward
 from symbolic.memory.similarity_law import LAW_NAMES, LAWS, beta_, d_, mgf2, s
 from symbolic.memory.stores import MemoryStore
+from symbolic.steps import equal_step
 
 _T = sympy.Symbol("t", positive=True)  # a point of a half-line: s = ±t
 

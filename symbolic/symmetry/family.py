@@ -25,8 +25,8 @@ from symbolic.symmetry.rewrite import INTERTWINERS, ActivationSpec
 
 
 def _degree(spec: ActivationSpec) -> sympy.Expr | None:
-    from symbolic.analysis import analyze
-    from symbolic.properties import EVERY_DEGREE
+    from symbolic.gated.analysis import analyze
+    from symbolic.gated.properties import EVERY_DEGREE
 
     d = analyze(spec.expr, spec.label).homogeneity
     return d.value if d.holds.proved and d.value not in (None, EVERY_DEGREE) else None

@@ -289,7 +289,7 @@ def _row_value(
 def _general_proof(
     layer: Layer, transform: Transform, facts: Mapping[str, ActivationFacts]
 ) -> tuple[tuple[Step, ...], bool] | None:
-    from symbolic.dimension_free import sum_normal_form
+    from symbolic.kernel import sum_normal_form
 
     after, before = _general_entries(layer, transform)
     general = general_sizes(transform)

@@ -1,18 +1,18 @@
 """How a scalar leaves σ(c·w): proposals about the activation, checked instance by instance,
 and put in place by the kernel's rules.
 
-``Rewriter`` rewrites every ``σ(c·w)`` of an expression (c: the transform's scalar) as the
-analysis of σ proposes — ``c^p σ(w)`` for ``c > 0`` and σ positively homogeneous of degree p
-(``symbolic.analysis``), an identity of ``INTERTWINERS`` for ``c < 0`` (docs/theory.md, item D: odd,
-even, ``σ(−y) = σ(y) − y``), ``σ(1)·c·w`` for a linear σ — and uses a rewrite only when the
-kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ (``check_identity``). That
-rewrite of σ-forms is a proposal only. ``Rewriter.in_kernel(expr)`` then derives it in the
-kernel, on ``inlined(expr)`` (every σ replaced by the activation's formula, the layer the claim
-is about): for each rewritten ``σ(c·w)`` the instance fact is instantiated at ``t := w``
-(``inst``: ``w`` must be real, decided from the entries' assumptions, else refused), joined to
-the σ as written (a sum-normal-form check when only the writing of ``c·w`` differs) by ``trans``,
-and put in place inside the sums by congruence (``cong_in_sums``). No rewrite is applied outside
-the kernel; a wrong proposal gives no proved chain.
+``Rewriter`` rewrites every ``σ(c·w)`` of an expression (c: the transform's scalar) as the analysis
+of σ proposes — ``c^p σ(w)`` for ``c > 0`` and σ positively homogeneous of degree p
+(``symbolic.gated.analysis``), an identity of ``INTERTWINERS`` for ``c < 0`` (docs/theory.md, item
+D: odd, even, ``σ(−y) = σ(y) − y``), ``σ(1)·c·w`` for a linear σ — and uses a rewrite only when the
+kernel proves its instance ``∀t: σ(c·t) = R(t)`` for the real σ (``check_identity``). That rewrite
+of σ-forms is a proposal only. ``Rewriter.in_kernel(expr)`` then derives it in the kernel, on
+``inlined(expr)`` (every σ replaced by the activation's formula, the layer the claim is about): for
+each rewritten ``σ(c·w)`` the instance fact is instantiated at ``t := w`` (``inst``: ``w`` must be
+real, decided from the entries' assumptions, else refused), joined to the σ as written (a
+sum-normal-form check when only the writing of ``c·w`` differs) by ``trans``, and put in place
+inside the sums by congruence (``cong_in_sums``). No rewrite is applied outside the kernel; a wrong
+proposal gives no proved chain.
 
 ``plausible(diff)`` is a numeric filter (a generic σ, random points): it only decides which
 identities are worth a proof attempt, never whether one holds.
@@ -28,19 +28,21 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.engine import Step
+from symbolic.gated.witness import t_real
 from symbolic.kernel import (
+    BudgetExceeded,
     Fact,
     RuleError,
     check_identity,
     check_sum_equal,
     cong_in_sums,
+    current_limits,
+    deadline,
     inst,
     trans,
 )
 from symbolic.languages.transform_language import domain_text
-from symbolic.layer_witness import t_real
 
 SEED = 13  # the filter draws the same points on every run (issue 13)
 
@@ -89,9 +91,9 @@ class ActivationFacts:
     found: dict[str, object] = field(default_factory=dict)
 
     def analysis(self):
-        """``symbolic.analysis.analyze`` of σ, once per instance (the analysis caches decided
+        """``symbolic.gated.analysis.analyze`` of σ, once per instance (the analysis caches decided
         results only; an undecided one would be recomputed at every σ of the layer)."""
-        from symbolic.analysis import analyze
+        from symbolic.gated.analysis import analyze
 
         if "analysis" not in self.found:
             self.found["analysis"] = analyze(self.spec.expr, self.spec.label)
@@ -102,7 +104,7 @@ class ActivationFacts:
         return d.value if d.holds.proved else None
 
     def degree(self) -> sympy.Expr | None:
-        from symbolic.properties import EVERY_DEGREE
+        from symbolic.gated.properties import EVERY_DEGREE
 
         d = self.analysis().homogeneity
         return d.value if d.holds.proved and d.value != EVERY_DEGREE else None
@@ -300,7 +302,7 @@ def plausible(diff: sympy.Expr) -> bool:
     past it the answer is False, so no proof is attempted and the outcome can only be a
     witness or unknown."""
     try:
-        with time_limit(PLAUSIBLE_TIMEOUT_S):
+        with deadline(PLAUSIBLE_TIMEOUT_S):
             return _plausible(diff)
     except BudgetExceeded:
         return False

@@ -17,11 +17,10 @@ from typing import Any
 import sympy
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, time_limit
-from symbolic.kernel import Fact, counterexample
+from symbolic.gated.witness import t_real
+from symbolic.kernel import BudgetExceeded, Fact, counterexample, deadline
 from symbolic.languages.layer_language import Layer, layer_at, symbol_values
 from symbolic.languages.transform_language import Transform, explicit_sizes, transformed, units
-from symbolic.layer_witness import t_real
 from symbolic.symmetry.rewrite import ActivationSpec
 
 WITNESS_SIZES = ({"d": 1, "n": 1}, {"d": 2, "n": 2})  # tried in this order
@@ -78,7 +77,7 @@ def find_witness(
     layer: Layer, transform: Transform, activations: Mapping[str, ActivationSpec]
 ) -> Witness | None:
     try:
-        with time_limit(WITNESS_TIMEOUT_S):
+        with deadline(WITNESS_TIMEOUT_S):
             return _search_witness(layer, transform, activations)
     except (BudgetExceeded, ValueError, TypeError, ArithmeticError, RecursionError):
         return None

@@ -9,9 +9,9 @@ import textwrap
 import pytest
 import sympy
 
-from symbolic.check import equal_step
 from symbolic.engine import Claim, Derivation, Result, Step
 from symbolic.kernel import Fact, KernelViolation, Verdict, check_equal, define
+from symbolic.steps import equal_step
 
 a = sympy.Symbol("a", real=True)
 

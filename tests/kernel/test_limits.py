@@ -8,7 +8,7 @@ import time
 import pytest
 import sympy
 
-from symbolic.analysis import analyze
+from symbolic.gated.analysis import analyze
 from symbolic.kernel import (
     BudgetExceeded,
     check_equal,

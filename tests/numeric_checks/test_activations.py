@@ -10,7 +10,7 @@ import sympy
 from numeric_checks.activations import cross_check, implementations_agree, torch_available
 from numeric_checks.evaluate import numpy_function
 from symbolic.activations import ACTIVATIONS, z
-from symbolic.analysis import analyze
+from symbolic.gated.analysis import analyze
 from symbolic.kernel import negate
 
 

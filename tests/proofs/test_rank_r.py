@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from proofs import rank_r
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
-from symbolic.layer_witness import sympy_sigma
+from symbolic.gated.witness import sympy_sigma
 
 ROUND_OFF = 1e-11  # float64, width ≤ 6, condition number of A ≤ e²: errors are ~1e-14
 NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")

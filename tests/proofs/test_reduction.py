@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from proofs import reduction
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS, Activation, z
-from symbolic.layer_witness import sympy_sigma
+from symbolic.gated.witness import sympy_sigma
 
 ROUND_OFF = 1e-12  # float64 layers of width ≤ 8: errors are ~1e-15
 NONLINEAR = sorted(a for a in ACTIVATIONS if a != "identity")

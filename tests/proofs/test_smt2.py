@@ -339,9 +339,8 @@ def tiny_report(**_):
     """A module with one claim resting on Z3 and SymPy (the module command tests' double)."""
     import sympy
 
-    from symbolic.check import equal_step
     from symbolic.engine import Claim, Derivation, Report, Result
-    from symbolic.smt import z3_step
+    from symbolic.steps import equal_step, z3_step
 
     a = sympy.Symbol("a", real=True)
     x_pos = z3_step(lambda z3: z3.Implies(z3.Real("x") > 1, z3.Real("x") > 0), note="x > 1 ⇒ x > 0")

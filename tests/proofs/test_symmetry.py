@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from proofs import exchange, scaling, symmetry
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
-from symbolic.budget import limits
+from symbolic.gated.witness import sympy_sigma
+from symbolic.kernel import limits
 from symbolic.languages.layer_language import table_layer
 from symbolic.languages.transform_language import parse_param, parse_transform
-from symbolic.layer_witness import sympy_sigma
 from symbolic.symmetry.invariance import decide, generator_of
 
 
@@ -240,7 +240,7 @@ def test_a_wrong_proposal_is_refused_by_the_kernel(monkeypatch):
 def test_a_forged_proof_fails_the_numeric_cross_check(monkeypatch, capsys):
     """A decision that claims invariance where there is none (here forced by replacing the
     general proof with a trivial one) is caught: the numeric check disagrees, exit 1."""
-    from symbolic.check import equal_step
+    from symbolic.steps import equal_step
     from symbolic.symmetry import invariance as decision
 
     trivial = equal_step(sympy.Integer(0), sympy.Integer(0), "forged")

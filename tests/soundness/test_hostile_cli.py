@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 
 from proofs import exchange
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.errors import InvalidExpression
+from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.activation_language import FUNCTIONS, parse_activation
 
 PARSE_HANG_S = 20.0  # the parser bounds itself long before this: reaching it is a hang
@@ -171,7 +171,7 @@ def _hostile_tree(marker: Path) -> st.SearchStrategy[str]:
 def _parse_safely(text: str) -> None:
     """Parse ``text``: an expression in x, or InvalidExpression with a one-line message."""
     try:
-        with time_limit(PARSE_HANG_S):
+        with deadline(PARSE_HANG_S):
             parsed = parse_activation(text)
     except InvalidExpression as exc:
         message = str(exc)
@@ -264,7 +264,7 @@ def assert_command_contract(text: str) -> None:
 @example("max(0.3, (-sqrt(x))**2.5)")
 @example("min(x, 10)")
 def test_the_command_never_raises_on_a_parsed_activation(text):
-    """Regressions found by this suite: (1) ``symbolic.properties.value_at`` computes σ(point)
+    """Regressions found by this suite: (1) ``symbolic.gated.properties.value_at`` computes σ(point)
     with ``expr.subs(z, point)``, and SymPy raised ValueError ("The argument 'zoo' is not
     comparable") or TypeError ("Invalid comparison of non-real") on max/min/piecewise of an
     undefined or complex value — a traceback (the parser now rejects such input, d5b82e6;

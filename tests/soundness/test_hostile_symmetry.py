@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from proofs import symmetry
-from symbolic.budget import BudgetExceeded, time_limit
 from symbolic.errors import InvalidExpression
+from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.layer_language import parse_layer, table_layer
 from symbolic.languages.transform_language import parse_param, parse_transform
 
@@ -124,7 +124,7 @@ def _parse_all(text: str) -> None:
         ("--transform", lambda t: parse_transform(t, gated)),
     ):
         try:
-            with time_limit(PARSE_HANG_S):
+            with deadline(PARSE_HANG_S):
                 parse(text)
         except InvalidExpression as exc:
             message = str(exc)

@@ -36,14 +36,13 @@ from mutation_engine import (  # noqa: E402
 
 from proofs import exchange, reduction, scaling
 from symbolic.activations import ACTIVATIONS, z
-from symbolic.analysis import analyze
-from symbolic.certify import certify_nonzero
 from symbolic.engine import Claim, Derivation, Report, Result
+from symbolic.gated.analysis import analyze
 from symbolic.kernel import check_valid
 from symbolic.memory import capacity
 from symbolic.memory.similarity_law import beta_, d_
 from symbolic.memory.stores import STORES
-from symbolic.smt import uninterpreted_sigma
+from symbolic.steps import certify_nonzero, uninterpreted_sigma
 
 OUTCOMES: list[Outcome] = []  # every mutant checked in this session, for the summary
 Z3_MUTANT_TIMEOUT_MS = 300  # a mutant Z3 cannot decide in this time is "unknown" (allowed;

@@ -2,7 +2,7 @@
 decide → proved or unknown, never refuted.
 
 Every input goes the user's way: the text through ``parse_activation`` (so ``1e-30`` is the exact
-rational 10⁻³⁰), then ``symbolic.analysis.analyze`` — what ``python -m proofs.exchange
+rational 10⁻³⁰), then ``symbolic.gated.analysis.analyze`` — what ``python -m proofs.exchange
 --activation TEXT`` runs. A refutation is replayed independently: the difference at the witness
 is certified nonzero again by ``certify_nonzero`` (exact or interval arithmetic, never a float
 tolerance).
@@ -14,9 +14,9 @@ import pytest
 import sympy
 
 from symbolic.activations import z
-from symbolic.analysis import ActivationAnalysis, analyze
-from symbolic.certify import certify_nonzero
+from symbolic.gated.analysis import ActivationAnalysis, analyze
 from symbolic.languages.activation_language import parse_activation
+from symbolic.steps import certify_nonzero
 
 R = sympy.Rational
 
@@ -102,7 +102,7 @@ def test_a_bump_centred_on_a_constant_is_refuted(text, prop):
     """Regression (found by this suite, fixed in 49f0db6): the witness search tried c/2, 2c,
     c + 1, 3c/2 and midpoints of σ's constants c but never c itself, so a tent narrower than
     1e-9 centred on 0.3 was missed and the verdict was ``unknown`` although a certified witness
-    exists (symbolic/properties.py, candidate_points)."""
+    exists (symbolic/gated/properties.py, candidate_points)."""
     an = analysed(text)
     if prop == "linear":
         replay_linear_refutation(an)
@@ -140,7 +140,7 @@ def test_a_bump_at_a_root_without_closed_form_is_refuted(text):
     condition), and the verdict is ``unknown``. Candidates proposed by numeric root-finding of
     each switching argument (e.g. ``mpmath.findroot`` from a grid, rounded to a rational where
     the argument's sign change is certified) would be certified like any other point: the search
-    proposes, the certificate decides (symbolic/properties.py, candidate_points)."""
+    proposes, the certificate decides (symbolic/gated/properties.py, candidate_points)."""
     replay_linear_refutation(analysed(text))
 
 
@@ -260,11 +260,11 @@ def test_a_degree_other_than_one_never_proves_the_inverse_scaling(expr):
     homogeneous of degree p ≠ 1, so σ(αa) = α^p σ(a) ≠ α σ(a) and Gated does not keep
     Q → αQ, K → K/α. When no point certified σ(αa) ≠ ασ(a) — values with no interval rule
     (EulerGamma), or p − 1 below the 4096-bit precision (1e-1240) — ``_inverse_scaling``
-    (symbolic/analysis.py) fell back to the *proved* homogeneity verdict: "Gated keeps the
+    (symbolic/gated/analysis.py) fell back to the *proved* homogeneity verdict: "Gated keeps the
     inverse scaling Q → αQ, K → K/α", a false statement proved (``--activation
     'relu(x)**tanh(1500)'`` printed it with exit 0). Refuted when p ≠ 1 is certified, else
     unknown."""
-    from symbolic.analysis import as_result
+    from symbolic.gated.analysis import as_result
 
     an = analyze(expr, "relu^p")
     assert an.homogeneity.holds.status == "proved" and an.homogeneity.value != 1
@@ -282,7 +282,7 @@ def assert_statement_says_what_was_decided(an: ActivationAnalysis) -> None:
     not proved (issue 23: "proved" is not "decided")."""
     import dataclasses
 
-    from symbolic.analysis import as_result
+    from symbolic.gated.analysis import as_result
 
     result = as_result(an, "near_miss")
     assert result.claim.statement == an.statement
@@ -307,8 +307,8 @@ def test_a_near_miss_claim_states_the_negation_it_proves(text):
 def test_an_undecided_part_leaves_the_claim_unknown_not_proved(text, monkeypatch):
     """With the witness search for the inverse scaling switched off, that property is
     undecided: the claim states it un-negated and is unknown, never proved."""
-    import symbolic.analysis as analysis
-    from symbolic.analysis import as_result
+    import symbolic.gated.analysis as analysis
+    from symbolic.gated.analysis import as_result
 
     monkeypatch.setattr(analysis, "_scaling_candidates", lambda expr, hom: iter(()))
     monkeypatch.setattr(analysis, "_CACHE", {})

@@ -19,10 +19,9 @@ import sympy
 from commands import in_process, in_subprocess
 
 from proofs import exchange
-from symbolic.budget import limits
-from symbolic.check import decide_zero, equal_step
 from symbolic.engine import EXIT_UNKNOWN
-from symbolic.kernel import check_valid
+from symbolic.kernel import check_valid, limits, zero_verdict
+from symbolic.steps import equal_step
 
 pytestmark = pytest.mark.xdist_group("solver-limits")  # one worker: the runs fixture, once
 
@@ -111,11 +110,11 @@ def test_a_tiny_sympy_budget_leaves_a_hard_identity_unknown():
     z = sympy.Symbol("z", real=True)
     hard = 2 / (1 + sympy.exp(-2 * z)) - 1 - sympy.tanh(z)
     with limits(sympy_timeout_s=1e-4):
-        verdict = decide_zero(hard)
+        verdict = zero_verdict(hard)
         step = equal_step(hard, 0, "exp form")
     assert verdict.status == "unknown" and "time limit" in verdict.reason
     assert step.verdict.status == "unknown" and verdict.timeout_s == 1e-4
-    assert decide_zero(hard).status == "proved"  # with the default budget it is an identity
+    assert zero_verdict(hard).status == "proved"  # with the default budget it is an identity
 
 
 def test_an_undecided_step_makes_the_report_exit_3_never_0():
@@ -131,8 +130,8 @@ def test_the_sympy_cap_bounds_the_activation_analysis_too(monkeypatch):
     where the analysis's own 8 s limit would have let it run."""
     import time
 
-    from symbolic import properties
-    from symbolic.analysis import analyze
+    from symbolic.gated import properties as properties
+    from symbolic.gated.analysis import analyze
     from symbolic.languages.activation_language import parse_activation
 
     search = properties._decide_linear

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
+from symbolic.gated.witness import sympy_sigma
 from symbolic.languages import layer_language, transform_language
 from symbolic.languages.layer_language import (
     entry,
@@ -24,7 +25,6 @@ from symbolic.languages.layer_language import (
     table_layer,
 )
 from symbolic.languages.transform_language import domain_text, parse_param, parse_transform
-from symbolic.layer_witness import sympy_sigma
 
 EXPRESSED = [name for name, form in layers.LAYER_FORMS.items() if form.expression]
 SIZES = {"1": 1, "d": 3, "n": 2}

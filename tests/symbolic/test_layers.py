@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sympy import Identity, Inverse, MatMul, MatrixSymbol, Sum, Transpose
 
-from symbolic import dimension_free, layers
+from symbolic import layers, steps
 from symbolic.activations import ACTIVATIONS
-from symbolic.dimension_free import entry_identity, exchange_outer_sums
 from symbolic.engine import Derivation
+from symbolic.kernel import sum_normal_form
+from symbolic.steps import entry_identity, exchange_outer_sums
 
 B, d, n, r = sympy.symbols("B d n r", integer=True, positive=True)
 i, j, k = sympy.symbols("i j k", integer=True)
@@ -179,7 +180,7 @@ def test_parameter_count_formulas():
 def test_matrix_identity_proves_absorption_at_general_dimension():
     lhs = MatMul(MatMul(x, Q, evaluate=False), Transpose(K), evaluate=False)
     rhs = MatMul(x, Transpose(MatMul(K, Transpose(Q), evaluate=False)), evaluate=False)
-    v = dimension_free.matrix_identity(lhs, rhs)
+    v = steps.matrix_identity(lhs, rhs)
     assert v.status == "proved" and v.method == "sympy" and "ZeroMatrix" in v.reason
 
 
@@ -188,7 +189,7 @@ def test_matrix_identity_proves_the_gl_symmetry():
     moved = MatMul(
         qj, a, Transpose(MatMul(kj, Transpose(Inverse(a)), evaluate=False)), evaluate=False
     )
-    assert dimension_free.matrix_identity(moved, qj * kj.T).status == "proved"
+    assert steps.matrix_identity(moved, qj * kj.T).status == "proved"
 
 
 @pytest.mark.parametrize(
@@ -214,15 +215,15 @@ def test_matrix_identity_never_proves_a_false_identity(case):
         ),
         "wrong shape": (x * K.T, x),
     }[case]
-    verdict = dimension_free.matrix_identity(lhs, rhs)
+    verdict = steps.matrix_identity(lhs, rhs)
     assert verdict.status != "proved"
     if case == "wrong shape":
         assert verdict.status == "refuted" and "shapes differ" in verdict.reason
 
 
 def test_a_failing_step_fails_the_derivation():
-    good = dimension_free.matrix_step(x * Identity(d), x, "identity", note="good")
-    bad = dimension_free.matrix_step(x * Q, x, "wrong", note="bad")
+    good = steps.matrix_step(x * Identity(d), x, "identity", note="good")
+    bad = steps.matrix_step(x * Q, x, "wrong", note="bad")
     derivation = Derivation((good, bad))
     assert good.verdict.status == "proved"
     assert derivation.verdict.status == "unknown" and "step 2" in derivation.verdict.reason
@@ -236,7 +237,7 @@ xs1 = MatrixSymbol("x", 1, d)
 def test_index_names_do_not_matter():
     a = Sum(xs1[0, i] * K[j, i], (i, 0, d - 1))
     b = Sum(xs1[0, k] * K[j, k], (k, 0, d - 1))
-    assert a != b and dimension_free.sum_normal_form(a) == dimension_free.sum_normal_form(b)
+    assert a != b and sum_normal_form(a) == sum_normal_form(b)
     assert entry_identity(a, b).status == "proved"
 
 
@@ -248,7 +249,7 @@ def test_linearity_moves_constants_and_splits_sums():
 
 
 def test_single_value_sums_are_evaluated():
-    assert dimension_free.sum_normal_form(Sum(K[i, 0], (i, 2, 2))) == K[2, 0]
+    assert sum_normal_form(Sum(K[i, 0], (i, 2, 2))) == K[2, 0]
 
 
 def test_different_sums_are_not_identified():
@@ -284,4 +285,4 @@ def test_normal_form_is_invariant_under_renaming(names):
     a_, b_ = (sympy.Symbol(nm, integer=True) for nm in names[:2])
     expr = Sum(xs1[0, a_] * K[a_, b_] * xs1[0, b_], (a_, 0, d - 1), (b_, 0, n - 1))
     ref = Sum(xs1[0, i] * K[i, j] * xs1[0, j], (i, 0, d - 1), (j, 0, n - 1))
-    assert dimension_free.sum_normal_form(expr) == dimension_free.sum_normal_form(ref)
+    assert sum_normal_form(expr) == sum_normal_form(ref)

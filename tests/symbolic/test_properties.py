@@ -8,8 +8,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from symbolic.activations import ACTIVATIONS, z
-from symbolic.certify import certify_nonzero
-from symbolic.properties import decide_homogeneity, decide_linear
+from symbolic.gated.properties import decide_homogeneity, decide_linear
+from symbolic.steps import certify_nonzero
 
 R, Max, Min, Abs, exp = sympy.Rational, sympy.Max, sympy.Min, sympy.Abs, sympy.exp
 relu = lambda e: Max(0, e)  # noqa: E731
@@ -68,8 +68,8 @@ def test_user_style_activations(expr, linear, degree):
 
 def test_zero_is_homogeneous_of_every_degree():
     """σ ≡ 0 satisfies σ(αz) = α^p σ(z) for every p: the degree is EVERY_DEGREE, not 1."""
-    from symbolic.analysis import analyze
-    from symbolic.properties import EVERY_DEGREE
+    from symbolic.gated.analysis import analyze
+    from symbolic.gated.properties import EVERY_DEGREE
 
     lin = decide_linear(sympy.Integer(0))
     assert lin.holds.status == "proved"

@@ -28,26 +28,29 @@ import sympy
 from sympy.polys.polyerrors import BasePolynomialError
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, current_limits, time_limit
-from symbolic.certify import MAX_BITS, certified_sign, certify_nonzero
-from symbolic.check import decide_zero
 from symbolic.engine import PROVED, Step, Verdict
 from symbolic.errors import InvalidExpression
 from symbolic.kernel import DEGREE as P
 from symbolic.kernel import (
+    MAX_BITS,
+    BudgetExceeded,
     Fact,
     at,
     check_homogeneous,
     check_identity,
     check_nonzero,
     counterexample,
+    current_limits,
+    deadline,
     define,
     homogeneity_formula,
     negate,
     refute_homogeneous,
     resolve_closed_branches,
     undecided,
+    zero_verdict,
 )
+from symbolic.steps import certified_sign, certify_nonzero
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0
 
@@ -224,7 +227,7 @@ _KINKS: dict = {}
 def _kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
     points: list[sympy.Expr] = []
     try:
-        with time_limit(KINK_TIMEOUT_S):
+        with deadline(KINK_TIMEOUT_S):
             for arg in _switching_arguments(expr):
                 roots = sympy.solveset(arg, z, domain=sympy.S.Reals)
                 if not isinstance(roots, sympy.FiniteSet):
@@ -294,7 +297,7 @@ class Decision:
 def simplified(expr: sympy.Expr) -> sympy.Expr | None:
     """A shorter form of σ proposed by SymPy (simplify, exp form) — a hint the kernel re-checks."""
     try:
-        with time_limit(CANONICAL_TIMEOUT_S):
+        with deadline(CANONICAL_TIMEOUT_S):
             forms = []
             if expr.has(sympy.sinh, sympy.cosh, sympy.tanh, sympy.exp):
                 forms.append(sympy.cancel(sympy.expand(expr.rewrite(sympy.exp))))
@@ -348,7 +351,7 @@ SYMPY_GAVE_UP = (
 def _bounded(decide, expr: sympy.Expr, formula: sympy.Basic) -> Decision:
     start = time.process_time()  # the limits count CPU seconds
     try:
-        with time_limit(current_limits().sympy_seconds(ANALYSIS_TIMEOUT_S)):
+        with deadline(current_limits().sympy_seconds(ANALYSIS_TIMEOUT_S)):
             return decide(expr)
     except BudgetExceeded as exc:
         why = f"analysis stopped after {time.process_time() - start:.1f} s: {exc}"
@@ -413,11 +416,11 @@ def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
     if approx.is_Number and approx.is_real:
         guess = sympy.Rational(approx).limit_denominator(MAX_DEGREE_DENOMINATOR)
         close = abs(guess - approx) < sympy.Rational(1, 10**25)
-        if close and decide_zero(2**guess - ratio, timeout_s=1.0).status == PROVED:
+        if close and zero_verdict(2**guess - ratio, timeout_s=1.0).status == PROVED:
             return guess
     expanded = sympy.expand_log(sympy.log(ratio), force=True) / sympy.log(2)
     if expanded.is_number and sympy.count_ops(expanded) < sympy.count_ops(closed):
-        if decide_zero(2**expanded - ratio, timeout_s=1.0).status == PROVED:
+        if zero_verdict(2**expanded - ratio, timeout_s=1.0).status == PROVED:
             return expanded  # e.g. log(2**pi)/log(2) -> pi, verified 2^p = ratio
     return closed
 
@@ -430,7 +433,7 @@ def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Deci
     """
     if linear is not None and linear.holds.proved:
         c = linear.value
-        if decide_zero(c).status == PROVED:  # σ ≡ 0: σ(αz) = α^p σ(z) for every p
+        if zero_verdict(c).status == PROVED:  # σ ≡ 0: σ(αz) = α^p σ(z) for every p
             fact = check_homogeneous(expr, z, P, hint=sympy.Integer(0))
             value = EVERY_DEGREE if fact.proved else None
         else:
@@ -446,7 +449,7 @@ def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Deci
 
 def _decide_homogeneity(expr: sympy.Expr) -> Decision:
     s_pos, s_neg = value_at(expr, sympy.Integer(1)), value_at(expr, sympy.Integer(-1))
-    zero_pos, zero_neg = (decide_zero(v).status == PROVED for v in (s_pos, s_neg))
+    zero_pos, zero_neg = (zero_verdict(v).status == PROVED for v in (s_pos, s_neg))
     if zero_pos and zero_neg:
         return _homogeneity_when_zero_at_units(expr)
     steps: list[Step] = []
@@ -462,7 +465,7 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
     u = sympy.Integer(u)
     ratio = value_at(expr, 2 * u) / value
     sign = certified_sign(ratio)
-    if sign is not None and sign < 0 or decide_zero(ratio).status == PROVED:
+    if sign is not None and sign < 0 or zero_verdict(ratio).status == PROVED:
         fact = refute_homogeneous(expr, z, u, 2 * u)
         return Decision(fact, tuple(steps), witness=u)
     p = _exact_degree(ratio)

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy
 
 from symbolic.activations import Activation
+from symbolic.gated.properties import candidate_points
 from symbolic.kernel import Fact, check_nonzero
-from symbolic.properties import candidate_points
 
 t_real = sympy.Symbol("t", real=True)
 SHOWN_VALUE_CHARS = 60  # longer exact values are left to the certificate

@@ -8,12 +8,8 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.certify import (
-    CannotEnclose,
-    certified_sign,
-    certify_nonzero,
-    enclose,
-)
+from symbolic.kernel import CannotEnclose, enclose
+from symbolic.steps import certified_sign, certify_nonzero
 
 E, R = sympy.E, sympy.Rational
 

@@ -1,7 +1,7 @@
 """What an activation does to the two symmetries of the gated form (docs/theory.md A6, A7).
 
-``analyze(expr, label)`` runs the decision procedures of ``symbolic.properties`` (which propose)
-and records the kernel's facts (which decide):
+``analyze(expr, label)`` runs the decision procedures of ``symbolic.gated.properties`` (which
+propose) and records the kernel's facts (which decide):
 
 * ``exchange_symmetric``: Gated is invariant under Q ↔ K  ⇔  σ is linear (A6);
 * ``homogeneity_degree``: the positive-homogeneity degree p; ``EVERY_DEGREE`` for σ ≡ 0; None
@@ -23,20 +23,9 @@ from typing import Any
 import sympy
 
 from symbolic.activations import z
-from symbolic.budget import BudgetExceeded, current_limits, time_limit
 from symbolic.calc import held_and
-from symbolic.certify import certified_sign
 from symbolic.engine import PROVED, REFUTED, UNKNOWN, Claim, Derivation, Result, Step
-from symbolic.kernel import (
-    ALPHA,
-    Fact,
-    check_homogeneous,
-    conj,
-    counterexample,
-    homogeneity_formula,
-    undecided,
-)
-from symbolic.properties import (
+from symbolic.gated.properties import (
     EVERY_DEGREE,
     SYMPY_GAVE_UP,
     Decision,
@@ -45,7 +34,20 @@ from symbolic.properties import (
     decide_linear,
     value_at,
 )
+from symbolic.kernel import (
+    ALPHA,
+    BudgetExceeded,
+    Fact,
+    check_homogeneous,
+    conj,
+    counterexample,
+    current_limits,
+    deadline,
+    homogeneity_formula,
+    undecided,
+)
 from symbolic.render.formula_text import source_text
+from symbolic.steps import certified_sign
 
 SCALING_FACTORS = tuple(sympy.Rational(a) for a in ("2", "1/2", "3", "10"))
 SCALING_TIMEOUT_S = 10.0  # the search for an explicit inverse-scaling witness
@@ -226,7 +228,7 @@ def _analyze(expr: sympy.Expr, label: str) -> ActivationAnalysis:
     linear = decide_linear(expr)
     homogeneity = decide_homogeneity(expr, linear)
     try:
-        with time_limit(SCALING_TIMEOUT_S):
+        with deadline(SCALING_TIMEOUT_S):
             inverse_scaling = _inverse_scaling(expr, homogeneity)
     except BudgetExceeded as exc:
         inverse_scaling = Decision(
