@@ -108,8 +108,9 @@ def interval(lower: flint.arb, upper: flint.arb) -> Any:
 
 def evaluate(f: Callable[..., flint.arb], *args: flint.arb) -> flint.arb:
     """``f(*args)`` in Arb, at a working precision raised (bounded by ``MAX_PREC``) until the ball
-    is finite and ``2^-iv.prec`` narrow relative, or stops narrowing."""
-    target = iv.prec
+    is finite and ``2^-iv.prec`` narrow relative, or (arguments that are not exact points) stops
+    narrowing."""
+    target, wide = iv.prec, not all(a.is_exact() for a in args)
     prec, accuracy = target + GUARD_BITS, None
     while True:
         with arb_precision(prec):
@@ -117,7 +118,7 @@ def evaluate(f: Callable[..., flint.arb], *args: flint.arb) -> flint.arb:
         if value.is_finite():
             if value.is_exact() or value.rel_accuracy_bits() >= target:
                 return value
-            if accuracy is not None and value.rel_accuracy_bits() <= accuracy:
+            if wide and accuracy is not None and value.rel_accuracy_bits() <= accuracy:
                 return value  # the argument's width, not the precision, sets the ball's
             accuracy = value.rel_accuracy_bits()
         if prec >= MAX_PREC:

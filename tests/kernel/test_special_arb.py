@@ -223,3 +223,13 @@ def test_random_intervals_are_enclosed(name, data):
     inside = lo + (hi - lo) * data.draw(st.floats(0, 1))
     bits = data.draw(st.sampled_from([53, 200]))
     assert containment_violation(f, reference, [lo, inside, hi], bits) is None
+
+
+def test_point_arguments_are_refined_to_the_working_precision():
+    """At exact points the precision is raised until the ball is 2^-iv.prec narrow (regression:
+    a ball that did not narrow at the first doubling was returned, 0F1 at the YaRN crossing of
+    d = 1500 came back with a negative lower end and capacity --d 1500 crashed in log)."""
+    for k in range(120):
+        x = 10 ** (2 + k / 10)
+        box = _at_prec(64, special.hyp0f1, iv.mpf(750), iv.mpf(x))
+        assert 0 < box.a and box.delta <= box.a * 2.0**-60, x
