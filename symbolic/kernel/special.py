@@ -172,9 +172,9 @@ def besseli(nu: Any, x: Any) -> Any:
     nu, x = iv.mpf(nu), iv.mpf(x)
     order = ball(nu)
     if nu.a >= 0 and x.a >= 0:
-        lo, hi = (evaluate(lambda t: t.bessel_i(order), _point(raw)) for raw in x._mpi_)
+        lo, hi = (evaluate(flint.arb.bessel_i, _point(raw), order) for raw in x._mpi_)
         return interval(lo, hi)
-    value = evaluate(lambda t: t.bessel_i(order), ball(x))
+    value = evaluate(flint.arb.bessel_i, ball(x), order)
     return interval(value, value)
 
 
