@@ -42,8 +42,9 @@ comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) ·
 What the kernel trusts: SymPy — its rewrites (``expand``, ``cancel``, ``simplify``, ...)
 reaching exactly 0, its assumptions system, ``solveset`` listing a denominator's zeros,
 ``piecewise_fold``/``as_set`` for branches, matrix-expression algebra, root isolation;
-``mpmath.iv``'s outward rounding of arithmetic and elementary functions; Z3; and its own series
-with remainder bounds (``special``: ₀F₁, Γ, Iν; ``intervals``: erf, erfc).
+``mpmath.iv``'s outward rounding of arithmetic and elementary functions; Z3; and Arb
+(python-flint: FLINT's ball arithmetic) for erf, erfc, Γ, Iν and ₀F₁ (``special``). It has no
+hand-written series of its own.
 """
 
 from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, undecided
@@ -98,7 +99,9 @@ from symbolic.kernel.rules import (
     trans,
     unfold,
 )
-from symbolic.kernel.special import SeriesTooLong, hyp0f1_bounds
+from symbolic.kernel.special import SeriesTooLong
+from symbolic.kernel.special import gamma as gamma_interval
+from symbolic.kernel.special import hyp0f1 as hyp0f1_interval
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     check_equal,
@@ -193,7 +196,8 @@ __all__ = [
     "at",
     "enclose",
     "homogeneity_formula",
-    "hyp0f1_bounds",
+    "gamma_interval",
+    "hyp0f1_interval",
     "resolve_closed_branches",
     "sum_normal_form",
     "tight_enclosure",

@@ -3,11 +3,11 @@
 ``enclose(expr, bits, env)`` evaluates a SymPy expression in ``mpmath.iv`` interval arithmetic
 (``env`` gives intervals for free symbols), giving an interval guaranteed to contain every value:
 each operation rounds outward, functions ``iv`` lacks are built from ones it has (``tanh`` from
-``exp``) or enclosed rigorously (``erf`` by its alternating series with the remainder bound, or by
-``erfc(x) ≤ exp(−x²)/(x√π)`` for large ``|x|``; ``special.SPECIAL``). Branches (``Max``, ``Min``,
-``Abs``, ``Piecewise``) are taken only when the interval decides them. ``tight_enclosure``
-doubles the precision until the sign is known. The checkers built on it are in
-``interval_checks`` (signs, comparisons, bounds) and ``points`` (counterexamples).
+``exp``) or enclosed rigorously by Arb's ball arithmetic (``erf``, ``erfc`` and
+``special.SPECIAL``, in ``symbolic.kernel.special``). Branches (``Max``, ``Min``, ``Abs``,
+``Piecewise``) are taken only when the interval decides them. ``tight_enclosure`` doubles the
+precision until the sign is known. The checkers built on it are in ``interval_checks`` (signs,
+comparisons, bounds) and ``points`` (counterexamples).
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from mpmath.libmp import to_rational
 
 from symbolic.kernel.logic import sympy_value
 from symbolic.kernel.special import SPECIAL
+from symbolic.kernel.special import erf as arb_erf
+from symbolic.kernel.special import erfc as arb_erfc
 
 START_BITS = 64
 MAX_BITS = 4096  # separates differences down to ~1e-1200 relative to the terms
-ERF_TAIL_FROM = 6  # |x| ≥ 6: the erfc tail bound instead of the Taylor series
 
 
 class CannotEnclose(Exception):
@@ -33,56 +34,13 @@ class CannotEnclose(Exception):
 
 
 def _erf(x):
-    """A rigorous enclosure of erf on the interval x (``iv`` has no rigorous erf)."""
-    lo, hi = x.a, x.b
-    if lo >= ERF_TAIL_FROM or hi <= -ERF_TAIL_FROM:  # erf = 1 − erfc, both erfc bounds > 0
-        positive = lo >= ERF_TAIL_FROM
-        inner = 1 - _erfc(iv.mpf([lo, hi]) if positive else iv.mpf([-hi, -lo]))
-        return inner if positive else -inner
-    if lo < 0 < hi or hi - lo > 1 or max(abs(lo), abs(hi)) >= ERF_TAIL_FROM:
-        a, b = _erf(iv.mpf(lo)), _erf(iv.mpf(hi))  # erf is increasing
-        return iv.mpf([a.a, b.b])
-    # 2/√π Σ (−1)^n x^(2n+1) / (n! (2n+1)); terms decrease once n+1 > x², and the remainder
-    # of an alternating series with decreasing terms is bounded by the next term.
-    total, term, n = iv.mpf(0), x, 0
-    x2 = x * x
-    while True:
-        piece = term / (2 * n + 1)
-        if n + 1 > x2.b and abs(piece).b < iv.mpf(2) ** (-(iv.prec + 8)):
-            remainder = abs(piece).b
-            total += iv.mpf([-remainder, remainder])
-            break
-        total += piece
-        n += 1
-        term = -term * x2 / n
-    return 2 / iv.sqrt(iv.pi) * total
+    """A rigorous enclosure of erf on the interval x, from Arb (``iv`` has no rigorous erf)."""
+    return arb_erf(x)
 
 
 def _erfc(x):
-    """erfc = 1 − erf, kept relative for large x (erfc(26) ≈ 5.7e-296): erfc is decreasing,
-    so erfc([a, b]) = [erfc(b), erfc(a)], each end point by the asymptotic series."""
-    if x.a >= ERF_TAIL_FROM:
-        return iv.mpf([_erfc_tail(iv.mpf(x.b)).a, _erfc_tail(iv.mpf(x.a)).b])
-    return 1 - _erf(x)
-
-
-def _erfc_tail(x):
-    """erfc at a point x ≥ 6: e^{−x²}/(x√π) · Σ_{n<N} (−1)^n (2n−1)!!/(2x²)^n, whose remainder
-    has the sign of, and is smaller than, the first omitted term (Abramowitz–Stegun 7.1.24);
-    the sum stops where the terms stop shrinking or drop below the working precision."""
-    total, term, n = iv.mpf(1), iv.mpf(1), 0
-    two_x2 = 2 * x * x
-    tiny = iv.mpf(2) ** (-(iv.prec + 8))
-    while True:
-        n += 1
-        nxt = -term * (2 * n - 1) / two_x2
-        if abs(nxt).b >= abs(term).a or abs(nxt).b < tiny:  # stop: |R| ≤ |next term|
-            bound = abs(nxt).b
-            total += iv.mpf([-bound, bound])
-            break
-        total += nxt
-        term = nxt
-    return iv.exp(-x * x) / (x * iv.sqrt(iv.pi)) * total
+    """erfc = 1 − erf, kept relative for large x (erfc(26) ≈ 5.7e-296), from Arb."""
+    return arb_erfc(x)
 
 
 def _abs(x):

@@ -1,217 +1,181 @@
-"""Rigorous interval enclosures of special functions, consulted by ``symbolic.kernel.intervals``.
+"""Rigorous interval enclosures of special functions from Arb's ball arithmetic (python-flint),
+consulted by ``symbolic.kernel.intervals``.
 
 ``SPECIAL`` maps a SymPy function class to a callable taking ``mpmath.iv`` intervals (one per
-argument) and returning an interval guaranteed to contain the function's value on them.
-An entry belongs here only with a proof of its enclosure (series with a bounded remainder,
-monotonicity) and tests against high-precision values.
+argument) and returning an interval guaranteed to contain the function's value on them; ``erf``
+and ``erfc`` serve ``intervals``' own table, ``hyp0f1`` the similarity law's certified MGF.
 
-``mpmath.iv`` is not relied on for special functions: its documentation promises rigorous
-rounding for the arithmetic and elementary functions only, so ``iv.gamma`` and ``iv.besseli``
-are not used here.
+``mpmath.iv`` promises rigorous rounding for the arithmetic and elementary functions only, so
+its ``gamma``, ``besseli`` and ``erf`` are not used. Arb (FLINT) promises it for every function:
+its result is a ball ``mid ± rad`` containing the function's value at every point of the argument
+balls. The two conversions keep that guarantee:
 
-* ``hyper([], [b], x)`` — ``₀F₁(; b; x)`` for a rational ``b > 0`` and ``x ≥ 0`` (the exact law's
-  moment generating function, ``E[exp(2βs)] = ₀F₁(; d/2; β²)``). The series
-  ``Σ_k x^k / (k! (b)_k)`` has positive terms; the ratio of consecutive terms
-  ``r_k = x / ((k+1)(b+k))`` decreases in ``k``, so once ``r_k ≤ 1/2`` the remainder after term
-  ``t_k`` is at most ``t_k·r_k/(1 − r_k) ≤ t_k`` (a geometric series). The terms grow with
-  ``x`` and shrink with ``b`` (positive terms), so for intervals ``x``, ``b`` the value lies in
-  ``[S(x.a; b.b), S(x.b; b.a) + tail]``, the tail bounded at ``x.b``, ``b.a``.
+* interval → ball (``ball``): the end points of an ``iv`` interval are binary numbers
+  ``±man·2^exp``, so its midpoint ``(a + b)/2`` and half-width ``(b − a)/2`` are too; Arb sets
+  the midpoint exactly and rounds the radius up (a point interval becomes an exact ball);
+* ball → interval (``interval``): ``arb.lower()`` / ``arb.upper()`` are binary numbers at or
+  below / at or above every point of the ball (``mid ∓ rad`` rounded down / up); their mantissa
+  and exponent become the interval's end points rounded down / up to ``iv.prec`` bits
+  (``libmp.from_man_exp`` with ``round_floor`` / ``round_ceiling``).
 
-  Both sums are taken in this module's own binary floating point with directed rounding
-  (``_Directed``: an integer mantissa of ``prec + GUARD_BITS`` bits and an exponent; every
-  product, quotient and sum rounded down for the lower sum, up for the upper one, so rounding
-  is enclosed as with ``iv``), ~10× faster than ``iv`` arithmetic term by term.
+Monotone functions are evaluated at the interval's end points (exact point balls), which keeps
+the enclosure as narrow as the interval itself makes it: ``erf`` increases, ``erfc`` decreases,
+``₀F₁(; b; x)`` increases in ``x ≥ 0`` and decreases in ``b > 0`` (positive series terms),
+``I_ν(x)`` increases in ``x ≥ 0`` for ``ν ≥ 0`` (so does every term of its series). Elsewhere the
+whole argument ball is handed to Arb.
+
+Precision is bounded: Arb works at ``iv.prec + GUARD_BITS`` and, while the ball is wider than
+``2^-iv.prec`` relative or not finite, at twice that, up to ``MAX_PREC`` bits (a wide argument
+ball, whose width no precision removes, stops the doubling). A finite ball is an enclosure
+whatever its width; a non-finite one at the cap raises ``SeriesTooLong`` (a ``ValueError``: the
+caller's check is ``unknown``, never wrong).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-import mpmath
+import flint
 import sympy
 from mpmath import iv, libmp
 
-MAX_TERMS = 400_000  # past this the enclosure is refused (the caller's check is unknown)
-TAIL_BITS = 70  # the series is cut when the tail bound is below 2^-70 of the sum
+GUARD_BITS = 32  # Arb's working precision beyond the interval's
+MAX_PREC = 1 << 15  # Arb's working precision is never raised past this (bits)
 
 
 class SeriesTooLong(ValueError):
-    """The enclosure would need more than ``MAX_TERMS`` series terms."""
+    """Arb gave no finite enclosure (its series or asymptotic expansion) within ``MAX_PREC``
+    bits of working precision."""
 
 
-GUARD_BITS = 64  # mantissa bits beyond the interval precision: ≤ 400,000 roundings stay below it
+@contextmanager
+def arb_precision(bits: int) -> Iterator[None]:
+    """Run the body with Arb's working precision at ``bits`` (restored after)."""
+    saved = flint.ctx.prec
+    flint.ctx.prec = bits
+    try:
+        yield
+    finally:
+        flint.ctx.prec = saved
+
+
+def _man_exp(raw: tuple) -> tuple[int, int]:
+    """An mpmath raw binary number ``(sign, man, exp, bc)`` as ``(±man, exp)``, exactly."""
+    sign, man, exp, _ = raw
+    if not man:
+        if exp:  # ±inf, nan
+            raise ValueError("an infinite or undefined end point")
+        return 0, 0
+    return (-int(man) if sign else int(man)), int(exp)
+
+
+def _point(raw: tuple) -> flint.arb:
+    """An mpmath raw binary number as the exact Arb number (a ball of radius 0)."""
+    return flint.arb(_man_exp(raw))
+
+
+def ball(x: Any) -> flint.arb:
+    """The ball ``(a + b)/2 ± (b − a)/2`` holding every point of the interval ``x = [a, b]``:
+    midpoint and radius are exact binary numbers, set exactly (the radius rounded up)."""
+    lo, hi = iv.mpf(x)._mpi_
+    if lo == hi:
+        return _point(lo)
+    (am, ae), (bm, be) = _man_exp(lo), _man_exp(hi)
+    e = min(ae, be) - 1
+    am, bm = am << (ae - e), bm << (be - e)  # a, b in units of 2^e: both even
+    return flint.arb(((am + bm) >> 1, e), ((bm - am) >> 1, e))  # exactly (a+b)/2, (b−a)/2
+
+
+def _exact_raw(a: flint.arb, rounding: str) -> tuple:
+    """An exact Arb number (radius 0) as an mpmath raw number of ``iv.prec`` bits, rounded in
+    the given direction (``round_floor``, ``round_ceiling``)."""
+    man, exp = (int(v) for v in a.mid().man_exp())
+    return libmp.from_man_exp(man, exp, iv.prec, rounding)
+
+
+def interval(lower: flint.arb, upper: flint.arb) -> Any:
+    """The ``iv`` interval from the lower end of the ball ``lower`` to the upper end of the ball
+    ``upper``, rounded outward: ``lower()``/``upper()`` round down/up to Arb's precision
+    (``iv.prec + GUARD_BITS``), ``_exact_raw`` once more in the same direction to ``iv.prec``."""
+    with arb_precision(iv.prec + GUARD_BITS):
+        lo, hi = lower.lower(), upper.upper()
+    if not (lo.is_finite() and hi.is_finite()):
+        raise SeriesTooLong("Arb gave no finite enclosure")
+    return iv.make_mpf((_exact_raw(lo, libmp.round_floor), _exact_raw(hi, libmp.round_ceiling)))
+
+
+def evaluate(f: Callable[..., flint.arb], *args: flint.arb) -> flint.arb:
+    """``f(*args)`` in Arb, at a working precision raised (bounded by ``MAX_PREC``) until the ball
+    is finite and ``2^-iv.prec`` narrow relative, or (arguments that are not exact points) stops
+    narrowing."""
+    target, wide = iv.prec, not all(a.is_exact() for a in args)
+    prec, accuracy = target + GUARD_BITS, None
+    while True:
+        with arb_precision(prec):
+            value = f(*args)
+        if value.is_finite():
+            if value.is_exact() or value.rel_accuracy_bits() >= target:
+                return value
+            if wide and accuracy is not None and value.rel_accuracy_bits() <= accuracy:
+                return value  # the argument's width, not the precision, sets the ball's
+            accuracy = value.rel_accuracy_bits()
+        if prec >= MAX_PREC:
+            if value.is_finite():
+                return value
+            raise SeriesTooLong(f"Arb gave no finite enclosure at {MAX_PREC:,} bits")
+        prec = min(2 * prec, MAX_PREC)
+
+
+def _monotone(f: Callable[[flint.arb], flint.arb], x: Any, increasing: bool) -> Any:
+    """``f`` monotone on the interval ``x``: Arb at its two end points (exact balls)."""
+    lo, hi = (evaluate(f, _point(raw)) for raw in iv.mpf(x)._mpi_)
+    return interval(lo, hi) if increasing else interval(hi, lo)
+
+
+def erf(x: Any) -> Any:
+    """``erf`` on the interval ``x`` (increasing)."""
+    return _monotone(flint.arb.erf, x, increasing=True)
+
+
+def erfc(x: Any) -> Any:
+    """``erfc`` on the interval ``x`` (decreasing); Arb keeps it relative for large ``x``
+    (``erfc(26) ≈ 5.7e-296``, ``erfc(10^10) ≈ 10^-(4.3·10^19)``)."""
+    return _monotone(flint.arb.erfc, x, increasing=False)
+
+
+def gamma(v: Any) -> Any:
+    """``Γ`` on the interval ``v`` (the whole interval as one ball; a pole in it: ValueError)."""
+    value = evaluate(flint.arb.gamma, ball(v))
+    return interval(value, value)
 
 
 def hyp0f1(b: Any, x: Any) -> Any:
     """An interval containing ``₀F₁(; b; x)`` for every ``b``, ``x`` in the given intervals,
-    ``b > 0``, ``x ≥ 0``."""
+    ``b > 0``, ``x ≥ 0``: ``[F(b.b; x.a), F(b.a; x.b)]``, each end from Arb at exact points."""
     b, x = iv.mpf(b), iv.mpf(x)
     if not b.a > 0:
         raise ValueError(f"0F1: b ∈ {b} must be > 0")
     if x.a < 0:
         raise ValueError(f"0F1: x ∈ {x} must be ≥ 0")
-    quiet = int(mpmath.sqrt(2 * x.b)) + 1  # r_k ≤ 1/2 is possible only from about here on
-    if quiet > MAX_TERMS:
-        raise SeriesTooLong(f"0F1 at x ≤ {mpmath.nstr(x.b, 6)} needs ~{quiet:,} terms")
-    return hyp0f1_bounds(b, x, iv.prec, TAIL_BITS, MAX_TERMS)
-
-
-def hyp0f1_bounds(b: Any, x: Any, prec: int, tail_bits: int, max_terms: int) -> Any:
-    """The interval ``[S(x.a; b.b), S(x.b; b.a) + tail]`` at ``prec`` bits (``b.a > 0``,
-    ``x.a ≥ 0``, finite): the series cut where the tail bound is below ``2^-tail_bits`` of
-    the upper sum; ``SeriesTooLong`` past ``max_terms`` terms."""
-    bits = prec + GUARD_BITS
-    (xln, xld), (xhn, xhd) = _exact(x.a), _exact(x.b)
-    (bln, bld), (bhn, bhd) = _exact(b.a), _exact(b.b)
-    # term k+1 = term k · x / ((k+1)(b+k)) = term k · x_n b_d / (x_d (k+1)(b_n + k b_d))
-    up_num, lo_num = xhn * bld, xln * bhd
-    quiet = int(mpmath.sqrt(2 * x.b)) + 1
-    hi_term, hi_sum = _Directed(1, 0, bits, up=True), _Directed(1, 0, bits, up=True)
-    k = 0
-    while True:
-        hi_term.scale(up_num, xhd * (k + 1) * (bln + k * bld))
-        hi_sum.add(hi_term)
-        k += 1
-        if k > max_terms:
-            raise SeriesTooLong(f"0F1 series not cut after {max_terms:,} terms")
-        if k < quiet:
-            continue
-        den = xhd * (k + 1) * (bln + k * bld)  # the ratio r_k = up_num/den to the next term
-        if 2 * up_num <= den:  # r_k ≤ 1/2 and decreasing: the tail is ≤ t_k r_k/(1 − r_k)
-            tail = hi_term.copy()
-            tail.scale(up_num, den - up_num)
-            if tail.at_most(hi_sum, tail_bits):
-                hi_sum.add(tail)
-                break
-    lo_term, lo_sum = _Directed(1, 0, bits, up=False), _Directed(1, 0, bits, up=False)
-    for j in range(k):  # the same terms at x.a, b.b, rounded down; no tail
-        lo_term.scale(lo_num, xld * (j + 1) * (bhn + j * bhd))
-        lo_sum.add(lo_term)
-    return iv.make_mpf(
-        (
-            libmp.from_man_exp(lo_sum.m, lo_sum.e, prec, libmp.round_floor),
-            libmp.from_man_exp(hi_sum.m, hi_sum.e, prec, libmp.round_ceiling),
-        )
-    )
-
-
-def _exact(v: Any) -> tuple[int, int]:
-    """A finite binary floating-point number (an interval's end point, an ``mpf``, an ``int``
-    or a ``float``) as an exact fraction ``(n, 2^j)``, every bit kept: ``mpmath.mpf(v)`` would
-    round an end point to ``mpmath.mp``'s 53 bits, to nearest — an argument moved by 2^-53 and
-    an enclosure that no longer holds the value."""
-    if isinstance(v, int):
-        return v, 1
-    if isinstance(v, float):
-        if not mpmath.isfinite(v):
-            raise ValueError(f"0F1: the arguments must be finite, got {v}")
-        return v.as_integer_ratio()
-    raw = v._mpi_[0] if hasattr(v, "_mpi_") else getattr(v, "_mpf_", None)
-    if raw is None or (hasattr(v, "_mpi_") and v._mpi_[0] != v._mpi_[1]):
-        raise ValueError(f"0F1: a binary number is needed, got {v!r}")
-    if raw in (libmp.finf, libmp.fninf, libmp.fnan):
-        raise ValueError(f"0F1: the arguments must be finite, got {v}")
-    return libmp.to_rational(raw)
-
-
-class _Directed:
-    """A positive number ``m·2^e`` whose operations round down (``up=False``) or up; ``m`` is
-    kept to at most ``bits`` bits."""
-
-    __slots__ = ("m", "e", "bits", "up")
-
-    def __init__(self, m: int, e: int, bits: int, up: bool) -> None:
-        self.m, self.e, self.bits, self.up = m, e, bits, up
-        self._trim()
-
-    def copy(self) -> _Directed:
-        return _Directed(self.m, self.e, self.bits, self.up)
-
-    def _trim(self) -> None:
-        """Exactly ``bits`` bits of mantissa: short ones shifted up (exact), long ones rounded."""
-        excess = self.m.bit_length() - self.bits
-        if excess < 0 and self.m:
-            self.m <<= -excess
-            self.e += excess
-        elif excess > 0:
-            low = self.m & ((1 << excess) - 1)
-            self.m = (self.m >> excess) + (1 if self.up and low else 0)
-            self.e += excess
-
-    def scale(self, num: int, den: int) -> None:
-        """``self ← self · num/den`` (positive integers), rounded."""
-        m = self.m * num
-        shift = self.bits + den.bit_length() - m.bit_length() + 1
-        if shift > 0:
-            m <<= shift
-            self.e -= shift
-        q, r = divmod(m, den)
-        self.m = q + (1 if self.up and r else 0)
-        self._trim()
-
-    def add(self, other: _Directed) -> None:
-        """``self ← self + other`` (same rounding direction), rounded."""
-        if other.e >= self.e:
-            self.m += other.m << (other.e - self.e)
-        else:
-            shift = self.e - other.e
-            if not other.m:
-                return
-            if shift > other.m.bit_length() + 1:  # other < one unit of self's last place
-                self.m += 1 if self.up else 0
-            else:
-                low = other.m & ((1 << shift) - 1)
-                self.m += (other.m >> shift) + (1 if self.up and low else 0)
-        self._trim()
-
-    def at_most(self, other: _Directed, bits: int) -> bool:
-        """``self ≤ 2^-bits · other``, exactly."""
-        a_e, b_e = self.e + bits, other.e
-        low = min(a_e, b_e)
-        return self.m << (a_e - low) <= other.m << (b_e - low)
-
-
-def _half_integer(v: Any, name: str) -> sympy.Rational:
-    """A point interval at an integer or half-integer, as that rational (else ValueError)."""
-    v = iv.mpf(v)
-    if v.a != v.b:
-        raise ValueError(f"{name}: a point argument is needed, got {v}")
-    p, q = _exact(v.a)  # exactly: rounded to 53 bits, 31 + 2^-60 would pass as 31
-    value = sympy.Rational(p, q)
-    if (2 * value).q != 1:
-        raise ValueError(f"{name}: only integer and half-integer arguments, got {v.a}")
-    return value
-
-
-def gamma(v: Any) -> Any:
-    """``Γ`` at a positive integer or half-integer, exactly: ``Γ(n) = (n−1)!`` and
-    ``Γ(n + 1/2) = (2n)! √π / (4ⁿ n!)`` — one interval multiplication by ``√π``."""
-    q = _half_integer(v, "gamma")
-    if q <= 0:
-        raise ValueError(f"gamma({q}): only positive arguments")
-    if q.q == 1:
-        return iv.mpf(int(sympy.factorial(q - 1)))
-    n = int(q - sympy.Rational(1, 2))
-    ratio = sympy.factorial(2 * n) / (4**n * sympy.factorial(n))
-    return iv.mpf(int(ratio.p)) / int(ratio.q) * iv.sqrt(iv.pi)
+    (b_lo, b_hi), (x_lo, x_hi) = b._mpi_, x._mpi_
+    lower = evaluate(flint.arb.hypgeom_0f1, _point(x_lo), _point(b_hi))
+    upper = evaluate(flint.arb.hypgeom_0f1, _point(x_hi), _point(b_lo))
+    return interval(lower, upper)
 
 
 def besseli(nu: Any, x: Any) -> Any:
-    """``I_ν(x)`` for a (half-)integer ``ν ≥ 0`` and ``x ≥ 0``:
-    ``I_ν(x) = (x/2)^ν ₀F₁(; ν + 1; x²/4) / Γ(ν + 1)`` (DLMF 10.25.2), from ``hyp0f1`` and
-    ``gamma`` above."""
-    q = _half_integer(nu, "besseli order")
-    x = iv.mpf(x)
-    if q < 0 or x.a < 0:
-        raise ValueError(f"besseli({q}, {x}): only ν ≥ 0 and x ≥ 0")
-    half = x / 2
-    power = half ** int(q) if q.q == 1 else half ** int(q - sympy.Rational(1, 2)) * iv.sqrt(half)
-    return (
-        power
-        * hyp0f1(iv.mpf(int((q + 1).p)) / int((q + 1).q), half * half)
-        / gamma(iv.mpf(int((q + 1).p)) / int((q + 1).q))
-    )
+    """``I_ν(x)`` on intervals: at the end points of ``x`` when ``ν ≥ 0`` and ``x ≥ 0`` (where it
+    increases in ``x``), else on the whole ball; ``ν`` as one ball. Not real (``x < 0`` at a
+    non-integer ``ν``): ValueError."""
+    nu, x = iv.mpf(nu), iv.mpf(x)
+    order = ball(nu)
+    if nu.a >= 0 and x.a >= 0:
+        lo, hi = (evaluate(flint.arb.bessel_i, _point(raw), order) for raw in x._mpi_)
+        return interval(lo, hi)
+    value = evaluate(flint.arb.bessel_i, ball(x), order)
+    return interval(value, value)
 
 
 SPECIAL: dict[type, Callable[..., Any]] = {sympy.besseli: besseli, sympy.gamma: gamma}

@@ -14,10 +14,10 @@ Closed forms, derived step by step in ``proofs.capacity``:
   Gaussian ``exp(2β²/d)``.
 
 Besides the SymPy forms this module gives mpmath densities (for numeric quadrature in the
-cross-checks) and two *certified* evaluators built on ``mpmath.iv``: an enclosure of ``₀F₁``
-(series with a tail bound) and of ``E[g(s)]`` for a smooth ``g`` (composite Simpson rule with
-the fourth-derivative remainder bounded by interval evaluation, plus a bound on the truncated
-tails).
+cross-checks) and two *certified* evaluators: an enclosure of ``₀F₁`` (Arb's ball arithmetic,
+through ``symbolic.kernel.special``) and of ``E[g(s)]`` for a smooth ``g`` in ``mpmath.iv``
+(composite Simpson rule with the fourth-derivative remainder bounded by interval evaluation,
+plus a bound on the truncated tails; ``Γ`` of the normalizer from Arb).
 
 >>> moment("exact", 2, 64), moment("gaussian", 2, 64)
 (1/1408, 3/4096)
@@ -35,7 +35,7 @@ import mpmath
 import sympy
 from mpmath import iv
 
-from symbolic.kernel import SeriesTooLong, hyp0f1_bounds
+from symbolic.kernel import gamma_interval, hyp0f1_interval
 
 s = sympy.Symbol("s", real=True)
 d_ = sympy.Symbol("d", positive=True)
@@ -48,14 +48,6 @@ LAW_NAMES = ("gaussian", "exact")
 # Working precision of the interval evaluations (bits): rounding stays far below the
 # quadrature's own enclosure width (~1e-6 relative).
 IV_PREC = 64
-# Relative size at which the 0F1 series is cut: the tail bound is then below 2^-70 of the sum.
-SERIES_TAIL_BITS = 70
-# The certified ₀F₁ sums its series term by term; it needs about √(2x) terms, so past this
-# many it gives up (``SeriesTooLong``) and the caller reports ``unknown`` in bounded time.
-MAX_SERIES_TERMS = 400_000
-# Past this many series terms ₀F₁ comes from Arb's ball arithmetic when python-flint is installed
-# (the series takes seconds at 10⁴ terms; d = 1500 under YaRN needs 5.9·10⁶).
-ARB_ABOVE_TERMS = 10_000
 # Composite Simpson panels of the certified quadrature (the panel width scales with the 1/√d
 # width of the law, so the relative enclosure width does not grow with d: ~1e-6).
 SIMPSON_PANELS = 192
@@ -218,13 +210,9 @@ def iv_precision(bits: int = IV_PREC) -> Iterator[None]:
 
 
 def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
-    """A certified interval containing ``₀F₁(; b; x)`` for ``b = d/2 > 0`` and ``x ≥ 0``.
-
-    The series ``Σ x^k / (k! (b)_k)`` has positive terms whose ratio ``x/((k+1)(b+k))``
-    decreases in ``k``; once it is below 1/2 the remainder after term ``t`` is at most
-    ``t·r/(1−r)``. The sum is the kernel's (``symbolic.kernel.special.hyp0f1_bounds``: every
-    operation rounded outward), cut at a tail below ``2^-SERIES_TAIL_BITS`` of the sum.
-    """
+    """A certified interval containing ``₀F₁(; b; x)`` for ``b = d/2 > 0`` and every ``x ≥ 0``
+    in the interval ``x``, at ``IV_PREC`` bits: the kernel's Arb enclosure
+    (``symbolic.kernel.special.hyp0f1``; ``SeriesTooLong`` where Arb gives no finite ball)."""
     b = sympy.Rational(b)
     if b <= 0 or (2 * b).q != 1:
         raise ValueError(f"b={b}: the enclosure needs b = d/2 for an integer d >= 1")
@@ -232,67 +220,7 @@ def hyp0f1_enclosure(b: int | sympy.Rational, x: iv.mpf) -> iv.mpf:
         x = iv.mpf(x)
         if x.a < 0:
             raise ValueError(f"x={x}: the enclosure needs x >= 0")
-        quiet = int(mpmath.sqrt(2 * x.b)) + 1  # the ratio is surely < 1/2 only after this k
-        if quiet > ARB_ABOVE_TERMS:
-            ball = arb_hyp0f1_enclosure(b, x, iv.prec)
-            if ball is not None:
-                return ball
-        if quiet > MAX_SERIES_TERMS:
-            raise SeriesTooLong(
-                f"certified 0F1(; {b}; x ≤ {mpmath.nstr(x.b, 6)}) needs about "
-                f"{quiet:,} series terms (more than {MAX_SERIES_TERMS:,})"
-            )
-        return hyp0f1_bounds(iv.mpf(int(2 * b)) / 2, x, iv.prec, SERIES_TAIL_BITS, MAX_SERIES_TERMS)
-
-
-def arb_hyp0f1_enclosure(b: sympy.Rational, x: iv.mpf, prec: int) -> iv.mpf | None:
-    """``₀F₁(; b; x)`` for ``x`` in the interval, from Arb's ball arithmetic (python-flint;
-    None when it is not installed). The function increases in ``x ≥ 0`` (positive terms), so
-    the lower end of the ball at ``x.a`` and the upper end of the ball at ``x.b`` enclose it on
-    the whole interval; both ends are exact binary numbers, carried over to mpmath exactly.
-    Arb evaluates the series or the asymptotic expansion of the Bessel function with rigorous
-    error bounds: milliseconds where the term-by-term series needs millions of terms."""
-    try:
-        import flint
-    except ImportError:
-        return None
-    ctx = flint.ctx
-    saved = ctx.prec
-    try:
-        ctx.prec = max(prec, IV_PREC) + 32
-        shape = flint.arb(int(b.p)) / int(b.q)
-        # a ball containing x.a: its image contains ₀F₁(x.a), so its lower end is ≤ it
-        lo_x, hi_x = x._mpi_
-        lo = _arb(lo_x).hypgeom_0f1(shape).lower()
-        hi = _arb(hi_x).hypgeom_0f1(shape).upper()
-        if not (lo.is_finite() and hi.is_finite()):
-            return None
-        return iv.mpf([_exact_mpf(lo), _exact_mpf(hi)])
-    finally:
-        ctx.prec = saved
-
-
-def _arb(raw: tuple):
-    """An mpmath raw binary number ``(sign, man, exp, bc)`` (an interval's endpoint, read
-    without rounding: ``mpmath.mpf`` of an endpoint would round it to ``mp.prec``) as an Arb
-    ball containing it (exactly ``±man·2^exp``)."""
-    import flint
-
-    sign, man, exp, _ = raw
-    if not man:
-        if exp:  # ±inf, nan
-            raise ValueError("an infinite or undefined end point")
-        return flint.arb(0)
-    return flint.arb(((-1) ** sign * int(man), int(exp)))
-
-
-def _exact_mpf(a) -> mpmath.mpf:
-    """An Arb number of radius 0 as an mpmath number, exactly (mantissa and exponent)."""
-    man, exp = (int(v) for v in a.mid().man_exp())
-    if man == 0:
-        return mpmath.mpf(0)
-    with mpmath.workprec(max(man.bit_length(), 53)):  # every bit kept (mpf rounds to mp.prec)
-        return mpmath.mpf(man) * mpmath.mpf(2) ** exp
+        return hyp0f1_interval(iv.mpf(int(2 * b)) / 2, x)  # d/2 is a binary number: exact
 
 
 def _iv_namespace() -> dict:
@@ -303,7 +231,7 @@ def _iv_namespace() -> dict:
         "sqrt": iv.sqrt,
         "pi": iv.pi,
         "mpf": iv.mpf,
-        "gamma": iv.gamma,
+        "gamma": gamma_interval,
     }
 
 
@@ -413,7 +341,7 @@ def _iv_functions(g: sympy.Expr, law_name: str, d: int) -> tuple[Callable, Calla
 
 def _iv_normalizer(law_name: str, d: int) -> iv.mpf:
     if law_name == "exact":
-        return iv.gamma(iv.mpf(d) / 2) / (iv.sqrt(iv.pi) * iv.gamma(iv.mpf(d - 1) / 2))
+        return gamma_interval(iv.mpf(d) / 2) / (iv.sqrt(iv.pi) * gamma_interval(iv.mpf(d - 1) / 2))
     return iv.sqrt(iv.mpf(d) / (2 * iv.pi))
 
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mpmath import iv
 
+from symbolic.kernel import special
 from symbolic.kernel.special import SeriesTooLong, besseli, gamma, hyp0f1
 
 
@@ -53,13 +54,16 @@ def test_besseli_contains_the_value(twice_nu, x):
     assert _inside(besseli(iv.mpf(twice_nu) / 2, iv.mpf(x)), ref)
 
 
-def test_refusals_are_errors_not_wrong_intervals():
+def test_refusals_are_errors_not_wrong_intervals(monkeypatch):
     with pytest.raises(ValueError):
-        gamma(iv.mpf(0.3))
+        gamma(iv.mpf([-0.5, 0.5]))  # a pole inside: no finite ball
     with pytest.raises(ValueError):
         hyp0f1(iv.mpf(2), iv.mpf(-1))
+    with pytest.raises(ValueError):
+        besseli(iv.mpf(0.5), iv.mpf(-1))  # not real
+    monkeypatch.setattr(special, "MAX_PREC", 96)  # 0F1(; 2; 1e300) needs ~600 bits
     with pytest.raises(SeriesTooLong):
-        hyp0f1(iv.mpf(2), iv.mpf(1e14))
+        hyp0f1(iv.mpf(2), iv.mpf(1e300))
 
 
 def test_kernel_compares_the_bessel_form():
@@ -80,9 +84,9 @@ def test_kernel_compares_the_bessel_form():
 @settings(max_examples=20)  # each example is five 50-digit references
 @given(st.integers(1, 200), st.floats(0, 2000), st.floats(0, 2000))
 def test_hyp0f1_on_intervals_contains_both_ends_and_is_tight(twice_b, x1, x2):
-    """The directed-rounding series: [S(x.a; b.b), S(x.b; b.a) + tail] holds the value at
-    every corner of the box, and is no wider than the box itself makes it (point boxes: a
-    few units in the last place of the 53-bit interval)."""
+    """Arb at the corners [F(b.b; x.a), F(b.a; x.b)] holds the value at every corner of the
+    box, and is no wider than the box itself makes it (point boxes: a few units in the last
+    place of the 53-bit interval)."""
     lo_x, hi_x = sorted((x1, x2))
     b = iv.mpf([twice_b, twice_b + 1]) / 2
     enc = hyp0f1(b, iv.mpf([lo_x, hi_x]))
@@ -93,7 +97,7 @@ def test_hyp0f1_on_intervals_contains_both_ends_and_is_tight(twice_b, x1, x2):
     assert point.delta <= 2.0**-48 * point.a
 
 
-# -- erf and erfc in the tail (kernel/intervals.py): the asymptotic series with its remainder --
+# -- erf and erfc in the tail, through kernel/intervals.py --
 
 
 @settings(max_examples=15, deadline=None)
@@ -101,7 +105,7 @@ def test_hyp0f1_on_intervals_contains_both_ends_and_is_tight(twice_b, x1, x2):
 def test_erfc_tail_encloses_the_true_value_tightly(x, bits):
     """erfc(x) for x ≥ 6 is enclosed tightly at any precision (a lost remainder bound or a
     one-sided tail fails this), and erf(x) − 1 is certified nonzero with its true value inside
-    (erf(26) − 1 is −5.7e-296, which the old one-sided tail could not tell from 0)."""
+    (erf(26) − 1 is −5.7e-296, which a one-sided tail bound could not tell from 0)."""
     import sympy
 
     from symbolic.kernel import enclose, tight_enclosure
@@ -161,16 +165,21 @@ def test_hyp0f1_at_a_tiny_argument_of_4096_bits():
     assert _inside_at(enc, ref, 12000)
 
 
-def test_an_order_near_a_half_integer_is_not_taken_for_it():
-    with pytest.raises(ValueError):
-        besseli(iv.mpf(31) + iv.mpf(2) ** -60, iv.mpf(1))
+def test_an_argument_near_an_integer_keeps_every_bit():
+    """Γ and I_ν at 31 + 2^-60 (256-bit intervals): the value there, not at 31 (the end points
+    reach Arb exactly; rounded to 53 bits they would be 31)."""
     old = iv.prec
     try:
         iv.prec = 256
-        with pytest.raises(ValueError):  # 31 + 2^-60 rounds to 31 at 53 bits: refused all the same
-            gamma(iv.mpf(31) + iv.mpf(2) ** -60)
+        near = iv.mpf(31) + iv.mpf(2) ** -60
+        g, i = gamma(near), besseli(near, iv.mpf(1))
     finally:
         iv.prec = old
+    with mpmath.workprec(800):
+        x = mpmath.mpf(31) + mpmath.mpf(2) ** -60
+        assert _inside_at(g, mpmath.gamma(x), 800) and not _inside_at(g, mpmath.gamma(31), 800)
+        i_near, i_31 = mpmath.besseli(x, 1), mpmath.besseli(31, 1)
+        assert _inside_at(i, i_near, 800) and not _inside_at(i, i_31, 800)
 
 
 @settings(max_examples=30)
