@@ -25,6 +25,7 @@ from symbolic.kernel import (
     Exists,
     Fact,
     ForAll,
+    SeriesTooLong,
     check_bound_on,
     check_compare,
     oracle,
@@ -32,7 +33,6 @@ from symbolic.kernel import (
 )
 from symbolic.memory.capacity import digits, mgf_capacity, outward, rational, to_float
 from symbolic.memory.similarity_law import (
-    SeriesTooLong,
     beta_,
     d_,
     hyp0f1_enclosure,
