@@ -128,11 +128,14 @@ def test_a_broken_euler_step_fails_the_instance(monkeypatch):
     from dataclasses import replace
 
     monkeypatch.setitem(ACTIVATIONS, "relu", replace(ACTIVATIONS["relu"], degree=2))
-    conservation.euler_step.cache_clear()
+    caches = (conservation.euler_step, conservation._euler_sides)  # both read the table's p
+    for cached in caches:
+        cached.cache_clear()
     try:
         derivation = conservation.instance_derivation(conservation.INSTANCES[0])
     finally:
-        conservation.euler_step.cache_clear()
+        for cached in caches:
+            cached.cache_clear()
     assert derivation.verdict.status != "proved"
 
 
