@@ -30,6 +30,8 @@ SUBMODULE_ACCESS = {
     "tests/kernel/test_limits.py": "the time limit's internals: protected code, the minting door",
     "tests/kernel/test_branches.py": "huge_powers' cap on root indices",
     "tests/kernel/test_special.py": "the special-function enclosures themselves (besseli, gamma)",
+    "tests/kernel/test_special_arb.py": "the Arb ball ↔ interval conversions and their rounding",
+    "tests/symbolic/test_capacity.py": "lowers special's precision cap to see the refusal",
     "tests/kernel/test_point_refutation.py": "sympy_checks' probe point, points.in_domain",
     "tests/symbolic/test_check.py": "sympy_checks' budget of the quick exp form",
     "tests/mutation_engine.py": "the null checker replaces the deciders inside each module",
