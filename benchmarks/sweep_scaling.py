@@ -12,11 +12,11 @@ of about 4·10⁶ (query, key) pairs — measured in one run of this script:
   processes: the scaling the machine allows at that moment (it is shared: another process on
   one of the cores halves anything's two-process speed-up; the load average is printed).
 
-Each configuration runs ``--repeat`` times, interleaved (1, 2, 1, 2, …), and the best time is
-kept. Each worker's first chunk costs about 0.3 s more than the others (a fresh process touches
-its large arrays' pages for the first time, ~0.1 s per 32 MB on a small VM); a grid of a few
-seconds cannot amortize that (at ``--rel-se 1e-3``, 24 chunks, the 2-worker ratio is ~1.6), so
-the default grid is 94 chunks. Prints JSON: the times, the ratios (1 worker / 2 workers) for compute, end to end and the
+Each configuration runs ``--repeat`` times, interleaved (1, 2, 1, 2, …), and the best time is kept.
+Each worker's first chunk costs about 0.3 s more than the others (a fresh process touches its large
+arrays' pages for the first time, ~0.1 s per 32 MB on a small VM); a grid of a few seconds cannot
+amortize that (at ``--rel-se 1e-3``, 24 chunks, the 2-worker ratio is ~1.6), so the default grid is
+94 chunks. Prints JSON: the times, the ratios (1 worker / 2 workers) for compute, end to end and the
 pool, and whether every sweep run gave bitwise-identical rows.
 
     python benchmarks/sweep_scaling.py [--rel-se 1e-3] [--repeat 3]

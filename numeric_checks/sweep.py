@@ -109,7 +109,9 @@ def _dask_client(workers: int | None, scheduler: str | None):
         threads_per_worker=1,
         processes=True,
         dashboard_address=":0",
-        silence_logs=logging.ERROR,
+        # the cluster's own transient errors (a heartbeat retried under load) are logged with a
+        # traceback; they are retried by Dask, and a task that fails raises in this process
+        silence_logs=logging.CRITICAL,
         env=dict(BLAS_ENV),
     )
     return Client(cluster), cluster

@@ -22,7 +22,8 @@ from typing import Any
 
 from symbolic.blocks.candidates import Candidate, inverse, product
 from symbolic.blocks.forms import HEADS, BlockForm, parameters
-from symbolic.languages.layer_language import layer_error, parsed_tree
+from symbolic.languages.layer_language import layer_error
+from symbolic.languages.transform_language import substitution_tree
 
 MAX_CHARS = 400
 GROUPS = {"GL": "GL", "O": "O", "diagonal": "diagonal"}
@@ -59,23 +60,9 @@ def parse_block_transform(
     """The transform as a ``Candidate`` of ``symbolic.blocks`` (decided like the table's), for
     the sub-layer with ``heads`` heads."""
     params = parameters(block, heads)
-    if isinstance(text, str):
-        for bad in ":{}":
-            if bad in text:
-                raise layer_error(
-                    text,
-                    f"{bad!r} at column {text.index(bad) + 1} is not "
-                    "allowed; write TARGET -> PRODUCT, ...",
-                    "--transform",
-                )
-    tree, checks = parsed_tree(
-        text, "--transform", MAX_CHARS, wrap=lambda s: "{" + s.replace("->", ": ") + "}"
+    tree, checks = substitution_tree(
+        text, MAX_CHARS, "PRODUCT", "'WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T'"
     )
-    if not isinstance(tree, ast.Dict) or not tree.keys or None in tree.keys:
-        raise checks.error(
-            "expected substitutions TARGET -> PRODUCT separated by commas, e.g. "
-            "'WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T'"
-        )
     groups = dict(groups or {})
     sizes: dict[str, Any] = {}
     subs = []

@@ -26,25 +26,13 @@ import sympy
 from mpmath import iv
 from mpmath.libmp import to_rational
 
-from symbolic.languages.functions import BY_HEAD, OutsideDomain
+from symbolic.languages.functions import BY_HEAD, OutsideDomain, monotone_enclosure
 
 RECHECK_BITS = (64, 256, 1024)
 
 
 class NotEnclosed(Exception):
     """The evaluator cannot enclose this expression (or the enclosure decides nothing)."""
-
-
-def _monotone(f, x):
-    """``f`` increasing: [f(a)↓, f(b)↑] from mpmath's arbitrary-precision value, widened by
-    2^-(prec-8) relative (mpmath's special functions are accurate to the working precision)."""
-    a, b = (mpmath.mp.make_mpf(raw) for raw in x._mpi_)  # exact end points
-    with mpmath.workprec(iv.prec + 32):
-        lo, hi = f(a), f(b)
-        eps = mpmath.mpf(2) ** (8 - iv.prec)
-        tiny = mpmath.mpf(2) ** -1000
-        lo, hi = lo - abs(lo) * eps - tiny, hi + abs(hi) * eps + tiny
-    return iv.mpf([lo, hi])
 
 
 def _decide(cond, env) -> bool:
@@ -123,7 +111,7 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         if x.a <= 0:
             raise NotEnclosed("besseli at a non-positive argument")
         n = int(order)
-        return _monotone(lambda t: mpmath.besseli(n, t), x)
+        return monotone_enclosure(lambda t: mpmath.besseli(n, t), x)
     if isinstance(e, sympy.gamma):
         n = exact(e.args[0])
         if n is not None and n.denominator == 1 and 1 <= n <= MAX_FACTORIAL:
@@ -131,7 +119,7 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         x = ivalue(e.args[0], env)
         if x.a < 2:  # Γ increases on [x₀ ≈ 1.4616, ∞); 2 keeps clear of its minimum
             raise NotEnclosed("gamma below 2")
-        return _monotone(mpmath.gamma, x)
+        return monotone_enclosure(mpmath.gamma, x)
     if isinstance(e, sympy.Abs):
         x = ivalue(e.args[0], env)
         if x.a >= 0:

@@ -165,26 +165,35 @@ def domain_text(parameter: sympy.Symbol) -> str:
     return f"{parameter.name} {op} 0"
 
 
-def parse_transform(text: str, layer: Layer, parameter: sympy.Symbol | None = None) -> Transform:
-    """Parse ``text`` and check it against ``layer`` (names, shapes, units)."""
-    parameter = parameter if parameter is not None else parse_param(DEFAULT_PARAM)
+def substitution_tree(text: Any, max_chars: int, right: str, example: str):
+    """``TARGET -> RIGHT, ...`` read by the whitelist parser as the dict ``{TARGET: RIGHT, ...}``
+    (``--transform``): the tree and its checks, or a one-line error (a ``:``, ``{`` or ``}`` of
+    the user's own, or no substitution)."""
     if isinstance(text, str):
         for bad in ":{}":
             if bad in text:
                 raise layer_error(
                     text,
                     f"{bad!r} at column {text.index(bad) + 1} is not "
-                    "allowed; write TARGET -> EXPR, ...",
+                    f"allowed; write TARGET -> {right}, ...",
                     "--transform",
                 )
     tree, checks = parsed_tree(
-        text, "--transform", MAX_TRANSFORM_CHARS, wrap=lambda s: "{" + s.replace("->", ": ") + "}"
+        text, "--transform", max_chars, wrap=lambda s: "{" + s.replace("->", ": ") + "}"
     )
     if not isinstance(tree, ast.Dict) or not tree.keys or None in tree.keys:
         raise checks.error(
-            "expected substitutions TARGET -> EXPR separated by commas, e.g. "
-            "'Q -> K, K -> Q' or 'Q -> a*Q, K -> K/a'"
+            f"expected substitutions TARGET -> {right} separated by commas, e.g. {example}"
         )
+    return tree, checks
+
+
+def parse_transform(text: str, layer: Layer, parameter: sympy.Symbol | None = None) -> Transform:
+    """Parse ``text`` and check it against ``layer`` (names, shapes, units)."""
+    parameter = parameter if parameter is not None else parse_param(DEFAULT_PARAM)
+    tree, checks = substitution_tree(
+        text, MAX_TRANSFORM_CHARS, "EXPR", "'Q -> K, K -> Q' or 'Q -> a*Q, K -> K/a'"
+    )
     builder = _Coefficients(checks, layer, parameter)
     subs = tuple(builder.substitution(k, v) for k, v in zip(tree.keys, tree.values, strict=True))
     _check_units(checks, layer, subs)
