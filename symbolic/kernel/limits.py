@@ -16,8 +16,10 @@ The interrupt never lands in the limits' own bookkeeping (arming, disarming and 
 timer, restoring the handler) nor in ``uninterrupted()`` blocks: there it is held and raised
 1 ms of CPU time later. Cut in half, that bookkeeping left the enclosing limit without a timer,
 and its work ran unbounded (seen: ``expand_log`` for minutes under ``--sympy-timeout 0.0001``).
-A limit also gives back mpmath's precisions as it found them: an interrupt landing in a
-``finally`` that restores them (mpmath's own, or ours) would otherwise leave them changed.
+A limit also gives back mpmath's precisions and SymPy's global switches (``evaluate``,
+``distribute``, ``exp_is_pow``) as it found them: an interrupt landing in a ``finally`` that
+restores them (``with sympy.evaluate(False)``'s own, mpmath's, or ours) would otherwise leave
+them changed — every later ``1 + 2*64`` unevaluated, for every check after it in the process.
 
 Limits are in seconds of this process's CPU time (``time.process_time``, ``ITIMER_PROF``), not
 wall time: a neighbour on a busy machine takes wall time, not CPU time, so where a check ends
@@ -35,6 +37,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import mpmath
+from sympy.core.parameters import global_parameters
 
 
 class BudgetExceeded(Exception):
@@ -178,6 +181,18 @@ def uninterrupted() -> _Uninterrupted:
     return _Uninterrupted()
 
 
+_SWITCHES = ("evaluate", "distribute", "exp_is_pow")
+
+
+def _sympy_switches() -> tuple:
+    return tuple(getattr(global_parameters, name) for name in _SWITCHES)
+
+
+def _set_sympy_switches(values: tuple) -> None:
+    for name, value in zip(_SWITCHES, values, strict=True):
+        setattr(global_parameters, name, value)
+
+
 class _Armed:
     """``deadline(seconds)`` on a thread that can be interrupted: ``__enter__`` arms the timer
     (for this limit, or the enclosing one's end if sooner), ``__exit__`` disarms it, gives the
@@ -198,6 +213,7 @@ class _Armed:
     def __enter__(self) -> Deadline:
         dl, ends = self.dl, _ends()
         self.precisions = mpmath.mp.prec, mpmath.iv.prec
+        self.switches = _sympy_switches()
         self.depth = len(ends)  # __exit__ cuts the stack back to this, whatever is above it
         self.previous_handler = signal.signal(signal.SIGPROF, self._alarm)
         try:
@@ -231,6 +247,8 @@ class _Armed:
         self.dl.finished = time.process_time()
         if (mpmath.mp.prec, mpmath.iv.prec) != self.precisions:
             mpmath.mp.prec, mpmath.iv.prec = self.precisions
+        if _sympy_switches() != self.switches:
+            _set_sympy_switches(self.switches)
         if self.outer_end is not None:  # re-arm the enclosing limit with what is left of it
             signal.setitimer(signal.ITIMER_PROF, max(self.outer_end - self.dl.finished, 1e-4))
         error = exc[1] if len(exc) > 1 else None

@@ -237,3 +237,38 @@ def test_an_interrupt_held_in_the_last_exit_leaves_no_timer_behind(monkeypatch):
     left = signal.getitimer(signal.ITIMER_PROF)[0]
     real(signal.ITIMER_PROF, 0)  # (a broken exit would have the timer kill this process)
     assert delivered and dl.expired and left == 0
+
+
+@pytest.mark.parametrize(
+    "switch, changed", [("evaluate", False), ("distribute", False), ("exp_is_pow", True)]
+)
+def test_a_limit_gives_back_sympys_global_switches_as_it_found_them(switch, changed):
+    """An interrupt landing in ``with sympy.evaluate(False)``'s own restore left evaluation off
+    for the rest of the process (seen under load: ``1 + 2*64 != 129`` in every later test). The
+    limit's exit gives the switch back, also when it ends by the limit."""
+    from sympy.core.parameters import global_parameters
+
+    before = getattr(global_parameters, switch)
+    try:
+        with pytest.raises(BudgetExceeded), deadline(5.0):
+            setattr(global_parameters, switch, changed)  # an interrupted restore, as it leaves it
+            raise BudgetExceeded("as the limit would")
+        assert getattr(global_parameters, switch) == before
+        with deadline(5.0):
+            setattr(global_parameters, switch, changed)
+        assert getattr(global_parameters, switch) == before
+        assert sympy.Integer(1) + 2 * sympy.Integer(64) == 129
+    finally:
+        setattr(global_parameters, switch, before)
+
+
+def test_switches_set_before_a_limit_are_kept():
+    """The limit restores what it found, not SymPy's defaults: an enclosing ``evaluate(False)``
+    is still off after the limit ends."""
+    from sympy.core.parameters import global_parameters
+
+    with sympy.evaluate(False):
+        with deadline(5.0):
+            pass
+        assert global_parameters.evaluate is False
+    assert global_parameters.evaluate is True
