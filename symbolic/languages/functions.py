@@ -13,7 +13,7 @@ one :class:`FunctionSpec` in :data:`FUNCTIONS`. Each consumer reads its column a
                     high precision)
 ``sign``            what the parser knows of ``f(a)``'s sign from ``a``'s (:class:`SignRule`)
 ``recheck``         the re-check's own interval evaluator (``symbolic.evidence.numbers``)
-``latex``           the LaTeX operator for hand-written formulas (``symbolic.latex``)
+``latex``           the LaTeX operator for hand-written formulas (``symbolic.render.latex_text``)
 ``enclosure``       the kernel's interval enclosure (``symbolic.kernel.enclose``); the kernel
                     keeps its own table (it imports nothing from here), and the tests check it
                     covers every row
