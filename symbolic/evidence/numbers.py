@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import mpmath
+import flint
 import sympy
 from mpmath import iv
 from mpmath.libmp import to_rational
@@ -33,6 +33,15 @@ RECHECK_BITS = (64, 256, 1024)
 
 class NotEnclosed(Exception):
     """The evaluator cannot enclose this expression (or the enclosure decides nothing)."""
+
+
+def _special(f, x):
+    """An increasing special function on ``x`` from Arb's rigorous balls (no mpmath accuracy
+    assumed), or ``NotEnclosed``."""
+    try:
+        return monotone_enclosure(f, x)
+    except OutsideDomain as exc:
+        raise NotEnclosed(str(exc)) from None
 
 
 def _decide(cond, env) -> bool:
@@ -111,7 +120,7 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         if x.a <= 0:
             raise NotEnclosed("besseli at a non-positive argument")
         n = int(order)
-        return monotone_enclosure(lambda t: mpmath.besseli(n, t), x)
+        return _special(lambda t: t.bessel_i(n), x)
     if isinstance(e, sympy.gamma):
         n = exact(e.args[0])
         if n is not None and n.denominator == 1 and 1 <= n <= MAX_FACTORIAL:
@@ -119,7 +128,7 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         x = ivalue(e.args[0], env)
         if x.a < 2:  # Γ increases on [x₀ ≈ 1.4616, ∞); 2 keeps clear of its minimum
             raise NotEnclosed("gamma below 2")
-        return monotone_enclosure(mpmath.gamma, x)
+        return _special(flint.arb.gamma, x)
     if isinstance(e, sympy.Abs):
         x = ivalue(e.args[0], env)
         if x.a >= 0:

@@ -35,10 +35,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import mpmath
+import flint
 import numpy as np
 import sympy
-from mpmath import iv
+from mpmath import iv, libmp
 
 from symbolic.kernel import enclose
 
@@ -61,19 +61,50 @@ CANCELLATION = 2.0**-40  # a float64 result below this share of its argument's s
 _T = sympy.Dummy("t", real=True)
 
 
+def _arb_point(raw: tuple):
+    """An mpmath raw binary number ``(sign, man, exp, bc)`` as the exact Arb number."""
+    sign, man, exp, _ = raw
+    if not man:
+        if exp:  # ±inf, nan
+            raise OutsideDomain("an infinite or undefined end point")
+        return flint.arb(0)
+    return flint.arb(((-int(man) if sign else int(man)), int(exp)))
+
+
+def _iv_raw(a, rounding: str) -> tuple:
+    """An exact Arb number as an mpmath raw number of ``iv.prec`` bits, rounded ``rounding``."""
+    man, exp = (int(v) for v in a.mid().man_exp())
+    return libmp.from_man_exp(man, exp, iv.prec, rounding)
+
+
+ARB_EXTRA_BITS = 32  # working precision above the interval's
+ARB_DOUBLINGS = 4  # a ball wider than the interval's precision is refined this often at most
+
+
 def monotone_enclosure(f: Callable, x, increasing: bool = True):
-    """``f`` monotone on ``x``: [f(a)↓, f(b)↑] (or [f(b)↓, f(a)↑]) from mpmath's value at 32
-    extra bits, widened by 2^-(prec-8) relative (mpmath's special functions are accurate to
-    the working precision)."""
-    a, b = (mpmath.mp.make_mpf(raw) for raw in x._mpi_)  # exact end points
+    """``f`` monotone on ``x = [a, b]`` (``f`` maps an Arb ball to an Arb ball: ``arb.erf``,
+    ``arb.gamma``, ...): the lower end of Arb's ball for f(a) and the upper end of its ball for
+    f(b) (swapped when decreasing), each rounded outward to ``iv.prec``. Arb's balls are
+    rigorous; the end points are converted exactly, so no accuracy of mpmath is assumed."""
+    a_raw, b_raw = x._mpi_
     if not increasing:
-        a, b = b, a
-    with mpmath.workprec(iv.prec + 32):
-        lo, hi = f(a), f(b)
-        eps = mpmath.mpf(2) ** (8 - iv.prec)
-        tiny = mpmath.mpf(2) ** -1000
-        lo, hi = lo - abs(lo) * eps - tiny, hi + abs(hi) * eps + tiny
-    return iv.mpf([lo, hi])
+        a_raw, b_raw = b_raw, a_raw
+    a, b = _arb_point(a_raw), _arb_point(b_raw)
+    saved = flint.ctx.prec
+    try:
+        prec = iv.prec + ARB_EXTRA_BITS
+        for _ in range(ARB_DOUBLINGS + 1):
+            flint.ctx.prec = prec
+            lo, hi = f(a).lower(), f(b).upper()
+            if not (lo.is_finite() and hi.is_finite()):
+                raise OutsideDomain("Arb gives no finite enclosure")
+            width, scale = (hi - lo).abs_upper(), max(lo.abs_upper(), hi.abs_upper())
+            if width <= scale * flint.arb(2) ** (-iv.prec):
+                break
+            prec *= 2
+    finally:
+        flint.ctx.prec = saved
+    return iv.make_mpf((_iv_raw(lo, libmp.round_floor), _iv_raw(hi, libmp.round_ceiling)))
 
 
 def _recheck_exp(x):
@@ -112,11 +143,11 @@ def _np_erfc(x: np.ndarray) -> np.ndarray:
 
 
 def _recheck_erf(x):
-    return monotone_enclosure(mpmath.erf, x)
+    return monotone_enclosure(flint.arb.erf, x)
 
 
 def _recheck_erfc(x):
-    return monotone_enclosure(mpmath.erfc, x, increasing=False)
+    return monotone_enclosure(flint.arb.erfc, x, increasing=False)
 
 
 def never_ill_conditioned(argument: float, value: float) -> bool:  # noqa: ARG001
