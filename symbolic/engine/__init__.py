@@ -2,12 +2,6 @@
 reports (``results``). Everything is a frozen dataclass; nothing prints. Text, JSON and LaTeX
 are renderings of these objects (``symbolic.render``); verdicts and facts come from the trusted
 kernel (``symbolic.kernel``) and nowhere else.
-
->>> import sympy
->>> from symbolic.kernel import check_equal
->>> a, b = sympy.symbols("a b", real=True)
->>> Derivation((Step(check_equal(a*b, b*a), rule="commutativity"),)).verdict.status
-'proved'
 """
 
 from symbolic.engine.claims import (

@@ -16,7 +16,13 @@ from mpmath import iv
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.huge_powers import difference
 from symbolic.kernel.inputs import as_input
-from symbolic.kernel.intervals import MAX_BITS, CannotEnclose, enclose, tight_enclosure
+from symbolic.kernel.intervals import (
+    EVALUATION_ERRORS,
+    MAX_BITS,
+    CannotEnclose,
+    enclose,
+    tight_enclosure,
+)
 from symbolic.kernel.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import ForAll, sympy_value
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock
@@ -33,15 +39,7 @@ def _closed(expr) -> sympy.Expr:
     return expr
 
 
-ENCLOSE_ERRORS = (
-    CannotEnclose,
-    ZeroDivisionError,
-    OverflowError,
-    ValueError,
-    TypeError,
-    MemoryError,
-    RecursionError,
-)
+ENCLOSE_ERRORS = (CannotEnclose, *EVALUATION_ERRORS)
 
 
 def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: int):

@@ -33,6 +33,17 @@ class CannotEnclose(Exception):
     """The expression has a form the interval evaluator does not handle (or is not real)."""
 
 
+# What an interval evaluation may raise besides CannotEnclose: each means "not enclosed".
+EVALUATION_ERRORS = (
+    ZeroDivisionError,
+    OverflowError,
+    ValueError,
+    TypeError,
+    MemoryError,
+    RecursionError,
+)
+
+
 def _erf(x):
     """A rigorous enclosure of erf on the interval x, from Arb (``iv`` has no rigorous erf)."""
     return arb_erf(x)
@@ -245,14 +256,7 @@ def enclose(expr: sympy.Expr, bits: int = START_BITS, env: Mapping | None = None
     iv.prec = bits
     try:
         return _enclose(expr, env, bits)
-    except (
-        ZeroDivisionError,
-        OverflowError,
-        ValueError,
-        TypeError,
-        MemoryError,
-        RecursionError,
-    ) as exc:
+    except EVALUATION_ERRORS as exc:
         raise CannotEnclose(f"interval evaluation failed ({type(exc).__name__})") from None
     finally:
         iv.prec = old
