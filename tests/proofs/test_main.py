@@ -475,3 +475,22 @@ def test_backing_words_come_in_one_order_whatever_the_order_found(words, rnd):
     shown = ordered(shuffled)
     assert shown == ordered(words)
     assert shown.split(", ") == ([w for w in BACKING if w in words] or ["none"])
+
+
+@pytest.mark.parametrize("command", ["proofs", "proofs.exchange"])
+@pytest.mark.parametrize("hidden, named", [("flint", "python-flint"), ("z3", "z3-solver")])
+def test_a_missing_core_dependency_is_one_line_and_exit_2(command, hidden, named):
+    """An interpreter without a core dependency (a partial install): one line naming what to
+    install, exit 2, no traceback — for ``python -m proofs`` and for a module command."""
+    program = (
+        f"import sys, runpy; sys.modules[{hidden!r}] = None; "
+        f"sys.argv = [{command!r}, '--json']; runpy.run_module({command!r}, run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and named in lines[0] and "pip install -e ." in lines[0]
+    assert "Traceback" not in done.stderr
