@@ -1,7 +1,7 @@
 """The packages' layers, checked on the source: a module imports only from its own layer or
 the layers below it (docs/architecture.md). The order, bottom up:
 
-    errors, versions → kernel → formula text → engine, steps → languages and the activation
+    errors, versions, limits → kernel → formula text → engine, steps → languages and the activation
     and layer tables → Part A (gated), memory → symmetry, blocks → render, evidence → api →
     numeric_checks → proofs
 
@@ -23,7 +23,7 @@ PACKAGES = ("symbolic", "proofs", "numeric_checks")
 
 # Bottom up; a module belongs to the longest prefix that names it.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("symbolic.errors", "symbolic.versions"),
+    ("symbolic.errors", "symbolic.versions", "symbolic.limits"),
     ("symbolic.kernel",),
     ("symbolic.render.formula_text",),
     (

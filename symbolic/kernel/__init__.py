@@ -73,7 +73,7 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.kernel.limits import (
+from symbolic.limits import (
     BudgetExceeded,
     Limits,
     current_limits,

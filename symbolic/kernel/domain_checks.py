@@ -12,7 +12,7 @@ import sympy
 from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input, denominators
-from symbolic.kernel.limits import BudgetExceeded, current_limits, deadline
+from symbolic.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,

@@ -23,7 +23,7 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import ForAll, sympy_value
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock
 from symbolic.versions import backend

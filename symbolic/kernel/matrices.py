@@ -16,7 +16,7 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
-from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,

@@ -5,7 +5,7 @@ assumptions are the domain): a difference SymPy rewrites to exactly ``0`` is *pr
 reduces to a closed number certified nonzero (exactly or by intervals), or whose value at a
 point of the symbols' domains is certified nonzero, is *refuted* (the point is the witness);
 anything else is *unknown* — an undecided simplification is never a pass. Every call runs under the
-context's SymPy time limit (``symbolic.kernel.limits``).
+context's SymPy time limit (``symbolic.limits``).
 
 >>> import sympy
 >>> a, b = sympy.symbols("a b", real=True)
@@ -29,7 +29,7 @@ from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.kernel.limits import BudgetExceeded, deadline
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
 from symbolic.kernel.points import counterexample, in_domain
 from symbolic.kernel.verdict import (

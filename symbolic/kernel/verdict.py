@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from symbolic.errors import ToolkitError
-from symbolic.kernel.limits import current_limits, uninterrupted
+from symbolic.limits import current_limits, uninterrupted
 
 Status = Literal["proved", "refuted", "unknown"]
 PROVED: Status = "proved"

@@ -22,7 +22,7 @@ import z3
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import admitted_input
-from symbolic.kernel.limits import current_limits
+from symbolic.limits import current_limits
 from symbolic.kernel.logic import set_text, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
 from symbolic.kernel.z3_read import same, to_sympy

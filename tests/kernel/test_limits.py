@@ -119,7 +119,7 @@ def test_the_analysis_cache_respects_the_limits_in_force():
 def test_the_interrupt_waits_for_an_uninterrupted_block():
     """The kernel's bookkeeping (``verdict._mint``) runs in ``uninterrupted()``: a limit that
     passes inside is raised just after the block, never inside it."""
-    from symbolic.kernel.limits import uninterrupted
+    from symbolic.limits import uninterrupted
 
     reached_the_end = False
     with pytest.raises(BudgetExceeded), deadline(0.01) as dl:
@@ -178,7 +178,7 @@ INNER_LIMITS = 2000
 def limits_module():
     import importlib
 
-    return importlib.import_module("symbolic.kernel.limits")
+    return importlib.import_module("symbolic.limits")
 
 
 def test_a_limit_gives_back_mpmath_precisions_as_it_found_them():

@@ -59,7 +59,7 @@ class Limits:
 
 
 _LIMITS: ContextVar[Limits] = ContextVar(
-    "symbolic.kernel.limits",
+    "symbolic.limits",
     default=Limits(),  # noqa: B039 - Limits is a frozen dataclass
 )
 
