@@ -53,8 +53,8 @@ import sympy  # noqa: E402
 from symbolic.activations import ACTIVATIONS, z  # noqa: E402
 from symbolic.errors import InvalidExpression  # noqa: E402
 from symbolic.gated.analysis import analyze  # noqa: E402
-from symbolic.kernel import BudgetExceeded, deadline  # noqa: E402
 from symbolic.languages.activation_language import FUNCTIONS, parse_activation  # noqa: E402
+from symbolic.limits import BudgetExceeded, deadline  # noqa: E402
 
 DEFAULT_INPUTS = 2000
 DEFAULT_SEED = 7

@@ -17,8 +17,8 @@ import sympy
 from numeric_checks.activations import REL_TOL, SEED, TORCH_REL_TOL, relative_gap, torch_available
 from symbolic.activations import z
 from symbolic.engine import NumericCheck
-from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.layer_language import evaluate
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.symmetry.invariance import ActivationSpec, SymmetryDecision, transformed
 
 TRIALS = 4  # random layers per invariance check

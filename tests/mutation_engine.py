@@ -58,15 +58,14 @@ from symbolic.activations import ACTIVATIONS, z
 from symbolic.engine import Report, Step
 from symbolic.kernel import (
     CHECKED,
-    BudgetExceeded,
     Fact,
     check_equal,
     check_matrix_expr_equal,
     check_sum_equal,
     counterexample,
-    deadline,
     undecided,
 )
+from symbolic.limits import BudgetExceeded, deadline
 
 OPERATORS = ("sign", "drop", "exponent", "sigma_move", "sign_assumption", "constant")
 MAX_MUTANTS_PER_FORMULA = 8  # a deterministic, operator-balanced sample of each step's mutants

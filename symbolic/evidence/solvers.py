@@ -63,7 +63,7 @@ def standalone(smt2: str, header: Sequence[str] = ()) -> str:
 def run_z3(text: str, timeout_ms: int = Z3_TIMEOUT_MS) -> str:
     """Z3's answer to the benchmark's ``(check-sat)`` (a fresh context, from the text alone),
     within ``timeout_ms`` or the tighter cap of ``limits(z3_timeout_ms=...)``."""
-    from symbolic.kernel import current_limits
+    from symbolic.limits import current_limits
 
     ctx = z3.Context()
     solver = z3.Solver(ctx=ctx)

@@ -108,7 +108,7 @@ def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
     """The relation ``body`` at one random point. Its two sides are made concrete and evaluated
     apart: the relation is never rebuilt with SymPy evaluating it, which would compare sides
     still holding σ and symbolic sums (numerically, with no guarantee)."""
-    from symbolic.kernel import deadline
+    from symbolic.limits import deadline
 
     values = {}
     for v, dom in ranges:
@@ -143,7 +143,7 @@ def _scalar(e) -> bool | None:
 
 
 def _sympy_resimplifies(body: sympy.Basic) -> bool:
-    from symbolic.kernel import deadline
+    from symbolic.limits import deadline
 
     try:
         with deadline(SPOT_SIMPLIFY_S):

@@ -73,14 +73,6 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.limits import (
-    BudgetExceeded,
-    Limits,
-    current_limits,
-    deadline,
-    interruptible,
-    limits,
-)
 from symbolic.kernel.logic import Exists, ForAll, domain_of
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.points import counterexample
@@ -124,6 +116,14 @@ from symbolic.kernel.z3_checks import (
     check_valid_formula,
     uninterpreted,
     z3_version,
+)
+from symbolic.limits import (
+    BudgetExceeded,
+    Limits,
+    current_limits,
+    deadline,
+    interruptible,
+    limits,
 )
 
 __all__ = [

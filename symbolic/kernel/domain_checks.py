@@ -12,7 +12,6 @@ import sympy
 from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input, denominators
-from symbolic.limits import BudgetExceeded, current_limits, deadline
 from symbolic.kernel.logic import ForAll, equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
@@ -30,6 +29,7 @@ from symbolic.kernel.verdict import (
     _verdict,
     combine,
 )
+from symbolic.limits import BudgetExceeded, current_limits, deadline
 
 SPLIT_TIMEOUT_S = 5.0  # splitting a piecewise difference into branches
 SINGULAR_TIMEOUT_S = 1.0  # solving a denominator for its real zeros

@@ -23,9 +23,9 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import ForAll, sympy_value
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.versions import backend
 
 CERTIFY_TIMEOUT_S = 2.0

@@ -16,7 +16,6 @@ from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
-from symbolic.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
@@ -25,6 +24,7 @@ from symbolic.kernel.sympy_checks import (
     zero_verdict,
 )
 from symbolic.kernel.verdict import PROVED, UNKNOWN, Clock, _revise
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.versions import backend
 
 

@@ -29,7 +29,6 @@ from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.limits import BudgetExceeded, deadline
 from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
 from symbolic.kernel.points import counterexample, in_domain
 from symbolic.kernel.verdict import (
@@ -42,6 +41,7 @@ from symbolic.kernel.verdict import (
     _verdict,
     combine,
 )
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.versions import backend
 
 # Long enough for every derivation in the toolkit (each takes milliseconds); short enough that a

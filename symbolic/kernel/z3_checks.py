@@ -22,11 +22,11 @@ import z3
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import admitted_input
-from symbolic.limits import current_limits
 from symbolic.kernel.logic import set_text, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
 from symbolic.kernel.z3_read import same, to_sympy
 from symbolic.kernel.z3_translate import Translator, Untranslatable
+from symbolic.limits import current_limits
 
 # Every lemma in the toolkit is decided in milliseconds; the margin is for slow machines.
 Z3_TIMEOUT_MS = 5000

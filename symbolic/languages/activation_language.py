@@ -46,7 +46,6 @@ import sympy
 
 from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
-from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages import functions
 from symbolic.languages.expression_estimates import ConstantEstimates, check_size, float_pow
 from symbolic.languages.expression_limits import (
@@ -77,6 +76,7 @@ from symbolic.languages.text_checks import (
     not_allowed,
     rejected_operator,
 )
+from symbolic.limits import BudgetExceeded, deadline
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ import sympy
 from sympy.functions.elementary.piecewise import ExprCondPair
 
 from symbolic.activations import z
-from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.domain_sign import Sign, sign_everywhere
 from symbolic.languages.expression_limits import MAX_CONSTANT_SIZE, short
 from symbolic.languages.functions import BY_HEAD, SignRule
+from symbolic.limits import BudgetExceeded, deadline
 
 
 @dataclass(frozen=True)

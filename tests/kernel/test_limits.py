@@ -9,14 +9,8 @@ import pytest
 import sympy
 
 from symbolic.gated.analysis import analyze
-from symbolic.kernel import (
-    BudgetExceeded,
-    check_equal,
-    current_limits,
-    deadline,
-    limits,
-    sympy_checks,
-)
+from symbolic.kernel import check_equal, sympy_checks
+from symbolic.limits import BudgetExceeded, current_limits, deadline, limits
 
 x = sympy.Symbol("x", real=True)
 SLOW = 0.3  # CPU seconds of work a patched simplification takes (well above the tiny limits)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from symbolic.kernel import BudgetExceeded, deadline, interruptible
+from symbolic.limits import BudgetExceeded, deadline, interruptible
 
 pytestmark = pytest.mark.skipif(not interruptible(), reason="needs the SIGPROF timer")
 

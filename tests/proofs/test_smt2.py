@@ -148,7 +148,7 @@ def test_a_flipped_goal_is_a_disagreement(copy):
     flipped = re.sub(r"\(not (\$x\d+)\)", r"\1", text)
     assert flipped != text
     target.write_text(flipped, encoding="utf-8")
-    from symbolic.kernel import limits
+    from symbolic.limits import limits
 
     with limits(z3_timeout_ms=2000):
         rows, code, _ = rc.recheck(copy, only=[claim_of(target)])

@@ -18,9 +18,9 @@ from proofs import exchange, scaling, symmetry
 from symbolic import layers
 from symbolic.activations import ACTIVATIONS
 from symbolic.gated.witness import sympy_sigma
-from symbolic.kernel import limits
 from symbolic.languages.layer_language import table_layer
 from symbolic.languages.transform_language import parse_param, parse_transform
+from symbolic.limits import limits
 from symbolic.symmetry.invariance import decide, generator_of
 
 

@@ -40,8 +40,8 @@ from hypothesis import strategies as st
 from proofs import exchange
 from symbolic.activations import z
 from symbolic.errors import InvalidExpression
-from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.activation_language import FUNCTIONS, parse_activation
+from symbolic.limits import BudgetExceeded, deadline
 
 PARSE_HANG_S = 20.0  # the parser bounds itself long before this: reaching it is a hang
 COMMAND_HANG = timedelta(seconds=150)  # the analysis stops itself at 2 × 8 s: 150 s is a hang

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from proofs import symmetry
 from symbolic.errors import InvalidExpression
-from symbolic.kernel import BudgetExceeded, deadline
 from symbolic.languages.layer_language import parse_layer, table_layer
 from symbolic.languages.transform_language import parse_param, parse_transform
+from symbolic.limits import BudgetExceeded, deadline
 
 ROOT = Path(__file__).resolve().parents[2]
 PARSE_HANG_S = 20.0  # the parsers bound themselves long before this: reaching it is a hang

@@ -20,7 +20,8 @@ from commands import in_process, in_subprocess
 
 from proofs import exchange
 from symbolic.engine import EXIT_UNKNOWN
-from symbolic.kernel import check_valid, limits, zero_verdict
+from symbolic.kernel import check_valid, zero_verdict
+from symbolic.limits import limits
 from symbolic.steps import equal_step
 
 pytestmark = pytest.mark.xdist_group("solver-limits")  # one worker: the runs fixture, once

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.kernel import BudgetExceeded, deadline, interruptible
+from symbolic.limits import BudgetExceeded, deadline, interruptible
 
 pytestmark = pytest.mark.skipif(not interruptible(), reason="needs SIGPROF on the main thread")
 

@@ -6,7 +6,8 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from symbolic.kernel import check_valid, interruptible, zero_verdict
+from symbolic.kernel import check_valid, zero_verdict
+from symbolic.limits import interruptible
 from symbolic.steps import equal_step, uninterpreted_sigma
 
 
