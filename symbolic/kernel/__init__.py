@@ -25,13 +25,14 @@ outside and can only propose; definitions and assumptions are admitted facts, co
 ``trans`` / ``symm`` / ``cong`` / ``unfold`` / ``inst`` / ``mp`` / ``conj`` / ``iff`` / ``gen``
                     inference rules:
                     new facts from facts (``symbolic.kernel.rules``)
-``limits``          the backends' time limits, a context; ``deadline``: CPU seconds, then unknown
 ==================  ===========================================================================
 
 Users import this face, never a submodule (``tests/test_kernel_layering.py``). Inside, imports
-go one way, each module importing only those listed before it:
+go one way, each module importing only those listed before it (and, from outside, only the
+leaves ``symbolic.errors``, ``symbolic.versions`` and ``symbolic.limits``: the CPU-time limits
+every check runs under, which can only turn a check into *unknown*):
 
-``limits`` (deadlines, ``uninterrupted``) · ``verdict`` (``Verdict``, the minting door) · ``fact``
+``verdict`` (``Verdict``, the minting door) · ``fact``
 · ``logic`` (``ForAll``/``Exists``, sets, ``sympy_value``) · ``inputs`` (what the kernel reads)
 · ``huge_powers`` · ``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
 comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) · ``points``

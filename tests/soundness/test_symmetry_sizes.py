@@ -13,6 +13,7 @@ recomputed in exact arithmetic or mpmath here, never the toolkit's own answer):
 from __future__ import annotations
 
 import json
+import time
 
 import mpmath
 import numpy as np
@@ -215,6 +216,17 @@ def test_a_replay_that_cannot_finish_is_never_a_pass(monkeypatch):
     layer = table_layer("mlp")
     acts = _functions(layer, activation_spec("gelu"))
     d = decide(layer, parse_transform("K[j] -> a*K[j], V[j] -> V[j]/a", layer), acts)
-    monkeypatch.setattr(numeric, "REPLAY_TIMEOUT_S", 1e-6)
+
+    # A replay that cannot finish: it burns CPU until the limit interrupts it (a replay of the
+    # real witness may finish inside one timer tick when SymPy's cache is warm). Were the limit
+    # never to fire, it would return after 5 s and the float checks would stand in for it.
+    def endless(decision, activations):
+        end = time.process_time() + 5.0
+        while time.process_time() < end:
+            pass
+
+    monkeypatch.setattr(numeric, "_digits_needed", endless)
+    monkeypatch.setattr(numeric, "REPLAY_TIMEOUT_S", 0.05)
     checks = numeric.symmetry_check(d, acts)
-    assert checks and not any(c.agrees for c in checks)
+    assert [c.backend for c in checks] == ["mpmath"], checks
+    assert not checks[0].agrees and "did not finish" in checks[0].detail
