@@ -30,12 +30,13 @@ from symbolic.activations import ACTIVATIONS, Activation, z
 from symbolic.calc import Calc, held_and, in_context, rule_step, zero_or_witnessed_break
 from symbolic.engine import Claim, Derivation, Report, Result, Step, Table
 from symbolic.gated.properties import candidate_points
-from symbolic.gated.witness import LayerWitness, sympy_sigma
+from symbolic.gated.witness import LayerWitness
 from symbolic.kernel import (
     ForAll,
     check_sum_equal,
     conj,
     counterexample,
+    domain_of,
     inst,
     negate,
 )
@@ -365,6 +366,14 @@ def _written_out(family: str, act: Activation) -> sympy.Expr:
         return with_sigma.replace(sigma, lambda u: act.expr.xreplace({z: u}))
 
 
+@cache
+def _quantified(family: str) -> tuple[tuple[sympy.Symbol, ...], sympy.Basic]:
+    """The family's free entries in the order ``negate`` writes them, and their domain (read
+    off their assumptions once: the same for every activation)."""
+    variables = tuple(sorted(FAMILIES[family][2], key=str))
+    return variables, domain_of(variables)
+
+
 # what each symmetry's difference is, on its witness family, as a function of the free entries
 FAMILIES = {
     "exchange": (exchange_difference, _exchange_values(p, kq), (p, kq)),
@@ -375,13 +384,11 @@ FAMILIES = {
 def _verdict_formula(act: Activation, family: str) -> sympy.Basic:
     """What the table says: the difference is 0 for all values when σ is linear, otherwise
     not (¬∀)."""
-    variables = FAMILIES[family][2]
     zero = _eq(_written_out(family, act), 0)
     if act.linear:
         return zero
-    return sympy.Not(
-        ForAll(sorted(variables, key=str), zero), evaluate=False
-    )  # as negate writes it
+    variables, domain = _quantified(family)
+    return sympy.Not(ForAll(variables, zero, domain=domain), evaluate=False)  # as negate writes it
 
 
 GATED_BREAKS = Claim(
@@ -418,9 +425,8 @@ def _break_step(
     """A certified witness that ``what`` breaks: the first candidate point where the kernel
     refutes ``difference = 0`` (the layers, evaluated exactly, only skip points where they
     differ by 0); else SymPy on the difference for all values."""
-    difference, _, variables = FAMILIES[family]
+    variables = FAMILIES[family][2]
     written = _written_out(family, act)
-    sig = sympy_sigma(act)
     for describe, search_values, point in searches:
         for value in candidate_points(act.expr):
             # the written-out difference at the point: the layer difference's value, exactly,
@@ -431,9 +437,9 @@ def _break_step(
             fact = negate(counterexample(written, 0, point(value), variables))
             if not fact.proved:
                 continue
-            at = search_values(value)
-            exact = sympy.sympify(difference(sig, at))
-            w = LayerWitness(act, value, at, exact, fact, where=describe(value))
+            # the layer difference's exact value there is ``there`` (the written-out difference
+            # at the point): the replay compares the numeric layers with it
+            w = LayerWitness(act, value, search_values(value), there, fact, where=describe(value))
             place = ", ".join(f"{k} = {v}" for k, v in w.where)
             return Step(
                 fact,
