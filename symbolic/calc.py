@@ -29,6 +29,7 @@ from symbolic.kernel import (
     check_equal,
     cong,
     conj,
+    conjunction,
     counterexample,
     inst,
     negate,
@@ -84,26 +85,10 @@ class Calc:
 
 
 def held_and(*formulas: sympy.Basic) -> sympy.Basic:
-    """``A ∧ B ∧ …`` as ``sympy.And`` builds it (nested conjunctions flattened, ``true``
-    dropped, structural duplicates merged, arguments in SymPy's order), without its pass that
-    puts every relation into canonical form to find equivalent ones — on formulas holding sums,
-    derivatives or ``Max`` that pass is most of a statement's cost. Untrusted like every
-    statement: a claim is proved only when the kernel's ``conj`` (which builds ``sympy.And``)
-    concludes this very formula, so a conjunction that pass would have shortened fails loudly."""
-    args: list[sympy.Basic] = []
-    for f in formulas:
-        f = sympy.logic.boolalg.as_Boolean(f)
-        if f is sympy.false:
-            return sympy.false
-        if f is sympy.true:
-            continue
-        args.extend(f.args if isinstance(f, sympy.And) else (f,))
-    unique = frozenset(args)
-    if len(unique) < 2:
-        return sympy.And(*formulas)
-    held = sympy.Basic.__new__(sympy.And, *sympy.ordered(unique))
-    held._argset = unique  # as LatticeOp.__new__ sets it
-    return held
+    """``A ∧ B ∧ …`` as the kernel's ``conj`` concludes it (``conjunction``: ``sympy.And``'s
+    structure without its canonical-relation pass, most of a statement's cost on formulas
+    holding sums, derivatives or ``Max``)."""
+    return conjunction(*formulas)
 
 
 def conjoined(steps: list[Step] | tuple[Step, ...], rule: str, note: str = "") -> tuple[Step, ...]:

@@ -74,7 +74,7 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.kernel.logic import Exists, ForAll, domain_of
+from symbolic.kernel.logic import Exists, ForAll, conjunction, domain_of
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.points import counterexample
 from symbolic.kernel.rules import (
@@ -146,6 +146,7 @@ __all__ = [
     "Exists",
     "ForAll",
     "as_input",
+    "conjunction",
     "domain_of",
     # checkers
     "check_bound_on",

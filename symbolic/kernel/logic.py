@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import sympy
-from sympy.logic.boolalg import Boolean
+from sympy.logic.boolalg import Boolean, as_Boolean
 
 from symbolic.errors import InvalidArgument
 
@@ -36,6 +36,26 @@ def sympy_value(value: object) -> sympy.Basic:
 def equation(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:
     """``lhs = rhs`` as written: unevaluated (SymPy would make ``Eq(x, x)`` the value True)."""
     return sympy.Eq(lhs, rhs, evaluate=False)
+
+
+def conjunction(*formulas: sympy.Basic) -> sympy.Basic:
+    """``A ∧ B ∧ …`` as ``sympy.And`` builds it (nested conjunctions flattened, ``true``
+    dropped, duplicates merged, arguments in SymPy's order) without its pass that puts every
+    relation into canonical form to find equivalent ones: on formulas holding sums, derivatives
+    or ``Max`` that pass is most of the cost, and it only ever shortens a conjunction."""
+    args: list[sympy.Basic] = []
+    for f in formulas:
+        f = as_Boolean(f)
+        if f is sympy.false:
+            return sympy.false
+        if f is not sympy.true:
+            args.extend(f.args if isinstance(f, sympy.And) else (f,))
+    unique = frozenset(args)
+    if len(unique) < 2:
+        return sympy.And(*formulas)
+    held = sympy.Basic.__new__(sympy.And, *sympy.ordered(unique))
+    held._argset = unique  # as LatticeOp.__new__ sets it
+    return held
 
 
 class _Quantifier(Boolean):
@@ -98,26 +118,25 @@ class Exists(_Quantifier):
     symbol_latex = r"\exists"
 
 
+POSITIVE = sympy.Interval.open(0, sympy.oo)
+NEGATIVE = sympy.Interval.open(-sympy.oo, 0)
+NONNEGATIVE = sympy.Interval(0, sympy.oo)
+NONZERO = sympy.Union(NEGATIVE, POSITIVE)
+
+
 def symbol_set(v: sympy.Symbol) -> sympy.Set:
     """The set a real symbol ranges over, read off its SymPy assumptions."""
     if v.is_integer:
-        base = (
-            sympy.S.Naturals
-            if v.is_positive
-            else sympy.S.Naturals0
-            if v.is_nonnegative
-            else sympy.S.Integers
-        )
-        return base
+        if v.is_positive:
+            return sympy.S.Naturals
+        return sympy.S.Naturals0 if v.is_nonnegative else sympy.S.Integers
     if v.is_positive:
-        return sympy.Interval.open(0, sympy.oo)
+        return POSITIVE
     if v.is_negative:
-        return sympy.Interval.open(-sympy.oo, 0)
+        return NEGATIVE
     if v.is_nonnegative:
-        return sympy.Interval(0, sympy.oo)
-    if v.is_nonzero:
-        return sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo))
-    return REALS
+        return NONNEGATIVE
+    return NONZERO if v.is_nonzero else REALS
 
 
 def domain_of(variables: Iterable[sympy.Symbol]) -> sympy.Set | sympy.Tuple:
@@ -148,7 +167,7 @@ def set_text(s: sympy.Set) -> str:
             + f"{end(s.start)}, {end(s.end)}"
             + (")" if s.right_open else "]")
         )
-    if s == sympy.Union(sympy.Interval.open(-sympy.oo, 0), sympy.Interval.open(0, sympy.oo)):
+    if s == NONZERO:
         return "ℝ∖{0}"
     if isinstance(s, sympy.Complement):  # a domain with points taken out: ℝ ∖ {1}
         return f"{set_text(s.args[0])} ∖ {set_text(s.args[1])}"

@@ -50,6 +50,7 @@ from symbolic.kernel.fact import DEFINITION, Fact, _fact
 from symbolic.kernel.logic import (
     ForAll,
     _Quantifier,
+    conjunction,
     domain_of,
     equation,
     set_text,
@@ -288,7 +289,7 @@ def conj(*facts: Fact) -> Fact:
     """``A ∧ B ∧ …`` from ``A``, ``B``, …"""
     if len(facts) < 2:
         raise RuleError("conj: a conjunction needs at least two facts")
-    return _conclude("conj", sympy.And(*(f.formula for f in facts), evaluate=False), tuple(facts))
+    return _conclude("conj", conjunction(*(f.formula for f in facts)), tuple(facts))
 
 
 def iff(forward: Fact, backward: Fact) -> Fact:

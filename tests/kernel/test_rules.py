@@ -266,3 +266,35 @@ def test_a_rewrite_under_a_sum_holds_at_random_values(n, values):
         return e.xreplace({n_: n}).doit().xreplace(point)
 
     assert value(fact.formula.lhs) == value(fact.formula.rhs)
+
+
+# conj builds A ∧ B ∧ … without sympy.And's canonical-relation pass (kernel.logic.conjunction).
+_CONJ_X, _CONJ_Y = sympy.symbols("x y", real=True)
+_CONJ_POOL = (
+    sympy.Eq(_CONJ_X + 1, _CONJ_Y, evaluate=False),
+    sympy.Eq(sympy.Max(0, _CONJ_X) ** 2, _CONJ_Y, evaluate=False),
+    sympy.StrictGreaterThan(_CONJ_X**2 + 1, 0, evaluate=False),
+    sympy.And(sympy.Eq(_CONJ_X, _CONJ_X * 1, evaluate=False), sympy.Ne(_CONJ_Y, 3)),
+    sympy.Implies(sympy.Gt(_CONJ_X, 0), sympy.Gt(_CONJ_X**3, 0)),
+    sympy.true,
+)
+
+
+@given(st.lists(st.sampled_from(_CONJ_POOL), min_size=1, max_size=6))
+def test_conjunction_has_exactly_the_conjuncts_in_sympys_structure(formulas):
+    from symbolic.kernel import conjunction
+
+    built = conjunction(*formulas)
+    flat = {g for f in formulas if f is not sympy.true for g in sympy.And.make_args(f)}
+    assert set(sympy.And.make_args(built)) == (flat or {sympy.true})
+    assert built == sympy.And(*formulas)  # no two conjuncts here are equivalent relations
+
+
+def test_conj_keeps_relations_sympy_would_merge_and_false_ends_it():
+    from symbolic.kernel import conjunction
+
+    x, y = _CONJ_X, _CONJ_Y
+    kept = conjunction(sympy.Lt(x, y), sympy.Gt(y, x))  # one relation twice, as written
+    assert set(kept.args) == {sympy.Lt(x, y), sympy.Gt(y, x)}
+    assert not isinstance(sympy.And(sympy.Lt(x, y), sympy.Gt(y, x)), sympy.And)  # SymPy merges
+    assert conjunction(sympy.Lt(x, y), sympy.false) is sympy.false
