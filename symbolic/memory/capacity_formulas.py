@@ -255,6 +255,8 @@ def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
     steps = []
     for sign, poly in zip((1, -1), half_line_squares(store.weight), strict=True):
         lhs = sympy.Pow(store.weight.xreplace({s: sign * _T}), 2, evaluate=False)
+        if lhs == poly.as_expr():  # f(t)² already is P: write f(t) out unevaluated (relu(t)²)
+            lhs = sympy.Pow(put(store.weight, {s: sign * _T}), 2, evaluate=False)
         if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
             lhs = sympy.Subs(store.weight**2, s, sign * _T)
         side = "" if sign > 0 else "−"
