@@ -100,11 +100,16 @@ def _known(lhs: sympy.Expr, rhs: sympy.Expr) -> Fact | None:
     """A fact checked once and shared (a moment, the Bessel form), when ``lhs = rhs`` is one."""
     if (lhs, rhs) == (mgf2("exact"), BESSEL_FORM):
         return bessel_fact()
-    for law in LAW_NAMES:
-        for k in range(1, MAX_MOMENT + 1):
-            if (lhs, rhs) == (moment_form(law, k), moment_value(law, k)):
-                return moment_fact(law, k)
+    key = _moment_keys().get(lhs)
+    if key is not None and rhs == moment_value(*key):
+        return moment_fact(*key)
     return None
+
+
+@cache
+def _moment_keys() -> dict[sympy.Expr, tuple[str, int]]:
+    """``moment_form(law, k) -> (law, k)``: which shared moment fact a row's left side is."""
+    return {moment_form(law, k): (law, k) for law in LAW_NAMES for k in range(1, MAX_MOMENT + 1)}
 
 
 @cache
@@ -120,6 +125,7 @@ def moment_form(law: str, k: int) -> sympy.Expr:
         return sympy.Mul(top, sympy.Pow(bottom, -1))
 
 
+@cache
 def moment_value(law: str, k: int) -> sympy.Expr:
     """``(2k−1)!!/(d(d+2)⋯(d+2k−2))`` (exact law) or ``(2k−1)!!/d^k`` (Gaussian)."""
     below = sympy.Mul(*(d_ + 2 * j for j in range(k))) if law == "exact" else d_**k
@@ -249,6 +255,8 @@ def half_line_steps(store: MemoryStore) -> tuple[Step, ...]:
     steps = []
     for sign, poly in zip((1, -1), half_line_squares(store.weight), strict=True):
         lhs = sympy.Pow(store.weight.xreplace({s: sign * _T}), 2, evaluate=False)
+        if lhs == poly.as_expr():  # f(t)² already is P: write f(t) out unevaluated (relu(t)²)
+            lhs = sympy.Pow(put(store.weight, {s: sign * _T}), 2, evaluate=False)
         if lhs == poly.as_expr():  # f(t) = t: show the substitution itself
             lhs = sympy.Subs(store.weight**2, s, sign * _T)
         side = "" if sign > 0 else "−"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import mpmath
@@ -120,7 +121,15 @@ def log_isr(ctx: Any, law: str, d: int, beta: Any, x: Any) -> Any:
 def _hyp0f1(ctx: Any, d: int, beta: Any) -> Any:
     if ctx is iv:
         return hyp0f1_enclosure(sympy.Rational(d, 2), beta**2)
-    return mp_hyp0f1(mpmath.mpf(d) / 2, beta**2)
+    return _mp_hyp0f1(d, mpmath.mpf(beta), mpmath.mp.prec)
+
+
+@lru_cache(maxsize=4096)
+def _mp_hyp0f1(d: int, beta: mpmath.mpf, prec: int) -> mpmath.mpf:
+    """``₀F₁(; d/2; β²)`` at ``prec`` bits, once per run for each β: a schedule's β is constant
+    below L, so the crossing scan asks for the same value at many ``x``."""
+    with mpmath.workprec(prec):
+        return mp_hyp0f1(mpmath.mpf(d) / 2, beta**2)
 
 
 def schedule_isr(name: str, law: str, d: int, beta0: float, L: int, M: float) -> float:
