@@ -74,6 +74,28 @@ def _exp_cancel(expr: sympy.Expr) -> sympy.Expr:
         return expr
 
 
+_COMBINATORIAL = (sympy.gamma, sympy.functions.combinatorial.factorials.CombinatorialFunction)
+
+
+def _special_cancel(expr: sympy.Expr) -> sympy.Expr:
+    """Two of ``simplify``'s own passes tried alone, cheaply: ``hyperexpand`` where a
+    hypergeometric function stands, then ``combsimp`` (Γ, factorials, rising factorials) and
+    ``cancel``; unchanged when neither applies or within ``EXP_CANCEL_S`` nothing came of it."""
+    special = expr.has(sympy.hyper)
+    if not (special or expr.has(*_COMBINATORIAL)):
+        return expr
+    try:
+        with deadline(EXP_CANCEL_S):
+            if special:
+                expr = sympy.hyperexpand(expr)
+            return sympy.cancel(sympy.combsimp(expr)) if expr.has(*_COMBINATORIAL) else expr
+    except BudgetExceeded:
+        return expr
+
+
+QUICK_TRIES = (_exp_cancel, _special_cancel)  # their forms are not handed on to simplify
+
+
 def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None]:
     """Cheap rewrites first, ``simplify`` last; stop at the first that reaches 0. ``probe`` (of
     the original ``expr``) runs before ``simplify``: a refutation it returns ends the search.
@@ -87,6 +109,7 @@ def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None
         sympy.expand,
         sympy.cancel,
         _exp_cancel,
+        _special_cancel,
         sympy.simplify,
         _exp_form,
     ):
@@ -97,7 +120,7 @@ def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None
         rewritten = rewrite(expr)
         if rewritten == 0:
             return rewritten, None
-        if rewrite is not _exp_cancel:  # a quick try: simplify still gets the form before it
+        if rewrite not in QUICK_TRIES:  # simplify still gets the form before a quick try
             expr = rewritten
     return expr, None
 
