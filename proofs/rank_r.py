@@ -38,6 +38,7 @@ from symbolic.kernel import (
     counterexample,
     domain_of,
     inst,
+    literal_replace,
     negate,
 )
 from symbolic.layers import symbolic_matrix
@@ -97,8 +98,7 @@ SCORE_SUM, SWAPPED_SUM = _score_sum(Q_j, K_j), _score_sum(K_j, Q_j)
 
 def _at_rank_one(e: sympy.Basic) -> sympy.Basic:
     """``e`` at r = 1, the substitution written out (not evaluated)."""
-    with sympy.evaluate(False):
-        return e.xreplace({r: sympy.Integer(1)})
+    return literal_replace(e, {r: sympy.Integer(1)})
 
 
 RANK_ONE_PRODUCT = _at_rank_one(sympy.Mul(_dot(Q_j, 0), _dot(K_j, 0), evaluate=False))
@@ -362,8 +362,8 @@ def _written_out(family: str, act: Activation) -> sympy.Expr:
     then σ replaced by the activation without evaluating (a linear σ gives k·p − p·k, not 0)."""
     difference, values, _ = FAMILIES[family]
     with_sigma = difference(sigma, values)
-    with sympy.evaluate(False):
-        return with_sigma.replace(sigma, lambda u: act.expr.xreplace({z: u}))
+    applied = {f: literal_replace(act.expr, {z: f.args[0]}) for f in with_sigma.atoms(sigma)}
+    return literal_replace(with_sigma, applied)
 
 
 @cache

@@ -45,6 +45,7 @@ from symbolic.kernel import (
     conj,
     counterexample,
     inst,
+    literal_replace,
     negate,
     scalar_transpose,
     symm,
@@ -556,8 +557,7 @@ QK_RATIO = _times(_times(n, d**2), sympy.Pow(_times(2, n, d, r), -1, evaluate=Fa
 
 def _at_rank_one(e: sympy.Expr) -> sympy.Expr:
     """``e`` at r = 1, the substitution written out (not evaluated)."""
-    with sympy.evaluate(False):
-        return e.xreplace({r: sympy.Integer(1)})
+    return literal_replace(e, {r: sympy.Integer(1)})
 
 
 COUNTS = {"bilinear": FULL, "rank_r": RANK_R, "symmetric_rank1": RANK_1}

@@ -22,6 +22,8 @@ import numpy as np
 import sympy
 from sympy.core.parameters import global_parameters
 
+from symbolic.kernel import literal_replace
+
 z = sympy.Symbol("z", real=True)
 
 # torch's SELU constants (torch/nn/functional.py docs; Klambauer et al. 2017), as exact decimals.
@@ -102,8 +104,7 @@ class Activation:
 
 @functools.lru_cache(maxsize=4096)
 def _substituted(expr: sympy.Expr, value: sympy.Expr, evaluate: bool) -> sympy.Expr:
-    with sympy.evaluate(evaluate):
-        return expr.subs(z, value)
+    return expr.subs(z, value) if evaluate else literal_replace(expr, {z: value})
 
 
 def _act(name, expr, np_fn, torch_fn, torch_name, linear=False, degree=None, note=""):

@@ -74,7 +74,7 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.kernel.logic import Exists, ForAll, conjunction, domain_of
+from symbolic.kernel.logic import Exists, ForAll, conjunction, domain_of, literal, literal_replace
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.points import counterexample
 from symbolic.kernel.rules import (
@@ -148,6 +148,8 @@ __all__ = [
     "as_input",
     "conjunction",
     "domain_of",
+    "literal",
+    "literal_replace",
     # checkers
     "check_bound_on",
     "check_compare",

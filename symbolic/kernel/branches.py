@@ -14,7 +14,7 @@ import sympy
 
 from symbolic.kernel.huge_powers import evaluated
 from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
-from symbolic.kernel.logic import sympy_value
+from symbolic.kernel.logic import literal, literal_replace, sympy_value
 
 # The heads whose value depends on a branch: checkers split or resolve expressions holding them.
 BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
@@ -40,8 +40,7 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     def visit(e):
         if not e.args or not e.has(*BRANCH_HEADS):
             return e
-        with sympy.evaluate(False):  # rebuild without SymPy deciding branches by float
-            e = e.func(*(visit(a) for a in e.args))
+        e = literal(e.func, [visit(a) for a in e.args])  # SymPy would decide branches by float
         if isinstance(e, (sympy.Max, sympy.Min)):
             closed = [a for a in e.args if not a.free_symbols]
             if not closed:
@@ -111,8 +110,7 @@ def assumed_sign(expr: sympy.Expr, sign: str) -> tuple[bool | None, str]:
 def at(expr: sympy.Basic, point) -> sympy.Basic:
     """``expr`` at ``point``: substituted unevaluated, closed branches decided by enclosures,
     then evaluated (a branch the enclosures cannot separate is left to SymPy)."""
-    with sympy.evaluate(False):
-        raw = sympy_value(expr).xreplace({k: sympy_value(v) for k, v in dict(point).items()})
+    raw = literal_replace(sympy_value(expr), {k: sympy_value(v) for k, v in dict(point).items()})
     try:
         return evaluated(resolve_closed_branches(raw))
     except (TypeError, ValueError, ZeroDivisionError):  # e.g. 0/0 met while rebuilding

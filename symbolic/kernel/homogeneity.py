@@ -23,7 +23,7 @@ from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.kernel.logic import Exists, ForAll, equation, sympy_value
+from symbolic.kernel.logic import Exists, ForAll, equation, literal, literal_replace, sympy_value
 from symbolic.kernel.sympy_checks import zero_verdict
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict, combine
 
@@ -34,9 +34,8 @@ DEGREE = sympy.Symbol("p", real=True)  # the degree p, bound by ∃ in refute_ho
 def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> sympy.Basic:
     """``∀α > 0, z: σ(αz) = α^p·σ(z)`` as written: nothing evaluated, so the two sides stay
     the two sides of the definition (for σ(z) = z it reads ``α·z = α¹·z``, not ``αz = αz``)."""
-    with sympy.evaluate(False):
-        scaled = expr.xreplace({var: ALPHA * var})
-        body = equation(scaled, sympy.Mul(sympy.Pow(ALPHA, p), expr))
+    scaled = literal_replace(expr, {var: literal(sympy.Mul, (ALPHA, var))})
+    body = equation(scaled, literal(sympy.Mul, (literal(sympy.Pow, (ALPHA, p)), expr)))
     return ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals))
 
 

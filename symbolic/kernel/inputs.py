@@ -23,7 +23,7 @@ from mpmath.libmp import to_rational
 from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from symbolic.errors import InvalidArgument
-from symbolic.kernel.logic import Exists, ForAll
+from symbolic.kernel.logic import Exists, ForAll, literal_replace
 
 _CHECKED: dict[type, bool] = {}
 _PLAIN_FUNCTION_METHODS = frozenset(
@@ -116,8 +116,7 @@ def _sequential_trap(node: sympy.Subs) -> bool:
 
 def _replace(e: sympy.Basic, exact: dict) -> sympy.Basic:
     """Floats replaced without evaluating anything else (an unevaluated power stays one)."""
-    with sympy.evaluate(False):
-        return e.xreplace(exact)
+    return literal_replace(e, exact)
 
 
 def denominators(*exprs: sympy.Basic) -> tuple[sympy.Expr, ...]:

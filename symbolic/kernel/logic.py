@@ -7,9 +7,10 @@ and ``\\forall t \\in (0, \\infty)\\colon …`` (LaTeX); Z3 formulas are transla
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import sympy
+from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.logic.boolalg import Boolean, as_Boolean
 
 from symbolic.errors import InvalidArgument
@@ -31,6 +32,38 @@ def sympy_value(value: object) -> sympy.Basic:
         if isinstance(value, int)
         else sympy.Rational(*value.as_integer_ratio())
     )
+
+
+def literal(func: type, args: list | tuple) -> sympy.Basic:
+    """``func(*args)`` as written: SymPy's evaluation off for this node (``evaluate=False``).
+    Not ``with sympy.evaluate(False)``, which clears SymPy's whole cache on entry and on exit
+    (its cache does not know the global switch): that context is kept only for the few
+    constructors that take no ``evaluate`` argument (a ``Piecewise`` branch, whose constructor
+    evaluates nothing unless its condition holds a ``Piecewise``, is built directly)."""
+    if func is ExprCondPair and not args[1].has(sympy.Piecewise):  # evaluates nothing then
+        return func(*args)
+    try:
+        return func(*args, evaluate=False)
+    except TypeError:
+        with sympy.evaluate(False):
+            return func(*args)
+
+
+def literal_replace(expr: sympy.Basic, rule: Mapping) -> sympy.Basic:
+    """``expr.xreplace(rule)`` with every node it rebuilds built as written (``literal``):
+    replacement and nothing else."""
+
+    def walk(e: sympy.Basic) -> tuple[sympy.Basic, bool]:
+        if e in rule:
+            return rule[e], True
+        args, changed = [], False
+        for a in e.args:
+            new, moved = walk(a) if isinstance(a, sympy.Basic) else (a, False)
+            args.append(new)
+            changed |= moved
+        return (literal(e.func, args), True) if changed else (e, False)
+
+    return walk(expr)[0] if rule else expr
 
 
 def equation(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:

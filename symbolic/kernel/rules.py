@@ -7,7 +7,7 @@ holds: it is *proved* when every premise is proved (admitted premises count, and
 rests on them: ``Fact.rests_on``), *unknown* otherwise — a rule never proves from an undecided or
 refuted premise, and never refutes. A premise of the wrong shape raises ``RuleError``.
 
-Substitution is literal: the nodes it rebuilds are not evaluated (``sympy.evaluate(False)``),
+Substitution is literal: the nodes it rebuilds are not evaluated (``logic.literal_replace``),
 so a conclusion is exactly the premise with the terms put in place.
 
 A fact with free symbols holds for every value of them in their assumed sets (``logic.symbol_set``);
@@ -53,6 +53,7 @@ from symbolic.kernel.logic import (
     conjunction,
     domain_of,
     equation,
+    literal_replace,
     set_text,
     symbol_set,
     sympy_value,
@@ -167,8 +168,7 @@ def _index(node: sympy.Basic, captured: set) -> bool:
 def _substitute(expr: sympy.Basic, mapping: Mapping) -> sympy.Basic:
     """Replacement and nothing else: the rebuilt nodes are not evaluated, so the conclusion is
     the premise with the terms put in place (``Eq(…)`` does not collapse to ``True``)."""
-    with sympy.evaluate(False):
-        return expr.xreplace(dict(mapping))
+    return literal_replace(expr, dict(mapping))
 
 
 def cong(fact: Fact, context: sympy.Lambda) -> Fact:

@@ -33,6 +33,7 @@ from symbolic.kernel import (
     cong,
     conj,
     define,
+    literal_replace,
     unfold,
 )
 from symbolic.memory.capacity import StoreCapacity, half_line_squares, outward
@@ -47,8 +48,7 @@ HALF = sympy.Rational(1, 2)
 
 def put(expr: sympy.Basic, mapping: dict) -> sympy.Basic:
     """``expr`` with the terms of ``mapping`` put in and nothing evaluated."""
-    with sympy.evaluate(False):
-        return sympy.sympify(expr).xreplace(dict(mapping))
+    return literal_replace(sympy.sympify(expr), dict(mapping))
 
 
 def eq(lhs: sympy.Basic, rhs: sympy.Basic) -> sympy.Basic:

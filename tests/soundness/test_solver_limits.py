@@ -12,6 +12,7 @@ cases nothing that ran out of time is reported proved.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -61,7 +62,9 @@ def test_a_tiny_sympy_timeout_is_unknown_and_exit_3_end_to_end(runs):
     assert "Traceback" not in done.stderr
     assert done.returncode == EXIT_UNKNOWN, done.stdout[-800:]
     assert "[unknown]" in done.stdout
-    assert "simplification undecided: time limit of 0.0001 s reached" in done.stdout
+    # the limit interrupted SymPy's work (reached) or the work ended past it (passed): which one
+    # depends on where the timer's tick falls, never on the verdict, unknown either way
+    assert re.search(r"time limit of 0\.0001 s (reached|passed)", done.stdout), done.stdout[-800:]
     assert "— unknown" in done.stdout.strip().splitlines()[-1]
 
 
