@@ -28,14 +28,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import pkgutil
+import re
 import sys
 import time
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -111,15 +114,33 @@ class Run:
 
 
 def discover(package: ModuleType = proofs) -> list[TheoremModule]:
-    """Every theorem module of ``package``, imported, in ``ORDER`` then name order."""
+    """Every theorem module of ``package``, imported, in ``ORDER`` then name order. A module
+    whose source names neither ``build_report`` nor ``claim(`` cannot be one and is not imported
+    (``proofs.symmetry``, a command for any layer, would cost its engine's import)."""
     found = [
         _load(
             info.name, lambda name=info.name: importlib.import_module(f"{package.__name__}.{name}")
         )
         for info in pkgutil.iter_modules(package.__path__)
         if not (info.name.startswith("_") or info.ispkg)
+        and _may_hold_claims(f"{package.__name__}.{info.name}")
     ]
     return sorted((m for m in found if m is not None), key=lambda m: m.order)
+
+
+THEOREM_MARKERS = re.compile(r"build_report|@\s*claim\b|(?<!\w)claim\(")
+
+
+def _may_hold_claims(module: str) -> bool:
+    """False only when the module's source is readable and names no claim nor report."""
+    spec = importlib.util.find_spec(module)
+    origin = getattr(spec, "origin", None) or ""
+    if not origin.endswith(".py"):
+        return True
+    try:
+        return bool(THEOREM_MARKERS.search(Path(origin).read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return True
 
 
 def _load(name: str, importer) -> TheoremModule | None:
@@ -151,9 +172,6 @@ def _is_theorem_module(module: ModuleType) -> bool:
 def discover_path(folder: str) -> list[TheoremModule]:
     """Every theorem module in ``folder`` (``*.py`` not starting with ``_``): one that defines
     ``build_report()`` or any module-level ``@claim``. Imported by file, in name order."""
-    import importlib.util
-    from pathlib import Path
-
     root = Path(folder)
     if not root.is_dir():
         raise LookupError(f"--path {folder!r}: no such folder")
