@@ -23,6 +23,7 @@ from symbolic.blocks.laws import softmax_shift_fact
 from symbolic.kernel import (
     Fact,
     check_matrix_expr_equal,
+    literal,
 )
 
 # --- the candidates -----------------------------------------------------------------------
@@ -149,8 +150,10 @@ def key_shift_facts(block: BlockForm) -> tuple[Fact, Fact]:
     def scores(bk):
         return q * (X * p["WK0"] + ones_matrix(T, 1) * bk).T / sympy.sqrt(r)
 
-    with sympy.evaluate(False):
-        shifted = scores(p["bK0"] + c)
+    # scores(b_K,0 + c) as written: the matrix algebra reads no evaluation switch, the scalar
+    # 1/√r is kept unevaluated, (√r)^{−1}, first in the product (where MatMul puts scalars)
+    keys = (X * p["WK0"] + ones_matrix(T, 1) * (p["bK0"] + c)).T
+    shifted = sympy.MatMul(literal(sympy.Pow, (sympy.sqrt(r), sympy.Integer(-1))), q, keys)
     moved = check_matrix_expr_equal(
         shifted, scores(p["bK0"]) + q * c.T / sympy.sqrt(r) * ones_matrix(1, T)
     )

@@ -23,7 +23,7 @@ from symbolic.blocks.forms import (
     parameters,
     r,
 )
-from symbolic.blocks.proof import localised
+from symbolic.blocks.proof import localised, replaced
 from symbolic.engine import Step
 from symbolic.kernel import (
     check_matrix_expr_equal,
@@ -69,9 +69,9 @@ def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> B
     p = parameters(block, heads)
     g = {k: sympy.MatrixSymbol(k, rows, cols) for k, (rows, cols, _) in cand.group.items()}
     before = attention(block, p)
-    with sympy.evaluate(False):  # A(X; gθ) as written: W_V B B⁻¹ W_O is not folded into A(X; θ)
-        moved = cand.act(p, g)
-        after = before.xreplace({p[k]: v for k, v in moved.items() if v != p[k]})
+    moved = cand.act(p, g)  # the candidates' matrix products do not read the evaluation switch
+    # A(X; gθ) as written: W_V B B⁻¹ W_O is not folded into A(X; θ)
+    after = replaced(before, {p[k]: v for k, v in moved.items() if v != p[k]})
     fact = localised(after, before, set(g.values()), BLOCK_TIMEOUT_S, checks=6 + 4 * heads)
     found = None
     if fact is None:

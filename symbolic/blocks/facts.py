@@ -38,6 +38,8 @@ def rope_rotation_facts() -> list[Fact]:
                 ("a", "b", True),
             )
         )
+        # Kept under the context (it clears SymPy's cache; two entries per run): the entry's
+        # tree is whatever SymPy's explicit matrix product builds with evaluation off
         with sympy.evaluate(False):
             lhs = (q * A * at_t * (k * A_inv_T * at_s).T)[0, 0]
         rhs = sympy.expand((q * at_t * (k * at_s).T)[0, 0])

@@ -390,6 +390,8 @@ def _distinct(
     again without evaluation, so that the step shows the transform it checks."""
     if after != before:
         return after, before
+    # Kept under the context (it clears SymPy's cache): the entry is built by the layer language
+    # (sums, whose constructor reads the switch), and SymPy folding the transform away is rare.
     with sympy.evaluate(False):
         again, _ = _general_entries(layer, transform)
     return again, before
@@ -409,6 +411,7 @@ def _explicit_proof(
     for unit in units(transform, sizes["n"]):
         after = layer_at(layer, transformed(values, transform, a, unit), functions)
         if after == before:  # SymPy folded the transform away ((−u)² is u²): as written
+            # under the context, as _distinct: the layer's matrix algebra is the language's
             with sympy.evaluate(False):
                 after = layer_at(layer, transformed(values, transform, a, unit), functions)
         where = "" if unit is None else f", unit j = {unit}"

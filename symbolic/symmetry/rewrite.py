@@ -40,8 +40,10 @@ from symbolic.kernel import (
     current_limits,
     deadline,
     inst,
+    literal_replace,
     trans,
 )
+from symbolic.kernel import literal as as_written
 from symbolic.languages.transform_language import domain_text
 
 SEED = 13  # the filter draws the same points on every run (issue 13)
@@ -127,18 +129,19 @@ def inlined(
 ) -> sympy.Basic:
     """``expr`` with every ``σ(u)`` (σ named in ``facts``) replaced by the activation's formula
     at ``u``. ``literal``: nothing is evaluated, so the result is ``expr`` but at the σ's (where
-    a kernel rule looks for them); else the nodes around are evaluated (the claim's statement)."""
+    a kernel rule looks for them); else the nodes around are evaluated (the claim's statement).
+    Built node by node (``as_written``, ``literal_replace``), not under ``sympy.evaluate``, which
+    clears SymPy's whole cache on entry and exit."""
     if isinstance(expr, AppliedUndef) and expr.func.__name__ in facts:
         arg = inlined(expr.args[0], facts, literal)
-        with sympy.evaluate(not literal):
-            return facts[expr.func.__name__].spec.expr.xreplace({z: arg})
+        sigma = facts[expr.func.__name__].spec.expr
+        return literal_replace(sigma, {z: arg}) if literal else sigma.xreplace({z: arg})
     if not expr.args:
         return expr
     args = tuple(inlined(a, facts, literal) for a in expr.args)
     if args == expr.args:
         return expr
-    with sympy.evaluate(not literal):
-        return expr.func(*args)
+    return as_written(expr.func, args) if literal else expr.func(*args)
 
 
 Link = tuple[str, Fact, sympy.Expr | None]  # ("normal", fact, None) or ("rewrite", fact, w)
@@ -252,8 +255,8 @@ class Rewriter:
             lambda e: isinstance(e, AppliedUndef) and e.func == fn,
             lambda e: sigma.xreplace({z: e.args[0]}),
         )
-        with sympy.evaluate(False):  # σ(c·t) as written: tanh(−t), never −tanh(t) = −tanh(t)
-            lhs = sigma.xreplace({z: c * _T})
+        # σ(c·t) as written: tanh(−t), never −tanh(t); c·t unevaluated too
+        lhs = literal_replace(sigma, {z: as_written(sympy.Mul, (c, _T))})
         key = (sigma, lhs, real, current_limits())
         if key not in _INSTANCES:
             if not plausible(lhs - real):
