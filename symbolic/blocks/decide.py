@@ -23,12 +23,13 @@ from symbolic.blocks.forms import (
     parameters,
     r,
 )
-from symbolic.blocks.proof import localised, replaced
+from symbolic.blocks.proof import localised
 from symbolic.engine import Step
 from symbolic.kernel import (
     check_matrix_expr_equal,
     cong,
     counterexample,
+    literal_replace,
     negate,
     undecided,
 )
@@ -71,7 +72,7 @@ def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> B
     before = attention(block, p)
     moved = cand.act(p, g)  # the candidates' matrix products do not read the evaluation switch
     # A(X; gθ) as written: W_V B B⁻¹ W_O is not folded into A(X; θ)
-    after = replaced(before, {p[k]: v for k, v in moved.items() if v != p[k]})
+    after = literal_replace(before, {p[k]: v for k, v in moved.items() if v != p[k]})
     fact = localised(after, before, set(g.values()), BLOCK_TIMEOUT_S, checks=6 + 4 * heads)
     found = None
     if fact is None:

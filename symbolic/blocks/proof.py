@@ -17,7 +17,7 @@ prove ends the localisation (``None``): the caller then seeks a witness or decid
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 
 import sympy
 from sympy.core.relational import Equality
@@ -31,42 +31,6 @@ _NODES = (
     sympy.HadamardProduct,
     sympy.Transpose,
 )
-# Matrix-expression nodes whose constructors never read SymPy's global evaluation switch: MatAdd,
-# MatMul and HadamardProduct evaluate only when passed evaluate=True (their default is False);
-# Transpose and Inverse build the node as given.
-_SWITCH_FREE = (*_NODES, sympy.Inverse)
-
-
-def as_written(func: type, args: list | tuple) -> sympy.Basic:
-    """``func(*args)`` exactly as ``with sympy.evaluate(False)`` builds it, without that context
-    (it clears SymPy's whole cache on entry and on exit): a matrix-expression node of
-    ``_SWITCH_FREE``, or an elementwise application of a ``Lambda`` to a matrix that is not 1×1
-    (only a 1×1 one is applied at once), is built directly, as the context would build it; any
-    other node by the kernel's ``literal`` (``evaluate=False``)."""
-    if func in _SWITCH_FREE or (
-        func is ElementwiseApplyFunction
-        and isinstance(args[0], sympy.Lambda)
-        and args[1].shape != (1, 1)
-    ):
-        return func(*args)
-    return literal(func, args)
-
-
-def replaced(expr: sympy.Basic, rule: Mapping) -> sympy.Basic:
-    """``expr.xreplace(rule)`` as under ``with sympy.evaluate(False)``: replacement and nothing
-    else, each rebuilt node built by ``as_written``."""
-
-    def walk(e: sympy.Basic) -> tuple[sympy.Basic, bool]:
-        if e in rule:
-            return rule[e], True
-        args, changed = [], False
-        for a in e.args:
-            new, moved = walk(a) if isinstance(a, sympy.Basic) else (a, False)
-            args.append(new)
-            changed |= moved
-        return (as_written(e.func, args), True) if changed else (e, False)
-
-    return walk(expr)[0] if rule else expr
 
 
 def _uses(expr: sympy.Basic, inside: bool = False) -> set[tuple[sympy.Basic, bool]]:
@@ -109,7 +73,7 @@ def _children(node_a, node_b, search: _Search) -> Fact | None:
         if fact is None or not _is(fact, node_a.args[i], node_b.args[i]):
             return None
         hole = sympy.MatrixSymbol("_hole", *node_a.args[i].shape)
-        context = as_written(node_a.func, (*args[:i], hole, *args[i + 1 :]))
+        context = literal(node_a.func, (*args[:i], hole, *args[i + 1 :]))
         facts.append(cong(fact, sympy.Lambda(hole, context)))
         args[i] = node_b.args[i]
     if len(facts) == 1:
@@ -167,7 +131,7 @@ def _decide(a, b, search: _Search) -> Fact | None:
         if fact is None:
             return None
         hole = sympy.MatrixSymbol("_hole", *a.expr.shape)
-        context = as_written(ElementwiseApplyFunction, (a.function, hole))
+        context = literal(ElementwiseApplyFunction, (a.function, hole))
         lifted = cong(fact, sympy.Lambda(hole, context))
         return lifted if _is(lifted, a, b) else None
     if not _plausible(a, b, group) or search.checks <= 0:
@@ -182,4 +146,4 @@ def _is(fact: Fact, a, b) -> bool:
     return fact.proved and isinstance(f, Equality) and f.lhs == a and f.rhs == b
 
 
-__all__ = ["as_written", "localised", "replaced"]
+__all__ = ["localised"]

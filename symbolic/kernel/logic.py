@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 import sympy
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.logic.boolalg import Boolean, as_Boolean
+from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.errors import InvalidArgument
 
@@ -38,15 +39,27 @@ def literal(func: type, args: list | tuple) -> sympy.Basic:
     """``func(*args)`` as written: SymPy's evaluation off for this node (``evaluate=False``).
     Not ``with sympy.evaluate(False)``, which clears SymPy's whole cache on entry and on exit
     (its cache does not know the global switch): that context is kept only for the few
-    constructors that take no ``evaluate`` argument (a ``Piecewise`` branch, whose constructor
-    evaluates nothing unless its condition holds a ``Piecewise``, is built directly)."""
-    if func is ExprCondPair and not args[1].has(sympy.Piecewise):  # evaluates nothing then
+    constructors that take no ``evaluate`` argument and may read the switch (``_switch_free``
+    ones are built directly)."""
+    if _switch_free(func, args):
         return func(*args)
     try:
         return func(*args, evaluate=False)
     except TypeError:
         with sympy.evaluate(False):
             return func(*args)
+
+
+def _switch_free(func: type, args: list | tuple) -> bool:
+    """Does ``func(*args)`` build the same node whatever SymPy's evaluation switch says? So for
+    ``Transpose`` and ``Inverse`` (built as given), a ``Lambda`` applied elementwise to a matrix
+    that is not 1×1 (only a 1×1 one is applied at once), and a ``Piecewise`` branch whose
+    condition holds no ``Piecewise``."""
+    if func in (sympy.Transpose, sympy.Inverse):
+        return True
+    if func is ElementwiseApplyFunction:
+        return isinstance(args[0], sympy.Lambda) and getattr(args[1], "shape", None) != (1, 1)
+    return func is ExprCondPair and not args[1].has(sympy.Piecewise)
 
 
 def literal_replace(expr: sympy.Basic, rule: Mapping) -> sympy.Basic:

@@ -15,7 +15,9 @@ from proofs.symmetry import activation_spec
 from symbolic.activations import z
 from symbolic.blocks import BLOCKS, attention, candidates, key_shift_facts, parameters
 from symbolic.blocks.forms import T, d, ones_matrix, r
-from symbolic.blocks.proof import _NODES, as_written, replaced
+from symbolic.blocks.proof import _NODES
+from symbolic.kernel import literal as as_written
+from symbolic.kernel import literal_replace as replaced
 from symbolic.symmetry import rewrite
 from symbolic.symmetry.rewrite import ActivationFacts, Rewriter, inlined
 
