@@ -31,7 +31,7 @@ MICRO = r"""
 import time, sympy
 from mpmath import iv
 from symbolic.kernel.intervals import enclose
-from symbolic.similarity_law import hyp0f1_enclosure, iv_precision
+from symbolic.memory.similarity_law import hyp0f1_enclosure, iv_precision
 cases = {
     "erf(1/3), erf(5), erfc(7), erfc(26) at 64 and 1024 bits": lambda: [
         enclose(f(x), bits) for f, x in [(sympy.erf, sympy.Rational(1, 3)), (sympy.erf, 5),

@@ -25,7 +25,8 @@ BACKING: dict[str, str] = {
     "python -m proofs --smt2 DIR runs cvc5 on it",
     "sympy": "a SymPy identity or simplification, checked by the kernel",
     "exact": "exact rational arithmetic",
-    "interval": "outward-rounded interval arithmetic (mpmath iv)",
+    "interval": "outward-rounded interval arithmetic (mpmath iv; Arb balls for erf, erfc, Γ, "
+    "I_ν, ₀F₁)",
     "assumption": "a named assumption: admitted, not proved",
     "oracle": "a result certified outside the kernel (oracle): admitted, not proved",
 }

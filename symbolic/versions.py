@@ -16,7 +16,7 @@ except metadata.PackageNotFoundError:  # a source tree without an install
 def versions() -> dict[str, str | None]:
     """Python and the libraries the toolkit uses; None for an optional one not installed."""
     found: dict[str, str | None] = {"python": platform.python_version()}
-    for dist in ("sympy", "z3-solver", "mpmath", "numpy", "torch"):
+    for dist in ("sympy", "z3-solver", "mpmath", "python-flint", "numpy", "torch"):
         try:
             found[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
