@@ -41,8 +41,9 @@ comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) ·
 ``rules`` · ``z3_translate`` · ``z3_read`` · ``z3_checks``.
 
 What the kernel trusts: SymPy — its rewrites (``expand``, ``cancel``, ``simplify``, its passes
-``hyperexpand`` and ``combsimp`` tried alone first, ...) reaching exactly 0, its assumptions system, ``solveset`` listing a denominator's zeros,
-``piecewise_fold``/``as_set`` for branches, matrix-expression algebra, root isolation;
+``hyperexpand`` and ``combsimp`` tried alone first, ...) reaching exactly 0, its assumptions
+system, ``solveset`` listing a denominator's zeros, ``piecewise_fold``/``as_set`` for branches,
+matrix-expression algebra, root isolation;
 ``mpmath.iv``'s outward rounding of arithmetic and elementary functions; Z3; and Arb
 (python-flint: FLINT's ball arithmetic) for erf, erfc, Γ, Iν and ₀F₁ (``special``). It has no
 hand-written series of its own.
