@@ -318,7 +318,7 @@ def recheck_main(
 
     if not os.path.isdir(directory):
         return usage_error(prog, f"--recheck {directory}: no such directory")
-    from symbolic.kernel import limits
+    from symbolic.limits import limits
 
     try:
         with limits(z3_timeout_ms=z3_timeout_ms):
@@ -346,7 +346,7 @@ def timed_build(
     from dataclasses import replace
 
     from symbolic.engine import resolve_reports
-    from symbolic.kernel import limits
+    from symbolic.limits import limits
 
     start = time.perf_counter()
     with limits(getattr(args, "z3_timeout", None), getattr(args, "sympy_timeout", None)):

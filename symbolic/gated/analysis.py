@@ -36,16 +36,14 @@ from symbolic.gated.properties import (
 )
 from symbolic.kernel import (
     ALPHA,
-    BudgetExceeded,
     Fact,
     check_homogeneous,
     conj,
     counterexample,
-    current_limits,
-    deadline,
     homogeneity_formula,
     undecided,
 )
+from symbolic.limits import BudgetExceeded, current_limits, deadline
 from symbolic.render.formula_text import source_text
 from symbolic.steps import certified_sign
 

@@ -33,15 +33,12 @@ from symbolic.errors import InvalidExpression
 from symbolic.kernel import DEGREE as P
 from symbolic.kernel import (
     MAX_BITS,
-    BudgetExceeded,
     Fact,
     at,
     check_homogeneous,
     check_identity,
     check_nonzero,
     counterexample,
-    current_limits,
-    deadline,
     define,
     homogeneity_formula,
     negate,
@@ -50,6 +47,7 @@ from symbolic.kernel import (
     undecided,
     zero_verdict,
 )
+from symbolic.limits import BudgetExceeded, current_limits, deadline
 from symbolic.steps import certified_sign, certify_nonzero
 
 t = sympy.Symbol("t", positive=True)  # a point of the open half-line z > 0

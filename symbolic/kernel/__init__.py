@@ -119,14 +119,6 @@ from symbolic.kernel.z3_checks import (
     uninterpreted,
     z3_version,
 )
-from symbolic.limits import (
-    BudgetExceeded,
-    Limits,
-    current_limits,
-    deadline,
-    interruptible,
-    limits,
-)
 
 __all__ = [
     # facts and verdicts
@@ -208,11 +200,4 @@ __all__ = [
     "tight_enclosure",
     "uninterpreted",
     "z3_version",
-    # time limits
-    "BudgetExceeded",
-    "Limits",
-    "current_limits",
-    "deadline",
-    "interruptible",
-    "limits",
 ]

@@ -31,20 +31,18 @@ from symbolic.activations import z
 from symbolic.engine import Step
 from symbolic.gated.witness import t_real
 from symbolic.kernel import (
-    BudgetExceeded,
     Fact,
     RuleError,
     check_identity,
     check_sum_equal,
     cong_in_sums,
-    current_limits,
-    deadline,
     inst,
     literal_replace,
     trans,
 )
 from symbolic.kernel import literal as as_written
 from symbolic.languages.transform_language import domain_text
+from symbolic.limits import BudgetExceeded, current_limits, deadline
 
 SEED = 13  # the filter draws the same points on every run (issue 13)
 

@@ -18,9 +18,10 @@ import sympy
 
 from symbolic.activations import z
 from symbolic.gated.witness import t_real
-from symbolic.kernel import BudgetExceeded, Fact, counterexample, deadline
+from symbolic.kernel import Fact, counterexample
 from symbolic.languages.layer_language import Layer, layer_at, symbol_values
 from symbolic.languages.transform_language import Transform, explicit_sizes, transformed, units
+from symbolic.limits import BudgetExceeded, deadline
 from symbolic.symmetry.rewrite import ActivationSpec
 
 WITNESS_SIZES = ({"d": 1, "n": 1}, {"d": 2, "n": 2})  # tried in this order
