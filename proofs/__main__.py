@@ -32,7 +32,6 @@ import importlib.util
 import json
 import os
 import pkgutil
-import re
 import sys
 import time
 import traceback
@@ -113,34 +112,24 @@ class Run:
         return self.report.status_under(strict) if self.report is not None else FAILED
 
 
+# Command-line tools that live beside the theorem modules: discovery does not import them
+# (proofs.symmetry would cost its engine's import). tests/proofs/test_main.py checks that every
+# other module of the package is a theorem module and that these are not.
+TOOL_MODULES = frozenset({"symmetry"})
+
+
 def discover(package: ModuleType = proofs) -> list[TheoremModule]:
-    """Every theorem module of ``package``, imported, in ``ORDER`` then name order. A module
-    whose source names neither ``build_report`` nor ``claim(`` cannot be one and is not imported
-    (``proofs.symmetry``, a command for any layer, would cost its engine's import)."""
+    """Every theorem module of ``package``, imported, in ``ORDER`` then name order (the
+    package's ``TOOL_MODULES`` are not imported)."""
+    tools = TOOL_MODULES if package is proofs else frozenset()
     found = [
         _load(
             info.name, lambda name=info.name: importlib.import_module(f"{package.__name__}.{name}")
         )
         for info in pkgutil.iter_modules(package.__path__)
-        if not (info.name.startswith("_") or info.ispkg)
-        and _may_hold_claims(f"{package.__name__}.{info.name}")
+        if not (info.name.startswith("_") or info.ispkg or info.name in tools)
     ]
     return sorted((m for m in found if m is not None), key=lambda m: m.order)
-
-
-THEOREM_MARKERS = re.compile(r"build_report|@\s*claim\b|(?<!\w)claim\(")
-
-
-def _may_hold_claims(module: str) -> bool:
-    """False only when the module's source is readable and names no claim nor report."""
-    spec = importlib.util.find_spec(module)
-    origin = getattr(spec, "origin", None) or ""
-    if not origin.endswith(".py"):
-        return True
-    try:
-        return bool(THEOREM_MARKERS.search(Path(origin).read_text(encoding="utf-8")))
-    except (OSError, UnicodeDecodeError):
-        return True
 
 
 def _load(name: str, importer) -> TheoremModule | None:

@@ -85,7 +85,9 @@ def monotone_enclosure(f: Callable, x, increasing: bool = True):
     """``f`` monotone on ``x = [a, b]`` (``f`` maps an Arb ball to an Arb ball: ``arb.erf``,
     ``arb.gamma``, ...): the lower end of Arb's ball for f(a) and the upper end of its ball for
     f(b) (swapped when decreasing), each rounded outward to ``iv.prec``. Arb's balls are
-    rigorous; the end points are converted exactly, so no accuracy of mpmath is assumed."""
+    rigorous; the end points are converted exactly, so no accuracy of mpmath is assumed. These
+    conversions are the re-check's own, deliberately not the kernel's (``kernel/special.py``):
+    a rounding slip there must not be repeated in the evaluator that re-checks it."""
     a_raw, b_raw = x._mpi_
     if not increasing:
         a_raw, b_raw = b_raw, a_raw
