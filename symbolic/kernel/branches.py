@@ -79,11 +79,19 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
                 return {
                     sympy.Abs: sg * e.args[0],
                     sympy.sign: sympy.Integer(sg),
-                    sympy.Heaviside: sympy.Integer(int(sg > 0)),
+                    sympy.Heaviside: _heaviside(e, sg),
                 }[e.func]
         return e
 
     return visit(expr)
+
+
+def _heaviside(e: sympy.Heaviside, sg: int) -> sympy.Expr:
+    """``Heaviside(x, H0)`` for a certified sign of x: 0, 1, or at x = 0 SymPy's value there, H0
+    (1/2 unless given: ``Heaviside(0) = 1/2``)."""
+    if sg:
+        return sympy.Integer(int(sg > 0))
+    return e.args[1] if len(e.args) > 1 else sympy.S.Half
 
 
 def _beaten(arg: sympy.Expr, best: sympy.Expr, is_max: bool, sign_of) -> bool:

@@ -116,6 +116,11 @@ class _Quantifier(Boolean):
     ):
         variables = sympy.Tuple(*variables)
         domain = domain_of(variables) if domain is None else domain
+        if isinstance(domain, sympy.Tuple) and len(domain) != len(variables):
+            raise InvalidArgument(
+                f"a quantifier over {len(variables)} variable(s) takes one set or one per "
+                f"variable, not {len(domain)}"
+            )
         if isinstance(domain, sympy.Tuple) and len(set(domain)) == 1:
             domain = domain[0]  # one canonical form: the same set for every variable is one set
         return sympy.Basic.__new__(cls, variables, sympy_value(body), domain)

@@ -359,9 +359,10 @@ def check_matrix_equal(
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
         return _fact(formula, shapes)
+    defined = denominators(lhs, rhs)  # the whole equation is claimed only where all are ≠ 0
     verdict = combine(
         (
-            zero_verdict(difference(a, b), timeout_s, universal=True)
+            zero_verdict(difference(a, b), timeout_s, universal=True, defined=defined)
             for a, b in zip(lhs, rhs, strict=True)
         ),
         "entry",

@@ -79,11 +79,16 @@ def check_valid_formula(
             f"back to it (got {sympy.sstr(back)[:60]})"
         )
     timeout_ms = current_limits().z3_ms(timeout_ms)
-    hypotheses = tr.free_hypotheses + [d != 0 for d in tr.top_denominators]
-    if tr.top_denominators and _unsat(z3.And(*hypotheses), timeout_ms):
-        raise Untranslatable(
-            f"{sympy.sstr(formula)[:60]} is defined nowhere: a denominator is 0 for every value"
-        )
+    hypotheses = tr.free_hypotheses + [d != 0 for d, _ in tr.top_denominators]
+    nowhere = [(tr.free_hypotheses, hypotheses)] if tr.top_denominators else []
+    for domain, defined in [*nowhere, *tr.nowhere]:  # the top, then each quantifier's guard
+        if _unsat(z3.And(*domain, *defined), timeout_ms) and not _unsat(
+            z3.And(*domain), timeout_ms
+        ):
+            raise Untranslatable(
+                f"{sympy.sstr(formula)[:60]} is defined nowhere: a denominator is 0 for "
+                "every value of its variables in their domain"
+            )
     goal = z3.Implies(z3.And(*hypotheses), core) if hypotheses else core
     start = time.perf_counter()
     solver = z3.Solver()
@@ -123,5 +128,5 @@ def _shown_domain(formula: sympy.Basic, tr: Translator) -> tuple[str, ...]:
         dom = symbol_set(s) if s.is_real else sympy.S.Reals
         if dom != sympy.S.Reals:
             out.append(f"{s} ∈ {set_text(dom)}")
-    out += [f"{sympy.sstr(d)} ≠ 0" for d in tr.top_denominator_exprs if d.is_zero is not False]
+    out += [f"{sympy.sstr(d)} ≠ 0" for _, d in tr.top_denominators if d.is_zero is not False]
     return tuple(out)

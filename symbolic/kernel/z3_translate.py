@@ -33,6 +33,10 @@ class Untranslatable(InvalidArgument, TypeError):
 MAX_Z3_POWER = 64  # x**n is handed to Z3 as a product of |n| factors
 
 
+# What ``sympy.Function(name, real=True)`` declares (real, so finite, complex, ...): with no
+# declaration at all, the one declaration of a function Z3 can take as ℝ → ℝ.
+_REAL_FUNCTION = dict(sympy.Function("probe", real=True)._kwargs)
+
 _SIGNS = ("zero", "positive", "negative", "nonnegative", "nonpositive", "nonzero")
 
 
@@ -107,8 +111,8 @@ class Translator:
         self.consts: dict[sympy.Symbol, tuple[str, Any, Any]] = {}  # free symbol → kind, term
         self.functions: dict[tuple, Any] = {}
         self.free_hypotheses: list = []
-        self.top_denominators: list = []
-        self.top_denominator_exprs: list = []
+        self.top_denominators: list = []  # (Z3 term, SymPy base) of the free symbols' divisions
+        self.nowhere: list = []  # (domain guards, denominator guards) of each quantifier
         self.names: dict[str, sympy.Basic] = {}  # z3 name → the SymPy symbol or function
         self.quantifiers: dict[int, tuple] = {}  # z3 quantifier id → (variables, domain, guarded)
 
@@ -140,10 +144,10 @@ class Translator:
         return const, term, (_SIGN_HYPOTHESIS[sign](term) if sign else None)
 
     def formula(self, e: sympy.Basic) -> Any:
-        return self._bool(e, {}, self.top_denominators, self.top_denominator_exprs)
+        return self._bool(e, {}, self.top_denominators)
 
     # -- Boolean positions
-    def _bool(self, e, env, dens, den_exprs) -> Any:
+    def _bool(self, e, env, dens) -> Any:
         if e is sympy.true:
             return z3.BoolVal(True)
         if e is sympy.false:
@@ -161,25 +165,23 @@ class Translator:
                 raise Untranslatable(f"{e} is used both as a number and as a statement")
             return known[2]
         if isinstance(e, (ForAll, Exists)):
-            return self._quantifier(e, env)
+            return self._quantifier(e, env, dens)
         for cls, make in _RELATIONS.items():
             if type(e) is cls:
                 if not (isinstance(e.lhs, sympy.Expr) and isinstance(e.rhs, sympy.Expr)):
                     raise Untranslatable(
                         f"{sympy.sstr(e)[:60]}: a relation between statements (use Equivalent)"
                     )
-                return make(
-                    self._real(e.lhs, env, dens, den_exprs), self._real(e.rhs, env, dens, den_exprs)
-                )
+                return make(self._real(e.lhs, env, dens), self._real(e.rhs, env, dens))
         for cls, make in _CONNECTIVES.items():
             if type(e) is cls:
-                return make(*[self._bool(a, env, dens, den_exprs) for a in e.args])
+                return make(*[self._bool(a, env, dens) for a in e.args])
         raise Untranslatable(
             f"{sympy.sstr(e)[:60]} ({type(e).__name__}) is not a statement "
             "Z3 can decide (relations, connectives and quantifiers)"
         )
 
-    def _quantifier(self, e, env) -> Any:
+    def _quantifier(self, e, env, outer_dens: list) -> Any:
         inner = dict(env)
         consts, guards = [], []
         for v, dom in e.ranges():
@@ -190,8 +192,15 @@ class Translator:
             inner[v] = term
             guards += [g for g in (hyp, _in_set(term, dom)) if g is not None]
         dens: list = []
-        body = self._bool(e.body, inner, dens, [])
-        guards += [d != 0 for d in dens]
+        body = self._bool(e.body, inner, dens)
+        # a division is guarded at the quantifier binding one of its symbols; one in outer or
+        # free symbols only goes up (∃y: y·x = 1/x is claimed where x ≠ 0, not ∃y: x ≠ 0 ∧ …)
+        bound = set(e.variables)
+        mine = [d != 0 for d, base in dens if base.free_symbols & bound]
+        _add_new(outer_dens, [(d, base) for d, base in dens if not base.free_symbols & bound])
+        if mine:
+            self.nowhere.append((list(guards), mine))
+        guards += mine
         if isinstance(e, ForAll):
             q = z3.ForAll(
                 consts,
@@ -209,14 +218,14 @@ class Translator:
         out = []
         for terms in self.patterns.get(e, ()):
             try:
-                made = [self._real(t, inner, [], []) for t in terms]
+                made = [self._real(t, inner, []) for t in terms]
                 out.append(z3.MultiPattern(*made) if len(made) > 1 else made[0])
             except (Untranslatable, z3.Z3Exception):
                 return []
         return out
 
     # -- real-valued positions
-    def _real(self, e, env, dens, den_exprs) -> Any:
+    def _real(self, e, env, dens) -> Any:
         if e in env:
             return env[e]
         if isinstance(e, sympy.Symbol):
@@ -232,38 +241,32 @@ class Translator:
         if isinstance(e, sympy.Rational):
             return z3.RealVal(f"{e.p}/{e.q}")
         if isinstance(e, sympy.core.function.AppliedUndef):
-            return self._apply(e, env, dens, den_exprs)
+            return self._apply(e, env, dens)
         if isinstance(e, sympy.Piecewise):
             if e.args[-1].cond is not sympy.true:
                 raise Untranslatable(
                     f"{sympy.sstr(e)[:60]}: a Piecewise needs a last branch "
                     "for every other case (cond True)"
                 )
-            out = self._real(e.args[-1].expr, env, dens, den_exprs)
+            out = self._real(e.args[-1].expr, env, dens)
             for value, cond in reversed(e.args[:-1]):
-                out = z3.If(
-                    self._bool(cond, env, dens, den_exprs),
-                    self._real(value, env, dens, den_exprs),
-                    out,
-                )
+                out = z3.If(self._bool(cond, env, dens), self._real(value, env, dens), out)
             return out
         if isinstance(e, sympy.floor):
-            return z3.ToReal(z3.ToInt(self._real(e.args[0], env, dens, den_exprs)))
+            return z3.ToReal(z3.ToInt(self._real(e.args[0], env, dens)))
         if isinstance(e, sympy.Add):
-            return z3.Sum(*[self._real(a, env, dens, den_exprs) for a in e.args])
+            return z3.Sum(*[self._real(a, env, dens) for a in e.args])
         if isinstance(e, sympy.Mul):
-            return z3.Product(*[self._real(a, env, dens, den_exprs) for a in e.args])
+            return z3.Product(*[self._real(a, env, dens) for a in e.args])
         if isinstance(e, sympy.Pow) and e.exp.is_Integer and abs(int(e.exp)) <= MAX_Z3_POWER:
             k = int(e.exp)
+            base = self._real(e.base, env, dens)  # translated even for k = 0: its divisions count
             if k == 0:
                 return z3.RealVal(1)
-            base = self._real(e.base, env, dens, den_exprs)
             power = z3.Product(*([base] * abs(k))) if abs(k) > 1 else base
             if k > 0:
                 return power
-            dens.append(base)
-            if e.base not in den_exprs:
-                den_exprs.append(e.base)
+            _add_new(dens, [(base, e.base)])
             return z3.RealVal(1) / power
         raise Untranslatable(
             f"{sympy.sstr(e)[:60]} ({type(e).__name__}) has no Z3 translation "
@@ -271,21 +274,28 @@ class Translator:
             "floor and uninterpreted functions have)"
         )
 
-    def _apply(self, e, env, dens, den_exprs) -> Any:
+    def _apply(self, e, env, dens) -> Any:
         cls = e.func
-        assumed = {k for k, v in getattr(cls, "_kwargs", {}).items() if v}
-        if not assumed <= set(sympy.Symbol("t", real=True).assumptions0):
+        declared = {k: v for k, v in getattr(cls, "_kwargs", {}).items() if k != "commutative"}
+        if declared and declared != _REAL_FUNCTION:
+            shown = ", ".join(f"{k}={v}" for k, v in sorted(declared.items())[:3])
             raise Untranslatable(
-                f"the function {cls.__name__} is declared "
-                f"{', '.join(sorted(assumed))}: Z3 knows only real-valued "
-                "uninterpreted functions (symbolic.uninterpreted)"
+                f"the function {cls.__name__} is declared {shown}, …: Z3 knows only real-valued "
+                "uninterpreted functions, declared nothing or real=True (symbolic.uninterpreted)"
             )
         key = (cls, len(e.args))
         f = self.functions.get(key)
         if f is None:
             f = z3.Function(self._fresh(cls.__name__, cls), *([z3.RealSort()] * (len(e.args) + 1)))
             self.functions[key] = f
-        return f(*[self._real(a, env, dens, den_exprs) for a in e.args])
+        return f(*[self._real(a, env, dens) for a in e.args])
+
+
+def _add_new(dens: list, found: list) -> None:
+    """``found``'s (Z3 term, SymPy base) pairs appended to ``dens``, each base once."""
+    for d, base in found:
+        if all(base != b for _, b in dens):
+            dens.append((d, base))
 
 
 def _in_set(x: Any, s: sympy.Set) -> Any:

@@ -1481,3 +1481,115 @@ add(
     "as z.int_sq",
     lambda: True,
 )
+
+
+# --- red-team round (session 11): each a class of defect found and fixed --------------------------
+
+# Heaviside at 0 is SymPy's H0 (1/2 unless given), never 0.
+add(
+    "k.heaviside_half",
+    K,
+    lambda: eq(sympy.Heaviside(0, evaluate=False), 0),
+    "false",
+    "SymPy defines Heaviside(0) = 1/2",
+    lambda: sympy.Heaviside(0) == 0,
+)
+add(
+    "k.heaviside_h0",
+    K,
+    lambda: eq(sympy.Heaviside(0, 1, evaluate=False), 0),
+    "false",
+    "Heaviside(0, H0) = H0 = 1",
+    lambda: sympy.Heaviside(0, 1) == 0,
+)
+add(
+    "k.heaviside_sum",
+    K,
+    lambda: eq(sympy.Heaviside(x) + sympy.Heaviside(-x), 1),
+    "true",
+    "1 + 0, 0 + 1, and 1/2 + 1/2 at 0",
+    lambda: all(sympy.Heaviside(t) + sympy.Heaviside(-t) == 1 for t in (-2, 0, R(1, 3))),
+)
+add(
+    "k.heaviside_given",
+    K,
+    lambda: eq(sympy.Heaviside(x, 1), 1 - sympy.Heaviside(-x, 0)),
+    "true",
+    "at 0: 1 = 1 − 0; elsewhere both are the step",
+    lambda: all(sympy.Heaviside(t, 1) == 1 - sympy.Heaviside(-t, 0) for t in (-2, 0, R(1, 3))),
+)
+# A division in free symbols only is claimed at the top, even inside a quantifier.
+add(
+    "d.exists_free_den",
+    D,
+    lambda: va(Exists((y,), E(y * x, 1 / x))),
+    "true",
+    "for x ≠ 0, y = 1/x² gives y·x = 1/x",
+    lambda: all_zero(lambda t: (1 / t**2) * t - 1 / t, GRID),
+)
+add(
+    "d.not_forall_free_den",
+    D,
+    lambda: va(sympy.Not(ForAll((y,), NE(y, 1 / x)))),
+    "true",
+    "for x ≠ 0, y = 1/x is the exception",
+    lambda: True,
+)
+add(
+    "d.forall_bound_den",
+    D,
+    lambda: va(ForAll((y,), E(y * (1 / y), 1))),
+    "true",
+    "y·(1/y) = 1 wherever y ≠ 0 (the guard binds y)",
+    lambda: all_zero(lambda t: t * (1 / t) - 1, GRID),
+)
+add(
+    "d.forall_nowhere",
+    D,
+    lambda: va(ForAll((y,), E(1 / ((y + 1) ** 2 - y**2 - 2 * y - 1), 1))),
+    "refuse",
+    "the denominator is 0 for every y: the formula is defined nowhere",
+)
+# An uninterpreted function that is not declared real (or plain) is not ℝ → ℝ.
+add(
+    "z.fn_not_real",
+    Z,
+    lambda: va(Exists((y,), E(sympy.Function("f", real=False)(x), y, evaluate=False))),
+    "refuse",
+    "f(x) is declared non-real: no real y equals it (Z3 would take f as ℝ → ℝ)",
+)
+add(
+    "z.fn_extended_real",
+    Z,
+    lambda: va(Exists((y,), E(sympy.Function("f", extended_real=True)(x), y, evaluate=False))),
+    "refuse",
+    "f(x) may be ±∞: ℝ → ℝ is not what was declared",
+)
+add(
+    "z.fn_zero_false",
+    Z,
+    lambda: va(NE(sympy.Function("f", zero=False)(x), 0, evaluate=False)),
+    "refuse",
+    "true by declaration; Z3 would refute it with f ≡ 0",
+)
+# A matrix identity is claimed where every entry's denominators are nonzero.
+add(
+    "w.matrix_undefined",
+    W,
+    lambda: eq(
+        sympy.Matrix([[1 / (5 * x - 7) + sympy.Piecewise((1, E(x, R(7, 5))), (0, True))]]),
+        sympy.Matrix([[1 / (5 * x - 7)]]),
+    ),
+    "true",
+    "the bump sits at x = 7/5, exactly where 1/(5x − 7) is undefined",
+    lambda: True,
+)
+add(
+    "b.domain_arity",
+    B,
+    lambda: va(
+        ForAll((x, y), x + y > 0, sympy.Tuple(sympy.Interval(0, 1), *[sympy.Interval(0, 1)] * 2))
+    ),
+    "refuse",
+    "three sets for two variables",
+)

@@ -64,6 +64,10 @@ SLICE = (
     "c.shy",  # user classes
     "k.binom_false",
     "k.ramanujan_sign",  # control
+    "k.heaviside_half",
+    "d.exists_free_den",
+    "z.fn_not_real",
+    "w.matrix_undefined",  # red-team round of session 11
     "cl.statement",
     "cl.statement_bad",  # @claim(statement=...)
 )
