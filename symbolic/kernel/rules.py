@@ -94,6 +94,28 @@ def _conclude(
     return _fact(formula, verdict, domain=domain, parts=premises, rule=rule, detail=detail)
 
 
+def defined_names(fact: Fact) -> frozenset:
+    """The names that definitions in ``fact``'s derivation fix (``c := v``): constants there,
+    not variables, so neither ``gen`` nor ``inst`` may treat them as ranging over a set (from
+    ``c := 1``, ``gen`` would give ``∀c: c = 1`` and ``inst`` ``2 = 1``)."""
+    names, stack = set(), [fact]
+    while stack:
+        f = stack.pop()
+        if f.kind == DEFINITION:
+            names.add(f.formula.lhs)
+        stack.extend(f.parts)
+    return frozenset(names)
+
+
+def _not_defined(fact: Fact, variables, rule: str) -> None:
+    fixed = defined_names(fact) & set(variables)
+    if fixed:
+        raise RuleError(
+            f"{rule}: {', '.join(sorted(map(str, fixed)))} is a defined name in this "
+            "derivation (a constant, not a variable)"
+        )
+
+
 def _equation(f: Fact, what: str) -> Equality:
     if not isinstance(f, Fact):
         raise RuleError(f"{what}: expected a kernel Fact, got {type(f).__name__}")
@@ -250,6 +272,8 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
     else:
         ranges = {s: symbol_set(s) for s in f.free_symbols if isinstance(s, sympy.Symbol)}
         body = f
+    if not isinstance(f, ForAll):
+        _not_defined(fact, substitution, "inst")
     for v, t in substitution.items():
         if v not in ranges:
             raise RuleError(f"inst: {v} is not a variable of {sympy.sstr(f)[:60]}")
@@ -317,6 +341,7 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
     for v in variables:
         if not isinstance(v, sympy.Symbol) or v not in free:
             raise RuleError(f"gen: {v} is not a free symbol of {sympy.sstr(fact.formula)[:60]}")
+    _not_defined(fact, variables, "gen")
     plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in free if isinstance(s, sympy.Symbol)}
     extra = [d for d in fact.domain if d not in plain]
     if extra:

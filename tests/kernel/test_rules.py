@@ -298,3 +298,27 @@ def test_conj_keeps_relations_sympy_would_merge_and_false_ends_it():
     assert set(kept.args) == {sympy.Lt(x, y), sympy.Gt(y, x)}
     assert not isinstance(sympy.And(sympy.Lt(x, y), sympy.Gt(y, x)), sympy.And)  # SymPy merges
     assert conjunction(sympy.Lt(x, y), sympy.false) is sympy.false
+
+
+def test_a_defined_name_is_a_constant_for_gen_and_inst():
+    """From c := 1 neither ∀c: c = 1 (gen) nor 2 = 1 (inst) follows, directly or through a
+    rule whose premise rests on the definition; an undefined variable still generalises."""
+    c = sympy.Symbol("c", real=True)
+    definition = define(c, sympy.Integer(1))
+    with pytest.raises(RuleError, match="defined name"):
+        gen(definition, (c,))
+    with pytest.raises(RuleError, match="defined name"):
+        inst(definition, {c: sympy.Integer(2)})
+    unfolded = unfold(definition, c * a)  # c·a = 1·a: c is the constant, a a variable
+    with pytest.raises(RuleError, match="defined name"):
+        gen(symm(unfolded), (c,))
+    assert gen(unfolded, (a,)).proved
+    assert inst(unfolded, {a: sympy.Integer(3)}).proved
+
+
+@given(st.fractions(), st.fractions())
+def test_no_instance_of_a_definition_is_minted(v, w):
+    c = sympy.Symbol("c", real=True)
+    definition = define(c, sympy.Rational(v.numerator, v.denominator))
+    with pytest.raises(RuleError, match="defined name"):
+        inst(definition, {c: sympy.Rational(w.numerator, w.denominator)})
