@@ -312,7 +312,7 @@ def recheck_main(
     import os
 
     from symbolic.engine import Table
-    from symbolic.evidence.recheck import recheck
+    from symbolic.evidence.recheck import UnknownName, recheck
     from symbolic.evidence.report import summary
     from symbolic.render.text import table_text
 
@@ -323,7 +323,7 @@ def recheck_main(
     try:
         with limits(z3_timeout_ms=z3_timeout_ms):
             rows, code, versions = recheck(directory, only)
-    except ValueError as exc:
+    except UnknownName as exc:
         return usage_error(prog, f"--only: {exc}")
     print(
         table_text(

@@ -99,6 +99,8 @@ def parse_block_transform(
         subs.append((key.id, tuple(factors)))
     if len({k for k, _ in subs}) != len(subs):
         raise checks.error("a target is substituted twice")
+    if all(len(factors) == 1 and factors[0][0] == key for key, factors in subs):
+        raise checks.error("the transform changes nothing (every target maps to itself)")
     unknown = set(groups) - set(sizes)
     if unknown:
         raise checks.error(f"--param names {sorted(unknown)[0]}, which the transform does not use")

@@ -181,7 +181,7 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
     f = fact.formula
     body: dict[str, Any] = {
         "schema": CERT_SCHEMA,
-        "formula": sympy.sstr(f),
+        "formula": _as_reread(f),
         "formula_srepr": sympy.srepr(f),
         "expected": fact.status,
         "method": fact.verdict.method,
@@ -283,7 +283,7 @@ class _Writer:
         detail = getattr(fact, "detail", None)
         entry: dict[str, Any] = {
             "id": node_id,
-            "formula": sympy.sstr(fact.formula),
+            "formula": _as_reread(fact.formula),
             "formula_srepr": sympy.srepr(fact.formula),
             "kind": fact.kind,
             "method": fact.verdict.method,
@@ -372,7 +372,7 @@ class _Writer:
                 "claim": claim,
                 "step": j,
                 "part": list(path),
-                "formula": sympy.sstr(fact.formula),
+                "formula": _as_reread(fact.formula),
                 "formula_srepr": sympy.srepr(fact.formula),
                 "expected": fact.status,
             }
@@ -406,18 +406,24 @@ def _claim(writer: _Writer, module: str, res: Any) -> dict[str, Any]:
         "module": module,
         "name": claim.name,
         "kind": claim.kind,
-        "statement": sympy.sstr(statement) if statement is not None else None,
+        "statement": _as_reread(statement) if statement is not None else None,
         "statement_srepr": sympy.srepr(statement) if statement is not None else None,
         "uses": list(claim.uses),
-        # its own admitted steps (what rests on them through ``uses`` the re-check derives),
-        # printed as the re-check prints them: from the formula read back from its srepr
-        "rests_on": [
-            _as_reread(s.fact.formula)
-            for s in res.derivation.steps
-            if s.kind in ("assumption", "oracle")
-        ],
+        # the admitted facts among its steps and their parts (what rests on them through
+        # ``uses`` the re-check derives), printed as every formula text is: read back
+        "rests_on": _admitted(nodes),
         "steps": nodes,
     }
+
+
+def _admitted(nodes: list[dict]) -> list[str]:
+    """The texts of the assumptions and oracle results among ``nodes`` and their parts."""
+    out = []
+    for n in nodes:
+        out += _admitted(n.get("parts", []))
+        if n["kind"] in ("assumption", "oracle"):
+            out.append(n["formula"])
+    return out
 
 
 def _as_reread(formula: sympy.Basic) -> str:

@@ -187,6 +187,7 @@ def read_formula(text: str) -> sympy.Basic:
 class _Reader:
     def __init__(self) -> None:
         self.nodes = 0
+        self.bits: dict = {}  # node → bound on its exact value's bits (``_bits``)
 
     def node(self, n: ast.AST, depth: int):
         self.nodes += 1
@@ -232,7 +233,7 @@ class _Reader:
         if n.keywords:
             raise UnreadableFormula(f"{name}: keywords are not accepted")
         args = self.args(n, depth, name)
-        _check_bounds(name, args)
+        _check_bounds(name, args, self.bits)
         return NODES[name](*args)
 
     def args(self, n: ast.Call, depth: int, name: str) -> list:
@@ -347,7 +348,25 @@ _LEAVES = {
 NODES["assumed"] = _applied(ASSUMED)  # an assumption stated only in words
 
 
-def _check_bounds(name: str, args: list) -> None:
+def _bits(e: sympy.Basic, known: dict) -> int:
+    """An upper bound on the bits of the exact number a closed tower of rationals, powers,
+    products and sums denotes (0 for anything else): ``((2^256)^256)^256`` is 2^24 bits,
+    though each of its exponents is within ``MAX_EXPONENT``."""
+    found = known.get(e)
+    if found is None:
+        if isinstance(e, sympy.Rational):
+            found = max(abs(int(e.p)).bit_length(), int(e.q).bit_length())
+        elif isinstance(e, sympy.Pow) and isinstance(e.exp, sympy.Rational):
+            found = _bits(e.base, known) * max(abs(int(e.exp.p)), 1)
+        elif isinstance(e, (sympy.Mul, sympy.Add)):
+            found = sum(_bits(a, known) for a in e.args) + len(e.args)
+        else:
+            found = 0
+        known[e] = found
+    return found
+
+
+def _check_bounds(name: str, args: list, known: dict) -> None:
     if name == "Pow" and len(args) == 2:
         base, ex = args
         if isinstance(ex, sympy.Rational) and not isinstance(ex, sympy.Integer):
@@ -355,10 +374,10 @@ def _check_bounds(name: str, args: list) -> None:
         if isinstance(ex, sympy.Integer):
             if abs(int(ex)) > MAX_EXPONENT:
                 raise UnreadableFormula(f"Pow: exponent {_short(ex)} beyond ±{MAX_EXPONENT}")
-            if isinstance(base, sympy.Rational):
-                bits = max(abs(int(base.p)).bit_length(), int(base.q).bit_length())
-                if bits * abs(int(ex)) > MAX_POWER_BITS:
-                    raise UnreadableFormula("Pow: a number too large to raise to that power")
+            if _bits(base, known) * abs(int(ex)) > MAX_POWER_BITS:
+                raise UnreadableFormula("Pow: a number too large to raise to that power")
+    if name in ("Mul", "Add") and sum(_bits(a, known) for a in args) > 8 * MAX_POWER_BITS:
+        raise UnreadableFormula(f"{name}: exact numbers too large together")
     if name in {c.__name__ for c in _FACTORIAL_LIKE}:
         for a in args:
             if isinstance(a, sympy.Number) and not (abs(a) <= MAX_FACTORIAL_ARG):

@@ -48,12 +48,16 @@ from symbolic.evidence.report import CONCLUDES, Row, combine, finish, weakest
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 
 
+class UnknownName(ValueError):
+    """``--only NAME`` names neither a module nor a claim of the export."""
+
+
 def recheck(
     directory: str | Path, only: Collection[str] = ()
 ) -> tuple[list[Row], int, dict[str, str]]:
     """The export under ``directory`` re-checked; (rows, exit code, versions). ``only``: the
-    modules or claims to re-check (every file's digest is checked all the same); ``ValueError``
-    for a name that is neither. The result is also written to ``DIR/recheck.json``
+    modules or claims to re-check (every file's digest is checked all the same);
+    ``UnknownName`` for a name that is neither. The result is also written to ``DIR/recheck.json``
     (``record``; never through a symlink)."""
     import mpmath
 
@@ -115,7 +119,7 @@ def _selected(claims: list, only: Collection[str]) -> list:
     names = {(c.get("module"), c.get("name")) for c in claims if isinstance(c, dict)}
     for wanted in only:
         if not any(wanted in pair for pair in names):
-            raise ValueError(f"{wanted!r} is neither a module nor a claim of this export")
+            raise UnknownName(f"{wanted!r} is neither a module nor a claim of this export")
     return [
         c
         for c in claims
@@ -139,9 +143,7 @@ def recheck_claim(ctx: Context, claim: dict) -> list[Row]:
         mine = node_rows(ctx, label, node, by_id, outcomes)
         outcomes[node["id"]] = combine(mine)
         rows += mine
-    rows += _claim_rows(
-        label, claim, weakest("proved" if o == "refuted" else o for o in outcomes.values())
-    )
+    rows += _claim_rows(label, claim, nodes, outcomes)
     return rows
 
 
@@ -153,28 +155,46 @@ def _flatten(nodes: list, into: list[dict]) -> None:
         into.append(node)
 
 
-def _claim_rows(label: str, claim: dict, facts: str) -> list[Row]:
-    """The claim's row: its binding (last step = statement, rests_on), and as outcome the
-    weakest of its facts' (a refuted part of a proved ¬F counts as proved)."""
+def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, str]) -> list[Row]:
+    """The claim's row: its binding — the last step is the statement, every text is its
+    formula printed, ``rests_on`` lists every admitted fact it contains (parts too) — and as
+    outcome what its steps re-check to: the last step's refutation refutes it (an admitted last
+    step admits it); otherwise the weakest of its steps (a refuted earlier step proves nothing:
+    unknown). A claim without a statement formula is not re-checked (its steps are); one
+    ending in a definition is unknown."""
     steps = claim.get("steps", [])
     problems = []
     statement = claim.get("statement_srepr")
     if statement is not None:
-        if not steps or not same_formula(
-            manifest_formula(statement, "statement"), steps[-1]["_formula"]
-        ):
+        stated = manifest_formula(statement, "statement")
+        if not steps or not same_formula(stated, steps[-1]["_formula"]):
             problems.append("the last step's formula is not the claim's statement")
+        if claim.get("statement") != sympy.sstr(stated):
+            problems.append("the statement's text is not its formula")
+    for n in nodes:
+        if n.get("formula") != sympy.sstr(n["_formula"]):
+            problems.append(f"step {n['id']}: its text is not its formula")
+            break
     admitted = sorted(
-        sympy.sstr(n["_formula"]) for n in steps if n.get("kind") in ("assumption", "oracle")
+        sympy.sstr(n["_formula"]) for n in nodes if n.get("kind") in ("assumption", "oracle")
     )
+    if not isinstance(claim.get("uses", []), list):
+        problems.append("its uses is not a list of claim names")
     listed = claim.get("rests_on", [])
     if not isinstance(listed, list) or sorted(map(str, listed)) != admitted:
-        problems.append("rests_on is not the claim's admitted steps")
+        problems.append("rests_on is not the admitted facts the claim contains")
     if problems:
         return [Row(label, "", "claim", "; ".join(problems), "DISAGREES")]
     if statement is None:
-        return [Row(label, "", "claim", "no statement formula to bind", facts)]
-    return [Row(label, "", "claim", CONCLUDES, facts)]
+        return [Row(label, "", "claim", "no statement formula to bind", "not re-checked")]
+    last = steps[-1]
+    if last.get("kind") == "definition":
+        return [Row(label, "", "claim", "a definition concludes nothing", "unknown")]
+    concluded = outcomes[last["id"]]
+    if concluded in ("refuted", "admitted"):  # the statement refuted, or itself admitted
+        return [Row(label, "", "claim", CONCLUDES, concluded)]
+    earlier = ("unknown" if outcomes[n["id"]] == "refuted" else outcomes[n["id"]] for n in steps)
+    return [Row(label, "", "claim", CONCLUDES, weakest(earlier))]
 
 
 def _resting_rows(claims: list) -> list[Row]:
@@ -182,7 +202,7 @@ def _resting_rows(claims: list) -> list[Row]:
     claim it ``uses``, transitively: counted apart, as ``--strict`` would."""
     claims = [c for c in claims if isinstance(c, dict)]
     uses = {
-        str(c.get("name")): [str(u) for u in c.get("uses", []) if isinstance(u, str)]
+        str(c.get("name")): [str(u) for u in _listed(c.get("uses")) if isinstance(u, str)]
         for c in claims
     }
     own = {str(c.get("name")): bool(c.get("rests_on")) for c in claims}
@@ -209,6 +229,11 @@ def _resting_rows(claims: list) -> list[Row]:
                 )
             )
     return rows
+
+
+def _listed(value: object) -> list:
+    """A manifest list (``uses``), or nothing when it is not one (the claim's own row says so)."""
+    return value if isinstance(value, list) else []
 
 
 def _file_rows(ctx: Context, manifest: dict) -> list[Row]:

@@ -157,8 +157,10 @@ def summary(rows: list[Row], code: int, versions: dict[str, str]) -> str:
     return (
         f"{c['claims']} claims ({c['claims bound']} bound to their statement formula; "
         f"every fact proved again {c['claims proved']}, some spot-checked "
-        f"{c['claims spot-checked']}, not re-checked {c['claims not re-checked']}, "
-        f"disagreeing {c['claims DISAGREES']}; resting on admitted facts, directly or "
+        f"{c['claims spot-checked']}, refuted {c['claims refuted']}, admitted "
+        f"{c['claims admitted']}, not re-checked {c['claims not re-checked']}, unknown "
+        f"{c['claims unknown']}, disagreeing {c['claims DISAGREES']}; resting on admitted "
+        "facts, directly or "
         f"through uses, {c['claims resting on admitted facts']}); {c['facts']} facts — "
         f"proved {c['facts proved']} (by a second engine {c['facts by a second engine']}), "
         f"refuted {c['facts refuted']}, spot-checked {c['facts spot-checked']}, admitted "

@@ -38,7 +38,8 @@ from symbolic.languages.layer_language import (
 )
 
 MAX_TRANSFORM_CHARS = 500
-MAX_EXPONENT = 12  # |exponent| of a power in a coefficient
+MAX_EXPONENT = 12  # |exponent| of a power in a coefficient, also once powers are combined
+MAX_NUMBER_BITS = 128  # numerator and denominator of a number a coefficient builds
 MAX_UNIT = 7  # the largest fixed unit index (Q[7]); explicit checks use n = index + 1 units
 DEFAULT_PARAM = "a > 0"
 _DOMAINS = {
@@ -330,7 +331,7 @@ class _Coefficients:
                     f"division {self.where(node)}: divide by a number or "
                     "the parameter, never by 0 or a matrix"
                 )
-            return _OPS[type(node.op)](left, right)
+            return self.bounded(node, _OPS[type(node.op)](left, right))
         raise self.checks.error(
             f"{type(node).__name__.lower()} {self.where(node)} is not "
             "allowed; a coefficient uses numbers, the parameter, + - * / "
@@ -345,6 +346,31 @@ class _Coefficients:
             )
         if base == 0 and exponent < 0:
             raise self.checks.error(f"power {self.where(node)}: 0 to a negative power")
+        if not exponent.is_Integer and not (
+            base.is_positive or (base.is_nonnegative and exponent > 0)
+        ):
+            raise self.checks.error(
+                f"power {self.where(node)}: a root of a base that may be negative is not "
+                "real; a reparametrisation of real weights needs a real coefficient "
+                "(declare the parameter's sign with --param, e.g. a > 0)"
+            )
+
+    def bounded(self, node: ast.BinOp, value: sympy.Expr) -> sympy.Expr:
+        """``value``, unless what the nesting built is beyond the language's sizes (a power
+        of a power multiplies exponents: ((a + 1)**12)**12 is (a + 1)**144)."""
+        for n in sympy.preorder_traversal(value):
+            if isinstance(n, sympy.Pow) and n.exp.is_Rational and abs(n.exp.p) > MAX_EXPONENT:
+                raise self.checks.error(
+                    f"{self.where(node)}: a power beyond exponent {MAX_EXPONENT} "
+                    f"({sympy.sstr(n)[:40]})"
+                )
+            if isinstance(n, sympy.Rational) and max(
+                abs(int(n.p)).bit_length(), int(n.q).bit_length()
+            ) > MAX_NUMBER_BITS:
+                raise self.checks.error(
+                    f"{self.where(node)}: a number of more than {MAX_NUMBER_BITS} bits"
+                )
+        return value
 
 
 _OPS = {

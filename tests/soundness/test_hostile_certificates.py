@@ -209,15 +209,21 @@ def test_bounds_on_numbers_and_nesting(text, why):
         read_formula(text)
 
 
-def test_a_tower_of_powers_is_read_unevaluated_and_not_computed_exactly():
+def test_a_tower_of_powers_is_refused_by_its_size_not_per_exponent():
+    """Each exponent of ((2^256)^256)^256 is within MAX_EXPONENT, but the number has 2^24 bits
+    (four levels took 1.8 GB in the interval evaluator): refused when read. A small tower is
+    read unevaluated and computed exactly."""
     from symbolic.evidence.numbers import exact
 
     tower = "Integer(2)"
-    for _ in range(4):
-        tower = f"Pow({tower}, Integer(256))"  # 2^(2^32): read, never computed
-    e = read_formula(tower)
-    assert isinstance(e, sympy.Pow) and exact(e) is None
-    assert exact(read_formula("Pow(Pow(Integer(2), Integer(3)), Integer(2))")) == 64
+    for _ in range(2):
+        tower = f"Pow({tower}, Integer(256))"
+    with pytest.raises(UnreadableFormula, match="too large"):
+        read_formula(tower)
+    with pytest.raises(UnreadableFormula, match="too large"):
+        read_formula(f"Mul({', '.join(['Pow(Integer(3), Integer(256))'] * 500)})")
+    e = read_formula("Pow(Pow(Integer(2), Integer(3)), Integer(2))")
+    assert isinstance(e, sympy.Pow) and exact(e) == 64
 
 
 @pytest.mark.parametrize("text", ["1e1000000000", "1" * 5000, "1/0", "0x10", " 1", "1.5"])
@@ -398,6 +404,7 @@ def test_a_changed_statement_is_caught(copy):
 
     def bind(data):
         data["claims"][0]["statement_srepr"] = last["formula_srepr"]
+        data["claims"][0]["statement"] = last["formula"]  # the text is bound too
 
     reseal(copy, bind)
     rows, _, _ = rc.recheck(copy)  # bound; its weakest fact (step 3) is spot-checked
@@ -509,7 +516,7 @@ def fact_node(
 ) -> dict:
     entry = {
         "id": node_id,
-        "formula": sympy.sstr(formula),
+        "formula": sympy.sstr(read_formula(sympy.srepr(formula))),  # as the export prints it
         "formula_srepr": sympy.srepr(formula),
         "kind": kind,
         "method": method,
@@ -527,7 +534,7 @@ def fact_node(
     return entry
 
 
-def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
+def write_export(d: Path, nodes: list[dict], rests_on=(), statement=None) -> None:
     files = {}
     for n in nodes:
         role, text = n.pop("_write", (None, None))
@@ -552,8 +559,8 @@ def write_export(d: Path, nodes: list[dict], rests_on=()) -> None:
             {
                 "module": "m",
                 "name": "m.claim",
-                "statement": None,
-                "statement_srepr": None,
+                "statement": None if statement is None else statement["formula"],
+                "statement_srepr": None if statement is None else statement["formula_srepr"],
                 "uses": [],
                 "rests_on": list(rests_on),
                 "steps": nodes,
@@ -619,3 +626,95 @@ def test_a_claim_using_one_that_rests_on_admitted_facts_is_marked():
         ("m:c", "admitted facts (through a)"),
     ]
     assert counts(rows)["claims resting on admitted facts"] == 3
+
+
+# -- a manifest rewritten as a forger would (session 11's red-team round) ----------------------
+
+
+def _claim_row(d: Path) -> Row:
+    rows, _, _ = rc.recheck(d)
+    return next(r for r in rows if r.check == "claim")
+
+
+def test_a_statement_or_step_text_that_is_not_its_formula_disagrees(copy):
+    def lie(data):
+        data["claims"][0]["statement_srepr"] = data["claims"][0]["steps"][-1]["formula_srepr"]
+        data["claims"][0]["statement"] = "Eq(1, 2)"
+
+    reseal(copy, lie)
+    row = _claim_row(copy)
+    assert row.outcome == "DISAGREES" and "statement's text" in row.answer
+
+    def lie_in_a_step(data):
+        bind = data["claims"][0]["steps"][-1]
+        data["claims"][0]["statement_srepr"] = bind["formula_srepr"]
+        data["claims"][0]["statement"] = bind["formula"]
+        data["claims"][0]["steps"][1]["formula"] = "Eq(a + b, 0)"
+
+    reseal(copy, lie_in_a_step)
+    assert "s2: its text" in _claim_row(copy).answer
+
+
+def test_a_refuted_last_step_refutes_the_claim_it_never_proves_it(copy):
+    def refuted_statement(data):
+        part = data["claims"][0]["steps"][-1]["parts"][0]  # exp(t) = 1 + t, refuted
+        data["claims"][0]["steps"].append(part)
+        data["claims"][0]["statement_srepr"] = part["formula_srepr"]
+        data["claims"][0]["statement"] = part["formula"]
+
+    reseal(copy, refuted_statement)
+    assert _claim_row(copy).outcome == "refuted"
+
+
+def test_an_admitted_fact_in_a_part_must_be_listed(copy):
+    def hide(data):
+        data["claims"][0]["steps"][-1]["parts"][0]["kind"] = "assumption"
+
+    reseal(copy, hide)
+    row = _claim_row(copy)
+    assert row.outcome == "DISAGREES" and "rests_on" in row.answer
+
+
+def test_uses_that_is_not_a_list_is_a_row_not_a_traceback(copy):
+    reseal(copy, lambda data: data["claims"][0].update(uses=7))
+    rows, code, _ = rc.recheck(copy)
+    assert code == rc.EXIT_DISAGREE
+    assert any("uses is not a list" in r.answer for r in rows if r.check == "claim")
+
+
+def test_a_fact_nothing_re_checks_is_unknown_not_a_pass(copy):
+    def opt_out(data):
+        data["claims"][0]["steps"][1]["method"] = "numeric"
+
+    reseal(copy, opt_out)
+    rows, code, _ = rc.recheck(copy)
+    assert code == rc.EXIT_UNKNOWN
+    assert ("s2", Checks.NONE, "unknown") in [(r.node, r.check, r.outcome) for r in rows]
+
+
+def _definition_nodes(value_formula):
+    c = sympy.Symbol("c", real=True)
+    return c, fact_node("s1", value_formula(c), "definition", kind="definition")
+
+
+def test_a_definition_must_name_a_fresh_symbol(tmp_path):
+    _, bad = _definition_nodes(lambda c: sympy.Eq(sympy.Integer(2), sympy.Integer(1)))
+    write_export(tmp_path, [bad], statement=bad)
+    rows, code, _ = rc.recheck(tmp_path)
+    assert code == rc.EXIT_DISAGREE
+    assert [r.answer for r in rows if not r.ok][0].startswith("not a definition")
+
+
+def test_gen_and_inst_over_a_defined_name_disagree(tmp_path):
+    """From the definition c := 1, gen gives ∀c: c = 1 and inst then 2 = 1: the kernel refuses
+    both (a defined name is a constant), and so does the re-check of a forged manifest."""
+    c, definition = _definition_nodes(lambda c: sympy.Eq(c, 1, evaluate=False))
+    from symbolic.kernel import ForAll
+
+    general = ForAll((c,), sympy.Eq(c, 1, evaluate=False))
+    gen_node = fact_node("s2", general, "rule", rule="gen", premises=["s1"])
+    gen_node["detail_srepr"] = sympy.srepr(sympy.Tuple(c))
+    write_export(tmp_path, [definition, gen_node], statement=gen_node)
+    rows, code, _ = rc.recheck(tmp_path)
+    assert code == rc.EXIT_DISAGREE
+    assert "gen over the defined name c" in next(r.answer for r in rows if r.node == "s2")

@@ -171,6 +171,33 @@ CURATED = [
     ["--layer", "gated", "--transform", "Q -> a*Q", "--param", "a > 0; import os"],
     ["--layer", "gated", "--transform", "Q -> a*Q", "--activation", "__import__('os')"],
     ["--layer", "rank_r", "--transform", "Q -> K"],
+    # a coefficient that is not real on the parameter's domain: no reparametrisation of real
+    # weights (the engine decided it over ℂ, then the numeric check crashed)
+    [
+        "--layer",
+        "x @ K.T @ V",
+        "--transform",
+        "K -> a**(1/2)*K, V -> V/a**(1/2)",
+        "--param",
+        "a < 0",
+    ],
+    [
+        "--layer",
+        "x @ K.T @ V",
+        "--transform",
+        "K -> a**(1/2)*K, V -> V/a**(1/2)",
+        "--param",
+        "a != 0",
+    ],
+    ["--layer", "x @ K.T @ V", "--transform", "K -> (-a)**(1/2)*K"],
+    ["--layer", "x @ K.T @ V", "--transform", "K -> (-1)**(1/2)*K"],
+    # nested powers: each exponent within the bound, what they build beyond it
+    ["--layer", "gated", "--transform", "Q -> ((a + 1)**12)**12*Q"],
+    ["--layer", "gated", "--transform", "Q -> (((a + 1)**12)**12)**12*Q"],
+    ["--layer", "gated", "--transform", "Q -> ((2**12)**12)**12*Q"],
+    ["--layer", "gated", "--transform", "Q -> (((2**12)**12)**12)**12*Q"],
+    # a block transform that changes nothing, as the layer language refuses it
+    ["--layer", "llama_block", "--transform", "WQ0 -> WQ0"],
 ]
 
 
