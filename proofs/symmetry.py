@@ -487,6 +487,16 @@ def _norm_scale_results(block: BlockForm) -> list[Result]:
     return out
 
 
+# With biases, the matrix a law's identity is about: each bias moves with the weight it is
+# stacked with (the norm's bias b moves with its gain G, not with the W's).
+STACKED = {
+    "qk": "W_Q and W_K each with its bias row",
+    "vo": "W_V with its bias row b_V",
+    "gain": "G with the norm's bias b, so g_i² + b_i² − Σ ‖W_i,:‖²",
+    "shift": "the key bias alone, nothing stacked",
+}
+
+
 def _law_results(wanted: set[str], torch: bool = False) -> list[Result]:
     """The laws of the continuous groups found, with the numpy SGD checks and, with ``torch``,
     real torch training of a small block (``numeric_checks.block_torch``)."""
@@ -516,8 +526,8 @@ def _law_results(wanted: set[str], torch: bool = False) -> list[Result]:
             f"conservation.block.{key}",
             f"conserved along gradient flow: {law.quantity}",
             f"the law of {law.group}; one SGD step changes it by "
-            "exactly η²(…), no first-order term (with biases: W stacked with its "
-            "bias row, the same identity)",
+            "exactly η²(…), no first-order term (with biases, the same identity for the "
+            f"stacked matrix: {STACKED[key]})",
             steps,
             uses=("conservation.noether",),
         )

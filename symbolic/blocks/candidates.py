@@ -131,7 +131,10 @@ def candidates(block: BlockForm, heads: int = HEADS) -> list[Candidate]:
             "D invertible diagonal",
             {"D": (d, d, "diagonal")},
             lambda p, g: _gain(p, g, bias),
-            conserved="diag(Gᵀ G − Σ W Wᵀ) (the gains' diagonal)",
+            conserved="diag(Ĝᵀ Ĝ − Σ W Wᵀ), Ĝ = [G; b] (G with the norm's bias row: "
+            "g_i² + b_i² − Σ ‖W_i,:‖²)"
+            if bias
+            else "diag(Gᵀ G − Σ W Wᵀ) (the gains' diagonal)",
             law="gain",
         ),
     ]

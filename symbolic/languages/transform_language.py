@@ -364,9 +364,10 @@ class _Coefficients:
                     f"{self.where(node)}: a power beyond exponent {MAX_EXPONENT} "
                     f"({sympy.sstr(n)[:40]})"
                 )
-            if isinstance(n, sympy.Rational) and max(
-                abs(int(n.p)).bit_length(), int(n.q).bit_length()
-            ) > MAX_NUMBER_BITS:
+            if (
+                isinstance(n, sympy.Rational)
+                and max(abs(int(n.p)).bit_length(), int(n.q).bit_length()) > MAX_NUMBER_BITS
+            ):
                 raise self.checks.error(
                     f"{self.where(node)}: a number of more than {MAX_NUMBER_BITS} bits"
                 )
