@@ -234,6 +234,16 @@ def symmetry_report(
             raise InvalidArgument(
                 "--transform is required (or --discover for the candidate family)"
             )
+        if activation != DEFAULT_ACTIVATION:
+            raise InvalidArgument(
+                f"--activation applies to layers, not to {layer.strip()} (a block's MLP has its "
+                "own activation)"
+            )
+        if param != DEFAULT_PARAM and (discover or any(c in param for c in "<>=")):
+            raise InvalidArgument(
+                f"--param {param!r}: a block's transform takes group elements ('A in GL', "
+                "'A in O', 'D diagonal'), and --discover none"
+            )
         if discover:
             return block_report(layer.strip(), torch=torch, heads=h)
         return block_transform_report(layer.strip(), transform, param, heads=h)

@@ -50,6 +50,8 @@ def parse_groups(text: str | None) -> dict[str, str]:
             raise layer_error(
                 text, f"{name!r}: a group element is a capital name such as A", "--param"
             )
+        if name in out:
+            raise layer_error(text, f"{name!r} is given a group twice", "--param")
         out[name] = kind
     return out
 

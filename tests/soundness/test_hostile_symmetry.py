@@ -198,6 +198,17 @@ CURATED = [
     ["--layer", "gated", "--transform", "Q -> (((2**12)**12)**12)**12*Q"],
     # a block transform that changes nothing, as the layer language refuses it
     ["--layer", "llama_block", "--transform", "WQ0 -> WQ0"],
+    # options a block does not read are refused, not silently dropped; one group per element
+    ["--layer", "llama_block", "--discover", "--activation", "gelu"],
+    ["--layer", "gpt2_block", "--discover", "--param", "a > 1"],
+    [
+        "--layer",
+        "llama_block",
+        "--transform",
+        "WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T",
+        "--param",
+        "A in GL, A in O",
+    ],
 ]
 
 
