@@ -47,7 +47,7 @@ def skip_reason() -> str | None:
     return None if find_spec("torch") is not None else "torch is not installed"
 
 
-def _block(rope: bool, seed: int):
+def _block(rope: bool, seed: int, norm: str = "rms"):
     import torch
     from torch import nn
 
@@ -57,6 +57,11 @@ def _block(rope: bool, seed: int):
         def __init__(self) -> None:
             super().__init__()
             self.gain = nn.Parameter(torch.empty(d, dtype=torch.float64).uniform_(0.5, 1.5))
+            self.bias = (  # LayerNorm's bias b, moved with the gain: b → b D
+                nn.Parameter(torch.empty(d, dtype=torch.float64).uniform_(-0.5, 0.5))
+                if norm == "layer"
+                else None
+            )
             self.q, self.k, self.v = (
                 nn.ModuleList(
                     nn.Linear(d, r, bias=False, dtype=torch.float64) for _ in range(heads)
@@ -82,7 +87,12 @@ def _block(rope: bool, seed: int):
             return out
 
         def forward(self, X):
-            normed = X / torch.sqrt((X * X).mean(dim=1, keepdim=True) + EPSILON) * self.gain
+            if self.bias is None:  # RMSNorm
+                normed = X / torch.sqrt((X * X).mean(dim=1, keepdim=True) + EPSILON) * self.gain
+            else:  # LayerNorm
+                c = X - X.mean(dim=1, keepdim=True)
+                normed = c / torch.sqrt((c * c).mean(dim=1, keepdim=True) + EPSILON)
+                normed = normed * self.gain + self.bias
             out = X
             for h in range(heads):
                 q, k = self.rope(self.q[h](normed)), self.rope(self.k[h](normed))
@@ -116,7 +126,10 @@ def quantities(block) -> dict[str, np.ndarray]:
             rows = sum(
                 (lin.weight**2).sum(dim=0) for maps in (block.q, block.k, block.v) for lin in maps
             )
-            out["gain" + tag] = (block.gain**2 + sign * rows).numpy()
+            stacked = block.gain**2 + (0 if block.bias is None else block.bias**2)
+            out["gain" + tag] = (stacked + sign * rows).numpy()
+        if block.bias is not None:  # the law without b's row: no symmetry conserves it
+            out["gain without b"] = (block.gain**2 - rows).numpy()
         return out
 
 
@@ -127,10 +140,12 @@ class Run:
     loss: tuple[float, float]  # first and last loss (the block does learn)
 
 
-def train(eta: float = ETA, steps: int = STEPS, rope: bool = False, seed: int = SEED) -> Run:
+def train(
+    eta: float = ETA, steps: int = STEPS, rope: bool = False, seed: int = SEED, norm: str = "rms"
+) -> Run:
     import torch
 
-    block = _block(rope, seed)
+    block = _block(rope, seed, norm)
     gen = torch.Generator().manual_seed(seed + 1)
     X = torch.randn(SHAPE["T"], SHAPE["d"], dtype=torch.float64, generator=gen)
     Y = torch.randn(SHAPE["T"], SHAPE["d"], dtype=torch.float64, generator=gen)
@@ -148,9 +163,10 @@ def train(eta: float = ETA, steps: int = STEPS, rope: bool = False, seed: int = 
 
 
 def law_checks(
-    eta: float = ETA, steps: int = STEPS, rope: bool = False
+    eta: float = ETA, steps: int = STEPS, rope: bool = False, norm: str = "rms"
 ) -> dict[str, tuple[NumericCheck, ...]]:
-    """Per law: its drift against the control's, and the η² scaling of its drift (torch SGD)."""
+    """Per law: its drift against the control's, and the η² scaling of its drift (torch SGD);
+    ``norm="layer"``: LayerNorm with a bias b, whose gain law is ``g_i² + b_i² − Σ‖W_i,:‖²``."""
     reason = skip_reason()
     if reason is not None:  # nothing compared, and why
         return {
@@ -168,7 +184,8 @@ def law_checks(
             )
             for law in LAWS
         }
-    runs = [train(eta, steps, rope), train(2 * eta, steps, rope)]
+    runs = [train(eta, steps, rope, norm=norm), train(2 * eta, steps, rope, norm=norm)]
+    shown = "RMSNorm gain, no biases" if norm == "rms" else "LayerNorm gain and bias"
     out = {}
     for law in LAWS:
         ratio = max(run.drift[law] / run.drift[law + "+"] for run in runs)
@@ -176,8 +193,8 @@ def law_checks(
         error = abs(scaling - 4.0) / 4.0
         out[law] = (
             NumericCheck(
-                f"torch SGD on a {SHAPE['heads']}-head pre-norm block (nn.Linear, RMSNorm gain, "
-                f"no biases): drift of the {law} quantity over the drift of its control (+ for −)",
+                f"torch SGD on a {SHAPE['heads']}-head pre-norm block (nn.Linear, {shown}): "
+                f"drift of the {law} quantity over the drift of its control (+ for −)",
                 "torch",
                 2 * steps,
                 ratio,

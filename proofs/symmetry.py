@@ -507,13 +507,14 @@ STACKED = {
 }
 
 
-def _law_results(wanted: set[str], torch: bool = False) -> list[Result]:
+def _law_results(wanted: set[str], torch: bool = False, norm: str = "rms") -> list[Result]:
     """The laws of the continuous groups found, with the numpy SGD checks and, with ``torch``,
-    real torch training of a small block (``numeric_checks.block_torch``)."""
+    real torch training of a small block with the block's norm (``numeric_checks.block_torch``;
+    a LayerNorm's bias moves with its gain)."""
     from numeric_checks.block_torch import law_checks
 
     training = training_checks()
-    trained = law_checks() if torch else {}
+    trained = law_checks(norm="layer" if norm == "layer" else "rms") if torch else {}
     by_law = {
         "qk": [c for c in training if "W_Qᵀ" in c.name],
         "vo": [c for c in training if "W_Vᵀ" in c.name],
@@ -623,7 +624,7 @@ def block_report(name: str, torch: bool = False, heads: int = HEADS) -> Report:
     results += mlp
     rows += mlp_rows
     objects += mlp_objects
-    for res in _law_results(laws, torch):
+    for res in _law_results(laws, torch, block.norm):
         results.append(res)
         rows.append(_row("law", res.claim.title, _outcome(res), "general d, r"))
     table = Table(

@@ -28,6 +28,16 @@ def test_the_check_fails_where_the_group_is_no_symmetry():
     assert checks["vo"][0].agrees and checks["gain"][0].agrees
 
 
+def test_with_a_layernorm_bias_the_gain_law_stacks_the_bias():
+    """LayerNorm's bias moves with its gain (b → b D), so g_i² + b_i² − Σ‖W_i,:‖² is conserved
+    and g_i² − Σ‖W_i,:‖² (the law as an RMSNorm block states it) drifts at first order."""
+    checks = block_torch.law_checks(norm="layer")
+    assert all(drift.agrees and scaling.agrees for drift, scaling in checks.values())
+    assert "LayerNorm gain and bias" in checks["gain"][0].name
+    run = block_torch.train(norm="layer")
+    assert run.drift["gain without b"] > 10 * block_torch.RATIO_TOL * run.drift["gain+"]
+
+
 def test_the_block_learns_and_the_quantities_are_the_laws():
     run = block_torch.train(eta=1e-3, steps=20)
     assert run.loss[1] < run.loss[0]
