@@ -243,8 +243,10 @@ def _a_definition(formula: sympy.Basic) -> bool:
 
 
 def _defined_names(ids: list, by_id: dict[str, dict]) -> set:
-    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts)."""
-    names, stack, seen = set(), list(ids), set()
+    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts);
+    ``ValueError`` when one name is defined with two values there (that proves anything)."""
+    values: dict = {}
+    stack, seen = list(ids), set()
     while stack:
         i = stack.pop()
         if not isinstance(i, str) or i in seen or i not in by_id:
@@ -252,11 +254,14 @@ def _defined_names(ids: list, by_id: dict[str, dict]) -> set:
         seen.add(i)
         n = by_id[i]
         if n.get("kind") == "definition" and _a_definition(n["_formula"]):
-            names.add(n["_formula"].lhs)
+            values.setdefault(n["_formula"].lhs, set()).add(sympy.srepr(n["_formula"].rhs))
         stack += list(n.get("premises", [])) + [
             p.get("id") for p in n.get("parts", []) if isinstance(p, dict)
         ]
-    return names
+    twice = sorted(str(name) for name, v in values.items() if len(v) > 1)
+    if twice:
+        raise ValueError(f"the premises define {twice[0]} twice, differently")
+    return set(values)
 
 
 def _quantified(rule: str, premises: list, detail: sympy.Basic | None) -> set:
@@ -283,8 +288,9 @@ def _rule_rows(
             else None
         )
         rule, premises = str(node.get("kernel_rule")), _premise_formulas(node, by_id)
-        fixed = _quantified(rule, premises, detail)
-        fixed &= _defined_names(node.get("premises", []), by_id)
+        fixed = _quantified(rule, premises, detail) & _defined_names(
+            node.get("premises", []), by_id
+        )
         if fixed:
             raise ValueError(f"{rule} over the defined name {sorted(map(str, fixed))[0]}")
         derived = derive(rule, premises, detail)

@@ -46,7 +46,6 @@ def _lambda(detail: sympy.Basic | None, what: str) -> sympy.Lambda:
     return detail
 
 
-_BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda, ForAll, Exists)
 _FACTS = (
     "real",
     "finite",
@@ -61,9 +60,41 @@ _FACTS = (
 
 
 def _bound(node: sympy.Basic) -> set:
-    if isinstance(node, (ForAll, Exists, sympy.Lambda)):
+    """What ``node`` binds inside it (a Derivative's or Limit's variables too: a term put in
+    for another symbol must not bring them into what is differentiated)."""
+    if isinstance(node, (ForAll, Exists, sympy.Lambda, sympy.Derivative)):
         return set(node.variables)
+    if isinstance(node, sympy.Limit):
+        return {node.args[1]}
     return set(getattr(node, "bound_symbols", ()) or ())
+
+
+def _no_capture_by_instance(body: sympy.Basic, mapping: dict) -> None:
+    free = set().union(*(t.free_symbols for t in mapping.values()))
+    for node in sympy.preorder_traversal(body):
+        if any(node.has(v) for v in mapping) and _bound(node) & free:
+            raise ValueError("inst: a binder of the premise captures a symbol of the terms")
+
+
+def _divides_by_zero(e: sympy.Basic) -> bool:
+    return any(
+        isinstance(n, sympy.Pow) and n.exp.is_negative and n.base.is_zero
+        for n in sympy.preorder_traversal(e)
+    )
+
+
+def _plain(v: sympy.Basic) -> bool:
+    """A variable whose assumptions are real or integer with a sign at most (the sets a
+    quantifier writes; odd, even, prime, ... are not among them)."""
+    a = v.assumptions0
+    if a in ({}, {"commutative": True}):
+        return True
+    if v.is_real is not True:
+        return False
+    kind = {"integer": True} if v.is_integer else {"real": True}
+    signs = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
+    sign = next(({k: True} for k in signs if a.get(k)), {})
+    return sympy.Symbol("t", **kind, **sign).assumptions0 == a
 
 
 def _unrestricted_index(s: sympy.Basic) -> bool:
@@ -79,7 +110,7 @@ def _unrestricted_index(s: sympy.Basic) -> bool:
 def _no_capture(context: sympy.Lambda, values: tuple) -> None:
     hole, free = context.variables[0], set().union(*(v.free_symbols for v in values))
     for node in sympy.preorder_traversal(context.expr):
-        if not (isinstance(node, _BINDERS) and node.has(hole)):
+        if not node.has(hole):
             continue
         captured = _bound(node) & free
         if captured and not (
@@ -96,6 +127,8 @@ def _admits(var: sympy.Symbol, dom: sympy.Basic | None, term: sympy.Basic) -> bo
         return False
     if any(getattr(var, f"is_{k}") and not getattr(term, f"is_{k}") for k in _FACTS):
         return False
+    if any(getattr(term, f"is_{k}", None) is not v for k, v in var.assumptions0.items()):
+        return False  # every assumption of the variable (odd, even, prime, ...) as well
     return dom is None or _within(term, dom)
 
 
@@ -161,9 +194,12 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
             if not _admits(pair[0], domains.get(pair[0]), pair[1]):
                 raise ValueError(f"inst: {sympy.sstr(pair[1])[:40]} is not a value of {pair[0]}")
             mapping[pair[0]] = pair[1]
+        _no_capture_by_instance(p.body if isinstance(p, ForAll) else p, mapping)
+        body = _put(p.body if isinstance(p, ForAll) else p, mapping)
+        if _divides_by_zero(body):
+            raise ValueError("inst: the instance divides by 0")
         if not isinstance(p, ForAll):
-            return _put(p, mapping)
-        body = _put(p.body, mapping)
+            return body
         rest = [(v, d) for v, d in p.ranges() if v not in mapping]
         return (
             ForAll([v for v, _ in rest], body, sympy.Tuple(*[d for _, d in rest])) if rest else body
@@ -207,6 +243,8 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
             raise ValueError("gen: no variables")
         if any(v not in p.free_symbols for v in detail):
             raise ValueError("gen: a variable that is not free in the premise")
+        if not all(_plain(v) for v in detail):
+            raise ValueError("gen: a variable whose assumptions no quantifier's set writes")
         return ForAll(tuple(detail), p)
     if rule == "scalar_transpose":
         if premises or not isinstance(detail, sympy.MatrixExpr) or detail.shape != (1, 1):

@@ -86,6 +86,15 @@ def check_zero_on(
     if verdict.status != UNKNOWN or not expr.has(*BRANCH_HEADS):
         if verdict.status == REFUTED and domain.is_empty:
             verdict = _verdict(PROVED, "sympy", "the domain is empty")
+        elif verdict.status == REFUTED and not (
+            domain.is_empty is False and var not in expr.free_symbols
+        ):  # a refutation needs a point: a nonzero constant on a domain known to have one
+            verdict = _revise(
+                verdict,
+                status=UNKNOWN,
+                reason="refuted only where the domain "
+                "is known to be nonempty and the value constant",
+            )
         return _fact(formula, verdict)
     return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
 

@@ -111,6 +111,22 @@ class Fact(Sealed):
         }
 
 
+def definitions(fact: Fact) -> dict[sympy.Basic, list[sympy.Basic]]:
+    """The definitions ``c := v`` in ``fact``'s derivation (itself, premises, parts): name → its
+    values. A defined name is a constant there, not a variable (``rules.gen``, ``rules.inst``,
+    ``admitted.negate``), and one name defined twice differently proves anything."""
+    found: dict[sympy.Basic, list[sympy.Basic]] = {}
+    stack = [fact]
+    while stack:
+        f = stack.pop()
+        if f.kind == DEFINITION:
+            values = found.setdefault(f.formula.lhs, [])
+            if f.formula.rhs not in values:
+                values.append(f.formula.rhs)
+        stack.extend(f.parts)
+    return found
+
+
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     with _mint():
         return Fact(formula, verdict, **kw)

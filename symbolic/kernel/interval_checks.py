@@ -123,6 +123,8 @@ def check_bound_on(
     cls, sign = _RELATIONS[rel]
     expr, bound = as_input(expr, "expr"), as_input(bound, "bound")
     lo, hi = as_input(lo, "lo"), as_input(hi, "hi")
+    if (hi - lo).is_positive is not True:
+        raise ValueError(f"[{sympy.sstr(lo)}, {sympy.sstr(hi)}]: lo must be below hi")
     formula = ForAll((var,), cls(expr, bound, evaluate=False), domain=sympy.Interval(lo, hi))
     clock = Clock(timeout_s, "interval", backend("mpmath"))
     try:

@@ -190,6 +190,24 @@ def symbol_set(v: sympy.Symbol) -> sympy.Set:
     return NONZERO if v.is_nonzero else REALS
 
 
+_SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
+
+
+def exact_set(v: sympy.Symbol) -> sympy.Set | None:
+    """``symbol_set(v)`` when it is exactly the set ``v``'s assumptions say (real or integer,
+    with a sign at most); None for assumptions no such set writes (odd, even, prime, rational,
+    imaginary, ...)."""
+    a = v.assumptions0
+    if a in ({}, {"commutative": True}):
+        return REALS
+    if v.is_real is not True:
+        return None
+    kind = "integer" if v.is_integer else "real"
+    sign = next((k for k in _SIGNS if a.get(k)), None)
+    canon = sympy.Symbol("t", **{kind: True}, **({sign: True} if sign else {})).assumptions0
+    return symbol_set(v) if canon == a else None
+
+
 def domain_of(variables: Iterable[sympy.Symbol]) -> sympy.Set | sympy.Tuple:
     """One set when every variable ranges over the same one, else a ``Tuple`` of sets."""
     sets = [symbol_set(v) for v in variables]

@@ -46,13 +46,15 @@ import sympy
 from sympy.core.relational import Equality
 
 from symbolic.errors import ToolkitError
-from symbolic.kernel.fact import DEFINITION, Fact, _fact
+from symbolic.kernel.fact import DEFINITION, Fact, _fact, definitions
+from symbolic.kernel.inputs import denominators
 from symbolic.kernel.logic import (
     ForAll,
     _Quantifier,
     conjunction,
     domain_of,
     equation,
+    exact_set,
     literal_replace,
     set_text,
     symbol_set,
@@ -77,6 +79,14 @@ def _conclude(
     domain: tuple[str, ...] | None = None,
 ) -> Fact:
     seconds = sum(p.verdict.seconds for p in premises)
+    if len(premises) > 1:
+        merged: dict = {}
+        for p in premises:
+            for name, values in definitions(p).items():
+                merged.setdefault(name, set()).update(values)
+        twice = sorted(str(n) for n, values in merged.items() if len(values) > 1)
+        if twice:
+            raise RuleError(f"{rule}: the premises define {twice[0]} differently")
     if all(_holds(p) for p in premises):
         verdict = _verdict(
             PROVED, "rule", f"{rule} from {len(premises)} premise(s)", seconds=seconds
@@ -98,13 +108,7 @@ def defined_names(fact: Fact) -> frozenset:
     """The names that definitions in ``fact``'s derivation fix (``c := v``): constants there,
     not variables, so neither ``gen`` nor ``inst`` may treat them as ranging over a set (from
     ``c := 1``, ``gen`` would give ``∀c: c = 1`` and ``inst`` ``2 = 1``)."""
-    names, stack = set(), [fact]
-    while stack:
-        f = stack.pop()
-        if f.kind == DEFINITION:
-            names.add(f.formula.lhs)
-        stack.extend(f.parts)
-    return frozenset(names)
+    return frozenset(definitions(fact))
 
 
 def _not_defined(fact: Fact, variables, rule: str) -> None:
@@ -144,14 +148,17 @@ def symm(fact: Fact) -> Fact:
     return _conclude("symm", equation(eq.rhs, eq.lhs), (fact,))
 
 
-_BINDERS = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Lambda, _Quantifier)
-
-
 def _bound(node: sympy.Basic) -> set:
-    if isinstance(node, _Quantifier):
+    """The symbols ``node`` binds inside it: a quantifier's or Lambda's variables, the
+    ``bound_symbols`` of a sum, integral, ``Subs``, ``ConditionSet``, ..., and the variables
+    of a ``Derivative`` or ``Limit`` (free outside, but a term put in for another symbol must
+    not bring them into the expression differentiated: d/dx (x·y) at y := x is not d/dx x²)."""
+    if isinstance(node, (_Quantifier, sympy.Lambda)):
         return set(node.variables)
-    if isinstance(node, sympy.Lambda):
+    if isinstance(node, sympy.Derivative):
         return set(node.variables)
+    if isinstance(node, sympy.Limit):
+        return {node.args[1]}
     return set(getattr(node, "bound_symbols", ()) or ())
 
 
@@ -167,7 +174,7 @@ def _replace(
         raise RuleError(f"{what}: the hole {hole} does not occur in the context")
     free = value.free_symbols
     for node in sympy.preorder_traversal(body):
-        if not (isinstance(node, _BINDERS) and node.has(hole) and _bound(node) & free):
+        if not (node.has(hole) and _bound(node) & free):
             continue
         if not (indices and _index(node, _bound(node) & free)):
             raise RuleError(
@@ -257,6 +264,26 @@ def member(term: sympy.Basic, s: sympy.Set) -> bool:
     return False
 
 
+def satisfies(term: sympy.Basic, v: sympy.Symbol) -> bool:
+    """Does ``term`` have every assumption of ``v`` (odd, even, prime, ... as well as sign and
+    integrality), as SymPy's assumptions decide for every value of its symbols? A variable
+    ranges over its domain *and* its assumed set (the Z3 translation reads both)."""
+    term = sympy_value(term)
+    return all(
+        getattr(term, f"is_{key}", None) is value
+        for key, value in v.assumptions0.items()
+        if value is not None
+    )
+
+
+def _closed_denominators(e: sympy.Basic) -> tuple:
+    return tuple(
+        n.base
+        for n in sympy.preorder_traversal(e)
+        if isinstance(n, sympy.Pow) and n.exp.is_negative and not n.base.free_symbols
+    )
+
+
 def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
     """``B[v:=t]`` from ``∀ v ∈ D: B`` (or from an open fact, whose free symbols range over their
     assumed sets), each ``t`` decided to lie in ``v``'s set. Variables not substituted stay
@@ -277,17 +304,18 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
     for v, t in substitution.items():
         if v not in ranges:
             raise RuleError(f"inst: {v} is not a variable of {sympy.sstr(f)[:60]}")
-        if not member(t, ranges[v]):
+        if not (member(t, ranges[v]) and satisfies(t, v)):
             raise RuleError(
                 f"inst: cannot decide that {sympy.sstr(t)[:40]} lies in the set of "
                 f"{v}; declare its symbols' assumptions (e.g. positive=True)"
             )
-    bodies_binders = [n for n in sympy.preorder_traversal(body) if isinstance(n, _BINDERS)]
     captured = {s for t in substitution.values() for s in sympy_value(t).free_symbols}
-    for node in bodies_binders:
+    for node in sympy.preorder_traversal(body):
         if any(node.has(v) for v in substitution) and _bound(node) & captured:
             raise RuleError("inst: a binder of the formula would capture a symbol of the terms")
     new_body = _substitute(body, substitution)
+    if any(d.is_zero for d in denominators(new_body) + _closed_denominators(new_body)):
+        raise RuleError("inst: the instance divides by 0 (where the premise claims nothing)")
     if isinstance(f, ForAll):
         rest = [(v, s) for v, s in f.ranges() if v not in substitution]
         if rest:
@@ -342,6 +370,12 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
         if not isinstance(v, sympy.Symbol) or v not in free:
             raise RuleError(f"gen: {v} is not a free symbol of {sympy.sstr(fact.formula)[:60]}")
     _not_defined(fact, variables, "gen")
+    inexact = [str(v) for v in variables if isinstance(v, sympy.Symbol) and exact_set(v) is None]
+    if inexact:
+        raise RuleError(
+            f"gen: the assumptions of {inexact[0]} (odd, prime, ...) are no set a quantifier "
+            "writes: use a symbol that is real or integer with a sign at most"
+        )
     plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in free if isinstance(s, sympy.Symbol)}
     extra = [d for d in fact.domain if d not in plain]
     if extra:

@@ -14,8 +14,11 @@ from symbolic.kernel import (
     ForAll,
     RuleError,
     assume,
+    check_bound_on,
     check_equal,
     check_identity,
+    check_sign,
+    check_zero_on,
     cong,
     conj,
     define,
@@ -23,6 +26,7 @@ from symbolic.kernel import (
     iff,
     inst,
     mp,
+    negate,
     scalar_transpose,
     symm,
     trans,
@@ -322,3 +326,94 @@ def test_no_instance_of_a_definition_is_minted(v, w):
     definition = define(c, sympy.Rational(v.numerator, v.denominator))
     with pytest.raises(RuleError, match="defined name"):
         inst(definition, {c: sympy.Rational(w.numerator, w.denominator)})
+
+
+# -- the kernel red-team round of session 11: each a class of unsound step, now refused ------
+
+
+def test_inst_and_gen_read_every_assumption_of_a_variable():
+    """An odd n, an even m, a prime p: inst only at a value with all of the variable's
+    assumptions, gen only over a variable whose set a quantifier writes."""
+    n, m = sympy.Symbol("n", odd=True), sympy.Symbol("m", even=True)
+    nonzero = check_sign(n, "nonzero")  # true for odd n
+    with pytest.raises(RuleError, match="set of n"):
+        inst(nonzero, {n: sympy.Integer(0)})
+    assert inst(nonzero, {n: sympy.Integer(3)}).proved
+    even = check_sign(sympy.Pow(-1, m, evaluate=False), "positive")
+    with pytest.raises(RuleError, match="no set a quantifier writes"):
+        gen(even, (m,))
+    with pytest.raises(RuleError, match="set of m"):
+        inst(even, {m: sympy.Integer(1)})
+
+
+def test_a_bound_variable_ranges_over_its_domain_and_its_assumptions():
+    """check_identity over ℝ of a positive x decides it under x > 0: inst at −3 is refused
+    (√−3·√−2 = −√6, not √6)."""
+    x = sympy.Symbol("x", positive=True)
+    fact = check_identity(sympy.sqrt(x) * sympy.sqrt(x + 1), sympy.sqrt(x**2 + x), x)
+    assert fact.proved
+    with pytest.raises(RuleError, match="set of x"):
+        inst(fact, {x: sympy.Integer(-3)})
+
+
+def test_one_name_defined_twice_proves_nothing_and_is_never_negated():
+    x = sympy.Symbol("x", real=True)
+    one, two = unfold(define(x, sympy.Integer(1)), x), unfold(define(x, sympy.Integer(2)), x)
+    with pytest.raises(RuleError, match="define x differently"):
+        trans(symm(one), two)
+    with pytest.raises(ValueError, match="defined name"):
+        negate(one)  # ¬∀x: x = 1 would be refuted, though x is the constant 1
+
+
+@pytest.mark.parametrize(
+    "binder",
+    [
+        lambda e, v: sympy.Subs(e, v, 0),
+        lambda e, v: sympy.Derivative(e, v),
+        lambda e, v: sympy.Integral(e, (v, 0, 1)),
+    ],
+)
+def test_inst_refuses_a_term_that_a_binder_would_capture(binder):
+    x, y = sympy.symbols("x y", real=True)
+    expr = binder(x * y, x)
+    fact = check_equal(expr, expr.doit())
+    assert fact.proved
+    with pytest.raises(RuleError, match="capture"):
+        inst(fact, {y: x})
+
+
+def test_cong_refuses_a_context_whose_subs_captures():
+    p = sympy.Symbol("p", positive=True)
+    fact = check_equal(sympy.sqrt(p) * sympy.sqrt(p + 1), sympy.sqrt(p**2 + p))
+    with pytest.raises(RuleError, match="capture"):
+        cong(fact, sympy.Lambda(h, sympy.Subs(h, p, -3)))
+
+
+def test_inst_refuses_an_instance_that_divides_by_zero():
+    fact = check_equal((a**2 - 1) / (a - 1), a + 1)
+    with pytest.raises(RuleError, match="divides by 0"):
+        inst(fact, {a: sympy.Integer(1)})
+    assert inst(fact, {a: sympy.Integer(2)}).proved
+
+
+def test_zero_on_a_domain_not_known_nonempty_is_not_refuted():
+    x = sympy.Symbol("x", real=True)
+    empty = sympy.ConditionSet(x, sympy.Eq(sympy.sin(x), 2), sympy.S.Reals)
+    assert check_zero_on(sympy.Integer(1), x, empty).status == "unknown"
+    assert check_zero_on(sympy.Integer(1), x, sympy.Interval(0, 1)).refuted
+
+
+def test_a_bound_on_an_interval_the_wrong_way_round_is_a_clear_error():
+    with pytest.raises(ValueError, match="lo must be below hi"):
+        check_bound_on(a, a, 1, 0, "<", sympy.Rational(1, 2))
+
+
+@given(st.integers(-20, 20))
+def test_an_odd_variable_is_instantiated_exactly_at_odd_integers(k):
+    n = sympy.Symbol("n", odd=True)
+    fact = check_sign(n, "nonzero")
+    if k % 2:
+        assert inst(fact, {n: sympy.Integer(k)}).proved
+    else:
+        with pytest.raises(RuleError):
+            inst(fact, {n: sympy.Integer(k)})

@@ -718,3 +718,40 @@ def test_gen_and_inst_over_a_defined_name_disagree(tmp_path):
     rows, code, _ = rc.recheck(tmp_path)
     assert code == rc.EXIT_DISAGREE
     assert "gen over the defined name c" in next(r.answer for r in rows if r.node == "s2")
+
+
+def _rule_node(node_id, formula, rule, premises, detail):
+    n = fact_node(node_id, formula, "rule", rule=rule, premises=premises)
+    n["detail_srepr"] = sympy.srepr(detail)
+    return n
+
+
+def test_the_rule_checker_reads_every_assumption_and_one_definition_per_name(tmp_path):
+    """Mirrors of the kernel's side conditions, for a forged manifest: inst of an odd n at 0,
+    and 1 = 2 from two definitions of x."""
+    n = sympy.Symbol("n", odd=True)
+    hyp = fact_node("s1", sympy.Ne(n, 0, evaluate=False), "assumption", kind="assumption")
+    forged = _rule_node(
+        "s2", sympy.Ne(0, 0, evaluate=False), "inst", ["s1"], sympy.Tuple(sympy.Tuple(n, 0))
+    )
+    write_export(tmp_path, [hyp, forged], rests_on=[hyp["formula"]], statement=forged)
+    rows, code, _ = rc.recheck(tmp_path)
+    assert code == rc.EXIT_DISAGREE
+    assert "not a value of n" in next(r.answer for r in rows if r.node == "s2")
+
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    x = sympy.Symbol("x", real=True)
+    d1 = fact_node("s1", sympy.Eq(x, 1, evaluate=False), "definition", kind="definition")
+    d2 = fact_node("s2", sympy.Eq(x, 2, evaluate=False), "definition", kind="definition")
+    u1 = _rule_node("s3", sympy.Eq(x, 1, evaluate=False), "unfold", ["s1"], x)
+    u2 = _rule_node("s4", sympy.Eq(x, 2, evaluate=False), "unfold", ["s2"], x)
+    s5 = _rule_node("s5", sympy.Eq(1, x, evaluate=False), "symm", ["s3"], sympy.Tuple())
+    s6 = _rule_node("s6", sympy.Eq(1, 2, evaluate=False), "trans", ["s5", "s4"], sympy.Tuple())
+    for node_ in (u1, u2, s5, s6):
+        if node_["kernel_rule"] in ("symm", "trans"):
+            node_["detail_srepr"] = None
+    write_export(twice, [d1, d2, u1, u2, s5, s6], statement=s6)
+    rows, code, _ = rc.recheck(twice)
+    assert code == rc.EXIT_DISAGREE
+    assert "twice" in next(r.answer for r in rows if r.node == "s6")
