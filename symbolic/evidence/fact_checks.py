@@ -243,9 +243,11 @@ def _a_definition(formula: sympy.Basic) -> bool:
 
 
 def _defined_names(ids: list, by_id: dict[str, dict]) -> set:
-    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts);
+    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts), and
+    the symbols free in their assumptions;
     ``ValueError`` when one name is defined with two values there (that proves anything)."""
     values: dict = {}
+    fixed: set = set()
     stack, seen = list(ids), set()
     while stack:
         i = stack.pop()
@@ -255,13 +257,15 @@ def _defined_names(ids: list, by_id: dict[str, dict]) -> set:
         n = by_id[i]
         if n.get("kind") == "definition" and _a_definition(n["_formula"]):
             values.setdefault(n["_formula"].lhs, set()).add(sympy.srepr(n["_formula"].rhs))
+        if n.get("kind") in ("assumption", "oracle"):  # free in a hypothesis: fixed there
+            fixed |= {s for s in n["_formula"].free_symbols if isinstance(s, sympy.Symbol)}
         stack += list(n.get("premises", [])) + [
             p.get("id") for p in n.get("parts", []) if isinstance(p, dict)
         ]
     twice = sorted(str(name) for name, v in values.items() if len(v) > 1)
     if twice:
         raise ValueError(f"the premises define {twice[0]} twice, differently")
-    return set(values)
+    return set(values) | fixed
 
 
 def _quantified(rule: str, premises: list, detail: sympy.Basic | None) -> set:
@@ -292,7 +296,9 @@ def _rule_rows(
             node.get("premises", []), by_id
         )
         if fixed:
-            raise ValueError(f"{rule} over the defined name {sorted(map(str, fixed))[0]}")
+            raise ValueError(
+                f"{rule} over {sorted(map(str, fixed))[0]}, a defined name or free in an assumption"
+            )
         derived = derive(rule, premises, detail)
     except (ValueError, TypeError) as exc:
         return [Row(claim, nid, Checks.RULE, f"not re-derived: {exc}", "DISAGREES")]
@@ -329,6 +335,8 @@ def _negation_rows(
     formula, nid = node["_formula"], node["id"]
     parts = [by_id[p] for p in node.get("premises", []) if p in by_id]
     inner = formula.args[0]
+    if inner.free_symbols:  # ¬F of an open F would read "for all values, not F"
+        return [Row(claim, nid, Checks.NEGATION, "the negated formula is not closed", "DISAGREES")]
     ok = [p for p in parts if same_formula(p["_formula"], inner) and p.get("status") == "refuted"]
     if not ok:
         return [

@@ -10,8 +10,9 @@ formulas of the Z3 steps, re-derived from the formula rather than taken from Z3'
 
 An integer symbol is declared ``Real`` with its sign: the obligation then asks for more than
 the formula (every real), so ``unsat`` still proves it; one that needs integrality is left
-``unknown``. A term ``p/q`` is read as "where defined": each atom holds under ``q ≠ 0`` for
-the denominators it contains.
+``unknown``. A term ``p/q`` is read as the kernel reads it: claimed where ``q ≠ 0``, that
+condition placed at the quantifier binding one of ``q``'s symbols (at the top for free ones);
+a closed ``q`` must be known nonzero.
 
 Anything else (``exp``, ``sqrt``, matrices, sums, ...) is outside the fragment: ``None``.
 The export writes the text this function prints, and the re-check prints it again from the
@@ -55,12 +56,15 @@ class _Printer:
         self.names: dict[sympy.Symbol, str] = {}
         self.functions: dict[str, int] = {}
         self.quantified = False
-        self.guards: list[str] = []  # denominators of the atom being printed
+        self.guards: list[tuple[str, frozenset]] = []  # (q ≠ 0, q's symbols) not yet placed
+        self.printed: dict[str, sympy.Basic] = {}  # SMT name → the symbol it prints
 
     def name(self, s: sympy.Symbol) -> str:
         text = s.name if not isinstance(s, sympy.Dummy) else f"{s.name}_{s.dummy_index}"
         if "|" in text or "\\" in text or not text:
             raise Outside("a name SMT-LIB cannot quote")
+        if self.printed.setdefault(text, s) != s:  # x and x > 0, a Dummy x_5 and a Symbol x_5
+            raise Outside(f"two symbols print as {text}")
         return f"|{text}|"
 
     def domain(self, s: sympy.Symbol, term: str) -> list[str]:
@@ -80,6 +84,7 @@ class _Printer:
 
     def benchmark(self, formula: sympy.Basic) -> str:
         body = self.boolean(formula)
+        top = [g for g, _ in self.guards]  # divisions in free symbols: claimed where ≠ 0
         free = sorted((s for s in formula.free_symbols), key=lambda s: self.name(s))
         for s in free:
             if not isinstance(s, sympy.Symbol):
@@ -97,6 +102,7 @@ class _Printer:
         ]
         for s in free:
             lines += [f"(assert {d})" for d in self.domain(s, self.term(s))]
+        lines += [f"(assert {g})" for g in dict.fromkeys(top)]
         lines += [f"(assert (not {body}))", "(check-sat)", "(exit)"]
         return "\n".join(lines) + "\n"
 
@@ -120,17 +126,10 @@ class _Printer:
         raise Outside(type(f).__name__)
 
     def atom(self, f: sympy.core.relational.Relational) -> str:
-        outer, self.guards = self.guards, []
         op = {"==": "=", "!=": "distinct", "<": "<", "<=": "<=", ">": ">", ">=": ">="}.get(f.rel_op)
         if op is None:
             raise Outside(f.rel_op)
-        lhs, rhs = self.term(f.lhs), self.term(f.rhs)
-        text = f"({op} {lhs} {rhs})"
-        guards, self.guards = self.guards, outer
-        if not guards:
-            return text
-        cond = guards[0] if len(guards) == 1 else f"(and {' '.join(guards)})"
-        return f"(=> {cond} {text})"
+        return f"({op} {self.term(f.lhs)} {self.term(f.rhs)})"  # its divisions: self.guards
 
     def quantifier(self, f: ForAll | Exists) -> str:
         self.quantified = True
@@ -140,7 +139,14 @@ class _Printer:
                 raise Outside("a bound variable that is not a symbol")
             bound.append(f"({self.name(v)} Real)")
             conds += self.domain(v, self.term(v)) + self.interval(dom, self.term(v))
+        outer, self.guards = self.guards, []
         body = self.boolean(f.body)
+        # a division is guarded at the quantifier binding one of its symbols (as the kernel
+        # claims it: ∃y: 1/y = 0 is ∃y: y ≠ 0 ∧ 1/y = 0), one in outer symbols goes up
+        variables = set(f.variables)
+        conds += list(dict.fromkeys(g for g, syms in self.guards if syms & variables))
+        outer += [(g, syms) for g, syms in self.guards if not syms & variables]
+        self.guards = outer
         head = f"({' '.join(bound)})"
         if isinstance(f, ForAll):
             inner = f"(=> (and {' '.join(conds)}) {body})" if conds else body
@@ -188,7 +194,11 @@ class _Printer:
             power = b if abs(n) == 1 else f"(* {' '.join([b] * abs(n))})"
             if n > 0:
                 return power
-            self.guards.append(f"(not (= {power} 0.0))")
+            if not base.free_symbols:  # a closed divisor must be known nonzero: 1/0 means nothing
+                if base.is_zero is not False:
+                    raise Outside("a division by a closed number not known to be nonzero")
+            else:
+                self.guards.append((f"(not (= {power} 0.0))", frozenset(base.free_symbols)))
             return f"(/ 1.0 {power})"
         if isinstance(e, (sympy.Max, sympy.Min)):
             args = [self.term(a) for a in e.args]

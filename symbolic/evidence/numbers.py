@@ -289,8 +289,12 @@ def satisfies(s: sympy.Symbol, value: Fraction) -> bool:
         "odd": value.denominator == 1 and value.numerator % 2 == 1,
     }
     for key, want in s.assumptions0.items():
-        if want is None or key not in tests:
+        if want is None:
             continue
-        if tests[key] != want:
+        if key not in tests:  # prime, composite, irrational, ...: SymPy on the exact rational
+            got = getattr(sympy.Rational(value.numerator, value.denominator), f"is_{key}", None)
+            if got is not want:
+                return False
+        elif tests[key] != want:
             return False
     return True

@@ -116,14 +116,14 @@ def _selected(claims: list, only: Collection[str]) -> list:
     """The manifest's claims named in ``only`` (by module or by claim name); all without it."""
     if not only:
         return claims
-    names = {(c.get("module"), c.get("name")) for c in claims if isinstance(c, dict)}
+    names = {(str(c.get("module")), str(c.get("name"))) for c in claims if isinstance(c, dict)}
     for wanted in only:
         if not any(wanted in pair for pair in names):
             raise UnknownName(f"{wanted!r} is neither a module nor a claim of this export")
     return [
         c
         for c in claims
-        if isinstance(c, dict) and (c.get("module") in only or c.get("name") in only)
+        if isinstance(c, dict) and (str(c.get("module")) in only or str(c.get("name")) in only)
     ]
 
 
@@ -137,6 +137,8 @@ def recheck_claim(ctx: Context, claim: dict) -> list[Row]:
     rows: list[Row] = []
     for node in nodes:
         node["_formula"] = manifest_formula(node.get("formula_srepr"), f"step {node['id']}")
+        if node["id"] in by_id:
+            raise ValueError(f"two facts of the claim have the id {node['id']!r}")
         by_id[node["id"]] = node
     outcomes: dict[str, str] = {}
     for node in nodes:

@@ -107,17 +107,20 @@ def _unrestricted_index(s: sympy.Basic) -> bool:
     )
 
 
-def _no_capture(context: sympy.Lambda, values: tuple) -> None:
+def _no_capture(
+    context: sympy.Lambda, values: tuple, indices: bool = True, what: str = "cong"
+) -> None:
     hole, free = context.variables[0], set().union(*(v.free_symbols for v in values))
     for node in sympy.preorder_traversal(context.expr):
         if not node.has(hole):
             continue
         captured = _bound(node) & free
         if captured and not (
-            isinstance(node, (sympy.Sum, sympy.Product))
+            indices
+            and isinstance(node, (sympy.Sum, sympy.Product))
             and all(_unrestricted_index(s) for s in captured)
         ):
-            raise ValueError(f"cong: a binder captures {sorted(map(str, captured))}")
+            raise ValueError(f"{what}: a binder captures {sorted(map(str, captured))}")
 
 
 def _admits(var: sympy.Symbol, dom: sympy.Basic | None, term: sympy.Basic) -> bool:
@@ -226,6 +229,7 @@ def derive(rule: str, premises: list[sympy.Basic], detail: sympy.Basic | None) -
             detail = detail.expr
         if detail is None:
             raise ValueError("unfold: no expression to unfold in")
+        _no_capture(sympy.Lambda(p.lhs, detail), (p.rhs,), indices=False, what="unfold")
         return sympy.Eq(detail, _put(detail, {p.lhs: p.rhs}), evaluate=False)
     if rule == "iff":
         forward, backward = premises

@@ -26,15 +26,21 @@ def _seed(formula: sympy.Basic) -> int:
     return int.from_bytes(hashlib.sha256(sympy.srepr(formula).encode()).digest()[:8], "big")
 
 
-def _sample(rng: random.Random, s: sympy.Symbol, dom: sympy.Basic) -> Fraction | None:
+def _sample(
+    rng: random.Random, s: sympy.Symbol, dom: sympy.Basic, small: bool = True
+) -> Fraction | None:
+    """A random value of ``s`` in ``dom``. An integer that sizes a matrix or indexes one is
+    small (sizes 2..3, indices 0..1: mostly in range); any other integer is drawn from −60..60
+    (an identity false only from n = 4 on is not missed by four points near 0)."""
+    wide = 0 if small else 60
     for _ in range(40):
-        if s.is_integer:  # sizes 2..3, indices 0..1: small, and mostly in range
+        if s.is_integer:
             value = Fraction(
-                rng.randint(2, 3)
+                rng.randint(2, 3 + wide)
                 if s.is_positive
-                else rng.randint(0, 1)
+                else rng.randint(0, 1 + wide)
                 if s.is_nonnegative
-                else rng.randint(-2, 2)
+                else rng.randint(-2 - wide, 2 + wide)
             )
         else:
             value = Fraction(rng.randint(-400, 400), rng.randint(1, 97))
@@ -104,6 +110,20 @@ def _made_concrete(e: sympy.Basic, matrices: dict, functions: dict) -> sympy.Bas
     return e
 
 
+def _matrix_symbols(body: sympy.Basic) -> set:
+    """The symbols that size or index something — a matrix's shape, an entry's index, a sum's
+    or product's limits: sampled small."""
+    out = set()
+    for m in body.atoms(sympy.MatrixSymbol):
+        out |= m.shape[0].free_symbols | m.shape[1].free_symbols
+    for e in body.atoms(sympy.matrices.expressions.matexpr.MatrixElement, sympy.Indexed):
+        out |= set().union(*(i.free_symbols for i in e.args[1:]))
+    for e in body.atoms(sympy.Sum, sympy.Product):
+        for limit in e.limits:
+            out |= set().union(*(b.free_symbols for b in limit[1:]))
+    return out
+
+
 def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
     """The relation ``body`` at one random point. Its two sides are made concrete and evaluated
     apart: the relation is never rebuilt with SymPy evaluating it, which would compare sides
@@ -111,8 +131,9 @@ def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
     from symbolic.limits import deadline
 
     values = {}
+    small = _matrix_symbols(body)
     for v, dom in ranges:
-        value = _sample(rng, v, dom)
+        value = _sample(rng, v, dom, small=v in small)
         if value is None:
             raise NotEnclosed(f"no point of the domain of {v}")
         values[v] = sympy.Rational(value.numerator, value.denominator)

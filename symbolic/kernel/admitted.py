@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, definitions
+from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, fixed_names
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.logic import ForAll
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
@@ -85,9 +85,12 @@ def negate(fact: Fact) -> Fact:
     with a free function symbol could state: that negation is unknown."""
     if fact.admitted:
         raise ValueError("only a checked fact can be negated")
-    fixed = set(definitions(fact)) & fact.formula.free_symbols
+    fixed = fixed_names(fact) & fact.formula.free_symbols
     if fixed:  # a defined name is a constant: ¬∀ over it is not what the fact's negation says
-        raise ValueError(f"{sorted(map(str, fixed))[0]} is a defined name: no negation binds it")
+        raise ValueError(
+            f"{sorted(map(str, fixed))[0]} is fixed by a definition or an assumption: no "
+            "negation binds it"
+        )
     flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}[fact.status]
     closed = _closed_formula(fact.formula)
     verdict = _revise(fact.verdict, status=flip)

@@ -127,6 +127,19 @@ def definitions(fact: Fact) -> dict[sympy.Basic, list[sympy.Basic]]:
     return found
 
 
+def fixed_names(fact: Fact) -> frozenset:
+    """The symbols ``fact``'s derivation fixes: the names its definitions give, and the free
+    symbols of its assumptions and oracle results (∀-introduction's side condition: no
+    variable free in an open hypothesis is generalised or instantiated)."""
+    names, stack = set(definitions(fact)), [fact]
+    while stack:
+        f = stack.pop()
+        if f.kind in (ASSUMPTION, ORACLE):
+            names |= {s for s in f.formula.free_symbols if isinstance(s, sympy.Symbol)}
+        stack.extend(f.parts)
+    return frozenset(names)
+
+
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     with _mint():
         return Fact(formula, verdict, **kw)

@@ -46,7 +46,7 @@ import sympy
 from sympy.core.relational import Equality
 
 from symbolic.errors import ToolkitError
-from symbolic.kernel.fact import DEFINITION, Fact, _fact, definitions
+from symbolic.kernel.fact import DEFINITION, Fact, _fact, definitions, fixed_names
 from symbolic.kernel.inputs import denominators
 from symbolic.kernel.logic import (
     ForAll,
@@ -104,19 +104,15 @@ def _conclude(
     return _fact(formula, verdict, domain=domain, parts=premises, rule=rule, detail=detail)
 
 
-def defined_names(fact: Fact) -> frozenset:
-    """The names that definitions in ``fact``'s derivation fix (``c := v``): constants there,
-    not variables, so neither ``gen`` nor ``inst`` may treat them as ranging over a set (from
-    ``c := 1``, ``gen`` would give ``∀c: c = 1`` and ``inst`` ``2 = 1``)."""
-    return frozenset(definitions(fact))
-
-
 def _not_defined(fact: Fact, variables, rule: str) -> None:
-    fixed = defined_names(fact) & set(variables)
+    """Neither ``gen`` nor ``inst`` may treat as a variable a name a definition fixes (from
+    ``c := 1``, ``gen`` would give ``∀c: c = 1`` and ``inst`` ``2 = 1``) or a symbol free in an
+    assumption the fact rests on (∀-introduction's side condition)."""
+    fixed = fixed_names(fact) & set(variables)
     if fixed:
         raise RuleError(
-            f"{rule}: {', '.join(sorted(map(str, fixed)))} is a defined name in this "
-            "derivation (a constant, not a variable)"
+            f"{rule}: {', '.join(sorted(map(str, fixed)))} is a defined name or free in an "
+            "assumption of this derivation (fixed there, not a variable)"
         )
 
 
@@ -226,6 +222,7 @@ def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
         raise RuleError("unfold: the premise must be a definition (symbolic.kernel.define)")
     if not expr.has(eq.lhs):
         raise RuleError(f"unfold: {eq.lhs} does not occur in {sympy.sstr(expr)[:60]}")
+    _replace(sympy.Lambda(eq.lhs, expr), eq.rhs, "unfold")  # no binder captures the value
     return _conclude(
         "unfold", equation(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,), detail=expr
     )

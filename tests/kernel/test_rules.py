@@ -361,7 +361,7 @@ def test_one_name_defined_twice_proves_nothing_and_is_never_negated():
     one, two = unfold(define(x, sympy.Integer(1)), x), unfold(define(x, sympy.Integer(2)), x)
     with pytest.raises(RuleError, match="define x differently"):
         trans(symm(one), two)
-    with pytest.raises(ValueError, match="defined name"):
+    with pytest.raises(ValueError, match="fixed by a definition"):
         negate(one)  # ¬∀x: x = 1 would be refuted, though x is the constant 1
 
 
@@ -417,3 +417,20 @@ def test_an_odd_variable_is_instantiated_exactly_at_odd_integers(k):
     else:
         with pytest.raises(RuleError):
             inst(fact, {n: sympy.Integer(k)})
+
+
+def test_no_variable_free_in_an_assumption_is_generalised_or_instantiated():
+    """∀-introduction's side condition: from the assumption c = 1 neither ∀c: c = 1 nor 2 = 1."""
+    c = sympy.Symbol("c", real=True)
+    hypothesis = assume("c is one", sympy.Eq(c, 1, evaluate=False))
+    with pytest.raises(RuleError, match="free in an assumption"):
+        gen(hypothesis, (c,))
+    with pytest.raises(RuleError, match="free in an assumption"):
+        inst(symm(hypothesis), {c: sympy.Integer(2)})
+
+
+def test_unfold_refuses_a_value_a_binder_would_capture():
+    c, k = sympy.Symbol("c", real=True), sympy.Symbol("k", integer=True)
+    with pytest.raises(RuleError, match="capture"):
+        unfold(define(c, k), sympy.Sum(c, (k, 1, 3)))
+    assert unfold(define(c, k), 2 * c).proved

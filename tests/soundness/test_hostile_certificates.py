@@ -657,7 +657,8 @@ def test_a_statement_or_step_text_that_is_not_its_formula_disagrees(copy):
 
 def test_a_refuted_last_step_refutes_the_claim_it_never_proves_it(copy):
     def refuted_statement(data):
-        part = data["claims"][0]["steps"][-1]["parts"][0]  # exp(t) = 1 + t, refuted
+        part = dict(data["claims"][0]["steps"][-1]["parts"][0])  # exp(t) = 1 + t, refuted
+        part["id"] = "s8"  # (one id per fact: a second s7.p1 is a disagreement of its own)
         data["claims"][0]["steps"].append(part)
         data["claims"][0]["statement_srepr"] = part["formula_srepr"]
         data["claims"][0]["statement"] = part["formula"]
@@ -717,7 +718,7 @@ def test_gen_and_inst_over_a_defined_name_disagree(tmp_path):
     write_export(tmp_path, [definition, gen_node], statement=gen_node)
     rows, code, _ = rc.recheck(tmp_path)
     assert code == rc.EXIT_DISAGREE
-    assert "gen over the defined name c" in next(r.answer for r in rows if r.node == "s2")
+    assert "gen over c, a defined name" in next(r.answer for r in rows if r.node == "s2")
 
 
 def _rule_node(node_id, formula, rule, premises, detail):
@@ -736,8 +737,12 @@ def test_the_rule_checker_reads_every_assumption_and_one_definition_per_name(tmp
     )
     write_export(tmp_path, [hyp, forged], rests_on=[hyp["formula"]], statement=forged)
     rows, code, _ = rc.recheck(tmp_path)
-    assert code == rc.EXIT_DISAGREE
-    assert "not a value of n" in next(r.answer for r in rows if r.node == "s2")
+    assert code == rc.EXIT_DISAGREE  # n is free in the assumption: fixed there
+    assert "inst over n" in next(r.answer for r in rows if r.node == "s2")
+    from symbolic.evidence.rules import derive
+
+    with pytest.raises(ValueError, match="not a value of n"):  # and 0 is not odd
+        derive("inst", [sympy.Ne(n, 0, evaluate=False)], sympy.Tuple(sympy.Tuple(n, 0)))
 
     twice = tmp_path / "twice"
     twice.mkdir()
@@ -755,3 +760,50 @@ def test_the_rule_checker_reads_every_assumption_and_one_definition_per_name(tmp
     rows, code, _ = rc.recheck(twice)
     assert code == rc.EXIT_DISAGREE
     assert "twice" in next(r.answer for r in rows if r.node == "s6")
+
+
+def test_a_claim_with_two_facts_of_one_id_disagrees(copy):
+    def twin(data):
+        data["claims"][0]["steps"][1]["id"] = data["claims"][0]["steps"][0]["id"]
+
+    reseal(copy, twin)
+    rows, code, _ = rc.recheck(copy)
+    assert code == rc.EXIT_DISAGREE
+    assert any("two facts of the claim have the id" in r.answer for r in rows)
+
+
+def test_the_smt_reading_of_a_division_is_the_kernels():
+    """∃y: 1/y = 0 is false (the guard y ≠ 0 sits inside ∃, not around the atom); 1/(1 − 1)
+    and two symbols printed as one name are outside the fragment."""
+    from symbolic.evidence.solvers import run_z3
+    from symbolic.kernel import Exists, ForAll
+
+    y = sympy.Symbol("y", real=True)
+    no_root = Exists((y,), sympy.Eq(sympy.Pow(y, -1, evaluate=False), 0, evaluate=False))
+    assert run_z3(smt_obligation(no_root)) == "sat"
+    zero = sympy.Pow(sympy.Add(1, -1, evaluate=False), -1, evaluate=False)
+    assert smt_obligation(sympy.Eq(zero, 5, evaluate=False)) is None
+    xp = sympy.Symbol("x", positive=True)
+    assert smt_obligation(ForAll((xp,), sympy.Eq(xp, x))) is None
+    identity = sympy.Eq(x / (x - 1), 1 + 1 / (x - 1))  # claimed where x ≠ 1: holds
+    assert run_z3(smt_obligation(identity)) == "unsat"
+
+
+def test_witnesses_and_rules_read_every_assumption():
+    from fractions import Fraction
+
+    from symbolic.evidence.numbers import satisfies
+    from symbolic.evidence.rules import derive
+
+    p = sympy.Symbol("p", prime=True)
+    assert not satisfies(p, Fraction(4)) and satisfies(p, Fraction(7))
+    c, k = sympy.Symbol("c", real=True), sympy.Symbol("k", integer=True)
+    with pytest.raises(ValueError, match="unfold: a binder captures"):
+        derive("unfold", [sympy.Eq(c, k)], sympy.Sum(c, (k, 1, 3)))
+
+
+def test_a_spot_check_samples_integers_beyond_the_few_near_zero():
+    from symbolic.evidence.spot_checks import spot_check
+
+    n = sympy.Symbol("n", integer=True, positive=True)
+    assert spot_check(sympy.Eq(sympy.Min(n, 3), n, evaluate=False))[0] == "DISAGREES"
