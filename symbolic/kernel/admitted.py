@@ -85,6 +85,11 @@ def negate(fact: Fact) -> Fact:
     with a free function symbol could state: that negation is unknown."""
     if fact.admitted:
         raise ValueError("only a checked fact can be negated")
+    if fact.rule and any("≠" in d for d in fact.domain):  # a condition a rule carried along
+        raise ValueError(
+            f"the fact holds under {fact.domain[0]!r}, which its formula does not state: no "
+            "negation of it says what was shown"
+        )
     fixed = fixed_names(fact) & fact.formula.free_symbols
     if fixed:  # a defined name is a constant: ¬∀ over it is not what the fact's negation says
         raise ValueError(

@@ -146,6 +146,16 @@ HALF_LINE = sympy.Interval.open(0, sympy.oo)
 T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases below
 
 
+def half_line_point(*exprs: sympy.Basic) -> sympy.Symbol:
+    """``T``, or a positive symbol named t_, t__, ... when an expression already has a symbol
+    named like it (the user's own t would be captured: x³ = x·t² by cases x = t, −t, 0)."""
+    names = {str(s) for e in exprs for s in e.free_symbols}
+    name = "t"
+    while name in names:
+        name += "_"
+    return T if name == "t" else sympy.Symbol(name, positive=True)
+
+
 def sign_cases(
     diff: sympy.Expr,
     var: sympy.Symbol,
@@ -154,9 +164,10 @@ def sign_cases(
 ) -> tuple[Fact, ...]:
     """``∀t > 0: diff(t) = 0``, ``∀t > 0: diff(−t) = 0`` and ``diff(0) = 0``: together
     ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
+    t = half_line_point(diff)
     cases = (
-        check_zero_on(diff.xreplace({var: T}), T, HALF_LINE, timeout_s),
-        check_zero_on(diff.xreplace({var: -T}), T, HALF_LINE, timeout_s),
+        check_zero_on(diff.xreplace({var: t}), t, HALF_LINE, timeout_s),
+        check_zero_on(diff.xreplace({var: -t}), t, HALF_LINE, timeout_s),
     )
     if skip_zero:
         return cases

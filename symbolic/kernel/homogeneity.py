@@ -20,7 +20,7 @@ import sympy
 from symbolic.kernel.branches import at
 from symbolic.kernel.domain_checks import HALF_LINE, T, check_identity, check_zero_on
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.inputs import as_input
+from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import Exists, ForAll, equation, literal, literal_replace, sympy_value
@@ -39,6 +39,16 @@ def homogeneity_formula(expr: sympy.Expr, var: sympy.Symbol, p: sympy.Expr) -> s
     return ForAll((ALPHA, var), body, domain=sympy.Tuple(HALF_LINE, sympy.S.Reals))
 
 
+def _alone(expr: sympy.Expr, var: sympy.Symbol) -> None:
+    """σ is a function of ``var`` alone: another symbol (a t, an α, a p) would be captured by
+    the cases and the scaling."""
+    if expr.free_symbols - {var}:
+        raise ValueError(
+            f"σ = {sympy.sstr(expr)[:60]}: a function of {var} alone, not of "
+            f"{sorted(map(str, expr.free_symbols - {var}))}"
+        )
+
+
 def check_homogeneous(
     expr: sympy.Expr,
     var: sympy.Symbol,
@@ -49,6 +59,7 @@ def check_homogeneous(
     """The fact ``∀α > 0, z: σ(αz) = α^p σ(z)`` (``hint``: a form of σ, checked equal first —
     or taken from ``given``, a proved fact whose formula is exactly ``∀z ∈ ℝ: σ(z) = hint``)."""
     expr, p = as_input(expr, "expr"), as_input(p, "p")
+    _alone(expr, var)
     formula = homogeneity_formula(expr, var, p)
     parts: tuple[Fact, ...] = ()
     form = expr
@@ -59,7 +70,11 @@ def check_homogeneous(
             if given is not None and given.proved and given.formula == wanted
             else check_identity(expr, hint, var)
         )
-        if not same.proved:
+        if (
+            not same.proved
+            or same.formula != wanted
+            or denominators(sympy_value(hint))  # σ = hint only where hint is defined
+        ):
             return _fact(
                 formula,
                 _verdict(
@@ -123,6 +138,7 @@ def refute_homogeneous(
 ) -> Fact:
     """The fact ``∃p ∀α > 0, z: σ(αz) = α^p σ(z)``, refuted by the forced degree (see above)."""
     expr = as_input(expr, "expr")
+    _alone(expr, var)
     formula = Exists((DEGREE,), homogeneity_formula(expr, var, DEGREE))
     z0 = as_input(z0, "z0")
     if u not in (1, -1) or z0.free_symbols:

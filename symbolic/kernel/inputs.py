@@ -26,6 +26,7 @@ from symbolic.errors import InvalidArgument
 from symbolic.kernel.logic import Exists, ForAll, literal_replace
 
 _CHECKED: dict[type, bool] = {}
+MAX_NUMBER_BITS = 12_000  # ~3,600 digits: Python prints no integer past 4,300 digits
 _PLAIN_FUNCTION_METHODS = frozenset(
     k for k, v in vars(sympy.Function("probe")).items() if callable(v)
 )
@@ -90,6 +91,11 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
             raise InvalidArgument(f"{name}: {node} is not a number (a division by 0, or ∞ − ∞?)")
         if isinstance(node, sympy.Float):
             floats.add(node)
+        if (
+            isinstance(node, sympy.Rational)
+            and max(abs(int(node.p)).bit_length(), int(node.q).bit_length()) > MAX_NUMBER_BITS
+        ):
+            raise InvalidArgument(f"{name}: a number of more than {MAX_NUMBER_BITS} bits")
         if isinstance(node, sympy.Pow) and node.base == 0 and node.exp.is_negative:
             raise InvalidArgument(f"{name}: {sympy.sstr(node)} divides by 0")
         if isinstance(node, sympy.Subs) and _sequential_trap(node):

@@ -78,6 +78,19 @@ def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: in
     return clock.verdict(status, reason, method=method, certificate=cert, backend=label)
 
 
+def certified_sign(value: sympy.Expr, timeout_s: float = 2.0) -> int | None:
+    """The sign of the closed ``value`` (1, −1; 0 only when exactly 0), certified exactly or
+    by intervals; None when undecided. Never SymPy's own sign of a number, which compares at a
+    working precision (log(e⁻¹⁰⁰ + 1) − log(e⁻⁹⁹ + 1) came out nonnegative)."""
+    above = _sign_verdict(value, ">", timeout_s, MAX_BITS)
+    if above.status == PROVED:
+        return 1
+    below = _sign_verdict(value, "<", timeout_s, MAX_BITS)
+    if below.status == PROVED:
+        return -1
+    return 0 if above.status == below.status == REFUTED else None
+
+
 def check_nonzero(
     expr: sympy.Expr, timeout_s: float = CERTIFY_TIMEOUT_S, max_bits: int = MAX_BITS
 ) -> Fact:

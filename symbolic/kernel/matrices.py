@@ -23,7 +23,7 @@ from symbolic.kernel.sympy_checks import (
     shape_verdict,
     zero_verdict,
 )
-from symbolic.kernel.verdict import PROVED, UNKNOWN, Clock, _revise
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock, _revise, _verdict
 from symbolic.limits import BudgetExceeded, deadline
 from symbolic.versions import backend
 
@@ -37,7 +37,18 @@ def check_matrix_expr_equal(
     clock = Clock(timeout_s, "sympy", backend("sympy"))
     shapes = shape_verdict(lhs.shape, rhs.shape)
     if shapes is not None:
+        if shapes.status == REFUTED and formula.has(sympy.Inverse, sympy.MatPow):
+            # the shapes' witness may make an inverse undefined (a non-square D⁻¹): no claim
+            shapes = _revise(
+                shapes,
+                status=UNKNOWN,
+                reason="shapes differ where an inverse or power may be undefined",
+            )
         return _fact(formula, shapes)
+    odd_powers = [p for p in formula.atoms(sympy.MatPow) if not p.exp.is_Integer]
+    if odd_powers:  # SymPy's rules for A^k, A^(1/2) at symbolic k are not sound (0⁰ = 0)
+        why = f"a matrix power with exponent {sympy.sstr(odd_powers[0].exp)[:30]}"
+        return _fact(formula, clock.verdict(UNKNOWN, why))
     try:
         with deadline(clock.limit) as dl:
             zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
@@ -97,7 +108,11 @@ def _linear(e: sympy.Basic) -> sympy.Basic:
     body = _linear(e.function)
     for v, lo, hi in e.limits:  # innermost first
         lo, hi = _linear(lo), _linear(hi)
-        body = body.xreplace({v: lo}) if lo == hi else _split_sum(body, v, lo, hi)
+        bound = {s for n in sympy.preorder_traversal(body) for s in getattr(n, "bound_symbols", ())}
+        if lo == hi and not lo.free_symbols & bound:  # one value, put in (no index captured)
+            body = body.xreplace({v: lo})
+        else:
+            body = _split_sum(body, v, lo, hi)
     return body
 
 
@@ -116,7 +131,7 @@ def _levels(e: sympy.Basic, env: dict, depth: int) -> sympy.Basic:
     if isinstance(e, sympy.Sum):
         limits = []
         for v, lo, hi in reversed(e.limits):  # outermost first
-            name = _level(depth)
+            name = _level(depth, bool(lo.is_integer))  # values lo, lo + 1, …: integers or not
             limits.append((name, _levels(lo, env, depth), _levels(hi, env, depth)))
             env, depth = {**env, v: name}, depth + 1
         return sympy.Sum(_levels(e.function, env, depth), *reversed(limits))
@@ -126,9 +141,12 @@ def _levels(e: sympy.Basic, env: dict, depth: int) -> sympy.Basic:
 
 
 @cache
-def _level(depth: int) -> sympy.Dummy:
-    """The bound index at nesting ``depth``: one Dummy per depth, never equal to a user symbol."""
-    return sympy.Dummy(f"ι{depth}", integer=True)
+def _level(depth: int, integer: bool) -> sympy.Dummy:
+    """The bound index at nesting ``depth``: one Dummy per depth, integer when its values
+    lo, lo + 1, … are (an integer ``lo``; the index's own assumptions are dropped, which only
+    weakens), real otherwise (Σ over r = 1/2, 3/2, … of (−1)^(2r) is not that of an integer
+    index); never equal to a user symbol."""
+    return sympy.Dummy(f"ι{depth}", **({"integer": True} if integer else {"real": True}))
 
 
 def check_sum_equal(
@@ -137,7 +155,14 @@ def check_sum_equal(
     """The fact ``lhs = rhs`` between entries (finite sums), compared in ``sum_normal_form``."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     formula = equation(lhs, rhs)
-    verdict = zero_verdict(sum_normal_form(lhs) - sum_normal_form(rhs), timeout_s)
+    steps = [(lim[2] - lim[1]).is_integer for e in formula.atoms(sympy.Sum) for lim in e.limits]
+    if not all(steps):  # limits a whole number of steps apart, or no claim here
+        return _fact(formula, _verdict(UNKNOWN, "sympy", "sum limits not an integer apart"))
+    try:
+        normal = sum_normal_form(lhs) - sum_normal_form(rhs)
+    except (ValueError, TypeError) as exc:
+        return _fact(formula, _verdict(UNKNOWN, "sympy", f"no sum normal form: {exc}"))
+    verdict = zero_verdict(normal, timeout_s)
     if verdict.status == PROVED:
         verdict = _revise(verdict, reason="equal in sum normal form (linearity, index renaming)")
     return _fact(formula, verdict, domain=_domain(formula))

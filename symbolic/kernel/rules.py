@@ -48,6 +48,7 @@ from sympy.core.relational import Equality
 from symbolic.errors import ToolkitError
 from symbolic.kernel.fact import DEFINITION, Fact, _fact, definitions, fixed_names
 from symbolic.kernel.inputs import denominators
+from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.logic import (
     ForAll,
     _Quantifier,
@@ -102,6 +103,24 @@ def _conclude(
     if domain is None:
         domain = tuple(dict.fromkeys(d for p in premises for d in p.domain))
     return _fact(formula, verdict, domain=domain, parts=premises, rule=rule, detail=detail)
+
+
+def _no_condition(fact: Fact, rule: str, own_denominators: bool = False) -> None:
+    """Refused for a fact whose shown domain says more than its symbols' assumptions (a
+    condition it was proved under, x ≠ 0, carried by ``mp`` or ``trans`` from a premise with a
+    denominator): ``gen`` would drop it and ``inst`` instantiate where it fails.
+    ``own_denominators``: a condition d ≠ 0 on a denominator d of the formula itself is no
+    extra (the instance keeps d, and an instance where d = 0 is refused)."""
+    symbols = fact.formula.atoms(sympy.Symbol)
+    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in symbols}
+    if own_denominators:
+        plain |= {f"{sympy.sstr(d)} ≠ 0" for d in denominators(fact.formula)}
+    extra = [d for d in fact.domain if d not in plain]
+    if extra:
+        raise RuleError(
+            f"{rule}: the fact holds under {extra[0]!r}, more than its symbols' "
+            "assumptions: state that condition in the formula first"
+        )
 
 
 def _not_defined(fact: Fact, variables, rule: str) -> None:
@@ -210,6 +229,9 @@ def cong_in_sums(fact: Fact, context: sympy.Lambda) -> Fact:
     (an ``integer=True`` symbol, or a real one); any other capture is refused as by ``cong``.
     Its conclusion is the one ``cong`` draws, and it is recorded as ``cong``."""
     eq = _equation(fact, "cong_in_sums")
+    if isinstance(context, sympy.Lambda):  # an index fixed by a definition or an assumption
+        bound = set().union(*(_bound(n) for n in sympy.preorder_traversal(context.expr)))
+        _not_defined(fact, bound & fact.formula.free_symbols, "cong_in_sums")  # is no index
     lhs = _replace(context, eq.lhs, "cong_in_sums", indices=True)
     rhs = _replace(context, eq.rhs, "cong_in_sums", indices=True)
     return _conclude("cong", equation(lhs, rhs), (fact,), detail=context)
@@ -238,27 +260,45 @@ def member(term: sympy.Basic, s: sympy.Set) -> bool:
         return True
     if s in (sympy.S.Integers, sympy.S.Naturals, sympy.S.Naturals0):
         low = {sympy.S.Integers: None, sympy.S.Naturals: 1, sympy.S.Naturals0: 0}[s]
-        return bool(term.is_integer) and (low is None or bool((term - low).is_nonnegative))
+        return bool(term.is_integer) and (low is None or bool(_has(term - low, "nonnegative")))
     if isinstance(s, sympy.Interval):
 
         def above(x, bound, strict):
             if bound in (-sympy.oo, sympy.oo):
                 return bound == -sympy.oo
-            d = x - bound
-            return bool(d.is_positive) if strict else bool(d.is_nonnegative)
+            return bool(_has(x - bound, "positive" if strict else "nonnegative"))
 
         def below(x, bound, strict):
             if bound in (-sympy.oo, sympy.oo):
                 return bound == sympy.oo
-            d = bound - x
-            return bool(d.is_positive) if strict else bool(d.is_nonnegative)
+            return bool(_has(bound - x, "positive" if strict else "nonnegative"))
 
         return above(term, s.start, s.left_open) and below(term, s.end, s.right_open)
     if isinstance(s, sympy.Union):
         if s == symbol_set(sympy.Symbol("_", nonzero=True, real=True)):
-            return bool(term.is_nonzero)
+            return bool(_has(term, "nonzero"))
         return any(member(term, part) for part in s.args)
     return False
+
+
+_SIGN_OF = {  # a sign assumption, as the certified signs of a number that have it
+    "positive": (1,),
+    "negative": (-1,),
+    "nonnegative": (0, 1),
+    "nonpositive": (0, -1),
+    "nonzero": (1, -1),
+    "zero": (0,),
+}
+
+
+def _has(term: sympy.Basic, key: str) -> bool | None:
+    """``term.is_<key>``, but a sign of a number (no symbols) certified by intervals, never
+    SymPy's working-precision guess."""
+    plain = key.removeprefix("extended_")
+    if plain in _SIGN_OF and not term.free_symbols:
+        sign = certified_sign(term)
+        return None if sign is None else sign in _SIGN_OF[plain]
+    return getattr(term, f"is_{key}", None)
 
 
 def satisfies(term: sympy.Basic, v: sympy.Symbol) -> bool:
@@ -267,9 +307,7 @@ def satisfies(term: sympy.Basic, v: sympy.Symbol) -> bool:
     ranges over its domain *and* its assumed set (the Z3 translation reads both)."""
     term = sympy_value(term)
     return all(
-        getattr(term, f"is_{key}", None) is value
-        for key, value in v.assumptions0.items()
-        if value is not None
+        _has(term, key) is value for key, value in v.assumptions0.items() if value is not None
     )
 
 
@@ -296,6 +334,7 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
     else:
         ranges = {s: symbol_set(s) for s in f.free_symbols if isinstance(s, sympy.Symbol)}
         body = f
+    _no_condition(fact, "inst", own_denominators=True)
     if not isinstance(f, ForAll):
         _not_defined(fact, substitution, "inst")
     for v, t in substitution.items():
@@ -373,13 +412,7 @@ def gen(fact: Fact, variables: tuple[sympy.Symbol, ...]) -> Fact:
             f"gen: the assumptions of {inexact[0]} (odd, prime, ...) are no set a quantifier "
             "writes: use a symbol that is real or integer with a sign at most"
         )
-    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in free if isinstance(s, sympy.Symbol)}
-    extra = [d for d in fact.domain if d not in plain]
-    if extra:
-        raise RuleError(
-            f"gen: the fact holds under {extra[0]!r}, more than its symbols' "
-            "assumptions: state that condition in the formula first"
-        )
+    _no_condition(fact, "gen")
     return _conclude(
         "gen",
         ForAll(variables, fact.formula, domain_of(variables)),

@@ -27,7 +27,7 @@ from symbolic.kernel.branches import assumed_sign, at, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
-from symbolic.kernel.interval_checks import _sign_verdict
+from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
 from symbolic.kernel.points import counterexample, in_domain
@@ -181,6 +181,16 @@ def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None
     return _revise(found, reason=f"lhs − rhs is certified nonzero at {where}")
 
 
+def _defined_somewhere(defined: tuple) -> bool:
+    """Is every denominator of ``defined`` certified nonzero at one point of the domains?"""
+    point = _probe_point(sympy.Mul(*defined))
+    return point is not None and all(
+        d.free_symbols <= set(point)
+        and _sign_verdict(at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status == PROVED
+        for d in defined
+    )
+
+
 def zero_verdict(
     expr: sympy.Expr,
     timeout_s: float = SIMPLIFY_TIMEOUT_S,
@@ -204,7 +214,7 @@ def zero_verdict(
     if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
         nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
         if nonzero.status == PROVED:
-            return _nonzero_difference(nonzero)
+            return _nonzero_difference(nonzero, defined)
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
         reason = "a power too large to compute exactly; its enclosure does not decide"
         return clock.verdict(UNKNOWN, reason)
@@ -228,15 +238,25 @@ def zero_verdict(
         nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS)
         seconds = elapsed + nonzero.seconds
         if nonzero.status == PROVED:
-            return _nonzero_difference(nonzero, seconds=seconds)
+            return _nonzero_difference(nonzero, defined, seconds=seconds)
         if nonzero.status == REFUTED:  # exactly 0 after all
             return clock.verdict(PROVED, "difference is exactly 0", method="exact", seconds=seconds)
     reason = f"difference not reduced to 0: {_short(reduced)}"
     return clock.verdict(UNKNOWN, reason, seconds=elapsed)
 
 
-def _nonzero_difference(nonzero: Verdict, **changes) -> Verdict:
-    """``lhs − rhs = 0`` refuted by the certificate that the difference is a nonzero number."""
+def _nonzero_difference(nonzero: Verdict, defined: tuple = (), **changes) -> Verdict:
+    """``lhs − rhs = 0`` refuted by the certificate that the difference is a nonzero number —
+    where the formula claims anything: its denominators ``defined`` must be certified nonzero
+    at one point (1/d + 1 = 1/d with d ≡ 0 is defined nowhere: unknown, never refuted)."""
+    if defined and not _defined_somewhere(defined):
+        return _revise(
+            nonzero,
+            status=UNKNOWN,
+            reason="the difference is a nonzero number, but no point "
+            "where the formula is defined was found",
+            **changes,
+        )
     return _revise(
         nonzero,
         status=REFUTED,
@@ -392,6 +412,12 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
     if not expr.free_symbols and sign in ("positive", "negative", "nonzero"):
         wanted = {"positive": ">", "negative": "<", "nonzero": "≠"}[sign]  # a number: certify
         return _fact(formula, _sign_verdict(expr, wanted, SIMPLIFY_TIMEOUT_S, MAX_BITS))
+    if not expr.free_symbols:  # ≥ 0, ≤ 0 of a number: certified too, never SymPy's guess
+        got = certified_sign(expr, SIMPLIFY_TIMEOUT_S)
+        ok = {"nonnegative": (0, 1), "nonpositive": (0, -1)}[sign]
+        status = UNKNOWN if got is None else PROVED if got in ok else REFUTED
+        why = "sign not certified" if got is None else f"certified sign {got}"
+        return _fact(formula, _verdict(status, "interval", why, backend=backend("mpmath")))
     answer, reason = assumed_sign(expr, sign)
     if answer is True:
         verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}", backend=label)
