@@ -111,6 +111,10 @@ def check_witness(formula: sympy.Basic, point: dict, cert: dict, read) -> tuple[
         ranges, body = formula.ranges(), formula.body
     else:
         ranges, body = [(s, sympy.S.Reals) for s in formula.free_symbols], formula
+    if any(not isinstance(v, sympy.Symbol) for v, _ in ranges) or body.has(
+        sympy.Indexed, sympy.matrices.expressions.matexpr.MatrixElement
+    ):  # x[0 + 1] and x[1] are one entry, not two variables
+        return "DISAGREES", "a witness gives values to plain symbols, never to entries"
     if not isinstance(body, sympy.Eq):
         return "DISAGREES", "a witness refutes an identity lhs = rhs only"
     if not isinstance(point, dict) or set(point) != {str(v) for v, _ in ranges}:
@@ -156,6 +160,11 @@ def degree_form(formula: sympy.Basic):
     factors.remove(power)
     rest = sympy.Mul(*factors, evaluate=False) if factors else sympy.S.One
     if p in lhs.free_symbols or rest.free_symbols - {z} or lhs.free_symbols - {alpha, z}:
+        return None
+    plain = sympy.Symbol("t", real=True).assumptions0
+    if alpha.assumptions0 != sympy.Symbol("t", positive=True).assumptions0 or (
+        z.assumptions0 != plain
+    ):  # the instances below put in α = 2, |z0| and z = ±1: nothing else may be assumed
         return None
     return p, alpha, z, lhs, rest
 

@@ -20,7 +20,7 @@ from symbolic.evidence.formula_reader import read_formula
 from symbolic.evidence.manifest import Checks, manifest_formula, required_checks, same_formula
 from symbolic.evidence.numbers import NotEnclosed
 from symbolic.evidence.report import Row, weakest
-from symbolic.evidence.rules import derive
+from symbolic.evidence.rules import bound_by, derive
 from symbolic.evidence.spot_checks import spot_check
 from symbolic.kernel import ForAll
 
@@ -269,9 +269,13 @@ def _defined_names(ids: list, by_id: dict[str, dict]) -> set:
 
 
 def _quantified(rule: str, premises: list, detail: sympy.Basic | None) -> set:
-    """The symbols ``gen`` quantifies, or ``inst`` instantiates in an open premise."""
+    """The symbols ``gen`` quantifies, ``inst`` instantiates in an open premise, or a binder of
+    ``cong``'s context binds (an index over which the premise is read for every value)."""
     if rule == "gen" and isinstance(detail, sympy.Tuple):
         return set(detail)
+    if rule == "cong" and isinstance(detail, sympy.Lambda) and premises:
+        bound = {s for n in sympy.preorder_traversal(detail.expr) for s in bound_by(n)}
+        return bound & premises[0].free_symbols
     if rule == "inst" and isinstance(detail, sympy.Tuple) and premises:
         if not isinstance(premises[0], ForAll):
             return {p[0] for p in detail if isinstance(p, sympy.Tuple) and len(p) == 2}

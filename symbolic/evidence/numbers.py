@@ -24,7 +24,7 @@ from fractions import Fraction
 import flint
 import sympy
 from mpmath import iv
-from mpmath.libmp import to_rational
+from mpmath.libmp import finf, fnan, fninf, to_rational
 
 from symbolic.languages.functions import BY_HEAD, OutsideDomain, monotone_enclosure
 
@@ -107,16 +107,16 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         b = ivalue(base, env)
         if b.a <= 0:
             raise NotEnclosed(f"{base} ** {ex}: base not certified positive")
-        return iv.exp(ivalue(ex, env) * iv.log(b))
+        return iv.exp(_moderate(ivalue(ex, env) * iv.log(b)))
     spec = BY_HEAD.get(type(e))
     if spec is not None:  # an elementary function: its row's re-check evaluator
         try:
-            return spec.recheck(ivalue(e.args[0], env))
+            return spec.recheck(_moderate(ivalue(e.args[0], env)))
         except OutsideDomain as exc:
             raise NotEnclosed(str(exc)) from None
     order = exact(e.args[0]) if isinstance(e, sympy.besseli) else None
     if order is not None and order.denominator == 1 and order >= 0:  # I_n, n read exactly
-        x = ivalue(e.args[1], env)
+        x = _moderate(ivalue(e.args[1], env))
         if x.a <= 0:
             raise NotEnclosed("besseli at a non-positive argument")
         n = int(order)
@@ -125,7 +125,7 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         n = exact(e.args[0])
         if n is not None and n.denominator == 1 and 1 <= n <= MAX_FACTORIAL:
             return iv.mpf(math.factorial(int(n) - 1))  # Γ(n) = (n − 1)!, exactly
-        x = ivalue(e.args[0], env)
+        x = _moderate(ivalue(e.args[0], env))
         if x.a < 2:  # Γ increases on [x₀ ≈ 1.4616, ∞); 2 keeps clear of its minimum
             raise NotEnclosed("gamma below 2")
         return _special(flint.arb.gamma, x)
@@ -153,10 +153,32 @@ def _even_power(b, n):
     return iv.mpf([0, m.b]) if n else iv.mpf(1)
 
 
+MAX_END_BITS = 100_000  # |end point| below 2^100000, and above 2^−100000 unless 0
+
+
 def end_points(box) -> tuple[Fraction, Fraction]:
     """An ``mpmath.iv`` interval's end points (raw floats: sign, man, exp, bc) as exact
-    fractions."""
-    return tuple(Fraction(*to_rational(raw)) for raw in box._mpi_)
+    fractions. An infinite end (a division by an interval holding 0: mpmath would make it 0),
+    one beyond ``MAX_END_BITS`` and an inverted box are ``NotEnclosed``."""
+    out = []
+    for raw in box._mpi_:
+        sign, man, exp, bc = raw
+        if raw in (finf, fninf, fnan) or (man and abs(exp + bc) > MAX_END_BITS):
+            raise NotEnclosed("an enclosure with an infinite or outsized end")
+        out.append(Fraction(*to_rational(raw)))
+    if out[0] > out[1]:
+        raise NotEnclosed("an inverted enclosure")
+    return out[0], out[1]
+
+
+MAX_ARGUMENT = iv.mpf(2) ** 4096  # beyond: sin, cos, … would reduce a huge argument forever
+
+
+def _moderate(x):
+    """``x`` when both ends are within ±2^4096, else ``NotEnclosed``."""
+    if not (-MAX_ARGUMENT < x.a and x.b < MAX_ARGUMENT):
+        raise NotEnclosed("an argument too large to evaluate a function at")
+    return x
 
 
 MAX_EXACT_BITS = 1_000_000  # an exact power larger than this is left to intervals

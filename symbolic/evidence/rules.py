@@ -59,7 +59,7 @@ _FACTS = (
 )
 
 
-def _bound(node: sympy.Basic) -> set:
+def bound_by(node: sympy.Basic) -> set:
     """What ``node`` binds inside it (a Derivative's or Limit's variables too: a term put in
     for another symbol must not bring them into what is differentiated)."""
     if isinstance(node, (ForAll, Exists, sympy.Lambda, sympy.Derivative)):
@@ -72,7 +72,7 @@ def _bound(node: sympy.Basic) -> set:
 def _no_capture_by_instance(body: sympy.Basic, mapping: dict) -> None:
     free = set().union(*(t.free_symbols for t in mapping.values()))
     for node in sympy.preorder_traversal(body):
-        if any(node.has(v) for v in mapping) and _bound(node) & free:
+        if any(node.has(v) for v in mapping) and bound_by(node) & free:
             raise ValueError("inst: a binder of the premise captures a symbol of the terms")
 
 
@@ -114,7 +114,7 @@ def _no_capture(
     for node in sympy.preorder_traversal(context.expr):
         if not node.has(hole):
             continue
-        captured = _bound(node) & free
+        captured = bound_by(node) & free
         if captured and not (
             indices
             and isinstance(node, (sympy.Sum, sympy.Product))

@@ -807,3 +807,63 @@ def test_a_spot_check_samples_integers_beyond_the_few_near_zero():
 
     n = sympy.Symbol("n", integer=True, positive=True)
     assert spot_check(sympy.Eq(sympy.Min(n, 3), n, evaluate=False))[0] == "DISAGREES"
+
+
+# -- round 4 (session 11): the re-check's numbers and certificates ----------------------------
+
+
+def test_an_infinite_or_outsized_enclosure_is_not_a_number():
+    """mpmath's to_rational reads ±∞ as 0: 1/(x − x + 1)-style poles decided ≤ 0 from [0, 0]."""
+    from mpmath import iv
+
+    from symbolic.evidence.numbers import NotEnclosed, _moderate, enclose, end_points
+
+    with pytest.raises(NotEnclosed, match="infinite"):
+        end_points(iv.mpf(1) / iv.mpf([-1, 1]))
+    with pytest.raises(NotEnclosed, match="too large"):  # sin(2^(10^256/3)) ran for ever
+        _moderate(iv.mpf(2) ** 5000)
+    assert enclose(sympy.sin(sympy.Integer(3)), ">")[0] is True
+    assert end_points(iv.mpf([1, 2])) == (1, 2)
+
+
+def test_a_witness_gives_values_to_symbols_never_to_entries():
+    from symbolic.evidence.certificates import check_witness
+
+    X = sympy.IndexedBase("x")
+    same_entry = sympy.Eq(X[sympy.Add(0, 1, evaluate=False)], X[1], evaluate=False)
+    point = {str(s): "1" for s in same_entry.free_symbols}
+    outcome, _ = check_witness(same_entry, point, {}, read_formula)
+    assert outcome == "DISAGREES"
+
+
+def test_no_degree_reads_only_the_kernels_shape():
+    """α positive and z real, nothing more: a positive z (u = −1 plugged in) or an integer α
+    (α = 1/2 plugged in) is not that shape."""
+    from symbolic.evidence.certificates import degree_form
+    from symbolic.kernel import Exists, ForAll
+
+    p = sympy.Symbol("p", real=True)
+    alpha = sympy.Symbol("alpha", positive=True)
+    for z in (sympy.Symbol("z", real=True), sympy.Symbol("z", positive=True)):
+        body = sympy.Eq(alpha * z, sympy.Mul(sympy.Pow(alpha, p, evaluate=False), z))
+        shape = degree_form(
+            Exists(
+                (p,),
+                ForAll(
+                    (alpha, z), body, sympy.Tuple(sympy.Interval.open(0, sympy.oo), sympy.S.Reals)
+                ),
+            )
+        )
+        assert (shape is not None) == (not z.is_positive)
+
+
+def test_cong_reads_no_fixed_name_as_an_index(tmp_path):
+    k, h = sympy.Symbol("k", integer=True), sympy.Symbol("h")
+    hyp = fact_node("s1", sympy.Eq(k, 1, evaluate=False), "assumption", kind="assumption")
+    context = sympy.Lambda(h, sympy.Sum(h, (k, 1, 3)))
+    six_is_three = sympy.Eq(sympy.Sum(k, (k, 1, 3)), sympy.Sum(1, (k, 1, 3)), evaluate=False)
+    forged = _rule_node("s2", six_is_three, "cong", ["s1"], context)
+    write_export(tmp_path, [hyp, forged], rests_on=[hyp["formula"]], statement=forged)
+    rows, code, _ = rc.recheck(tmp_path)
+    assert code == rc.EXIT_DISAGREE
+    assert "cong over k" in next(r.answer for r in rows if r.node == "s2")
