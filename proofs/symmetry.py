@@ -514,7 +514,7 @@ def _law_results(wanted: set[str], torch: bool = False, norm: str = "rms") -> li
     from numeric_checks.block_torch import law_checks
 
     training = training_checks()
-    trained = law_checks(norm="layer" if norm == "layer" else "rms") if torch else {}
+    trained = law_checks(norm=norm) if torch else {}
     by_law = {
         "qk": [c for c in training if "W_Qᵀ" in c.name],
         "vo": [c for c in training if "W_Vᵀ" in c.name],

@@ -110,7 +110,7 @@ def _made_concrete(e: sympy.Basic, matrices: dict, functions: dict) -> sympy.Bas
     return e
 
 
-def _matrix_symbols(body: sympy.Basic) -> set:
+def _sizes_and_indices(body: sympy.Basic) -> set:
     """The symbols that size or index something — a matrix's shape, an entry's index, a sum's
     or product's limits: sampled small."""
     out = set()
@@ -131,7 +131,7 @@ def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
     from symbolic.limits import deadline
 
     values = {}
-    small = _matrix_symbols(body)
+    small = _sizes_and_indices(body)
     for v, dom in ranges:
         value = _sample(rng, v, dom, small=v in small)
         if value is None:

@@ -15,7 +15,7 @@ import sympy
 
 from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, fixed_names
 from symbolic.kernel.inputs import as_input, denominators
-from symbolic.kernel.logic import ForAll
+from symbolic.kernel.logic import ForAll, set_text, symbol_set
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 
 
@@ -85,9 +85,10 @@ def negate(fact: Fact) -> Fact:
     with a free function symbol could state: that negation is unknown."""
     if fact.admitted:
         raise ValueError("only a checked fact can be negated")
-    if fact.rule and any("≠" in d for d in fact.domain):  # a condition a rule carried along
+    extra = extra_conditions(fact, own_denominators=True)  # the negation binds those alone
+    if extra:
         raise ValueError(
-            f"the fact holds under {fact.domain[0]!r}, which its formula does not state: no "
+            f"the fact holds under {extra[0]!r}, which its formula does not state: no "
             "negation of it says what was shown"
         )
     fixed = fixed_names(fact) & fact.formula.free_symbols
@@ -107,6 +108,17 @@ def negate(fact: Fact) -> Fact:
             "¬∀ over a free function symbol is not what it showed",
         )
     return _fact(sympy.Not(closed, evaluate=False), verdict, parts=(fact,))
+
+
+def extra_conditions(fact: Fact, own_denominators: bool = False) -> list[str]:
+    """The conditions of ``fact``'s shown domain beyond its symbols' assumptions: one it was
+    proved under (x ≠ 0, carried by ``mp`` or ``trans`` from a premise with a denominator) and
+    its formula does not state. ``own_denominators``: d ≠ 0 for a denominator d of the formula
+    itself is no extra (an instance keeps d; a negation guards it)."""
+    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in fact.formula.atoms(sympy.Symbol)}
+    if own_denominators:
+        plain |= {f"{sympy.sstr(d)} ≠ 0" for d in denominators(fact.formula)}
+    return [d for d in fact.domain if d not in plain]
 
 
 def _closed_formula(formula: sympy.Basic) -> sympy.Basic:

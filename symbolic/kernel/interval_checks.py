@@ -24,7 +24,7 @@ from symbolic.kernel.intervals import (
     tight_enclosure,
 )
 from symbolic.kernel.logic import ForAll, sympy_value
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock, Verdict
 from symbolic.limits import BudgetExceeded, deadline
 from symbolic.versions import backend
 
@@ -78,17 +78,18 @@ def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: in
     return clock.verdict(status, reason, method=method, certificate=cert, backend=label)
 
 
-def certified_sign(value: sympy.Expr, timeout_s: float = 2.0) -> int | None:
+def certified_sign(value: sympy.Expr, timeout_s: float = 2.0) -> tuple[int | None, Verdict]:
     """The sign of the closed ``value`` (1, −1; 0 only when exactly 0), certified exactly or
-    by intervals; None when undecided. Never SymPy's own sign of a number, which compares at a
-    working precision (log(e⁻¹⁰⁰ + 1) − log(e⁻⁹⁹ + 1) came out nonnegative)."""
+    by intervals, with the verdict that decided it (its certificate); None when undecided.
+    Never SymPy's own sign of a number, which compares at a working precision
+    (log(e⁻¹⁰⁰ + 1) − log(e⁻⁹⁹ + 1) came out nonnegative)."""
     above = _sign_verdict(value, ">", timeout_s, MAX_BITS)
     if above.status == PROVED:
-        return 1
+        return 1, above
     below = _sign_verdict(value, "<", timeout_s, MAX_BITS)
     if below.status == PROVED:
-        return -1
-    return 0 if above.status == below.status == REFUTED else None
+        return -1, below
+    return (0 if above.status == below.status == REFUTED else None), below
 
 
 def check_nonzero(

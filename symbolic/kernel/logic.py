@@ -190,22 +190,30 @@ def symbol_set(v: sympy.Symbol) -> sympy.Set:
     return NONZERO if v.is_nonzero else REALS
 
 
-_SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero")
+SIGNS = ("zero", "positive", "negative", "nonnegative", "nonpositive", "nonzero")
+
+
+def kind_and_sign(v: sympy.Symbol) -> tuple[str, str | None] | None:
+    """``("integer" | "real", sign or None)`` when ``v``'s assumptions are exactly those (no
+    assumptions at all: a real symbol); None for any other (odd, prime, rational, complex,
+    ...). What a quantifier's set and the Z3 translation can state of a variable."""
+    a = v.assumptions0
+    if a in ({}, {"commutative": True}):
+        return "real", None
+    if v.is_real is not True:
+        return None
+    kind = "integer" if v.is_integer else "real"
+    sign = next((k for k in SIGNS if a.get(k)), None)
+    canon = sympy.Symbol("t", **{kind: True}, **({sign: True} if sign else {})).assumptions0
+    return (kind, sign) if canon == a else None
 
 
 def exact_set(v: sympy.Symbol) -> sympy.Set | None:
     """``symbol_set(v)`` when it is exactly the set ``v``'s assumptions say (real or integer,
-    with a sign at most); None for assumptions no such set writes (odd, even, prime, rational,
-    imaginary, ...)."""
-    a = v.assumptions0
-    if a in ({}, {"commutative": True}):
-        return REALS
-    if v.is_real is not True:
-        return None
-    kind = "integer" if v.is_integer else "real"
-    sign = next((k for k in _SIGNS if a.get(k)), None)
-    canon = sympy.Symbol("t", **{kind: True}, **({sign: True} if sign else {})).assumptions0
-    return symbol_set(v) if canon == a else None
+    with a sign at most, not zero); None for assumptions no such set writes (odd, even, prime,
+    rational, imaginary, ...)."""
+    found = kind_and_sign(v)
+    return symbol_set(v) if found is not None and found[1] != "zero" else None
 
 
 def domain_of(variables: Iterable[sympy.Symbol]) -> sympy.Set | sympy.Tuple:

@@ -46,6 +46,7 @@ import sympy
 from sympy.core.relational import Equality
 
 from symbolic.errors import ToolkitError
+from symbolic.kernel.admitted import extra_conditions
 from symbolic.kernel.fact import DEFINITION, Fact, _fact, definitions, fixed_names
 from symbolic.kernel.inputs import denominators
 from symbolic.kernel.interval_checks import certified_sign
@@ -57,7 +58,6 @@ from symbolic.kernel.logic import (
     equation,
     exact_set,
     literal_replace,
-    set_text,
     symbol_set,
     sympy_value,
 )
@@ -106,16 +106,10 @@ def _conclude(
 
 
 def _no_condition(fact: Fact, rule: str, own_denominators: bool = False) -> None:
-    """Refused for a fact whose shown domain says more than its symbols' assumptions (a
-    condition it was proved under, x ≠ 0, carried by ``mp`` or ``trans`` from a premise with a
-    denominator): ``gen`` would drop it and ``inst`` instantiate where it fails.
-    ``own_denominators``: a condition d ≠ 0 on a denominator d of the formula itself is no
-    extra (the instance keeps d, and an instance where d = 0 is refused)."""
-    symbols = fact.formula.atoms(sympy.Symbol)
-    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in symbols}
-    if own_denominators:
-        plain |= {f"{sympy.sstr(d)} ≠ 0" for d in denominators(fact.formula)}
-    extra = [d for d in fact.domain if d not in plain]
+    """Refused for a fact proved under a condition its formula does not state
+    (``admitted.extra_conditions``): ``gen`` would drop it and ``inst`` instantiate where it
+    fails."""
+    extra = extra_conditions(fact, own_denominators)
     if extra:
         raise RuleError(
             f"{rule}: the fact holds under {extra[0]!r}, more than its symbols' "
@@ -296,7 +290,7 @@ def _has(term: sympy.Basic, key: str) -> bool | None:
     SymPy's working-precision guess."""
     plain = key.removeprefix("extended_")
     if plain in _SIGN_OF and not term.free_symbols:
-        sign = certified_sign(term)
+        sign, _ = certified_sign(term)
         return None if sign is None else sign in _SIGN_OF[plain]
     return getattr(term, f"is_{key}", None)
 

@@ -166,14 +166,8 @@ def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None
     ):
         return None
     point = _probe_point(expr)
-    if point is None:
+    if point is None or not _nonzero_at(defined, point):
         return None
-    for d in defined:
-        if (
-            not d.free_symbols <= set(point)
-            or _sign_verdict(at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status != PROVED
-        ):
-            return None
     found = counterexample(expr, 0, point, timeout_s=PROBE_TIMEOUT_S, max_bits=PROBE_BITS).verdict
     if found.status != REFUTED:
         return None
@@ -181,14 +175,19 @@ def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None
     return _revise(found, reason=f"lhs − rhs is certified nonzero at {where}")
 
 
-def _defined_somewhere(defined: tuple) -> bool:
-    """Is every denominator of ``defined`` certified nonzero at one point of the domains?"""
-    point = _probe_point(sympy.Mul(*defined))
-    return point is not None and all(
+def _nonzero_at(defined: tuple, point: dict) -> bool:
+    """Is every denominator of ``defined`` certified nonzero at ``point``?"""
+    return all(
         d.free_symbols <= set(point)
         and _sign_verdict(at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status == PROVED
         for d in defined
     )
+
+
+def _defined_somewhere(defined: tuple) -> bool:
+    """Is every denominator of ``defined`` certified nonzero at one point of the domains?"""
+    point = _probe_point(sympy.Mul(*defined))
+    return point is not None and _nonzero_at(defined, point)
 
 
 def zero_verdict(
@@ -413,11 +412,11 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
         wanted = {"positive": ">", "negative": "<", "nonzero": "≠"}[sign]  # a number: certify
         return _fact(formula, _sign_verdict(expr, wanted, SIMPLIFY_TIMEOUT_S, MAX_BITS))
     if not expr.free_symbols:  # ≥ 0, ≤ 0 of a number: certified too, never SymPy's guess
-        got = certified_sign(expr, SIMPLIFY_TIMEOUT_S)
+        got, decided = certified_sign(expr, SIMPLIFY_TIMEOUT_S)
         ok = {"nonnegative": (0, 1), "nonpositive": (0, -1)}[sign]
         status = UNKNOWN if got is None else PROVED if got in ok else REFUTED
-        why = "sign not certified" if got is None else f"certified sign {got}"
-        return _fact(formula, _verdict(status, "interval", why, backend=backend("mpmath")))
+        why = "sign not certified" if got is None else f"{decided.reason}: sign {got}"
+        return _fact(formula, _revise(decided, status=status, reason=why))
     answer, reason = assumed_sign(expr, sign)
     if answer is True:
         verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}", backend=label)

@@ -23,7 +23,7 @@ import sympy
 import z3
 
 from symbolic.errors import InvalidArgument
-from symbolic.kernel.logic import Exists, ForAll, sympy_value
+from symbolic.kernel.logic import Exists, ForAll, kind_and_sign, sympy_value
 
 
 class Untranslatable(InvalidArgument, TypeError):
@@ -37,29 +37,20 @@ MAX_Z3_POWER = 64  # x**n is handed to Z3 as a product of |n| factors
 # declaration at all, the one declaration of a function Z3 can take as ℝ → ℝ.
 _REAL_FUNCTION = dict(sympy.Function("probe", real=True)._kwargs)
 
-_SIGNS = ("zero", "positive", "negative", "nonnegative", "nonpositive", "nonzero")
-
 
 def _sort_of(s: sympy.Symbol) -> tuple[str, str | None]:
     """``("integer" | "real", sign or None)`` read off ``s``'s assumptions, or refused."""
-    a = s.assumptions0
-    if a in ({}, {"commutative": True}):
-        return "real", None  # no assumptions: a real variable (docs/api.md)
+    found = kind_and_sign(s)
+    if found is not None:
+        return found
     if s.is_real is not True:
         raise Untranslatable(
             f"{s} is not declared real: Z3 decides formulas over ℝ "
             "(declare it real=True, positive=True, integer=True, ...)"
         )
-    kind = "integer" if s.is_integer else "real"
-    sign = next((k for k in _SIGNS if a.get(k)), None)
-    canon = sympy.Symbol("t", **{kind: True}, **({sign: True} if sign else {})).assumptions0
-    if canon != a:
-        extra = sorted(k for k in set(a) | set(canon) if a.get(k) != canon.get(k))
-        raise Untranslatable(
-            f"the assumptions {', '.join(extra)} of {s} have no Z3 translation "
-            "(real, integer and a sign have)"
-        )
-    return kind, sign
+    raise Untranslatable(
+        f"the assumptions of {s} have no Z3 translation (real, integer and a sign have)"
+    )
 
 
 _SIGN_HYPOTHESIS = {
