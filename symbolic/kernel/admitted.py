@@ -16,6 +16,7 @@ import sympy
 from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, fixed_names
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.logic import ForAll, set_text, symbol_set
+from symbolic.kernel.membership import unmet
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 
 
@@ -26,6 +27,9 @@ def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
         raise TypeError(f"name={name!r}: a definition names a SymPy Symbol")
     if name in value.free_symbols:
         raise ValueError(f"define({name}, …): the name occurs in its own value")
+    missing = unmet(value, name)  # c > 0 defined as −1 would prove anything
+    if missing:
+        raise ValueError(f"define({name}, …): the value is not decided to be {missing[0]}")
     formula = sympy.Eq(name, value, evaluate=False)
     return _fact(
         formula,

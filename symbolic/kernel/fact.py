@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 import sympy
 
+from symbolic.errors import InvalidArgument
+from symbolic.kernel.logic import _Quantifier
 from symbolic.kernel.verdict import (
     PROVED,
     REFUTED,
@@ -129,18 +131,35 @@ def definitions(fact: Fact) -> dict[sympy.Basic, list[sympy.Basic]]:
 
 def fixed_names(fact: Fact) -> frozenset:
     """The symbols ``fact``'s derivation fixes: the names its definitions give, and the free
-    symbols of its assumptions and oracle results (∀-introduction's side condition: no
-    variable free in an open hypothesis is generalised or instantiated)."""
+    symbols of its definitions' values, assumptions and oracle results (∀-introduction's side
+    condition: no variable free in an open hypothesis is generalised or instantiated; from
+    ``c := x``, ``∀x: c = x`` would give 0 = c = 1)."""
     names, stack = set(definitions(fact)), [fact]
     while stack:
         f = stack.pop()
-        if f.kind in (ASSUMPTION, ORACLE):
+        if f.kind in (ASSUMPTION, ORACLE, DEFINITION):
             names |= {s for s in f.formula.free_symbols if isinstance(s, sympy.Symbol)}
         stack.extend(f.parts)
     return frozenset(names)
 
 
+def _bound_names_unique(formula: sympy.Basic) -> None:
+    """A formula is read from its text: a quantifier's variable and another symbol of the same
+    name in its body (``∀ x ∈ ℝ`` over a body whose ``x`` is a second, positive symbol) print
+    alike, and the text would say another formula."""
+    if not isinstance(formula, sympy.Basic):
+        return
+    for q in formula.atoms(_Quantifier):
+        for v in q.variables:
+            if any(str(s) == str(v) and s != v for s in q.body.atoms(sympy.Symbol)):
+                raise InvalidArgument(
+                    f"the quantifier's variable {v} and another symbol of that name (other "
+                    "assumptions) would print alike: rename one"
+                )
+
+
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
+    _bound_names_unique(formula)
     with _mint():
         return Fact(formula, verdict, **kw)
 

@@ -96,6 +96,10 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
             and max(abs(int(node.p)).bit_length(), int(node.q).bit_length()) > MAX_NUMBER_BITS
         ):
             raise InvalidArgument(f"{name}: a number of more than {MAX_NUMBER_BITS} bits")
+        if isinstance(node, sympy.log) and len(node.args) != 1:  # SymPy reads args[0] alone
+            raise InvalidArgument(  # (log(2, -8) would be real): the base is no argument here
+                f"{name}: {sympy.sstr(node)[:60]} has a base; write log(x)/log(b)"
+            )
         if isinstance(node, sympy.Pow) and node.base == 0 and node.exp.is_negative:
             raise InvalidArgument(f"{name}: {sympy.sstr(node)} divides by 0")
         if isinstance(node, sympy.Subs) and _sequential_trap(node):

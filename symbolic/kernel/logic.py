@@ -107,6 +107,10 @@ def conjunction(*formulas: sympy.Basic) -> sympy.Basic:
 class _Quantifier(Boolean):
     symbol_text = "?"
     symbol_latex = "?"
+    # Its scope runs to the end of the text: inside ∧, ∨, ¬ or ⇒ it is parenthesised
+    # (lowest precedence for the text printer, a Boolean for the LaTeX one).
+    precedence = 1
+    is_Boolean = True
 
     def __new__(
         cls,

@@ -45,10 +45,10 @@ from collections.abc import Mapping
 import sympy
 from sympy.core.relational import Equality
 
-from symbolic.errors import ToolkitError
+from symbolic.errors import InvalidArgument, ToolkitError
 from symbolic.kernel.admitted import extra_conditions
 from symbolic.kernel.fact import DEFINITION, Fact, _fact, definitions, fixed_names
-from symbolic.kernel.inputs import denominators
+from symbolic.kernel.inputs import admitted_input, denominators
 from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.logic import (
     ForAll,
@@ -61,6 +61,7 @@ from symbolic.kernel.logic import (
     symbol_set,
     sympy_value,
 )
+from symbolic.kernel.membership import member, satisfies
 from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
 
 
@@ -88,6 +89,15 @@ def _conclude(
         twice = sorted(str(n) for n, values in merged.items() if len(values) > 1)
         if twice:
             raise RuleError(f"{rule}: the premises define {twice[0]} differently")
+        circular = _circular({n: next(iter(values)) for n, values in merged.items()})
+        if circular:
+            raise RuleError(f"{rule}: the premises define {circular} in terms of itself")
+    try:  # the terms a rule puts in place are read as a checker's input is
+        if admitted_input(formula, rule) is not formula:
+            raise InvalidArgument(f"{rule}: a Float in the terms put in place; pass exact numbers")
+    except InvalidArgument as exc:
+        raise RuleError(str(exc)) from None
+    _divisors_certified(rule, formula, *(p.formula for p in premises))
     if all(_holds(p) for p in premises):
         verdict = _verdict(
             PROVED, "rule", f"{rule} from {len(premises)} premise(s)", seconds=seconds
@@ -244,73 +254,45 @@ def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
     )
 
 
-def member(term: sympy.Basic, s: sympy.Set) -> bool:
-    """Is ``term`` in ``s`` for every value of its symbols? Decided from SymPy's assumptions;
-    False when they do not say (the instantiation is then refused)."""
-    term = sympy_value(term)
-    if not (term.is_extended_real and term.is_finite):
-        return False
-    if s == sympy.S.Reals:
-        return True
-    if s in (sympy.S.Integers, sympy.S.Naturals, sympy.S.Naturals0):
-        low = {sympy.S.Integers: None, sympy.S.Naturals: 1, sympy.S.Naturals0: 0}[s]
-        return bool(term.is_integer) and (low is None or bool(_has(term - low, "nonnegative")))
-    if isinstance(s, sympy.Interval):
-
-        def above(x, bound, strict):
-            if bound in (-sympy.oo, sympy.oo):
-                return bound == -sympy.oo
-            return bool(_has(x - bound, "positive" if strict else "nonnegative"))
-
-        def below(x, bound, strict):
-            if bound in (-sympy.oo, sympy.oo):
-                return bound == sympy.oo
-            return bool(_has(bound - x, "positive" if strict else "nonnegative"))
-
-        return above(term, s.start, s.left_open) and below(term, s.end, s.right_open)
-    if isinstance(s, sympy.Union):
-        if s == symbol_set(sympy.Symbol("_", nonzero=True, real=True)):
-            return bool(_has(term, "nonzero"))
-        return any(member(term, part) for part in s.args)
-    return False
+def _circular(values: Mapping) -> str | None:
+    """A defined name whose value, unfolded through the other definitions, contains the name
+    (``c := d + 1, d := c + 1`` proves 0 = 2), or None."""
+    for start in values:
+        seen, stack = set(), [start]
+        while stack:
+            for used in sympy_value(values[stack.pop()]).free_symbols & set(values):
+                if used == start:
+                    return str(start)
+                if used not in seen:
+                    seen.add(used)
+                    stack.append(used)
+    return None
 
 
-_SIGN_OF = {  # a sign assumption, as the certified signs of a number that have it
-    "positive": (1,),
-    "negative": (-1,),
-    "nonnegative": (0, 1),
-    "nonpositive": (0, -1),
-    "nonzero": (1, -1),
-    "zero": (0,),
-}
-
-
-def _has(term: sympy.Basic, key: str) -> bool | None:
-    """``term.is_<key>``, but a sign of a number (no symbols) certified by intervals, never
-    SymPy's working-precision guess."""
-    plain = key.removeprefix("extended_")
-    if plain in _SIGN_OF and not term.free_symbols:
-        sign, _ = certified_sign(term)
-        return None if sign is None else sign in _SIGN_OF[plain]
-    return getattr(term, f"is_{key}", None)
-
-
-def satisfies(term: sympy.Basic, v: sympy.Symbol) -> bool:
-    """Does ``term`` have every assumption of ``v`` (odd, even, prime, ... as well as sign and
-    integrality), as SymPy's assumptions decide for every value of its symbols? A variable
-    ranges over its domain *and* its assumed set (the Z3 translation reads both)."""
-    term = sympy_value(term)
-    return all(
-        _has(term, key) is value for key, value in v.assumptions0.items() if value is not None
-    )
-
-
-def _closed_denominators(e: sympy.Basic) -> tuple:
-    return tuple(
+def _closed_denominators(*exprs: sympy.Basic) -> set:
+    return {
         n.base
+        for e in exprs
         for n in sympy.preorder_traversal(e)
         if isinstance(n, sympy.Pow) and n.exp.is_negative and not n.base.free_symbols
-    )
+    }
+
+
+_NONZERO: dict = {}  # closed divisor → certified nonzero (exactly or by intervals)
+
+
+def _divisors_certified(rule: str, *formulas: sympy.Basic) -> None:
+    """Every closed divisor in a rule's premises and conclusion must be certified nonzero: a
+    premise claims nothing where it divides by 0, so a chain through ``c·c⁻¹`` with
+    ``c = max(1, 2) − 2`` would prove 1 = 0 (SymPy's ``is_zero`` of ``c`` is undecided)."""
+    for d in _closed_denominators(*formulas):
+        if d not in _NONZERO:
+            _NONZERO[d] = certified_sign(d, timeout_s=1.0)[0] in (1, -1)
+        if not _NONZERO[d]:
+            raise RuleError(
+                f"{rule}: divides by {sympy.sstr(d)[:60]}, not certified nonzero (where a "
+                "formula divides by 0 it claims nothing)"
+            )
 
 
 def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
@@ -344,7 +326,7 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
         if any(node.has(v) for v in substitution) and _bound(node) & captured:
             raise RuleError("inst: a binder of the formula would capture a symbol of the terms")
     new_body = _substitute(body, substitution)
-    if any(d.is_zero for d in denominators(new_body) + _closed_denominators(new_body)):
+    if any(d.is_zero for d in denominators(new_body)):
         raise RuleError("inst: the instance divides by 0 (where the premise claims nothing)")
     if isinstance(f, ForAll):
         rest = [(v, s) for v, s in f.ranges() if v not in substitution]

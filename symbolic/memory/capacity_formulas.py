@@ -229,7 +229,7 @@ def signal_form(store: MemoryStore) -> sympy.Expr:
 
 def mstar(law: str) -> sympy.Symbol:
     """The name ``M*`` of a store's capacity under a law (defined in its derivation)."""
-    return sympy.Symbol(f"M*_{law}", positive=True)
+    return sympy.Symbol(f"M*_{law}")  # a name for its value, no assumption the value lacks
 
 
 def square_degrees(store: MemoryStore) -> list[int]:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import sympy
 from sympy.core.relational import Relational
+from sympy.printing.latex import accepted_latex_functions
 
 from symbolic.engine import Step, Verdict
 from symbolic.render.latex_text import RELATIONS, escape, math, prose
@@ -21,7 +22,8 @@ BREAK_CHARS = 30  # a wider formula is printed so that TeX can break it (latex_b
 
 
 def visible_width(code: str) -> int:
-    """Rough width of math-mode LaTeX in characters: a command is one glyph, braces, script
+    """Rough width of math-mode LaTeX in characters: a command is one glyph (a function name
+    such as ``\\tanh`` its letters), braces, script
     markers and break points (``\\allowbreak``, ``\\*``) are nothing, a fraction is as wide as
     its wider part."""
     code = re.sub(
@@ -33,7 +35,11 @@ def visible_width(code: str) -> int:
     frac = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
     while frac.search(code):
         code = frac.sub(lambda m: "x" * max(len(m[1]), len(m[2])), code)
-    code = re.sub(r"\\[a-zA-Z]+", "x", code)
+    code = re.sub(  # \tanh is four glyphs wide, \alpha one
+        r"\\([a-zA-Z]+)",
+        lambda m: "x" * (len(m[1]) if m[1] in accepted_latex_functions else 1),
+        code,
+    )
     return len(re.sub(r"[{}^_\s&]", "", code))
 
 
