@@ -1,7 +1,7 @@
 """What the kernel's point refutation buys: ``check_equal`` on false steps, with and without it.
 
 ``check_equal`` tries the difference at a point of the symbols' domains before ``simplify``
-runs (``symbolic.kernel.sympy_checks._refuted_at_a_point``). This takes the mutants of the
+runs (``symbolic.kernel.probes._refuted_at_a_point``). This takes the mutants of the
 equational steps of the theorem modules (``tests/mutation_engine.py``, as
 ``benchmarks/mutation_score.py`` does) and gives each to ``check_equal`` twice in this one
 run — with the probe, and with it switched off (``simplify`` alone, as before it existed) —
@@ -39,16 +39,17 @@ def scalar(e) -> bool:
 
 
 def timed(pairs, probe: bool) -> tuple[float, Counter]:
-    saved = sympy_checks._refuted_at_a_point
+    saved = sympy_checks._refuted_at_a_point, sympy_checks._refuted_at_points
     if not probe:
-        sympy_checks._refuted_at_a_point = lambda expr: None
+        sympy_checks._refuted_at_a_point = lambda *a, **k: None
+        sympy_checks._refuted_at_points = lambda *a, **k: None
     try:
         sympy.core.cache.clear_cache()
         start = time.process_time()
         counts = Counter(check_equal(lhs, rhs).status for lhs, rhs in pairs)
         return time.process_time() - start, counts
     finally:
-        sympy_checks._refuted_at_a_point = saved
+        sympy_checks._refuted_at_a_point, sympy_checks._refuted_at_points = saved
 
 
 def main(argv=None) -> int:

@@ -212,7 +212,9 @@ def second_form(form: TiedForm, law: str) -> sympy.Expr:
 
 def mstar(form_name: str, law: str) -> sympy.Symbol:
     """The name ``M*`` of a tied store's capacity (``sym`` or ``gated``) under a law."""
-    return sympy.Symbol(f"M*_{form_name},{law}", positive=True)
+    return sympy.Symbol(
+        f"M*_{form_name},{law}"
+    )  # a name for its value (its sign is not SymPy's to decide)
 
 
 def capacity_statement(act: str) -> sympy.Basic:

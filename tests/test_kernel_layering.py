@@ -32,7 +32,7 @@ SUBMODULE_ACCESS = {
     "tests/kernel/test_special.py": "the special-function enclosures themselves (besseli, gamma)",
     "tests/kernel/test_special_arb.py": "the Arb ball ↔ interval conversions and their rounding",
     "tests/symbolic/test_capacity.py": "lowers special's precision cap to see the refusal",
-    "tests/kernel/test_point_refutation.py": "sympy_checks' probe point, points.in_domain",
+    "tests/kernel/test_point_refutation.py": "probes' probe point, sympy_checks, points.in_domain",
     "tests/symbolic/test_check.py": "sympy_checks' budget of the quick exp form",
     "tests/mutation_engine.py": "the null checker replaces the deciders inside each module",
     "benchmarks/point_refutation.py": "times check_equal without sympy_checks' point probe",

@@ -17,8 +17,6 @@ from typing import Any, Literal
 
 import sympy
 
-from symbolic.errors import InvalidArgument
-from symbolic.kernel.logic import _Quantifier
 from symbolic.kernel.verdict import (
     PROVED,
     REFUTED,
@@ -143,23 +141,7 @@ def fixed_names(fact: Fact) -> frozenset:
     return frozenset(names)
 
 
-def _bound_names_unique(formula: sympy.Basic) -> None:
-    """A formula is read from its text: a quantifier's variable and another symbol of the same
-    name in its body (``∀ x ∈ ℝ`` over a body whose ``x`` is a second, positive symbol) print
-    alike, and the text would say another formula."""
-    if not isinstance(formula, sympy.Basic):
-        return
-    for q in formula.atoms(_Quantifier):
-        for v in q.variables:
-            if any(str(s) == str(v) and s != v for s in q.body.atoms(sympy.Symbol)):
-                raise InvalidArgument(
-                    f"the quantifier's variable {v} and another symbol of that name (other "
-                    "assumptions) would print alike: rename one"
-                )
-
-
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
-    _bound_names_unique(formula)
     with _mint():
         return Fact(formula, verdict, **kw)
 

@@ -57,7 +57,23 @@ def has_huge_power(*exprs: sympy.Basic) -> bool:
                     _too_large_to_compute(node.base, node.exp) or _tower(node)
                 ):
                     return True
+                if isinstance(node, sympy.exp) and _huge_exponent_generator(node.args[0]):
+                    return True
     return False
+
+
+MAX_EXP_COEFFICIENT_BITS = 20
+
+
+def _huge_exponent_generator(arg: sympy.Basic) -> bool:
+    """``exp(−10¹²·x² − x)``: SymPy's polynomial routines (``cancel``) read it as a power of
+    ``exp(x²)`` with exponent 10¹², in one C call that no limit interrupts (or that dies of
+    SIGFPE); ``exp(−4·10¹²)`` as a power of e alike. A number of more than
+    ``MAX_EXP_COEFFICIENT_BITS`` bits in the argument."""
+    return any(
+        max(int(r.p).bit_length(), int(r.q).bit_length()) > MAX_EXP_COEFFICIENT_BITS
+        for r in arg.atoms(sympy.Rational)
+    )
 
 
 def _tower(node: sympy.Pow) -> bool:

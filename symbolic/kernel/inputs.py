@@ -96,6 +96,8 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
             and max(abs(int(node.p)).bit_length(), int(node.q).bit_length()) > MAX_NUMBER_BITS
         ):
             raise InvalidArgument(f"{name}: a number of more than {MAX_NUMBER_BITS} bits")
+        if isinstance(node, sympy.Symbol) and (node.is_infinite or node.is_finite is False):
+            raise InvalidArgument(f"{name}: {node} is declared infinite; the kernel reads numbers")
         if isinstance(node, sympy.log) and len(node.args) != 1:  # SymPy reads args[0] alone
             raise InvalidArgument(  # (log(2, -8) would be real): the base is no argument here
                 f"{name}: {sympy.sstr(node)[:60]} has a base; write log(x)/log(b)"

@@ -72,6 +72,8 @@ MAX_EXP_ARGUMENT = 2**40  # exp beyond this has an exponent too long to hold: no
 
 
 def _exp(x):
+    if x.b < -MAX_EXP_ARGUMENT:  # 0 < exp(x) < e^(−2^40) < 2^(−2^40): enclosed without computing it
+        return iv.mpf([0, mpmath.ldexp(1, -MAX_EXP_ARGUMENT)])
     if max(abs(x.a), abs(x.b)) > MAX_EXP_ARGUMENT:
         raise CannotEnclose("exp of a number too large to enclose")
     return iv.exp(x)

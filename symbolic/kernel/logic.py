@@ -127,7 +127,15 @@ class _Quantifier(Boolean):
             )
         if isinstance(domain, sympy.Tuple) and len(set(domain)) == 1:
             domain = domain[0]  # one canonical form: the same set for every variable is one set
-        return sympy.Basic.__new__(cls, variables, sympy_value(body), domain)
+        body = sympy_value(body)
+        names = {str(v): v for v in variables}
+        twin = next((s for s in body.atoms(sympy.Symbol) if names.get(str(s), s) != s), None)
+        if twin is not None:  # ∀ x ∈ ℝ over a body whose x is a second, positive symbol
+            raise InvalidArgument(
+                f"the quantifier's variable {twin} and another symbol of that name in its body "
+                "(other assumptions) would print alike: rename one"
+            )
+        return sympy.Basic.__new__(cls, variables, body, domain)
 
     @property
     def variables(self) -> tuple[sympy.Symbol, ...]:

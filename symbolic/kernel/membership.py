@@ -71,8 +71,10 @@ def unmet(term: sympy.Basic, v: sympy.Symbol) -> list[str]:
     term = sympy_value(term)
     if v.is_commutative is False:  # an operator's name: what it is not follows from that
         return [] if term.is_commutative is False else ["not commutative"]
+    given = getattr(v, "_assumptions_orig", None)  # as declared: the rest follow from these
+    declared = {"commutative": True, **(v.assumptions0 if given is None else given)}
     wanted = sorted(  # what v is before what it is not; plain names before extended_ ones
-        ((k, b) for k, b in v.assumptions0.items() if b is not None),
+        ((k, b) for k, b in declared.items() if b is not None),
         key=lambda kb: (not kb[1], kb[0].startswith("extended_"), kb[0]),
     )
     return [key if value else f"not {key}" for key, value in wanted if _has(term, key) is not value]

@@ -23,14 +23,21 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.branches import assumed_sign, at, resolve_closed_branches
+from symbolic.kernel.branches import assumed_sign, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
-from symbolic.kernel.points import counterexample, in_domain
+from symbolic.kernel.points import in_domain
+from symbolic.kernel.probes import (
+    _defined_somewhere,
+    _refuted_at_a_point,
+    _refuted_at_points,
+    _sign_refuted_at_a_point,
+)
+from symbolic.kernel.trusted_forms import rewrite_trusted, sign_trusted
 from symbolic.kernel.verdict import (
     PROVED,
     REFUTED,
@@ -125,71 +132,6 @@ def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None
     return expr, None
 
 
-PROBE_VALUES = (
-    sympy.Rational(7, 5),
-    sympy.Rational(-3, 7),
-    sympy.Integer(2),
-    sympy.Integer(-3),
-    sympy.Integer(0),
-)  # tried in order; the first in a symbol's domain is its value
-PROBE_BITS = 256  # a true identity's difference encloses 0: the probe gives up at this precision
-PROBE_TIMEOUT_S = 0.5
-
-
-def _probe_point(expr: sympy.Expr) -> dict | None:
-    """A point of the domains of ``expr``'s free symbols (their SymPy assumptions), or None
-    when a symbol is no plain scalar symbol or has no value of ``PROBE_VALUES`` in its domain."""
-    point = {}
-    for s in sorted(expr.free_symbols, key=str):
-        if not isinstance(s, sympy.Symbol) or not s.is_commutative:
-            return None
-        value = next((v for v in PROBE_VALUES if in_domain(s, v) is True), None)
-        if value is None:
-            return None
-        point[s] = value
-    return point or None
-
-
-def _refuted_at_a_point(expr: sympy.Expr, defined: tuple = ()) -> Verdict | None:
-    """``expr = 0`` for every value of its free symbols, refuted by ``counterexample`` at the
-    point ``_probe_point`` chooses (in the kernel, inside each symbol's domain); None when
-    there is no such point or the value there is not certified nonzero. ``defined``: the
-    denominators of the formula ``expr`` came from (which building it may have cancelled);
-    each must be certified nonzero at the point, where alone the formula claims anything."""
-    if expr.has(
-        sympy.MatrixExpr,
-        sympy.Sum,
-        sympy.Product,
-        sympy.Integral,
-        sympy.Derivative,
-        sympy.core.function.AppliedUndef,
-    ):
-        return None
-    point = _probe_point(expr)
-    if point is None or not _nonzero_at(defined, point):
-        return None
-    found = counterexample(expr, 0, point, timeout_s=PROBE_TIMEOUT_S, max_bits=PROBE_BITS).verdict
-    if found.status != REFUTED:
-        return None
-    where = ", ".join(f"{k} = {v}" for k, v in found.witness)
-    return _revise(found, reason=f"lhs − rhs is certified nonzero at {where}")
-
-
-def _nonzero_at(defined: tuple, point: dict) -> bool:
-    """Is every denominator of ``defined`` certified nonzero at ``point``?"""
-    return all(
-        d.free_symbols <= set(point)
-        and _sign_verdict(at(d, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS).status == PROVED
-        for d in defined
-    )
-
-
-def _defined_somewhere(defined: tuple) -> bool:
-    """Is every denominator of ``defined`` certified nonzero at one point of the domains?"""
-    point = _probe_point(sympy.Mul(*defined))
-    return point is not None and _nonzero_at(defined, point)
-
-
 def zero_verdict(
     expr: sympy.Expr,
     timeout_s: float = SIMPLIFY_TIMEOUT_S,
@@ -220,13 +162,26 @@ def zero_verdict(
     try:
         with deadline(clock.limit) as dl:
             probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
-            reduced, refuted = _zero_form(expr, probe)
+            early = probe is not None and not rewrite_trusted(expr)
+            # before a rewrite SymPy may get wrong: every probe point
+            refuted = _refuted_at_points(expr, defined) if early else None
+            if refuted is not None:
+                return _revise(refuted, seconds=clock.elapsed)
+            reduced, refuted = _zero_form(expr, None if early else probe)
             if refuted is not None:
                 return _revise(refuted, seconds=clock.elapsed)
             closed = reduced.is_number and not reduced.free_symbols
     except BudgetExceeded as exc:
         return clock.verdict(UNKNOWN, f"simplification undecided: {exc}")
-    except (RecursionError, MemoryError, OverflowError, TypeError, ValueError, AttributeError) as e:
+    except (
+        RecursionError,
+        MemoryError,
+        OverflowError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        NotImplementedError,  # SymPy's limit of x**y at 0, ...
+    ) as e:
         return clock.verdict(UNKNOWN, f"simplification failed: {type(e).__name__}")
     elapsed = clock.elapsed
     if dl.expired:
@@ -417,9 +372,18 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
         status = UNKNOWN if got is None else PROVED if got in ok else REFUTED
         why = "sign not certified" if got is None else f"{decided.reason}: sign {got}"
         return _fact(formula, _revise(decided, status=status, reason=why))
-    answer, reason = assumed_sign(expr, sign)
+    refuted = _sign_refuted_at_a_point(expr, sign)
+    if refuted is not None:
+        return _fact(formula, refuted, domain=_domain(formula))
+    answer, reason = assumed_sign(expr, sign) if sign_trusted(expr) else (None, _UNTRUSTED)
     if answer is True:
         verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}", backend=label)
     else:  # "not positive for some value" is not a refutation of ∀: needs a witness
         verdict = _verdict(UNKNOWN, "sympy", reason, backend=label)
     return _fact(formula, verdict, domain=_domain(formula))
+
+
+_UNTRUSTED = (
+    "SymPy's sign is taken only of +, ×, powers, exp, log, |·|, max, min of real symbols "
+    "(trusted_forms)"
+)
