@@ -161,12 +161,12 @@ def precise_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
             return rough
         try:  # at(): substituted unevaluated, branches decided by enclosures
             out = at(expr, {z: sympy.Rational(v)}).evalf(PRECISE_DIGITS, maxn=PRECISE_MAXN)
-        except (ValueError, TypeError, ArithmeticError):  # SymPy could not evaluate it
-            return float("nan")
-        if out.is_real:  # not chopped: tanh(345) - 1 is -2.4e-300, not 0
-            return float(out)
-        re, im = out.as_real_imag()  # a round-off imaginary part of a real value
-        return float(re) if abs(im) <= 10.0**-PRECISE_DIGITS * (abs(re) + 1) else float("nan")
+            if out.is_real:  # not chopped: tanh(345) - 1 is -2.4e-300, not 0
+                return float(out)
+            re, im = out.as_real_imag()  # a round-off imaginary part of a real value
+            return float(re) if abs(im) <= 10.0**-PRECISE_DIGITS * (abs(re) + 1) else float("nan")
+        except (ValueError, TypeError, ArithmeticError):  # SymPy could not evaluate it (a
+            return float("nan")  # branch no enclosure decides stays a Piecewise: no float)
 
     vectorized = np.vectorize(value, otypes=[np.float64])
     return lambda a: vectorized(np.asarray(a, dtype=np.float64))

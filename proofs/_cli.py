@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from symbolic.engine import EXIT_USAGE, Report
+from symbolic.engine import EXIT_UNKNOWN, EXIT_USAGE, Report
 from symbolic.errors import InvalidArgument, ToolkitError
+from symbolic.kernel import RuleError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -325,18 +326,23 @@ def recheck_main(
             rows, code, versions = recheck(directory, only)
     except UnknownName as exc:
         return usage_error(prog, f"--only: {exc}")
-    print(
-        table_text(
-            Table(
-                "recheck",
-                f"Re-checked from {directory}",
-                ("claim", "fact", "check", "answer", "outcome"),
-                tuple(r.cells() for r in rows),
-            )
+    table = table_text(
+        Table(
+            "recheck",
+            f"Re-checked from {directory}",
+            ("claim", "fact", "check", "answer", "outcome"),
+            tuple(r.cells() for r in rows),
         )
     )
-    print(f"\n{prog} --recheck: {summary(rows, code, versions)}")
+    print(_printable(table))
+    print(_printable(f"\n{prog} --recheck: {summary(rows, code, versions)}"))
     return code
+
+
+def _printable(text: str) -> str:
+    """``text`` as it can be printed: a lone surrogate (a folder name that is not UTF-8, or
+    one a hostile file smuggled in) shown as its escape, never a UnicodeEncodeError."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def timed_build(
@@ -382,6 +388,12 @@ def run(
         report = export_evidence([ModuleRun(name, report)], args, prog)[0].report
         data = json_data(report, args) if (args.json and json_data) else None
         emit_reports([report], args, data=data)
+    except RuleError as exc:  # the kernel refused one of the derivation's own steps
+        print(
+            f"{prog}: unknown: the kernel refused a step ({exc}); nothing is claimed",
+            file=sys.stderr,
+        )
+        return EXIT_UNKNOWN
     except ToolkitError as exc:
         return usage_error(prog, str(exc))
     return report.exit_code

@@ -22,13 +22,34 @@ MAX_DIGEST_TOKENS = 2_000_000
 MAX_SMT_DEPTH = 400  # nesting of a benchmark's terms (Python's recursion stays far below)
 
 
+_LEXEMES = re.compile(r'\|[^|]*\||\||"|;[^\n]*|[^|";]+')
+
+
+def _without_comments(text: str) -> str:
+    """The text with its comments dropped, read as a solver reads it: a ``;`` inside a
+    ``|quoted symbol|`` starts no comment. A quoted symbol holding ``;``, ``\\`` or a line
+    break (a name no export writes, which would read differently to another reader), an
+    unterminated ``|`` and a string literal are refused (``ValueError``)."""
+    out = []
+    for m in _LEXEMES.finditer(text):
+        lexeme = m.group()
+        if lexeme == '"':
+            raise ValueError("a string literal (refused)")
+        if lexeme == "|":
+            raise ValueError("an unterminated |quoted symbol| (refused)")
+        if lexeme.startswith("|") and any(c in lexeme for c in ";\\\n\r"):
+            raise ValueError("a |quoted symbol| holding ';', '\\' or a line break (refused)")
+        if not lexeme.startswith(";"):
+            out.append(lexeme)
+    return "".join(out)
+
+
 def clean_benchmark(text: str) -> str:
     """The benchmark's commands, comments and ``(set-info …)`` dropped; ``ValueError`` for a
     command outside ``ALLOWED_COMMANDS`` (``set-option`` can redirect a solver's output to a
-    file), a string literal, or anything but one ``(check-sat)``."""
-    body = "\n".join(line.split(";", 1)[0] for line in text.splitlines())
-    if '"' in body:
-        raise ValueError("a string literal (refused)")
+    file), a string literal, a quoted symbol that would hide a comment (``_without_comments``),
+    or anything but one ``(check-sat)``."""
+    body = _without_comments(text)
     try:
         commands = _sexprs(body)
     except RecursionError:

@@ -25,9 +25,29 @@ from symbolic.evidence.numbers import (
     relation_holds,
     satisfies,
 )
+from symbolic.evidence.side_conditions import uncertified_divisor
 from symbolic.kernel import Exists, ForAll
 
 BOUND_BITS, BOUND_PIECES = 128, 4096
+CHECK_S = 60.0  # CPU seconds for one certificate (a bisection of 4096 pieces takes a few)
+
+
+def check(role: str, formula: sympy.Basic, expected: str, cert: dict, read) -> tuple[str, str]:
+    """The certificate of ``role`` (certificate, bound, witness) re-decided within
+    ``CHECK_S`` CPU seconds: past them, ``unknown``."""
+    from symbolic.limits import BudgetExceeded, deadline
+
+    try:
+        with deadline(CHECK_S):
+            if role == "certificate":
+                return check_comparison(formula, expected, cert)
+            if role == "bound":
+                return check_bound(formula)
+            if degree_form(formula) is not None:
+                return check_no_degree(formula, cert, read)
+            return check_witness(formula, cert.get("point"), cert, read)
+    except BudgetExceeded:
+        return "unknown", f"not decided within {CHECK_S:.0f} CPU seconds"
 
 
 def _exported(cert: dict) -> tuple[Fraction, Fraction]:
@@ -128,13 +148,32 @@ def check_witness(formula: sympy.Basic, point: dict, cert: dict, read) -> tuple[
         if not satisfies(v, value) or not in_set(value, dom):
             return "DISAGREES", f"witness outside the domain: {v} = {value}"
         values[v] = q
-    e = difference(body).xreplace(values)
+    e = _at(difference(body), values)
     if e.free_symbols:
         return "DISAGREES", f"free symbols at the witness: {sorted(map(str, e.free_symbols))}"
+    undefined = _undefined(e)
+    if undefined:
+        return "unknown", f"{undefined} at the witness: the formula claims nothing there"
     outcome, text = _compare(e, "!=", cert, True)
     if outcome == "proved":
         return "refuted", f"{text} at {', '.join(f'{k} = {v}' for k, v in values.items())}"
     return outcome, text
+
+
+def _at(e: sympy.Basic, values: dict) -> sympy.Basic:
+    """``e`` with the values put in, nothing evaluated: a symbol counts 0 bits when read, so
+    ``x**x`` at ``x = 10**40`` must never be computed exactly (the evaluators bound it)."""
+    with sympy.evaluate(False):
+        return e.xreplace(values)
+
+
+def _undefined(e: sympy.Basic) -> str | None:
+    """Why a closed ``e`` has no value to refute with: ∞, zoo or nan in it, or a divisor not
+    certified nonzero (where a formula divides by 0 it claims nothing); None when defined."""
+    if e.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+        return "an infinity or nan"
+    divisor = uncertified_divisor(e)
+    return f"the divisor {divisor}, not certified nonzero," if divisor else None
 
 
 def degree_form(formula: sympy.Basic):
@@ -193,25 +232,32 @@ def check_no_degree(formula: sympy.Basic, cert: dict, read) -> tuple[str, str]:
     if z0 == 0:
         return "DISAGREES", "z0 = 0"
     sign, size = (sympy.S.One if z0 > 0 else sympy.S.NegativeOne), abs(z0)
-    at_z0 = lhs.xreplace({alpha: size, z: sign})
-    r_sign = rest.xreplace({z: sign})
+    at_z0 = _at(lhs, {alpha: size, z: sign})
+    r_sign = _at(rest, {z: sign})
+    r_u, at_2u = _at(rest, {z: u}), _at(lhs, {alpha: sympy.Integer(2), z: u})
     where = f"u = {u}, z0 = {z0}"
+    undefined = _undefined(at_z0) or _undefined(r_sign)
+    if undefined:
+        return "unknown", f"{undefined} in an instance: it claims nothing there ({where})"
     if exact(r_sign) == 0:
         decided, _, _, how = enclose(at_z0, "!=")
         if decided is True:
             return "refuted", f"{how}: R({sign}) = 0 but A({size}, {sign}) ≠ 0 ({where})"
         return "unknown", f"{how}: A({size}, {sign}) ≠ 0 not decided ({where})"
-    r_u = rest.xreplace({z: u})
+    undefined = _undefined(r_u) or _undefined(at_2u)
+    if undefined:
+        return "unknown", f"{undefined} in an instance: it claims nothing there ({where})"
     if enclose(r_u, "!=")[0] is not True:
         return "unknown", f"R({u}) ≠ 0 not decided ({where})"
-    ratio = sympy.Mul(lhs.xreplace({alpha: 2, z: u}), sympy.Pow(r_u, -1), evaluate=False)
+    ratio = sympy.Mul(at_2u, sympy.Pow(r_u, -1, evaluate=False), evaluate=False)
     decided, _, _, how = enclose(ratio, ">")
     if decided is False:
         return "refuted", f"{how}: 2^p = A(2, {u})/R({u}) ≤ 0 has no real p ({where})"
     if decided is None:
         return "unknown", f"{how}: the sign of A(2, {u})/R({u}) not decided ({where})"
-    forced = sympy.log(ratio) / sympy.log(2)
-    miss = sympy.Add(at_z0, -(size**forced) * r_sign, evaluate=False)
+    with sympy.evaluate(False):  # nothing computed: the evaluators bound the work
+        forced = sympy.Mul(sympy.log(ratio), sympy.Pow(sympy.log(2), -1))
+        miss = sympy.Add(at_z0, sympy.Mul(-1, sympy.Pow(size, forced), r_sign))
     decided, _, _, how = enclose(miss, "!=")
     if decided is True:
         return "refuted", f"{how}: p = log₂(A(2, {u})/R({u})) misses at α = {size} ({where})"

@@ -1,8 +1,9 @@
 """The re-check of one fact by its kind (issues 16, 25): what ``required_checks`` says its
 formula and method need, from the export's files — Z3's benchmark and the SMT obligation by Z3
 and cvc5 (``solvers``), a certificate by the re-check's own numbers (``certificates``), a spot
-check (``spot_checks``), a kernel rule re-derived from its premises (``rules``), ¬F from its
-refuted part. ``node_rows`` gives the fact's rows; nothing here decides for the kernel.
+check (``spot_checks``), a kernel rule re-derived from its premises (``rules``) with the
+kernel's side conditions (``side_conditions``), ¬F from its refuted part. ``node_rows`` gives
+the fact's rows; nothing here decides for the kernel.
 """
 
 from __future__ import annotations
@@ -17,10 +18,23 @@ from symbolic.evidence import certificates
 from symbolic.evidence.benchmarks import clean_benchmark, digest
 from symbolic.evidence.files import read_file, read_json
 from symbolic.evidence.formula_reader import read_formula
-from symbolic.evidence.manifest import Checks, manifest_formula, required_checks, same_formula
+from symbolic.evidence.manifest import (
+    Checks,
+    manifest_formula,
+    printed_alike,
+    required_checks,
+    same_formula,
+)
 from symbolic.evidence.numbers import NotEnclosed
 from symbolic.evidence.report import Row, weakest
 from symbolic.evidence.rules import bound_by, derive
+from symbolic.evidence.side_conditions import (
+    condition_problem,
+    conditions,
+    definition_problem,
+    fixed_names,
+    uncertified_divisor,
+)
 from symbolic.evidence.spot_checks import spot_check
 from symbolic.kernel import ForAll
 
@@ -54,7 +68,9 @@ def _solvers(ctx: Context, text: str, strategy: str | None, proofs: bool) -> dic
         strategy_options,
     )
 
-    cleaned = clean_benchmark(text)
+    cleaned = clean_benchmark(text)  # its commands whitelisted (ValueError else)
+    if not proofs:  # an SMT obligation: the solvers get the very text that was compared
+        cleaned = text  # with the formula's obligation, comments and all
     key = (cleaned, strategy, proofs)  # one run per distinct benchmark, however many facts cite it
     if key in ctx.answers:
         return ctx.answers[key]
@@ -146,14 +162,7 @@ def _certificate_row(
             files,
         )
     expected = node["status"]
-    if role == Checks.CERTIFICATE:
-        outcome, text = certificates.check_comparison(formula, expected, cert)
-    elif role == Checks.BOUND:
-        outcome, text = certificates.check_bound(formula)
-    elif certificates.degree_form(formula) is not None:
-        outcome, text = certificates.check_no_degree(formula, cert, read_formula)
-    else:
-        outcome, text = certificates.check_witness(formula, cert.get("point"), cert, read_formula)
+    outcome, text = certificates.check(role, formula, expected, cert, read_formula)
     if outcome in ("proved", "refuted") and outcome != expected:
         outcome, text = "DISAGREES", f"{text}, but the manifest says {expected}"
     return Row(claim, node["id"], role, text, outcome, files, second_engine=outcome == expected)
@@ -196,23 +205,40 @@ def _premise_formulas(node: dict, by_id: dict[str, dict]) -> list[sympy.Basic]:
 def node_rows(
     ctx: Context, claim: str, node: dict, by_id: dict[str, dict], outcomes: dict[str, str]
 ) -> list[Row]:
-    """The re-check of one fact: what its formula and method require, from its files."""
+    """The re-check of one fact: what its formula and method require, from its files. A
+    formula whose quantifier's variable prints like another symbol, or whose premises come
+    back to it, disagrees; a fact always has a row (none would read as ``admitted``)."""
     formula = node["_formula"]
     need = required_checks(
         formula, str(node.get("kind")), str(node.get("method")), str(node.get("status")), True
     )
     nid = node["id"]
+    clash = printed_alike(formula)
+    if clash:
+        return [Row(claim, nid, "formula", clash, "DISAGREES")]
+    try:
+        conditions(node, by_id)
+    except ValueError as exc:
+        return [Row(claim, nid, "formula", str(exc), "DISAGREES")]
+    rows = _rows_by_need(ctx, claim, node, by_id, outcomes, need)
+    if not rows:  # a fact nothing re-checked is never admitted (the weakest of no rows)
+        return [Row(claim, nid, "fact", "no check re-checked it", "DISAGREES")]
+    return rows
+
+
+def _rows_by_need(
+    ctx: Context,
+    claim: str,
+    node: dict,
+    by_id: dict[str, dict],
+    outcomes: dict[str, str],
+    need: frozenset[str],
+) -> list[Row]:
+    formula, nid = node["_formula"], node["id"]
     if Checks.ADMITTED in need:
-        if node.get("kind") == "definition" and not _a_definition(formula):
-            return [
-                Row(
-                    claim,
-                    nid,
-                    Checks.ADMITTED,
-                    "not a definition c := v of a fresh name",
-                    "DISAGREES",
-                )
-            ]
+        problem = definition_problem(formula) if node.get("kind") == "definition" else None
+        if problem:
+            return [Row(claim, nid, Checks.ADMITTED, problem, "DISAGREES")]
         return [
             Row(claim, nid, Checks.ADMITTED, f"{node['kind']}: admitted, not proved", "admitted")
         ]
@@ -231,41 +257,6 @@ def node_rows(
             )
         ]
     return _obligation_rows(ctx, claim, node, need)
-
-
-def _a_definition(formula: sympy.Basic) -> bool:
-    """``c = v``: a name and a value that does not use it (what ``kernel.define`` makes)."""
-    return (
-        isinstance(formula, sympy.Eq)
-        and isinstance(formula.lhs, sympy.Symbol)
-        and formula.lhs not in formula.rhs.free_symbols
-    )
-
-
-def _defined_names(ids: list, by_id: dict[str, dict]) -> set:
-    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts), and
-    the symbols free in their assumptions;
-    ``ValueError`` when one name is defined with two values there (that proves anything)."""
-    values: dict = {}
-    fixed: set = set()
-    stack, seen = list(ids), set()
-    while stack:
-        i = stack.pop()
-        if not isinstance(i, str) or i in seen or i not in by_id:
-            continue
-        seen.add(i)
-        n = by_id[i]
-        if n.get("kind") == "definition" and _a_definition(n["_formula"]):
-            values.setdefault(n["_formula"].lhs, set()).add(sympy.srepr(n["_formula"].rhs))
-        if n.get("kind") in ("assumption", "oracle"):  # free in a hypothesis: fixed there
-            fixed |= {s for s in n["_formula"].free_symbols if isinstance(s, sympy.Symbol)}
-        stack += list(n.get("premises", [])) + [
-            p.get("id") for p in n.get("parts", []) if isinstance(p, dict)
-        ]
-    twice = sorted(str(name) for name, v in values.items() if len(v) > 1)
-    if twice:
-        raise ValueError(f"the premises define {twice[0]} twice, differently")
-    return set(values) | fixed
 
 
 def _quantified(rule: str, premises: list, detail: sympy.Basic | None) -> set:
@@ -296,14 +287,18 @@ def _rule_rows(
             else None
         )
         rule, premises = str(node.get("kernel_rule")), _premise_formulas(node, by_id)
-        fixed = _quantified(rule, premises, detail) & _defined_names(
-            node.get("premises", []), by_id
-        )
+        fixed = _quantified(rule, premises, detail) & fixed_names(node.get("premises", []), by_id)
         if fixed:
             raise ValueError(
                 f"{rule} over {sorted(map(str, fixed))[0]}, a defined name or free in an assumption"
             )
+        problem = condition_problem(node, by_id)
+        if problem:
+            raise ValueError(problem)
         derived = derive(rule, premises, detail)
+        divisor = uncertified_divisor(formula, *premises)
+        if divisor:
+            raise ValueError(f"divides by {divisor}, not certified nonzero")
     except (ValueError, TypeError) as exc:
         return [Row(claim, nid, Checks.RULE, f"not re-derived: {exc}", "DISAGREES")]
     if not same_formula(read_formula(sympy.srepr(derived)), formula):
@@ -341,6 +336,9 @@ def _negation_rows(
     inner = formula.args[0]
     if inner.free_symbols:  # ¬F of an open F would read "for all values, not F"
         return [Row(claim, nid, Checks.NEGATION, "the negated formula is not closed", "DISAGREES")]
+    problem = condition_problem(node, by_id)
+    if problem:
+        return [Row(claim, nid, Checks.NEGATION, problem, "DISAGREES")]
     ok = [p for p in parts if same_formula(p["_formula"], inner) and p.get("status") == "refuted"]
     if not ok:
         return [
@@ -374,9 +372,8 @@ def _obligation_rows(ctx: Context, claim: str, node: dict, need: frozenset[str])
     rows = []
     for role in sorted(need):
         entry = by_role.get(role)
-        if entry is None:
-            if role == Checks.SPOT and by_role:
-                continue
+        if entry is None:  # every role required_checks names (a spot check is needed only
+            # where no SMT obligation is: the one is never in place of the other)
             rows.append(Row(claim, nid, role, "obligation missing from the manifest", "DISAGREES"))
             continue
         if entry.get("expected") not in (None, node.get("status"), "unsat"):

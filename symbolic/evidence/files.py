@@ -46,11 +46,25 @@ def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
 
 
 def read_json(data: bytes) -> Any:
-    """``data`` as JSON; ``ValueError`` naming why not."""
+    """``data`` as JSON; ``ValueError`` naming why not — also for a string holding a lone
+    surrogate (the escape ``\\ud800``), which no text can be printed or written with."""
     try:
-        return json.loads(data.decode("utf-8"))
+        value = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ValueError(f"not JSON ({type(exc).__name__})") from None
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += list(item.keys()) + list(item.values())
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("not JSON text (a lone surrogate in a string)") from None
+    return value
 
 
 def listing(root: Path, skip: Collection[str] = ()) -> tuple[dict[str, str], list[str]]:

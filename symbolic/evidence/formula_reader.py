@@ -36,6 +36,7 @@ from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.functions.special.hyper import TupleArg
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 from sympy.matrices.expressions.matexpr import MatrixElement
+from sympy.printing.repr import ReprPrinter
 
 from symbolic.kernel import ASSUMED, Exists, ForAll
 from symbolic.languages.functions import FUNCTIONS
@@ -366,7 +367,13 @@ def _bits(e: sympy.Basic, known: dict) -> int:
     return found
 
 
+_ONE_ARGUMENT = frozenset(f.name for f in FUNCTIONS)  # log(8, 2) has a base: SymPy reads
+# args[0] alone (log(2, −8) "real"), and so would the interval evaluator (ln 8 for log₂ 8)
+
+
 def _check_bounds(name: str, args: list, known: dict) -> None:
+    if name in _ONE_ARGUMENT and len(args) != 1:
+        raise UnreadableFormula(f"{name}: one argument (a base or another is not read)")
     if name == "Pow" and len(args) == 2:
         base, ex = args
         if isinstance(ex, sympy.Rational) and not isinstance(ex, sympy.Integer):
@@ -387,6 +394,22 @@ def _check_bounds(name: str, args: list, known: dict) -> None:
 def _short(n: sympy.Basic) -> str:
     text = str(n)
     return text if len(text) <= 20 else f"{text[:8]}…({len(text)} characters)"
+
+
+class _CanonicalPrinter(ReprPrinter):
+    def _print_Symbol(self, expr) -> str:
+        d = dict(sorted(expr.assumptions0.items()))
+        if expr.is_Dummy:
+            d["dummy_index"] = expr.dummy_index
+        attr = "".join(f", {k}={v}" for k, v in d.items())
+        return f"{type(expr).__name__}({expr.name!r}{attr})"
+
+
+def canonical_srepr(e: sympy.Basic) -> str:
+    """``srepr`` with every symbol's assumptions in full: SymPy holds ``x`` nonzero and ``x``
+    real and nonzero to be one symbol (and its cache hands out either object for a term built
+    from them), so two reads of one formula may ``srepr`` differently; this text does not."""
+    return _CanonicalPrinter().doprint(e)
 
 
 MAX_FRACTION_DIGITS = 400

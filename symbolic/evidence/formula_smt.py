@@ -67,6 +67,16 @@ class _Printer:
             raise Outside(f"two symbols print as {text}")
         return f"|{text}|"
 
+    def function_name(self, f) -> str:
+        """An uninterpreted function's SMT name: two functions of one name (``f`` and a real
+        ``f``, distinct to SymPy) would be merged into one, so they leave the fragment."""
+        text = f.__name__
+        if "|" in text or "\\" in text or not text:
+            raise Outside("a name SMT-LIB cannot quote")
+        if self.printed.setdefault(text, f) != f:
+            raise Outside(f"two functions or symbols print as {text}")
+        return f"|{text}|"
+
     def domain(self, s: sympy.Symbol, term: str) -> list[str]:
         if s.is_real is not True:
             raise Outside(f"{s} is not declared real")
@@ -222,7 +232,7 @@ class _Printer:
                     out = f"(ite {self.boolean(cond)} {v} {out})"
             return out
         if isinstance(e, AppliedUndef):
-            name = self.name(sympy.Symbol(e.func.__name__))
+            name = self.function_name(e.func)
             if self.functions.setdefault(name, len(e.args)) != len(e.args):
                 raise Outside("a function used with two arities")
             return f"({name} {' '.join(self.term(a) for a in e.args)})"

@@ -12,7 +12,7 @@ import sympy
 
 from symbolic.evidence.certificates import degree_form
 from symbolic.evidence.files import read_file, read_json
-from symbolic.evidence.formula_reader import UnreadableFormula, read_formula
+from symbolic.evidence.formula_reader import UnreadableFormula, canonical_srepr, read_formula
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_SCHEMA = "transformer-proofs/manifest/v2"
@@ -115,5 +115,18 @@ def manifest_formula(text: object, what: str) -> sympy.Basic:
 
 
 def same_formula(a: sympy.Basic, b: sympy.Basic) -> bool:
-    """The same formula, node for node."""
-    return sympy.srepr(a) == sympy.srepr(b)
+    """The same formula, node for node (symbols SymPy holds equal read as one)."""
+    return canonical_srepr(a) == canonical_srepr(b)
+
+
+def printed_alike(formula: sympy.Basic) -> str | None:
+    """A quantifier's variable and another symbol of that name in its body (other assumptions)
+    print alike: the text says another formula than the one checked (``∀ x ∈ ℝ`` over a
+    positive ``x``). Why, or None (the kernel refuses to make such a formula)."""
+    from symbolic.kernel import Exists, ForAll
+
+    for q in formula.atoms(ForAll, Exists):
+        for v in q.variables:
+            if any(str(s) == str(v) and s != v for s in q.body.atoms(sympy.Symbol)):
+                return f"the quantifier's variable {v} and another symbol {v} print alike"
+    return None

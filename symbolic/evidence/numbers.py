@@ -56,7 +56,7 @@ def _decide(cond, env) -> bool:
     if isinstance(cond, sympy.Not):
         return not _decide(cond.args[0], env)
     if isinstance(cond, sympy.core.relational.Relational):
-        d = ivalue(cond.lhs - cond.rhs, env)
+        d = ivalue(difference(cond), env)  # unevaluated: cond.lhs − cond.rhs would compute
         op = cond.rel_op
         if op in (">", ">="):
             d, op = -d, "<" if op == ">" else "<="
@@ -109,6 +109,8 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
             raise NotEnclosed(f"{base} ** {ex}: base not certified positive")
         return iv.exp(_moderate(ivalue(ex, env) * iv.log(b)))
     spec = BY_HEAD.get(type(e))
+    if spec is not None and len(e.args) != 1:
+        raise NotEnclosed(f"{type(e).__name__} with {len(e.args)} arguments")
     if spec is not None:  # an elementary function: its row's re-check evaluator
         try:
             return spec.recheck(_moderate(ivalue(e.args[0], env)))
@@ -192,8 +194,8 @@ def exact(e: sympy.Basic) -> Fraction | None:
         return Fraction(int(e.p), int(e.q))
     if isinstance(e, (sympy.Add, sympy.Mul)):
         parts = [exact(a) for a in e.args]
-        if any(p is None for p in parts):
-            return None
+        if any(p is None for p in parts) or sum(map(_size, parts)) > MAX_EXACT_BITS:
+            return None  # a sum or product of many large numbers is left to intervals
         out = Fraction(0) if isinstance(e, sympy.Add) else Fraction(1)
         for p in parts:
             out = out + p if isinstance(e, sympy.Add) else out * p
@@ -202,11 +204,14 @@ def exact(e: sympy.Basic) -> Fraction | None:
         b, n = exact(e.args[0]), int(e.args[1])
         if b is None or (b == 0 and n < 0):
             return None
-        size = max(b.numerator.bit_length(), b.denominator.bit_length())
-        if size * abs(n) > MAX_EXACT_BITS:
+        if _size(b) * abs(n) > MAX_EXACT_BITS:
             return None
         return b**n
     return None
+
+
+def _size(q: Fraction) -> int:
+    return max(abs(q.numerator).bit_length(), q.denominator.bit_length())
 
 
 def relation_holds(rel: str, lo: Fraction, hi: Fraction) -> bool | None:

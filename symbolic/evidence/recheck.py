@@ -187,6 +187,10 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
         problems.append("rests_on is not the admitted facts the claim contains")
     if problems:
         return [Row(label, "", "claim", "; ".join(problems), "DISAGREES")]
+    if statement is None and claim.get("statement") is not None:  # the export writes both or
+        return [  # neither: a text with no formula would be read and never compared
+            Row(label, "", "claim", "a statement text with no formula to bind it", "unknown")
+        ]
     if statement is None:
         return [Row(label, "", "claim", "no statement formula to bind", "not re-checked")]
     last = steps[-1]

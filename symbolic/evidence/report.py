@@ -55,8 +55,9 @@ def weakest(outcomes) -> str:
 
 
 def combine(rows: list[Row]) -> str:
-    """The outcome of a fact re-checked by ``rows``: the weakest."""
-    return weakest(r.outcome for r in rows)
+    """The outcome of a fact re-checked by ``rows``: the weakest (no row is no check: it
+    disagrees, never ``admitted``)."""
+    return weakest(r.outcome for r in rows) if rows else "DISAGREES"
 
 
 def finish(root: Path, rows: list[Row], code: int, versions: dict[str, str]) -> int:
@@ -111,6 +112,10 @@ def read_record(directory: str | Path) -> dict:
         not isinstance(data, dict)
         or data.get("schema") != RECORD_SCHEMA
         or not isinstance(data.get("obligations"), list)
+        or not isinstance(data.get("versions", {}), dict)
+        or not all(
+            isinstance(o, dict) and isinstance(o.get("digest"), str) for o in data["obligations"]
+        )
     ):
         raise ValueError(f"{path}: not a {RECORD_SCHEMA} record")
     return data

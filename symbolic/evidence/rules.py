@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import sympy
 
+from symbolic.evidence.formula_reader import canonical_srepr
 from symbolic.kernel import Exists, ForAll
 
 
 def _srepr_equal(a: sympy.Basic, b: sympy.Basic) -> bool:
-    return sympy.srepr(a) == sympy.srepr(b)
+    return canonical_srepr(a) == canonical_srepr(b)
 
 
 def _eq(f: sympy.Basic, what: str) -> sympy.Eq:
@@ -125,14 +126,28 @@ def _no_capture(
 
 def _admits(var: sympy.Symbol, dom: sympy.Basic | None, term: sympy.Basic) -> bool:
     """Is ``term`` a value of ``var`` (its assumptions) in ``dom``? Decided from SymPy's
-    assumptions on the term alone; False when they do not say."""
+    assumptions on the term alone, but a number's sign certified by the re-check's own
+    numbers (``side_conditions.has``); False when they do not say."""
+    from symbolic.evidence.side_conditions import has
+
     if not (term.is_extended_real and term.is_finite):
         return False
-    if any(getattr(var, f"is_{k}") and not getattr(term, f"is_{k}") for k in _FACTS):
+    if any(getattr(var, f"is_{k}") and not has(term, k) for k in _FACTS):
         return False
-    if any(getattr(term, f"is_{k}", None) is not v for k, v in var.assumptions0.items()):
+    if any(has(term, k) is not v for k, v in var.assumptions0.items()):
         return False  # every assumption of the variable (odd, even, prime, ...) as well
     return dom is None or _within(term, dom)
+
+
+def _above(term: sympy.Basic, bound: sympy.Basic, strict: bool) -> bool:
+    """``term − bound`` positive (``strict``) or nonnegative, a number's sign certified."""
+    from symbolic.evidence.side_conditions import has
+
+    if term.free_symbols or bound.free_symbols:  # SymPy's assumptions, as it simplifies
+        gap = term - bound
+    else:  # a number: nothing computed, its sign certified
+        gap = sympy.Add(term, sympy.Mul(-1, bound, evaluate=False), evaluate=False)
+    return bool(has(gap, "positive" if strict else "nonnegative"))
 
 
 def _within(term: sympy.Basic, dom: sympy.Basic) -> bool:
@@ -142,16 +157,12 @@ def _within(term: sympy.Basic, dom: sympy.Basic) -> bool:
         return bool(term.is_integer)
     if dom in (sympy.S.Naturals0, sympy.S.Naturals):
         low = 0 if dom == sympy.S.Naturals0 else 1
-        return bool(term.is_integer) and bool((term - low).is_nonnegative)
+        return bool(term.is_integer) and _above(term, sympy.Integer(low), False)
     if isinstance(dom, sympy.Union):
         return any(_within(term, part) for part in dom.args)
     if isinstance(dom, sympy.Interval):
-        lo_ok = dom.start == -sympy.oo or bool(
-            (term - dom.start).is_positive if dom.left_open else (term - dom.start).is_nonnegative
-        )
-        hi_ok = dom.end == sympy.oo or bool(
-            (dom.end - term).is_positive if dom.right_open else (dom.end - term).is_nonnegative
-        )
+        lo_ok = dom.start == -sympy.oo or _above(term, dom.start, dom.left_open)
+        hi_ok = dom.end == sympy.oo or _above(dom.end, term, dom.right_open)
         return lo_ok and hi_ok
     return False
 

@@ -7,31 +7,61 @@ then re-simplified by SymPy. ``spot_check(formula)`` returns ``(outcome, text)``
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from fractions import Fraction
 
 import sympy
+from mpmath.libmp import finf, fnan, fninf
 from sympy.core.function import AppliedUndef
 
-from symbolic.evidence.numbers import NotEnclosed, difference, enclose, exact, in_set, satisfies
+from symbolic.evidence.formula_reader import canonical_srepr
+from symbolic.evidence.numbers import (
+    NotEnclosed,
+    difference,
+    enclose,
+    exact,
+    in_set,
+    ivalue,
+    satisfies,
+)
 from symbolic.kernel import Exists, ForAll
 
 SPOT_POINTS = 4  # random points of the domain per spot-checked formula
+SPOT_LARGE = (10**6, -(10**12))  # and points this far out (a symbol's assumptions permitting):
+# max(x, 1000) = 1000 holds at every point of [−400, 400]
+MAX_POINT_BITS = 1_000_000  # a point whose exact numbers would be larger is not evaluated
 SPOT_BITS = 128
 SPOT_SYMPY_S = 2.0  # CPU seconds to evaluate a formula at one point
 SPOT_SIMPLIFY_S = 0.5  # CPU seconds for SymPy's own re-simplification in the re-check
 
 
 def _seed(formula: sympy.Basic) -> int:
-    return int.from_bytes(hashlib.sha256(sympy.srepr(formula).encode()).digest()[:8], "big")
+    text = canonical_srepr(formula)  # one seed, whichever equal symbols SymPy's cache gave
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 def _sample(
-    rng: random.Random, s: sympy.Symbol, dom: sympy.Basic, small: bool = True
+    rng: random.Random,
+    s: sympy.Symbol,
+    dom: sympy.Basic,
+    small: bool = True,
+    scale: int | None = None,
 ) -> Fraction | None:
     """A random value of ``s`` in ``dom``. An integer that sizes a matrix or indexes one is
     small (sizes 2..3, indices 0..1: mostly in range); any other integer is drawn from −60..60
-    (an identity false only from n = 4 on is not missed by four points near 0)."""
+    (an identity false only from n = 4 on is not missed by four points near 0). With
+    ``scale``, any other symbol first tries a value of that size (its sign as its assumptions
+    say)."""
+    if scale is not None and not small:
+        size = abs(scale) * rng.randint(1, 9)
+        sign = 1 if s.is_nonnegative else -1 if s.is_nonpositive else (1 if scale > 0 else -1)
+        for value in (Fraction(sign * size), Fraction(sign * size + 1)):  # + 1: odd, ...
+            try:
+                if satisfies(s, value) and in_set(value, dom):
+                    return value
+            except NotEnclosed:
+                break
     wide = 0 if small else 60
     for _ in range(40):
         if s.is_integer:
@@ -124,21 +154,82 @@ def _sizes_and_indices(body: sympy.Basic) -> set:
     return out
 
 
-def _at_point(body: sympy.Basic, rng: random.Random, ranges) -> bool | None:
-    """The relation ``body`` at one random point. Its two sides are made concrete and evaluated
-    apart: the relation is never rebuilt with SymPy evaluating it, which would compare sides
-    still holding σ and symbolic sums (numerically, with no guarantee)."""
+def _bound_form(e: sympy.Basic, values: dict) -> sympy.Basic:
+    """``e`` with the point put in and each σ(a, …) as 9·(1 + s + s²), s = a + …, nothing
+    evaluated: as large as the random quadratic that replaces σ (coefficients at most 9)."""
+    with sympy.evaluate(False):
+        e = e.xreplace(values)
+        return e.replace(
+            lambda n: isinstance(n, AppliedUndef),
+            lambda n: 9 * (1 + sympy.Add(*n.args) + sympy.Add(*n.args) ** 2),
+        )
+
+
+def _too_large(e: sympy.Basic) -> bool:
+    """Would SymPy, evaluating the closed ``e`` (values put in, nothing computed yet), build a
+    number of more than ``MAX_POINT_BITS`` bits? Estimated by the re-check's intervals from
+    each power's base and exponent and each factorial's argument: a symbol reads as 0 bits, so
+    ``(((x^256)^256)^256)^256`` at x = 10^12 is refused here, never computed."""
+    for n in sympy.preorder_traversal(e):
+        factorial = isinstance(n, _FACTORIAL_LIKE)
+        if not (isinstance(n, sympy.Pow) or factorial) or n.free_symbols:
+            continue
+        try:
+            if factorial:
+                if any(_bits(ivalue(a)) > 14 for a in n.args):  # (2^14)! has 200,000 bits
+                    return True
+                continue
+            exponent = _bits(ivalue(n.exp))
+            if _bits(ivalue(n.base)) * 2.0 ** max(exponent, 0) > MAX_POINT_BITS:
+                return True
+        except (NotEnclosed, ValueError, TypeError, ZeroDivisionError, OverflowError):
+            continue  # no number here the evaluators can bound: SymPy keeps it symbolic
+    return False
+
+
+_FACTORIAL_LIKE = (
+    sympy.factorial,
+    sympy.gamma,
+    sympy.RisingFactorial,
+    sympy.FallingFactorial,
+    sympy.binomial,
+)
+
+
+def _bits(box) -> float:
+    """log₂ of the largest |end| of an interval (its smallest nonzero one, below 1)."""
+    out = 0.0
+    for raw in box._mpi_:
+        if raw in (finf, fninf, fnan):
+            return math.inf
+        if raw[1]:
+            out = max(out, abs(raw[2] + raw[3]))
+    return out
+
+
+def _at_point(
+    body: sympy.Basic, rng: random.Random, ranges, scale: int | None = None
+) -> bool | None:
+    """The relation ``body`` at one random point (of size ``scale`` where given). Its two
+    sides are made concrete and evaluated apart: the relation is never rebuilt with SymPy
+    evaluating it, which would compare sides still holding σ and symbolic sums (numerically,
+    with no guarantee). The point, σ and the matrices are put in unevaluated, and a point whose
+    numbers would be too large to compute is not evaluated (``_too_large``)."""
     from symbolic.limits import deadline
 
     values = {}
     small = _sizes_and_indices(body)
     for v, dom in ranges:
-        value = _sample(rng, v, dom, small=v in small)
+        value = _sample(rng, v, dom, small=v in small, scale=scale)
         if value is None:
             raise NotEnclosed(f"no point of the domain of {v}")
         values[v] = sympy.Rational(value.numerator, value.denominator)
     with deadline(SPOT_SYMPY_S):  # d/dt and |_{t=0} first: t is theirs, not the point's
-        sides = [_calculus_done(side).xreplace(values) for side in (body.lhs, body.rhs)]
+        calculus = [_calculus_done(side) for side in (body.lhs, body.rhs)]
+    if any(_too_large(_bound_form(side, values)) for side in calculus):
+        raise NotEnclosed("a point whose numbers are too large to compute")
+    with deadline(SPOT_SYMPY_S):
+        sides = [side.xreplace(values) for side in calculus]
     matrices, functions = _random_matrices(sides, rng), _random_functions(sides, rng)
     with deadline(SPOT_SYMPY_S):
         lhs, rhs = (_explicit(_made_concrete(side, matrices, functions).doit()) for side in sides)
@@ -200,10 +291,10 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     ]
     rng = random.Random(_seed(formula))
     agree = tried = 0
-    for _ in range(SPOT_POINTS):
+    for scale in (None,) * SPOT_POINTS + SPOT_LARGE:
         tried += 1
         try:
-            verdict = _at_point(body, rng, ranges)
+            verdict = _at_point(body, rng, ranges, scale)
         except Exception:  # noqa: BLE001 - no value at this point (an index out of range, a
             continue  # singular matrix, the time limit): the point is not counted
         if verdict is False:

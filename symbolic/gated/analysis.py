@@ -256,9 +256,10 @@ def _phrase(a: ActivationAnalysis) -> tuple[str, str]:
         parts.append("σ ≡ 0 is positively homogeneous of every degree")
     elif a.degree is not None:
         p = shown_text(a.degree)
+        minus_p = f"−{p}" if a.degree.is_Atom else f"−({p})"  # α^(−(2 − c)), never α^(−2 − c)
         parts.append(
             f"σ is positively homogeneous of degree {p}, so Gated keeps "
-            f"Q → αQ, K → α^(−{p})K (α > 0)"
+            f"Q → αQ, K → α^({minus_p})K (α > 0)"
         )
     else:
         parts.append(

@@ -43,7 +43,6 @@ from symbolic.kernel import (
     homogeneity_formula,
     negate,
     refute_homogeneous,
-    resolve_closed_branches,
     undecided,
     zero_verdict,
 )
@@ -101,10 +100,7 @@ _VALUES: dict = {}
 
 def _value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     try:
-        try:
-            value = expr.xreplace({z: point})
-        except (TypeError, ValueError):  # SymPy could not compare the branches at the point
-            value = resolve_closed_branches(at(expr, {z: point}))
+        value = at(expr, {z: point})  # branches taken by the kernel's enclosures, never floats
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
         not_real = value.is_real is False or value.has(sympy.I)
     except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:

@@ -50,7 +50,7 @@ hand-written series of its own.
 """
 
 from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, undecided
-from symbolic.kernel.branches import at, resolve_closed_branches
+from symbolic.kernel.branches import BRANCH_HEADS, at, resolve_closed_branches
 from symbolic.kernel.domain_checks import check_identity, check_zero_on
 from symbolic.kernel.fact import ASSUMPTION, CHECKED, DEFINITION, ORACLE, Fact
 from symbolic.kernel.homogeneity import (
@@ -121,6 +121,7 @@ from symbolic.kernel.z3_checks import (
 )
 
 __all__ = [
+    "BRANCH_HEADS",
     # facts and verdicts
     "ASSUMPTION",
     "CHECKED",

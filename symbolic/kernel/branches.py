@@ -30,6 +30,8 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
 
     def sign_of(e):
         e = sympy_value(e)
+        if not e.has(*BRANCH_HEADS):  # exact arithmetic and SymPy's exact values (atan 0 = 0)
+            e = evaluated(e)
         if e.is_Rational:
             return int(e.p > 0) - int(e.p < 0)
         try:
@@ -117,9 +119,13 @@ def assumed_sign(expr: sympy.Expr, sign: str) -> tuple[bool | None, str]:
 
 def at(expr: sympy.Basic, point) -> sympy.Basic:
     """``expr`` at ``point``: substituted unevaluated, closed branches decided by enclosures,
-    then evaluated (a branch the enclosures cannot separate is left to SymPy)."""
+    then evaluated — unless a branch the enclosures cannot separate is left: then unevaluated
+    (SymPy would take it by a float comparison; an enclosure of the whole stays sound)."""
     raw = literal_replace(sympy_value(expr), {k: sympy_value(v) for k, v in dict(point).items()})
     try:
-        return evaluated(resolve_closed_branches(raw))
+        resolved = resolve_closed_branches(raw)
+        if any(not b.free_symbols for b in resolved.atoms(*BRANCH_HEADS)):
+            return resolved  # SymPy would pick the branch the enclosures could not, by a float
+        return evaluated(resolved)
     except (TypeError, ValueError, ZeroDivisionError):  # e.g. 0/0 met while rebuilding
         return raw

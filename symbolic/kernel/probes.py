@@ -15,6 +15,7 @@ import sympy
 from symbolic.kernel.branches import at
 from symbolic.kernel.inputs import denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
+from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.points import counterexample, in_domain
 from symbolic.kernel.verdict import PROVED, REFUTED, Verdict, _revise
 
@@ -136,3 +137,26 @@ def _sign_refuted_at_a_point(expr: sympy.Expr, sign: str) -> Verdict | None:
         reason=f"the sign is {got} at {where}",
         witness=tuple((str(k), sympy.sstr(v)) for k, v in point.items()),
     )
+
+
+def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
+    """The certificate that ``expr``, which SymPy rewrote to 0, is nonzero at a point (a closed
+    number: itself), or None. Asked only when ``expr`` holds a closed sum of irrational terms,
+    whose sign SymPy judges by a low-precision float (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)`` has
+    ``is_zero`` True)."""
+    if not any(
+        isinstance(n, sympy.Add) and not n.free_symbols and not n.is_Rational
+        for n in sympy.preorder_traversal(expr)
+    ):
+        return None
+    if not expr.free_symbols:
+        found = _sign_verdict(expr, "≠", PROBE_TIMEOUT_S, MAX_BITS)
+        return found if found.status == PROVED else None
+    if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative):
+        return None
+    for point in _probe_points(expr)[:2]:
+        if _nonzero_at(denominators(expr), point):
+            found = _sign_verdict(at(expr, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS)
+            if found.status == PROVED:
+                return found
+    return None

@@ -36,6 +36,7 @@ from symbolic.kernel.probes import (
     _refuted_at_a_point,
     _refuted_at_points,
     _sign_refuted_at_a_point,
+    _zero_contradicted,
 )
 from symbolic.kernel.trusted_forms import rewrite_trusted, sign_trusted
 from symbolic.kernel.verdict import (
@@ -186,6 +187,15 @@ def zero_verdict(
     elapsed = clock.elapsed
     if dl.expired:
         return clock.verdict(UNKNOWN, f"time limit of {clock.limit:g} s passed")
+    contradicted = _zero_contradicted(expr) if reduced == 0 else None
+    if contradicted is not None:  # SymPy judged a closed part 0 by a float
+        if not expr.free_symbols:
+            return _nonzero_difference(contradicted, defined)
+        refuted = _refuted_at_points(expr, defined) if universal else None
+        if refuted is not None:
+            return _revise(refuted, seconds=clock.elapsed)
+        reason = "SymPy rewrote the difference to 0, but its value at a point is certified nonzero"
+        return clock.verdict(UNKNOWN, reason)
     if reduced == 0:
         return clock.verdict(PROVED, "difference simplifies to 0")
     if closed:  # a closed number: refuted only when certified nonzero

@@ -46,6 +46,7 @@ import sympy
 
 from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
+from symbolic.kernel import literal, resolve_closed_branches
 from symbolic.languages import functions
 from symbolic.languages.expression_estimates import ConstantEstimates, check_size, float_pow
 from symbolic.languages.expression_limits import (
@@ -103,6 +104,22 @@ class _Function:
     piecewise: bool = False
 
 
+def _branch(head: type, *args: sympy.Expr) -> sympy.Expr:
+    """``head(*args)`` with its branch taken only where the kernel's enclosures decide it: SymPy
+    would compare the arguments by a low-precision float (``|log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)|``
+    came out 0, ``max(x, x + that)`` its second argument)."""
+    if not any(_closed_irrational_sum(a) for a in args):
+        return head(*args)
+    return resolve_closed_branches(literal(head, args))
+
+
+def _closed_irrational_sum(e: sympy.Expr) -> bool:
+    return any(
+        isinstance(n, sympy.Add) and not n.free_symbols and not n.is_Rational
+        for n in sympy.preorder_traversal(e)
+    )
+
+
 def _minmax_args(expr: sympy.Expr) -> int:
     return sum(len(m.args) for m in expr.atoms(sympy.Max, sympy.Min))
 
@@ -112,9 +129,9 @@ _MATH_FUNCTIONS = (
     _Function("sqrt", sympy.sqrt),  # built from the table's functions or by structure
     _Function("sigmoid", sympy_sigmoid),
     _Function("softplus", sympy_softplus),
-    _Function("abs", sympy.Abs),
-    _Function("max", sympy.Max, 2, MAX_MINMAX_ARGS, minmax_per_arg=1),
-    _Function("min", sympy.Min, 2, MAX_MINMAX_ARGS, minmax_per_arg=1),
+    _Function("abs", lambda a: _branch(sympy.Abs, a)),
+    _Function("max", lambda *a: _branch(sympy.Max, *a), 2, MAX_MINMAX_ARGS, minmax_per_arg=1),
+    _Function("min", lambda *a: _branch(sympy.Min, *a), 2, MAX_MINMAX_ARGS, minmax_per_arg=1),
 )
 FUNCTIONS: dict[str, _Function] = {
     **{

@@ -88,6 +88,7 @@ TABLE = "table-baseline"
 
 # Reused refutation arguments.
 _P1 = "σ(1)=1, σ(2)=2 force p=1"
+_A = "A = log(1 + e^−100) − log(1 + e^−99) ≈ −6.4e−44 < 0, a constant SymPy calls 0 by a float"
 _ORIGIN = "σ(0) ≠ 0 and σ is not constant, so no degree (p>0 needs σ(0)=0, p=0 needs constant)"
 
 CORPUS: tuple[Entry, ...] = (
@@ -706,4 +707,28 @@ CORPUS: tuple[Entry, ...] = (
     _none("hardtanh", "σ(1) = σ(2) = 1 force p = 0, σ(1/2) = 1/2", TABLE),
     _none("relu6", _P1 + ", σ(12) = 6", TABLE),
     _none("hardswish", "σ(1) = 2/3, σ(2) = 5/3, σ(4) = 4", TABLE),
+    # -- session 12: constants whose sign SymPy judges by a low-precision float -----------------
+    _none(
+        "x + abs(softplus(-100) - softplus(-99))*x**2",
+        _A + ": σ = x + |A|x², σ(2) − 2σ(1) = 2|A| ≠ 0, σ(2)/σ(1) ≠ σ(4)/σ(2)",
+        TINY,
+    ),
+    _hom(
+        "abs(x)**(1 + abs(softplus(-100) - softplus(-99)))",
+        "1 - log(1 + exp(-100)) + log(1 + exp(-99))",
+        _A + ": σ = |x|^(1 + |A|), degree 1 + |A| ≠ 1",
+        TINY,
+    ),
+    _lin("max(x, x + log(1+exp(-100)) - log(1+exp(-99)))", _A + ": max(x, x + A) = x", TINY),
+    _zero("relu(log(1+exp(-100)) - log(1+exp(-99)))*exp(x)", _A + ": relu(A) = 0, σ ≡ 0", TINY),
+    _lin(
+        "x + max(0, log(1+exp(-100*x**2)) - log(1+exp(-99*x**2)))",
+        "e^(−100x²) ≤ e^(−99x²) and log increases: the max is 0 (at x = 0 both are log 2), σ = x",
+        TINY,
+    ),
+    _lin(
+        "x + max(0, log(1+exp(-800*x**2)) - log(1+exp(-799*x**2)))",
+        "e^(−800x²) ≤ e^(−799x²): the max is 0, σ = x (at x = 1 the gap is below 2^−1024)",
+        TINY,
+    ),
 )

@@ -53,6 +53,8 @@ SLICE = (
     "tanh(x*1e-12)*1e12",  # ≈ x, but not linear
     "sqrt(x)",  # undefined for x < 0
     "- - x",  # hostile but valid syntax
+    "x + abs(softplus(-100) - softplus(-99))*x**2",  # session 12: |A| was built as 0 by a float
+    "max(x, x + log(1+exp(-100)) - log(1+exp(-99)))",  # session 12: max took x + A by a float
 )
 
 
