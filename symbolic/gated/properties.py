@@ -40,7 +40,9 @@ from symbolic.kernel import (
     check_nonzero,
     counterexample,
     define,
+    has_closed_irrational_sum,
     homogeneity_formula,
+    literal_replace,
     negate,
     refute_homogeneous,
     undecided,
@@ -100,7 +102,13 @@ _VALUES: dict = {}
 
 def _value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     try:
-        value = at(expr, {z: point})  # branches taken by the kernel's enclosures, never floats
+        if has_closed_irrational_sum(literal_replace(expr, {z: point})):
+            value = at(expr, {z: point})  # branches by the kernel's enclosures, never a float
+        else:
+            try:
+                value = expr.xreplace({z: point})
+            except (TypeError, ValueError):  # SymPy could not compare the branches there
+                value = at(expr, {z: point})
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
         not_real = value.is_real is False or value.has(sympy.I)
     except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:

@@ -78,6 +78,7 @@ from symbolic.kernel.intervals import (
 from symbolic.kernel.logic import Exists, ForAll, conjunction, domain_of, literal, literal_replace
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.points import counterexample
+from symbolic.kernel.probes import has_closed_irrational_sum
 from symbolic.kernel.rules import (
     RuleError,
     cong,
@@ -121,6 +122,7 @@ from symbolic.kernel.z3_checks import (
 )
 
 __all__ = [
+    "has_closed_irrational_sum",
     "BRANCH_HEADS",
     # facts and verdicts
     "ASSUMPTION",

@@ -139,15 +139,21 @@ def _sign_refuted_at_a_point(expr: sympy.Expr, sign: str) -> Verdict | None:
     )
 
 
+def has_closed_irrational_sum(expr: sympy.Basic) -> bool:
+    """Does ``expr`` hold a closed sum that is no rational (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)``)?
+    SymPy judges the sign of such a sum by a low-precision float."""
+    return any(
+        isinstance(n, sympy.Add) and not n.free_symbols and not n.is_Rational
+        for n in sympy.preorder_traversal(expr)
+    )
+
+
 def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
     """The certificate that ``expr``, which SymPy rewrote to 0, is nonzero at a point (a closed
     number: itself), or None. Asked only when ``expr`` holds a closed sum of irrational terms,
     whose sign SymPy judges by a low-precision float (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)`` has
     ``is_zero`` True)."""
-    if not any(
-        isinstance(n, sympy.Add) and not n.free_symbols and not n.is_Rational
-        for n in sympy.preorder_traversal(expr)
-    ):
+    if not has_closed_irrational_sum(expr):
         return None
     if not expr.free_symbols:
         found = _sign_verdict(expr, "≠", PROBE_TIMEOUT_S, MAX_BITS)

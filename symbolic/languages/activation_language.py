@@ -46,7 +46,13 @@ import sympy
 
 from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
-from symbolic.kernel import literal, resolve_closed_branches
+from symbolic.kernel import (
+    BRANCH_HEADS,
+    has_closed_irrational_sum,
+    literal,
+    literal_replace,
+    resolve_closed_branches,
+)
 from symbolic.languages import functions
 from symbolic.languages.expression_estimates import ConstantEstimates, check_size, float_pow
 from symbolic.languages.expression_limits import (
@@ -108,16 +114,24 @@ def _branch(head: type, *args: sympy.Expr) -> sympy.Expr:
     """``head(*args)`` with its branch taken only where the kernel's enclosures decide it: SymPy
     would compare the arguments by a low-precision float (``|log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)|``
     came out 0, ``max(x, x + that)`` its second argument)."""
-    if not any(_closed_irrational_sum(a) for a in args):
+    if not any(has_closed_irrational_sum(a) for a in args):
         return head(*args)
     return resolve_closed_branches(literal(head, args))
 
 
-def _closed_irrational_sum(e: sympy.Expr) -> bool:
-    return any(
-        isinstance(n, sympy.Add) and not n.free_symbols and not n.is_Rational
-        for n in sympy.preorder_traversal(e)
-    )
+def _table_function(a) -> Callable[[sympy.Expr], sympy.Expr]:
+    """σ of the table at an argument; one with branches (relu, ...) at an argument holding a
+    closed irrational sum is substituted as written, its closed branches taken as ``_branch``
+    takes them (SymPy built relu(log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)) as the negative argument)."""
+    if not a.expr.has(*BRANCH_HEADS):
+        return a.sympy_at
+
+    def at_argument(v: sympy.Expr) -> sympy.Expr:
+        if not has_closed_irrational_sum(v):
+            return a.sympy_at(v)
+        return resolve_closed_branches(literal_replace(a.expr, {z: v}))
+
+    return at_argument
 
 
 def _minmax_args(expr: sympy.Expr) -> int:
@@ -137,7 +151,7 @@ FUNCTIONS: dict[str, _Function] = {
     **{
         a.name: _Function(
             a.name,
-            a.sympy_at,
+            _table_function(a),
             minmax_per_call=_minmax_args(a.expr),
             piecewise=a.expr.has(sympy.Piecewise),
         )

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import sympy
+from forged_exports import fact_node, write_export
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,7 +26,6 @@ from symbolic.evidence.formula_reader import UnreadableFormula, read_formula, re
 from symbolic.evidence.formula_smt import smt_obligation
 from symbolic.evidence.manifest import (
     MANIFEST_NAME,
-    MANIFEST_SCHEMA,
     RECORD_NAME,
     SPOT_SCHEMA,
     Checks,
@@ -504,72 +504,6 @@ def test_inst_substitutes_the_bound_variables():
 # -- a hand-made export ------------------------------------------------------------------------
 
 
-def fact_node(
-    node_id: str,
-    formula,
-    method: str,
-    kind: str = "checked",
-    status: str = "proved",
-    obligation=None,
-    rule=None,
-    premises=(),
-) -> dict:
-    entry = {
-        "id": node_id,
-        "formula": sympy.sstr(read_formula(sympy.srepr(formula))),  # as the export prints it
-        "formula_srepr": sympy.srepr(formula),
-        "kind": kind,
-        "method": method,
-        "status": status,
-        "domain": [],
-        "kernel_rule": rule,
-        "detail_srepr": None,
-        "premises": list(premises),
-        "obligations": [],
-        "parts": [],
-        "rule": "test",
-    }
-    if obligation:
-        entry["_write"] = obligation
-    return entry
-
-
-def write_export(d: Path, nodes: list[dict], rests_on=(), statement=None) -> None:
-    files = {}
-    for n in nodes:
-        role, text = n.pop("_write", (None, None))
-        if role:
-            ext = {Checks.SMT: "obl.smt2", Checks.SPOT: "spot.json"}.get(role, "json")
-            name = f"m/{n['id']}.{ext}"
-            (d / "m").mkdir(exist_ok=True)
-            (d / name).write_text(text, encoding="utf-8")
-            files[name] = hashlib.sha256(text.encode()).hexdigest()
-            n["obligations"] = [
-                {
-                    "role": role,
-                    "expected": "unsat" if role == Checks.SMT else n["status"],
-                    "file": name,
-                }
-            ]
-    data = {
-        "schema": MANIFEST_SCHEMA,
-        "versions": {},
-        "files": files,
-        "claims": [
-            {
-                "module": "m",
-                "name": "m.claim",
-                "statement": None if statement is None else statement["formula"],
-                "statement_srepr": None if statement is None else statement["formula_srepr"],
-                "uses": [],
-                "rests_on": list(rests_on),
-                "steps": nodes,
-            }
-        ],
-    }
-    (d / MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
-
-
 # -- properties ---------------------------------------------------------------------------------
 
 _atoms = st.sampled_from([x, t, a, sympy.Integer(2), sympy.Rational(-3, 7), sympy.pi])
@@ -700,7 +634,7 @@ def _definition_nodes(value_formula):
 
 def test_a_definition_must_name_a_fresh_symbol(tmp_path):
     _, bad = _definition_nodes(lambda c: sympy.Eq(sympy.Integer(2), sympy.Integer(1)))
-    write_export(tmp_path, [bad], statement=bad)
+    write_export(tmp_path, [bad], statement=bad, rests_on=())
     rows, code, _ = rc.recheck(tmp_path)
     assert code == rc.EXIT_DISAGREE
     assert [r.answer for r in rows if not r.ok][0].startswith("not a definition")
@@ -715,7 +649,7 @@ def test_gen_and_inst_over_a_defined_name_disagree(tmp_path):
     general = ForAll((c,), sympy.Eq(c, 1, evaluate=False))
     gen_node = fact_node("s2", general, "rule", rule="gen", premises=["s1"])
     gen_node["detail_srepr"] = sympy.srepr(sympy.Tuple(c))
-    write_export(tmp_path, [definition, gen_node], statement=gen_node)
+    write_export(tmp_path, [definition, gen_node], statement=gen_node, rests_on=())
     rows, code, _ = rc.recheck(tmp_path)
     assert code == rc.EXIT_DISAGREE
     assert "gen over c, a defined name" in next(r.answer for r in rows if r.node == "s2")
@@ -756,7 +690,7 @@ def test_the_rule_checker_reads_every_assumption_and_one_definition_per_name(tmp
     for node_ in (u1, u2, s5, s6):
         if node_["kernel_rule"] in ("symm", "trans"):
             node_["detail_srepr"] = None
-    write_export(twice, [d1, d2, u1, u2, s5, s6], statement=s6)
+    write_export(twice, [d1, d2, u1, u2, s5, s6], statement=s6, rests_on=())
     rows, code, _ = rc.recheck(twice)
     assert code == rc.EXIT_DISAGREE
     assert "twice" in next(r.answer for r in rows if r.node == "s6")

@@ -12,7 +12,6 @@ formula, and spot checks far from 0.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import subprocess
@@ -21,11 +20,12 @@ from pathlib import Path
 
 import pytest
 import sympy
+from forged_exports import fact_node, write_export
 
 from symbolic.evidence import recheck as rc
 from symbolic.evidence.formula_reader import UnreadableFormula, read_formula
 from symbolic.evidence.formula_smt import smt_obligation
-from symbolic.evidence.manifest import MANIFEST_NAME, MANIFEST_SCHEMA, SPOT_SCHEMA, Checks
+from symbolic.evidence.manifest import MANIFEST_NAME, SPOT_SCHEMA, Checks
 from symbolic.kernel import ForAll
 
 pytestmark = pytest.mark.xdist_group("hostile-certificates")
@@ -39,87 +39,9 @@ def U(cls, *args):
     return cls(*args, evaluate=False)
 
 
-def fact(
-    node_id,
-    formula,
-    method,
-    kind="checked",
-    status="proved",
-    rule=None,
-    premises=(),
-    detail=None,
-    obligation=None,
-    parts=(),
-):
-    entry = {
-        "id": node_id,
-        "formula": sympy.sstr(read_formula(sympy.srepr(formula))),
-        "formula_srepr": sympy.srepr(formula),
-        "kind": kind,
-        "method": method,
-        "status": status,
-        "domain": [],
-        "kernel_rule": rule,
-        "detail_srepr": None if detail is None else sympy.srepr(detail),
-        "premises": list(premises),
-        "obligations": [],
-        "parts": list(parts),
-        "rule": "forged",
-    }
-    if obligation:
-        entry["_write"] = obligation
-    return entry
-
-
 def smt(formula) -> tuple[str, str]:
     """The SMT obligation of ``formula`` as the re-check prints it (from the formula read back)."""
     return Checks.SMT, smt_obligation(read_formula(sympy.srepr(formula)))
-
-
-def write_export(d: Path, nodes: list[dict], statement=None, rests_on=None) -> None:
-    """A one-claim manifest whose files are sealed (the forger rewrites the digests)."""
-    files = {}
-
-    def walk(ns):
-        for n in ns:
-            walk(n.get("parts", []))
-            role, text = n.pop("_write", (None, None))
-            if role:
-                name = f"m/{n['id']}.{'obl.smt2' if role == Checks.SMT else 'json'}"
-                (d / "m").mkdir(parents=True, exist_ok=True)
-                (d / name).write_text(text, encoding="utf-8")
-                files[name] = hashlib.sha256(text.encode()).hexdigest()
-                expected = "unsat" if role == Checks.SMT else n["status"]
-                n["obligations"] = [{"role": role, "expected": expected, "file": name}]
-
-    walk(nodes)
-    admitted = []
-
-    def listed(ns):
-        for n in ns:
-            listed(n.get("parts", []))
-            if n["kind"] in ("assumption", "oracle"):
-                admitted.append(n["formula"])
-
-    listed(nodes)
-    d.mkdir(parents=True, exist_ok=True)
-    data = {
-        "schema": MANIFEST_SCHEMA,
-        "versions": {},
-        "files": files,
-        "claims": [
-            {
-                "module": "m",
-                "name": "m.claim",
-                "statement": None if statement is None else statement["formula"],
-                "statement_srepr": None if statement is None else statement["formula_srepr"],
-                "uses": [],
-                "rests_on": sorted(admitted) if rests_on is None else rests_on,
-                "steps": nodes,
-            }
-        ],
-    }
-    (d / MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
 
 
 def rows_of(d: Path):
@@ -133,9 +55,9 @@ def rows_of(d: Path):
 def test_a_definitions_value_fixes_its_symbols(tmp_path):
     """From c := x, gen over x gives ∀x: c = x (then 0 = c = 1): x is fixed by the definition."""
     c = sympy.Symbol("c", real=True)
-    s1 = fact("s1", U(sympy.Eq, c, x), "definition", kind="definition")
+    s1 = fact_node("s1", U(sympy.Eq, c, x), "definition", kind="definition")
     general = ForAll((x,), U(sympy.Eq, c, x))
-    s2 = fact("s2", general, "rule", rule="gen", premises=["s1"], detail=sympy.Tuple(x))
+    s2 = fact_node("s2", general, "rule", rule="gen", premises=["s1"], detail=sympy.Tuple(x))
     write_export(tmp_path, [s1, s2], statement=s2)
     by_node, code, _ = rows_of(tmp_path)
     assert code == rc.EXIT_DISAGREE
@@ -145,10 +67,10 @@ def test_a_definitions_value_fixes_its_symbols(tmp_path):
 def test_definitions_in_a_cycle_disagree(tmp_path):
     """c := d + 1 and d := c + 1 (each fresh on its own) prove 0 = 2 through a vacuous Z3 step."""
     c, d = sympy.symbols("c d", real=True)
-    s1 = fact("s1", U(sympy.Eq, c, U(sympy.Add, d, 1)), "definition", kind="definition")
-    s2 = fact("s2", U(sympy.Eq, d, U(sympy.Add, c, 1)), "definition", kind="definition")
+    s1 = fact_node("s1", U(sympy.Eq, c, U(sympy.Add, d, 1)), "definition", kind="definition")
+    s2 = fact_node("s2", U(sympy.Eq, d, U(sympy.Add, c, 1)), "definition", kind="definition")
     both = U(sympy.And, *(read_formula(n["formula_srepr"]) for n in (s1, s2)))
-    s3 = fact("s3", both, "rule", rule="conj", premises=["s1", "s2"])
+    s3 = fact_node("s3", both, "rule", rule="conj", premises=["s1", "s2"])
     write_export(tmp_path, [s1, s2, s3], statement=s3)
     by_node, code, _ = rows_of(tmp_path)
     assert code == rc.EXIT_DISAGREE
@@ -171,7 +93,7 @@ def test_a_definitions_value_meets_the_names_assumptions():
 
 def test_a_definition_with_a_value_against_its_assumptions_disagrees(tmp_path):
     c = sympy.Symbol("c", positive=True)
-    s1 = fact("s1", U(sympy.Eq, c, sympy.Integer(-1)), "definition", kind="definition")
+    s1 = fact_node("s1", U(sympy.Eq, c, sympy.Integer(-1)), "definition", kind="definition")
     write_export(tmp_path, [s1])
     by_node, code, _ = rows_of(tmp_path)
     assert code == rc.EXIT_DISAGREE and by_node["s1"].outcome == "DISAGREES"
@@ -186,8 +108,8 @@ def test_a_closed_divisor_must_be_certified_nonzero(tmp_path):
     zero = U(sympy.Add, sympy.Max(1, 2, evaluate=False), -2)
     instance = U(sympy.Eq, U(sympy.Mul, zero, U(sympy.Pow, zero, -1)), 1)
     detail = sympy.Tuple(sympy.Tuple(y, zero))
-    s1 = fact("s1", law, "assumption", kind="assumption")
-    s2 = fact("s2", instance, "rule", rule="inst", premises=["s1"], detail=detail)
+    s1 = fact_node("s1", law, "assumption", kind="assumption")
+    s2 = fact_node("s2", instance, "rule", rule="inst", premises=["s1"], detail=detail)
     write_export(tmp_path, [s1, s2], statement=s2)
     by_node, code, _ = rows_of(tmp_path)
     assert code == rc.EXIT_DISAGREE and "not certified nonzero" in by_node["s2"].answer
@@ -206,9 +128,9 @@ def _piecewise_chain():
     pw = sympy.Piecewise((1, U(sympy.Eq, x, 0)), (0, True))
     middle = U(sympy.Add, U(sympy.Mul, x, U(sympy.Pow, x, -1)), -1)
     first, second = U(sympy.Eq, pw, middle), U(sympy.Eq, middle, 0)
-    s1 = fact("s1", first, "sympy", obligation=smt(first))
-    s2 = fact("s2", second, "sympy", obligation=smt(second))
-    s3 = fact("s3", U(sympy.Eq, pw, 0), "rule", rule="trans", premises=["s1", "s2"])
+    s1 = fact_node("s1", first, "sympy", obligation=smt(first))
+    s2 = fact_node("s2", second, "sympy", obligation=smt(second))
+    s3 = fact_node("s3", U(sympy.Eq, pw, 0), "rule", rule="trans", premises=["s1", "s2"])
     return pw, [s1, s2, s3]
 
 
@@ -216,7 +138,7 @@ def test_inst_of_a_fact_holding_under_a_dropped_condition_disagrees(tmp_path):
     pw, nodes = _piecewise_chain()
     detail = sympy.Tuple(sympy.Tuple(x, sympy.Integer(0)))
     at_zero = U(sympy.Eq, pw.xreplace({x: sympy.Integer(0)}), 0)
-    nodes.append(fact("s4", at_zero, "rule", rule="inst", premises=["s3"], detail=detail))
+    nodes.append(fact_node("s4", at_zero, "rule", rule="inst", premises=["s3"], detail=detail))
     write_export(tmp_path, nodes, statement=nodes[-1])
     by_node, code, _ = rows_of(tmp_path)
     assert by_node["s3"].outcome != "DISAGREES"  # trans itself is fine
@@ -226,7 +148,9 @@ def test_inst_of_a_fact_holding_under_a_dropped_condition_disagrees(tmp_path):
 def test_gen_of_a_fact_holding_under_a_condition_disagrees(tmp_path):
     pw, nodes = _piecewise_chain()
     general = ForAll((x,), U(sympy.Eq, pw, 0))
-    nodes.append(fact("s4", general, "rule", rule="gen", premises=["s3"], detail=sympy.Tuple(x)))
+    nodes.append(
+        fact_node("s4", general, "rule", rule="gen", premises=["s3"], detail=sympy.Tuple(x))
+    )
     write_export(tmp_path, nodes, statement=nodes[-1])
     by_node, code, _ = rows_of(tmp_path)
     assert code == rc.EXIT_DISAGREE and "gen of s3" in by_node["s4"].answer
@@ -256,7 +180,7 @@ def test_a_semicolon_in_a_quoted_symbol_is_refused(tmp_path):
     text = smt_obligation(law)
     with pytest.raises(ValueError, match="quoted symbol"):
         clean_benchmark(text)
-    s1 = fact("s1", law, "sympy", obligation=(Checks.SMT, text))
+    s1 = fact_node("s1", law, "sympy", obligation=(Checks.SMT, text))
     write_export(tmp_path, [s1], statement=s1)
     by_node, code, _ = rows_of(tmp_path)
     assert code == rc.EXIT_DISAGREE and by_node["s1"].outcome == "DISAGREES"
@@ -272,7 +196,7 @@ def test_the_solvers_get_the_text_compared_with_the_formula(tmp_path, monkeypatc
     monkeypatch.setattr(solvers, "run_z3", lambda text, *a, **k: seen.append(text) or real_z3(text))
     f = U(sympy.Eq, U(sympy.Add, x, x), U(sympy.Mul, 2, x))
     role, text = smt(f)
-    s1 = fact("s1", f, "sympy", obligation=(role, text))
+    s1 = fact_node("s1", f, "sympy", obligation=(role, text))
     write_export(tmp_path, [s1], statement=s1)
     assert rows_of(tmp_path)[0]["s1"].outcome == "proved"
     assert seen == [text]  # comments and all: no other reading of the text reaches a solver
@@ -285,7 +209,7 @@ def test_a_missing_spot_check_beside_a_junk_entry_disagrees(tmp_path):
     from symbolic.evidence.report import combine
 
     false = U(sympy.Eq, sympy.exp(x), U(sympy.Add, 1, x))
-    s1 = fact("s1", false, "sympy")
+    s1 = fact_node("s1", false, "sympy")
     s1["obligations"] = [{"role": "junk"}]
     write_export(tmp_path, [s1], statement=s1)
     by_node, code, _ = rows_of(tmp_path)
@@ -379,7 +303,7 @@ def test_a_quantifiers_variable_printed_like_another_symbol_disagrees(tmp_path):
 
     xp = "Symbol('x', positive=True)"
     text = f"ForAll(Tuple(Symbol('x', real=True)), Equality(Abs({xp}), {xp}), Reals)"
-    s1 = fact("s1", U(sympy.Eq, x, x), "assumption", kind="assumption")
+    s1 = fact_node("s1", U(sympy.Eq, x, x), "assumption", kind="assumption")
     s1.update(formula="∀ x ∈ ℝ: Eq(Abs(x), x)", formula_srepr=text)
     write_export(tmp_path, [s1], rests_on=[s1["formula"]])
     rows, code, _ = rc.recheck(tmp_path)
@@ -398,7 +322,7 @@ def test_a_lone_surrogate_is_a_disagreement_not_a_traceback(tmp_path, monkeypatc
     from proofs._cli import recheck_main
 
     f = U(sympy.Eq, U(sympy.Add, x, x), U(sympy.Mul, 2, x))
-    s1 = fact("s1", f, "sympy", obligation=smt(f))
+    s1 = fact_node("s1", f, "sympy", obligation=smt(f))
     write_export(tmp_path, [s1], statement=s1)
     text = (tmp_path / MANIFEST_NAME).read_text(encoding="utf-8")
     text = text.replace('"name": "m.claim"', '"name": "m.claim\\ud800"')
@@ -427,7 +351,7 @@ def test_a_malformed_record_is_a_value_error(tmp_path):
 
 def test_a_statement_text_without_its_formula_is_unknown(tmp_path):
     f = U(sympy.Eq, U(sympy.Add, x, x), U(sympy.Mul, 2, x))
-    s1 = fact("s1", f, "sympy", obligation=smt(f))
+    s1 = fact_node("s1", f, "sympy", obligation=smt(f))
     write_export(tmp_path, [s1])
     data = json.loads((tmp_path / MANIFEST_NAME).read_text(encoding="utf-8"))
     data["claims"][0]["statement"] = "Eq(1, 0)"
@@ -451,7 +375,7 @@ def test_spot_checks_sample_points_far_from_zero(tmp_path):
     t = sympy.Symbol("t", positive=True)
     assert spot_check(U(sympy.Eq, sympy.Min(t, 10**5), t))[0] == "DISAGREES"
     spot = {"schema": SPOT_SCHEMA, "formula_srepr": sympy.srepr(false)}
-    s1 = fact("s1", false, "sympy", obligation=(Checks.SPOT, json.dumps(spot)))
+    s1 = fact_node("s1", false, "sympy", obligation=(Checks.SPOT, json.dumps(spot)))
     write_export(tmp_path, [s1], statement=s1)
     assert rows_of(tmp_path)[1] == rc.EXIT_DISAGREE
 

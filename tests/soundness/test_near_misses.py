@@ -267,8 +267,7 @@ def test_a_degree_other_than_one_never_proves_the_inverse_scaling(expr):
     from symbolic.gated.analysis import as_result
 
     an = analyze(expr, "relu^p")
-    assert an.homogeneity.holds.status != "refuted"  # 1e-1240: now unknown (σ(1) stays exact)
-    assert an.homogeneity.holds.status == "unknown" or an.homogeneity.value != 1
+    assert an.homogeneity.holds.status == "proved" and an.homogeneity.value != 1
     assert an.inverse_scaling.holds.status != "proved", an.inverse_scaling.holds.reason
     assert an.inverse_scaling_symmetric is not True
     assert "keeps the inverse scaling" not in as_result(an, "relu_p").claim.note

@@ -96,7 +96,8 @@ VALID = [
     ("erf(26) - 1", sympy.erf(26) - 1),
     ("tanh(345) - 1", sympy.tanh(345) - 1),
     ("max(tanh(30) - 1, 0)", sympy.Integer(0)),
-    ("relu(sigmoid(400) - 1 - abs(x))", sympy.Max(0, -sympy.Abs(z) - 1 + sympy_sigmoid(400))),
+    # sigmoid(400) − 1 < 0 and −|x| ≤ 0, certified by the kernel's enclosures: relu(…) ≡ 0
+    ("relu(sigmoid(400) - 1 - abs(x))", sympy.Integer(0)),
     # arguments positive (or nonnegative) by algebra, decided exactly
     ("max(x, -x)**1.5", sympy.Max(z, -z) ** R(3, 2)),
     ("sqrt(x**2 - 2*x + 1)", sympy.sqrt(z**2 - 2 * z + 1)),

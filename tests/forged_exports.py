@@ -1,0 +1,83 @@
+"""A hand-made one-claim export, as a forger writes one: fact nodes with the formula printed as
+the export prints it, obligation files sealed with their SHA-256 (the forger rewrites the
+digests). Shared by the hostile-certificate tests."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import sympy
+
+from symbolic.evidence.formula_reader import read_formula
+from symbolic.evidence.manifest import MANIFEST_NAME, MANIFEST_SCHEMA, Checks
+
+
+def fact_node(
+    node_id: str,
+    formula,
+    method: str,
+    kind: str = "checked",
+    status: str = "proved",
+    obligation=None,
+    rule=None,
+    premises=(),
+    detail=None,
+    parts=(),
+) -> dict:
+    """A fact of the manifest; ``obligation`` is ``(role, text)``, written by ``write_export``."""
+    entry = {
+        "id": node_id,
+        "formula": sympy.sstr(read_formula(sympy.srepr(formula))),  # as the export prints it
+        "formula_srepr": sympy.srepr(formula),
+        "kind": kind,
+        "method": method,
+        "status": status,
+        "domain": [],
+        "kernel_rule": rule,
+        "detail_srepr": None if detail is None else sympy.srepr(detail),
+        "premises": list(premises),
+        "obligations": [],
+        "parts": list(parts),
+        "rule": "forged",
+    }
+    if obligation:
+        entry["_write"] = obligation
+    return entry
+
+
+def write_export(d: Path, nodes: list[dict], rests_on=None, statement=None) -> None:
+    """The sealed manifest of one claim with these steps (parts included). ``rests_on``: as
+    given, or (None) the formulas of the assumptions and oracle results among the nodes."""
+    files: dict[str, str] = {}
+    admitted: list[str] = []
+
+    def walk(ns):
+        for n in ns:
+            walk(n.get("parts", []))
+            if n["kind"] in ("assumption", "oracle"):
+                admitted.append(n["formula"])
+            role, text = n.pop("_write", (None, None))
+            if role:
+                ext = {Checks.SMT: "obl.smt2", Checks.SPOT: "spot.json"}.get(role, "json")
+                name = f"m/{n['id']}.{ext}"
+                (d / "m").mkdir(parents=True, exist_ok=True)
+                (d / name).write_text(text, encoding="utf-8")
+                files[name] = hashlib.sha256(text.encode()).hexdigest()
+                expected = "unsat" if role == Checks.SMT else n["status"]
+                n["obligations"] = [{"role": role, "expected": expected, "file": name}]
+
+    walk(nodes)
+    d.mkdir(parents=True, exist_ok=True)
+    claim = {
+        "module": "m",
+        "name": "m.claim",
+        "statement": None if statement is None else statement["formula"],
+        "statement_srepr": None if statement is None else statement["formula_srepr"],
+        "uses": [],
+        "rests_on": sorted(admitted) if rests_on is None else list(rests_on),
+        "steps": nodes,
+    }
+    data = {"schema": MANIFEST_SCHEMA, "versions": {}, "files": files, "claims": [claim]}
+    (d / MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
