@@ -20,6 +20,15 @@ from symbolic.kernel.logic import literal, literal_replace, sympy_value
 BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
 
 
+def _flattened(e: sympy.Expr) -> list:
+    """The arguments of a ``Max``/``Min`` with nested ones of the same head spliced in
+    (``Max(Max(π, x), 1 + π)`` compares π with 1 + π, as SymPy's own constructor would)."""
+    out = []
+    for a in e.args:
+        out.extend(_flattened(a) if a.func is e.func else [a])
+    return out
+
+
 def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
     """``Max``/``Min``/``Abs``/``sign``/``Heaviside`` of *closed* arguments replaced by the branch
     that outward-rounded intervals certify (``Max(1, sigmoid(400))`` → ``1``); undecided ones stay.
@@ -44,6 +53,7 @@ def resolve_closed_branches(expr: sympy.Expr) -> sympy.Expr:
             return e
         e = literal(e.func, [visit(a) for a in e.args])  # SymPy would decide branches by float
         if isinstance(e, (sympy.Max, sympy.Min)):
+            e = literal(e.func, _flattened(e))
             closed = [a for a in e.args if not a.free_symbols]
             if not closed:
                 return e

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import sympy
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
@@ -579,6 +579,10 @@ _TREES = st.recursive(_LEAVES, _extend, max_leaves=8).filter(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(_TREES)
+@example(  # nested max holding a closed irrational sum: CI found Max(1 + π, Max(π, x))
+    _Tree("max(max(x, pi), (pi) + (1))", sympy.Max(sympy.Max(z, sympy.pi), sympy.pi + 1), 4)
+)
+@example(_Tree("min(min(x, pi), max(pi, 1 + pi))", sympy.Min(z, sympy.pi), 6))
 def test_rendered_tree_parses_to_the_directly_built_expression(tree):
     start = time.process_time()
     assert parse_activation(tree.text).expr == tree.expr
