@@ -19,7 +19,7 @@ roots of its switching arguments) — the search is never the proof.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -100,15 +100,20 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
 _VALUES: dict = {}
 
 
+def substituted(expr: sympy.Expr, variable: sympy.Symbol, point: sympy.Expr) -> sympy.Expr:
+    """``expr`` at ``variable = point``; where that holds a closed irrational sum, or SymPy cannot
+    compare the branches there, with the branches the kernel's enclosures take (never a float)."""
+    if has_closed_irrational_sum(literal_replace(expr, {variable: point})):
+        return at(expr, {variable: point})
+    try:
+        return expr.xreplace({variable: point})
+    except (TypeError, ValueError):  # SymPy could not compare the branches there
+        return at(expr, {variable: point})
+
+
 def _value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     try:
-        if has_closed_irrational_sum(literal_replace(expr, {z: point})):
-            value = at(expr, {z: point})  # branches by the kernel's enclosures, never a float
-        else:
-            try:
-                value = expr.xreplace({z: point})
-            except (TypeError, ValueError):  # SymPy could not compare the branches there
-                value = at(expr, {z: point})
+        value = substituted(expr, z, point)
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
         not_real = value.is_real is False or value.has(sympy.I)
     except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:
@@ -245,18 +250,23 @@ def _kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
 
 
 def find_witness(
-    difference: sympy.Expr, points: Iterator[sympy.Rational], variable: sympy.Symbol = z
+    difference: sympy.Expr,
+    points: Iterator[sympy.Rational],
+    variable: sympy.Symbol = z,
+    hairline: Sequence[sympy.Expr] = (),
 ) -> tuple[sympy.Rational, Verdict] | None:
     """The first point where ``difference`` is certified nonzero, with its certificate.
 
     A first pass stops at ``SEARCH_BITS`` so that points where the difference is exactly 0 are
-    cheap; a second pass goes to the full precision for differences that are nonzero by a hair.
+    cheap; a second pass goes to the full precision for differences that are nonzero by a hair,
+    at the first few points and at those in ``hairline`` (σ's kinks: a bump between thresholds
+    1e−174 apart is that high only there).
     """
     tried: list[tuple[sympy.Rational, sympy.Expr]] = []
     for p in points:  # first pass, lazily: most witnesses are among the first points
         try:
-            value = difference.xreplace({variable: p})
-        except (ZeroDivisionError, ValueError):
+            value = substituted(difference, variable, p)
+        except (ZeroDivisionError, ValueError, TypeError):
             continue
         if value.has(sympy.zoo, sympy.nan, sympy.I):
             continue
@@ -264,7 +274,8 @@ def find_witness(
         if verdict.status == PROVED:
             return p, verdict
         tried.append((p, value))
-    for p, value in tried[:SECOND_PASS_POINTS]:
+    second = tried[:SECOND_PASS_POINTS] + [(p, v) for p, v in tried if p in hairline]
+    for p, value in dict(second).items():
         verdict = certify_nonzero(value, max_bits=MAX_BITS)
         if verdict.status == PROVED:
             return p, verdict
@@ -380,7 +391,7 @@ def decide_linear(expr: sympy.Expr) -> Decision:
 def _decide_linear(expr: sympy.Expr) -> Decision:
     c = value_at(expr, sympy.Integer(1))
     steps = [Step(define(C, c), "substitute z = 1 (b = 1 in the lemma)")]
-    found = find_witness(expr - c * z, candidate_points(expr))
+    found = find_witness(expr - c * z, candidate_points(expr), hairline=kink_points(expr))
     if found:
         point, _ = found
         fact = counterexample(expr, slope_form(c, expr), {z: point}, (z,))
@@ -475,7 +486,10 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
     for side in (1, -1):
         diff = expr.xreplace({z: side * t}) - value_at(expr, sympy.Integer(side)) * t**p
         found = find_witness(
-            diff, (q for q in candidate_points(expr) if certified_sign(q) == 1), variable=t
+            diff,
+            (q for q in candidate_points(expr) if certified_sign(q) == 1),
+            variable=t,
+            hairline=[side * k for k in kink_points(expr)],
         )
         if found:
             z0 = side * found[0]
@@ -509,7 +523,7 @@ def _form_degree(form: sympy.Expr, p: sympy.Expr) -> sympy.Expr:
 
 def _homogeneity_when_zero_at_units(expr) -> Decision:
     """σ(1) = σ(−1) = 0: homogeneous (of every degree) iff σ vanishes everywhere."""
-    found = find_witness(expr, candidate_points(expr))
+    found = find_witness(expr, candidate_points(expr), hairline=kink_points(expr))
     if found and found[0] != 0:
         fact = refute_homogeneous(expr, z, sympy.Integer(1), found[0])
         if fact.refuted:

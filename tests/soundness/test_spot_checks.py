@@ -74,3 +74,33 @@ def test_a_perturbed_sum_identity_disagrees(a, b, wrong):
     rhs = a * sympy.Sum(x[i], (i, 0, n - 1)) + (b + wrong) * sympy.Sum(y[i], (i, 0, n - 1))
     outcome = spot_check(_eq(lhs, rhs))[0]
     assert outcome == ("spot-checked" if wrong == 0 else "DISAGREES")
+
+
+k, m = sympy.symbols("k m", integer=True)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.integers(-3, 3),
+    st.integers(0, 4),  # terms: 0 is an empty sum (or product)
+    st.lists(st.integers(-3, 3), min_size=1, max_size=3),
+    st.sampled_from([sympy.Sum, sympy.Product]),
+)
+def test_written_out_sums_are_sympy_sums(a, length, coefficients, head):
+    """A sum or product with integer bounds (empty included), nested with a bound that depends
+    on the outer index, written out term by term, is what SymPy's ``doit`` computes (a reversed
+    inner one is left for it)."""
+    from symbolic.evidence.spot_checks import _unrolled
+
+    b = a + length - 1
+    f = sum(c * k**p for p, c in enumerate(coefficients)) + m
+    nested = head(head(f, (m, 0, k)), (k, a, b))
+    assert _unrolled(nested).doit() == nested.doit()
+    assert _unrolled(head(f, (m, 0, 2), (k, a, b))) == head(f, (m, 0, 2), (k, a, b)).doit()
+
+
+def test_a_reversed_sum_is_left_to_sympy():
+    from symbolic.evidence.spot_checks import _unrolled
+
+    reversed_sum = sympy.Sum(k, (k, 3, 0))
+    assert _unrolled(reversed_sum) == reversed_sum

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import mpmath
 import pytest
 import sympy
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from symbolic.activations import ACTIVATIONS, z
@@ -151,3 +152,28 @@ def _reasons(fact, depth: int = 0) -> str:
     v = fact.verdict
     lines = [f"{'  ' * depth}{v.status} {v.method} {v.seconds or 0:.2f} s: {v.reason}"]
     return "\n".join(lines + [_reasons(p, depth + 1) for p in fact.parts])
+
+
+def _bump_above_thresholds(k: int) -> sympy.Expr:
+    """x + relu(min(x − tanh k, 1 − x)): nonzero only on (tanh k, 1), of height (1 − tanh k)/2
+    at its kink (1 + tanh k)/2 — about 2e−174 for k = 200."""
+    return z + Max(0, Min(z - sympy.tanh(k), 1 - z))
+
+
+def _bump_height(k: int, z0: sympy.Expr) -> mpmath.mpf:
+    """σ(z0) − σ(1)·z0 at 800 digits, by mpmath alone (σ(1) = 1: the bump is 0 there)."""
+    with mpmath.workdps(800):
+        x, t = mpmath.mpf(str(sympy.N(z0, 820))), mpmath.tanh(k)
+        return max(mpmath.mpf(0), min(x - t, 1 - x))
+
+
+@settings(max_examples=4)  # about 1 s each
+@given(st.integers(20, 400))
+@example(200)  # a report took 10 s and said unknown: the kink was tried at 256 bits only
+def test_a_bump_between_irrational_thresholds_is_found_at_its_kink(k):
+    """The kink (1 + tanh k)/2 is tried at full precision, with the branches the kernel's
+    enclosures take there (SymPy's Max could not compare 1/2 − tanh(k)/2 with 0, and a skipped
+    point left linearity unknown)."""
+    linear = decide_linear(_bump_above_thresholds(k))
+    assert linear.status == "refuted", linear.holds.reason
+    assert _bump_height(k, linear.witness) > 0  # independently: the witness is in the bump
