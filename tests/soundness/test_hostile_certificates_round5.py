@@ -413,3 +413,14 @@ def test_equal_symbols_handed_out_by_sympys_cache_bind_alike():
     second = read_formula(text)
     assert sympy.srepr(first) != sympy.srepr(second)  # what the cache does
     assert same_formula(first, second)
+
+
+@pytest.mark.parametrize(
+    "name", ["Symbol('x', {})", "Dummy('x', {})", "Function('f', {})(Symbol('x'))"]
+)
+def test_a_noncommutative_name_is_unreadable(name):
+    """x·y = y·x is an identity of the solvers' reals but not of SymPy's noncommutative symbols:
+    a certificate may not change what its names range over."""
+    with pytest.raises(UnreadableFormula, match="noncommutative"):
+        read_formula(name.format("commutative=False"))
+    assert read_formula(name.format("commutative=True")).is_commutative
