@@ -175,8 +175,10 @@ def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
     if homogeneity.holds.proved and (p == 1 or p == EVERY_DEGREE):
         return Decision(check_homogeneous(expr, z, 1) if p == EVERY_DEGREE else homogeneity.holds)
     lhs, rhs = expr.xreplace({z: ALPHA * z}), ALPHA * expr
+    free = lhs.free_symbols | rhs.free_symbols  # a constant σ has no z to assign
     for alpha, a in _scaling_candidates(expr, homogeneity):
-        fact = counterexample(lhs, rhs, {ALPHA: alpha, z: a}, (ALPHA, z))
+        point = {k: v for k, v in ((ALPHA, alpha), (z, a)) if k in free}
+        fact = counterexample(lhs, rhs, point, tuple(point))
         if fact.refuted:
             return Decision(fact, witness=a, value=alpha)
     reason = (

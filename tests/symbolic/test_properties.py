@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import pytest
 import sympy
@@ -177,3 +179,18 @@ def test_a_bump_between_irrational_thresholds_is_found_at_its_kink(k):
     linear = decide_linear(_bump_above_thresholds(k))
     assert linear.status == "refuted", linear.holds.reason
     assert _bump_height(k, linear.witness) > 0  # independently: the witness is in the bump
+
+
+@settings(max_examples=6)  # about 0.2 s each
+@given(st.fractions(min_value=-100, max_value=100).filter(lambda c: c != 0))
+@example(Fraction(5))  # 28 constant activations of the campaign had the inverse scaling unknown
+def test_a_constant_activation_breaks_the_inverse_scaling(c):
+    """σ ≡ c ≠ 0: σ(αa) = c ≠ αc = ασ(a) for α ≠ 1 — refuted at a point of α alone (the kernel
+    refuses a witness value for z, which a constant does not have)."""
+    from symbolic.gated.analysis import analyze
+
+    an = analyze(sympy.Rational(c.numerator, c.denominator), str(c))
+    assert an.inverse_scaling.holds.status == "refuted", an.inverse_scaling.holds.reason
+    assert an.inverse_scaling_symmetric is False and an.degree == 0
+    alpha = sympy.Rational(dict(an.inverse_scaling.holds.verdict.witness)["alpha"])
+    assert alpha > 0 and alpha != 1  # c ≠ αc exactly
