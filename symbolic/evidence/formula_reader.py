@@ -294,8 +294,6 @@ def _assumptions(n: ast.Call, what: str, extra: tuple[str, ...] = ()) -> dict:
             or type(kw.value.value) is not bool
         ):
             raise UnreadableFormula(f"{what}: {kw.arg}= is not an assumption with a bool value")
-        if kw.arg == "commutative" and kw.value.value is False:  # the solvers' reals commute
-            raise UnreadableFormula(f"{what}: a noncommutative name is not a real number")
         out[kw.arg] = kw.value.value
     return out
 
