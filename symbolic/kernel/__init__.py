@@ -32,7 +32,9 @@ go one way, each module importing only those listed before it (and, from outside
 leaves ``symbolic.errors``, ``symbolic.versions`` and ``symbolic.limits``: the CPU-time limits
 every check runs under, which can only turn a check into *unknown*):
 
-``verdict`` (``Verdict``, the minting door) · ``fact``
+``conventions`` (terms whose SymPy value is a convention: a derivative at a kink, a reversed
+or non-integer range; a fact holding one is unknown) · ``verdict`` (``Verdict``, the minting
+door) · ``fact``
 · ``logic`` (``ForAll``/``Exists``, sets, ``sympy_value``) · ``inputs`` (what the kernel reads)
 · ``huge_powers`` · ``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
 comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) · ``points``

@@ -15,7 +15,7 @@ import sympy
 
 from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, fixed_names
 from symbolic.kernel.inputs import as_input, denominators
-from symbolic.kernel.logic import ForAll, set_text, symbol_set
+from symbolic.kernel.logic import ForAll, domain_text, set_text, symbol_set
 from symbolic.kernel.membership import unmet
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 
@@ -119,7 +119,10 @@ def extra_conditions(fact: Fact, own_denominators: bool = False) -> list[str]:
     proved under (x ≠ 0, carried by ``mp`` or ``trans`` from a premise with a denominator) and
     its formula does not state. ``own_denominators``: d ≠ 0 for a denominator d of the formula
     itself is no extra (an instance keeps d; a negation guards it)."""
-    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in fact.formula.atoms(sympy.Symbol)}
+    symbols = fact.formula.atoms(sympy.Symbol)
+    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in symbols} | {
+        domain_text(s) for s in symbols
+    }
     if own_denominators:
         plain |= {f"{sympy.sstr(d)} ≠ 0" for d in denominators(fact.formula)}
     return [d for d in fact.domain if d not in plain]

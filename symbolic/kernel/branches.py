@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import sympy
 
+from symbolic.kernel.conventions import BRANCH_HEADS  # checkers split or resolve these
 from symbolic.kernel.huge_powers import evaluated
 from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
 from symbolic.kernel.logic import literal, literal_replace, sympy_value
-
-# The heads whose value depends on a branch: checkers split or resolve expressions holding them.
-BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
 
 
 def _flattened(e: sympy.Expr) -> list:

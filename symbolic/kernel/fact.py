@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import sympy
 
+from symbolic.kernel.conventions import convention_of
 from symbolic.kernel.verdict import (
     PROVED,
     REFUTED,
@@ -26,6 +27,7 @@ from symbolic.kernel.verdict import (
     Verdict,
     _guard,
     _mint,
+    _revise,
 )
 
 FactKind = Literal["checked", "definition", "assumption", "oracle"]
@@ -142,6 +144,15 @@ def fixed_names(fact: Fact) -> frozenset:
 
 
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
+    """A fact, minted. A checked one whose formula rests on a SymPy convention (a derivative at
+    a kink, a reversed or non-integer range, an infinite sum with parameters: ``conventions``)
+    is unknown, whatever its checker found."""
+    if verdict.status != UNKNOWN and kw.get("kind", CHECKED) == CHECKED:
+        why = convention_of(formula)
+        if why is not None:
+            verdict = _revise(
+                verdict, status=UNKNOWN, reason=f"undecided: {why}", witness=(), certificate=""
+            )
     with _mint():
         return Fact(formula, verdict, **kw)
 

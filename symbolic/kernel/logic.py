@@ -160,14 +160,23 @@ class _Quantifier(Boolean):
         return self.body.free_symbols - set(self.variables)
 
     def _sympystr(self, printer) -> str:
-        parts = [f"{printer._print(v)} ∈ {set_text(s)}" for v, s in self.ranges()]
+        parts = []
+        for v, s in self.ranges():  # the variable's own assumptions narrow the set: shown too
+            own, extra = _narrowing(v, s)
+            shown = set_text(s) + (f" ∩ {set_text(own)}" if own is not None else "")
+            parts.append(f"{printer._print(v)} ∈ {shown}" + "".join(f" ({a})" for a in extra))
         return f"{self.symbol_text} {', '.join(parts)}: {printer._print(self.body)}"
 
     def _latex(self, printer) -> str:
-        parts = [
-            rf"{printer._print(v)} \in " + (r"\mathbb{R}" if s == REALS else printer._print(s))
-            for v, s in self.ranges()
-        ]
+        def one(s):
+            return r"\mathbb{R}" if s == REALS else printer._print(s)
+
+        parts = []
+        for v, s in self.ranges():
+            own, extra = _narrowing(v, s)
+            shown = one(s) + (rf" \cap {one(own)}" if own is not None else "")
+            tail = "".join(rf" \text{{ ({a})}}" for a in extra)
+            parts.append(rf"{printer._print(v)} \in {shown}{tail}")
         return rf"{self.symbol_latex} {', '.join(parts)}\colon {printer._print(self.body)}"
 
 
@@ -203,6 +212,58 @@ def symbol_set(v: sympy.Symbol) -> sympy.Set:
 
 
 SIGNS = ("zero", "positive", "negative", "nonnegative", "nonpositive", "nonzero")
+
+
+# Assumptions no set of ``symbol_set`` states: named beside it wherever a domain is shown.
+ADJECTIVES = (
+    "even",
+    "odd",
+    "prime",
+    "composite",
+    "rational",
+    "irrational",
+    "algebraic",
+    "transcendental",
+    "noninteger",
+    "zero",
+)
+
+
+def extra_assumptions(v: sympy.Symbol) -> tuple[str, ...]:
+    """What ``v`` is declared beyond ``symbol_set(v)``: ``("odd",)`` for an odd integer (shown
+    as ``o ∈ ℤ (odd)``, never as plain ℤ), ``("prime",)``, ``("rational",)``, ..."""
+    a = v.assumptions0
+    dom = symbol_set(v)
+    kind = "integer" if dom.is_subset(sympy.S.Integers) else "real"
+    canon = sympy.Symbol("t", **{kind: True}).assumptions0
+    found = [k for k in ADJECTIVES if a.get(k) and not canon.get(k)]
+    implied = {  # rational says algebraic, prime says ... : only what no other one says
+        k
+        for other in found
+        for k, v in sympy.Symbol("t", **{kind: True, other: True}).assumptions0.items()
+        if v and k != other
+    }
+    return tuple(k for k in found if k not in implied)
+
+
+def domain_text(v: sympy.Symbol) -> str | None:
+    """``v ∈ S`` as a fact's domain shows it (``o ∈ ℤ (odd)``), or None for a plain real."""
+    dom, extra = symbol_set(v), extra_assumptions(v)
+    if dom == REALS and not extra:
+        return None
+    return f"{v} ∈ {set_text(dom)}" + "".join(f" ({a})" for a in extra)
+
+
+def _narrowing(v: sympy.Symbol, s: sympy.Set) -> tuple[sympy.Set | None, tuple[str, ...]]:
+    """What ``v``'s own assumptions add to a quantifier's set ``s``: its ``symbol_set`` when
+    that does not contain ``s`` (``∀ x ∈ [−1, 1] ∩ (0, ∞)`` for a positive x), and its other
+    assumptions (odd, prime, ...)."""
+    own = symbol_set(v)
+    try:
+        contained = own == REALS or own == s or s.is_subset(own) is True
+    except (TypeError, ValueError, NotImplementedError):
+        contained = False
+    return (None if contained else own), extra_assumptions(v)
 
 
 def kind_and_sign(v: sympy.Symbol) -> tuple[str, str | None] | None:

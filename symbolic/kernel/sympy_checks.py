@@ -29,7 +29,7 @@ from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.kernel.logic import equation, set_text, symbol_set, sympy_value
+from symbolic.kernel.logic import domain_text, equation, sympy_value
 from symbolic.kernel.points import in_domain
 from symbolic.kernel.probes import (
     _defined_somewhere,
@@ -244,9 +244,9 @@ def _domain(expr: sympy.Basic) -> tuple[str, ...]:
     out = []
     for s in sorted(getattr(expr, "free_symbols", set()), key=str):
         if isinstance(s, sympy.Symbol) and not isinstance(s, sympy.Dummy):
-            dom = symbol_set(s)
-            if dom != sympy.S.Reals:
-                out.append(f"{s} ∈ {set_text(dom)}")
+            shown = domain_text(s)
+            if shown is not None:
+                out.append(shown)
     out += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(expr) if d.is_zero is not False]
     return tuple(out)
 

@@ -13,8 +13,9 @@ formula again (``z3_read.same``), or the step is refused.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import sympy
@@ -22,7 +23,7 @@ import z3
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import admitted_input
-from symbolic.kernel.logic import set_text, symbol_set
+from symbolic.kernel.logic import domain_text
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
 from symbolic.kernel.z3_read import same, to_sympy
 from symbolic.kernel.z3_translate import Translator, Untranslatable
@@ -45,7 +46,8 @@ def check_valid(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) ->
     """The fact ``build(z3)`` (valid for all values of its free constants and functions),
     decided as its SymPy translation (one translation, both ways; see the module docstring)."""
     try:
-        formula = build(z3)
+        with exact_floats():
+            formula = build(z3)
         if not z3.is_bool(formula):
             raise Untranslatable("build(z3) must return a Z3 Boolean formula")
         patterns: dict = {}
@@ -53,6 +55,49 @@ def check_valid(build: Callable[[Any], Any], timeout_ms: int = Z3_TIMEOUT_MS) ->
     except z3.Z3Exception as exc:
         raise Untranslatable(f"Z3 refused the formula: {exc}") from None
     return check_valid_formula(shown, timeout_ms, _patterns=patterns)
+
+
+@contextlib.contextmanager
+def exact_floats() -> Iterator[None]:
+    """While ``build(z3)`` runs, a Python float becomes Z3's numeral of its exact binary value,
+    as everywhere else in the kernel: Z3's own ``RealVal(0.1)`` reads the text ``'0.1'`` (1/10,
+    which the float 0.1 is not) and ``IntVal(2.5)`` truncates to 2. ``RealVal``/``IntVal`` are
+    looked up by name inside ``z3.z3`` (``x * 0.1``, an ``Int`` function applied to a float),
+    so both names are replaced there and on ``z3`` for the call, and restored after. A
+    non-integral float where an integer is needed is refused; a float built before the call
+    (outside ``build``) cannot be told from a decimal numeral, so build every number inside."""
+    module = z3.z3
+    real_val, int_val = module.RealVal, module.IntVal
+
+    def exact_real(val: Any, ctx: Any = None) -> Any:
+        if isinstance(val, float):
+            val = _float_text(val)
+        return real_val(val, ctx)
+
+    def exact_int(val: Any, ctx: Any = None) -> Any:
+        if isinstance(val, float):
+            if not val.is_integer():
+                raise Untranslatable(
+                    f"the float {val!r} where Z3 needs an integer (Z3 would truncate it)"
+                )
+            val = int(val)
+        return int_val(val, ctx)
+
+    saved = [(m, n, getattr(m, n)) for m in (module, z3) for n in ("RealVal", "IntVal")]
+    for m in (module, z3):
+        m.RealVal, m.IntVal = exact_real, exact_int
+    try:
+        yield
+    finally:
+        for m, n, f in saved:
+            setattr(m, n, f)
+
+
+def _float_text(val: float) -> str:
+    if val != val or val in (float("inf"), float("-inf")):
+        raise Untranslatable(f"{val!r} is not a real number")
+    p, q = val.as_integer_ratio()
+    return f"{p}/{q}"
 
 
 def check_valid_formula(
@@ -79,7 +124,7 @@ def check_valid_formula(
             f"back to it (got {sympy.sstr(back)[:60]})"
         )
     timeout_ms = current_limits().z3_ms(timeout_ms)
-    hypotheses = tr.free_hypotheses + [d != 0 for d, _ in tr.top_denominators]
+    hypotheses = tr.free_hypotheses + [ok for ok, _, _ in tr.top_denominators]
     nowhere = [(tr.free_hypotheses, hypotheses)] if tr.top_denominators else []
     for domain, defined in [*nowhere, *tr.nowhere]:  # the top, then each quantifier's guard
         if _unsat(z3.And(*domain, *defined), timeout_ms) and not _unsat(
@@ -125,8 +170,12 @@ def _unsat(hypotheses: Any, timeout_ms: int) -> bool:
 def _shown_domain(formula: sympy.Basic, tr: Translator) -> tuple[str, ...]:
     out = []
     for s in sorted(tr.free_symbols, key=str):
-        dom = symbol_set(s) if s.is_real else sympy.S.Reals
-        if dom != sympy.S.Reals:
-            out.append(f"{s} ∈ {set_text(dom)}")
-    out += [f"{sympy.sstr(d)} ≠ 0" for _, d in tr.top_denominators if d.is_zero is not False]
+        shown = domain_text(s) if s.is_real else None
+        if shown is not None:
+            out.append(shown)
+    out += [
+        f"{sympy.sstr(d)} ≠ 0" + ("" if when is None else f" where {sympy.sstr(when)}")
+        for _, d, when in tr.top_denominators
+        if d.is_zero is not False
+    ]
     return tuple(out)

@@ -102,7 +102,7 @@ class Translator:
         self.consts: dict[sympy.Symbol, tuple[str, Any, Any]] = {}  # free symbol → kind, term
         self.functions: dict[tuple, Any] = {}
         self.free_hypotheses: list = []
-        self.top_denominators: list = []  # (Z3 term, SymPy base) of the free symbols' divisions
+        self.top_denominators: list = []  # (Z3 d ≠ 0, SymPy d, condition) of free divisions
         self.nowhere: list = []  # (domain guards, denominator guards) of each quantifier
         self.names: dict[str, sympy.Basic] = {}  # z3 name → the SymPy symbol or function
         self.quantifiers: dict[int, tuple] = {}  # z3 quantifier id → (variables, domain, guarded)
@@ -187,8 +187,8 @@ class Translator:
         # a division is guarded at the quantifier binding one of its symbols; one in outer or
         # free symbols only goes up (∃y: y·x = 1/x is claimed where x ≠ 0, not ∃y: x ≠ 0 ∧ …)
         bound = set(e.variables)
-        mine = [d != 0 for d, base in dens if base.free_symbols & bound]
-        _add_new(outer_dens, [(d, base) for d, base in dens if not base.free_symbols & bound])
+        mine = [ok for ok, base, when in dens if _mentions(base, when) & bound]
+        _add_new(outer_dens, [t for t in dens if not _mentions(*t[1:]) & bound])
         if mine:
             self.nowhere.append((list(guards), mine))
         guards += mine
@@ -239,9 +239,24 @@ class Translator:
                     f"{sympy.sstr(e)[:60]}: a Piecewise needs a last branch "
                     "for every other case (cond True)"
                 )
-            out = self._real(e.args[-1].expr, env, dens)
-            for value, cond in reversed(e.args[:-1]):
-                out = z3.If(self._bool(cond, env, dens), self._real(value, env, dens), out)
+            # a division inside a branch is evaluated only when the branch is reached (its
+            # guard) or taken (its value): claimed nonzero there, not everywhere
+            reach_z3: list = []
+            reach: list = []
+            made = []
+            for value, cond in e.args:
+                here: list = []
+                c = self._bool(cond, env, here)
+                _add_new(dens, _when(here, reach_z3, reach))
+                here = []
+                v = self._real(value, env, here)
+                _add_new(dens, _when(here, [*reach_z3, c], [*reach, cond]))
+                made.append((c, v))
+                reach_z3.append(z3.Not(c))
+                reach.append(sympy.Not(cond))
+            out = made[-1][1]
+            for c, v in reversed(made[:-1]):
+                out = z3.If(c, v, out)
             return out
         if isinstance(e, sympy.floor):
             return z3.ToReal(z3.ToInt(self._real(e.args[0], env, dens)))
@@ -257,7 +272,7 @@ class Translator:
             power = z3.Product(*([base] * abs(k))) if abs(k) > 1 else base
             if k > 0:
                 return power
-            _add_new(dens, [(base, e.base)])
+            _add_new(dens, [(base != 0, e.base, None)])
             return z3.RealVal(1) / power
         raise Untranslatable(
             f"{sympy.sstr(e)[:60]} ({type(e).__name__}) has no Z3 translation "
@@ -283,10 +298,40 @@ class Translator:
 
 
 def _add_new(dens: list, found: list) -> None:
-    """``found``'s (Z3 term, SymPy base) pairs appended to ``dens``, each base once."""
-    for d, base in found:
-        if all(base != b for _, b in dens):
-            dens.append((d, base))
+    """``found``'s (Z3 condition ``d ≠ 0``, SymPy base ``d``, SymPy condition under which it is
+    evaluated or None) appended to ``dens``, each (base, condition) once."""
+    for ok, base, when in found:
+        if all(base != b or when != w for _, b, w in dens):
+            dens.append((ok, base, when))
+
+
+def _when(found: list, reach_z3: list, reach: list) -> list:
+    """``found``'s divisions, claimed nonzero only under the conditions ``reach`` (a Piecewise
+    branch reached or taken): ``reach → d ≠ 0``."""
+    if not reach:
+        return found
+    out = []
+    for ok, base, when in found:
+        cond = sympy.And(*reach, *([when] if when is not None else []))
+        if cond is sympy.false:
+            continue
+        claimed = z3.Implies(z3.And(*reach_z3), ok)
+        if not _needed(claimed):  # the branch's own guard rules d = 0 out (x ≠ 0 → 1/x)
+            continue
+        out.append((claimed, base, None if cond is sympy.true else cond))
+    return out
+
+
+def _needed(claimed: Any) -> bool:
+    """Is ``claimed`` not already valid (a quick Z3 check; undecided: kept, shown)?"""
+    solver = z3.Solver()
+    solver.set("timeout", 500)
+    solver.add(z3.Not(claimed))
+    return solver.check() != z3.unsat
+
+
+def _mentions(base: sympy.Basic, when: sympy.Basic | None) -> set:
+    return base.free_symbols | (when.free_symbols if when is not None else set())
 
 
 def _in_set(x: Any, s: sympy.Set) -> Any:

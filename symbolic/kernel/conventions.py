@@ -1,0 +1,117 @@
+"""Terms whose SymPy value is a convention, not the mathematics a reader sees: never decided.
+
+``convention_of(formula)`` names the first such term of a formula, or gives None. Every checked
+fact is made through ``fact._fact``, which leaves a fact whose formula holds one *unknown*
+(whatever its checker found), with that reason:
+
+* a ``Derivative`` of a term with a kink or a jump in a differentiation variable (``Max``,
+  ``Min``, ``Abs``, ``sign``, ``Heaviside``, ``floor``, ``ceiling``, ``frac``, ``Mod``,
+  ``Piecewise``, ...): SymPy differentiates ``max(0, x)`` to ``Heaviside(x)`` and so gives it the
+  derivative 1/2 at 0, where it has none (nor has ``|x|``, nor ``sign`` a derivative 0 there);
+* a ``Sum`` or ``Product`` whose bounds are not integers, or whose range ``a..b`` is not known
+  to have ``b ≥ a − 1``: SymPy reads a reversed range by Karr's convention (``Sum(1, (k, 3, 1))``
+  is −1 and ``Product(k, (k, 3, 1))`` is 1/2, where a reader's empty sum is 0 and empty product
+  1), and sums ``k = 1/2, 3/2, …`` over a non-integer range;
+* a ``Sum`` or ``Product`` over an infinite range whose terms hold a free symbol: whether it
+  converges depends on that symbol, and SymPy's value of a divergent series is a convention
+  (an infinite sum or product of numbers is decided by its value, or left undecided).
+
+A derivative, sum or product of the plain kind is read as SymPy reads it.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+# The heads whose value depends on a branch (the kernel's one list; ``branches`` decides them).
+BRANCH_HEADS = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Piecewise)
+# ... and every head with a kink or a jump: no derivative where it switches.
+KINKED = (
+    *BRANCH_HEADS,
+    sympy.DiracDelta,
+    sympy.floor,
+    sympy.ceiling,
+    sympy.frac,
+    sympy.Mod,
+    sympy.re,
+    sympy.im,
+    sympy.arg,
+    sympy.conjugate,
+)
+
+
+class _Convention(Exception):
+    """One of the terms the module docstring lists (its message says which, and why)."""
+
+
+def convention_of(formula: sympy.Basic) -> str | None:
+    """Why ``formula``'s meaning rests on a SymPy convention (a derivative at a kink, a reversed
+    or non-integer range, an infinite sum or product with parameters), or None."""
+    if not isinstance(formula, sympy.Basic) or not formula.has(
+        sympy.Derivative, sympy.Sum, sympy.Product
+    ):
+        return None
+    try:
+        for node in sympy.preorder_traversal(formula):
+            if isinstance(node, sympy.Derivative):
+                _derivative(node)
+            elif isinstance(node, (sympy.Sum, sympy.Product)):
+                _bounds(node)
+    except _Convention as exc:
+        return str(exc)
+    return None
+
+
+def _derivative(node: sympy.Derivative) -> None:
+    variables = set(node.variables)
+    for sub in sympy.preorder_traversal(node.expr):
+        if isinstance(sub, KINKED) and sub.free_symbols & variables:
+            raise _Convention(
+                f"{_short(node)} differentiates {type(sub).__name__}, which has a kink "
+                "or a jump; SymPy's derivative there is a convention (max(0, x)' is "
+                "Heaviside(x), 1/2 at 0, where no derivative exists): state the derivative "
+                "where it exists (a one-sided Limit of the difference quotient, or the "
+                "derivative of each branch)"
+            )
+
+
+def _bounds(node: sympy.Sum | sympy.Product) -> None:
+    what = "sum" if isinstance(node, sympy.Sum) else "product"
+    for limit in node.limits:
+        if len(limit) != 3:
+            raise _Convention(f"{_short(node)} has a {what} without both bounds")
+        index, lo, hi = limit
+        infinite = lo.is_infinite or hi.is_infinite
+        if infinite:
+            parameters = node.function.free_symbols - set(node.variables)
+            if parameters:
+                raise _Convention(
+                    f"{_short(node)} is an infinite {what} whose terms hold "
+                    f"{', '.join(sorted(map(str, parameters)))}; whether it converges depends "
+                    "on them and SymPy's value of a divergent series is a convention: "
+                    "state it for a finite range, or for numbers"
+                )
+            upward = (lo.is_integer or lo is sympy.S.NegativeInfinity) and hi is sympy.S.Infinity
+            if not (upward or (lo is sympy.S.NegativeInfinity and hi.is_integer)):
+                raise _Convention(
+                    f"{_short(node)}: an infinite {what} runs from an integer or −∞ "
+                    "up to ∞ (or from −∞ up to an integer)"
+                )
+            continue
+        if lo.is_integer is not True or hi.is_integer is not True:
+            raise _Convention(
+                f"{_short(node)} has bounds not known to be integers; SymPy would "
+                f"{what} over {index} = {lo}, {lo} + 1, … (declare the bounds integer=True)"
+            )
+        if (hi - lo + 1).is_nonnegative is not True:
+            raise _Convention(
+                f"{_short(node)}: {hi} ≥ {lo} − 1 is not known; SymPy reads a reversed "
+                f"range by Karr's convention (Sum(1, (k, 3, 1)) = −1, not the empty {what}): "
+                "declare the bounds so that the range is never reversed (e.g. n "
+                "nonnegative=True)"
+            )
+
+
+def _short(node: sympy.Basic) -> str:
+    text = " ".join(sympy.sstr(node).split())
+    return text if len(text) <= 60 else text[:57] + "..."
