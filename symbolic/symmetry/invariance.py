@@ -53,7 +53,7 @@ from dataclasses import dataclass
 import sympy
 
 from symbolic.calc import reversed_step
-from symbolic.engine import Step
+from symbolic.engine import Step, says_nothing
 from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, trans, undecided
 from symbolic.languages.layer_language import Layer, entry, layer_at, symbol_values
 from symbolic.languages.transform_language import (
@@ -355,6 +355,8 @@ def _kernel_chain(
     if len(steps) > 1:
         closing = trans(*(s.fact for s in steps))
         steps.append(Step(closing, "transitivity: the chain of the steps above", note=_SAID))
+    if any(says_nothing(step.fact.formula) for step in steps):
+        return None  # X = X is no evidence: σ constant made both sides one expression
     return steps
 
 

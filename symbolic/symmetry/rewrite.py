@@ -28,7 +28,7 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from symbolic.activations import z
-from symbolic.engine import Step
+from symbolic.engine import Step, says_nothing
 from symbolic.gated.witness import t_real
 from symbolic.kernel import (
     Fact,
@@ -119,6 +119,16 @@ class ActivationFacts:
 
 
 _T = sympy.Symbol("t", real=True)  # the argument of σ in an instance fact
+_T_OTHER = sympy.Symbol("s", real=True)  # … when the transform's parameter is named t
+
+
+def instance_variable(parameter: sympy.Symbol) -> sympy.Symbol:
+    """The quantified variable of the instance facts: ``t``, or ``s`` when the transform's
+    parameter is itself named ``t`` (two symbols of one name in ``∀t: σ(t·t) = …`` would print
+    alike, and the kernel refuses such a quantifier)."""
+    return _T_OTHER if parameter.name == _T.name else _T
+
+
 _INSTANCES: dict[tuple, Fact] = {}  # instance facts, per (σ, instance, limits in force)
 
 
@@ -160,6 +170,7 @@ class Rewriter:
         per_unit: sympy.IndexedBase | None = None,
     ) -> None:
         self.facts, self.parameter, self.per_unit = facts, parameter, per_unit
+        self.t = instance_variable(parameter)
         self.used: dict[tuple, Step] = {}
         self.rewrites: dict[AppliedUndef, tuple[sympy.Expr, tuple]] = {}  # σ(c·w) ↦ (w, key)
         self.in_chain: set[tuple] = set()  # the instances a kernel chain used
@@ -194,7 +205,9 @@ class Rewriter:
             if not base.has(seen):
                 return None
             try:
-                at = inst(_INSTANCES[key], {_T: w})
+                at = inst(_INSTANCES[key], {self.t: w})
+                if at.formula.lhs == at.formula.rhs:  # σ(c·w) is R(w) as written (σ constant)
+                    continue  # no rewrite to make; a step X = X would be no evidence
                 if at.formula.lhs != seen:
                     at = trans(check_sum_equal(seen, at.formula.lhs), at)
                 hole = sympy.Dummy("h")
@@ -223,7 +236,7 @@ class Rewriter:
         arg = applied.args[0]
         slope = facts.linear_slope()
         if slope is not None:
-            c, w, form = sympy.Integer(1), arg, slope * _T
+            c, w, form = sympy.Integer(1), arg, slope * self.t
         else:
             c, w = self.split(arg)
             form = None if c == 1 else self.proposal(facts, fn, c)
@@ -232,7 +245,7 @@ class Rewriter:
             return fn(arg)
         self.changed = True
         self.rewrites[applied] = (w, key)
-        return form.xreplace({_T: w})
+        return form.xreplace({self.t: w})
 
     def proposal(self, facts: ActivationFacts, fn, c: sympy.Expr) -> sympy.Expr | None:
         """R(t) with σ(c·t) = R(t) as the facts propose; None when none applies."""
@@ -241,9 +254,9 @@ class Rewriter:
             if turn is None:
                 return None
             inner = self.proposal(facts, fn, -c) if -c != 1 else None
-            return turn.flip(fn(-c * _T) if inner is None else inner, -c * _T)
+            return turn.flip(fn(-c * self.t) if inner is None else inner, -c * self.t)
         p = facts.degree()
-        return c**p * fn(_T) if c.is_positive and p is not None else None
+        return c**p * fn(self.t) if c.is_positive and p is not None else None
 
     def verified(self, facts: ActivationFacts, fn, c: sympy.Expr, form: sympy.Expr) -> tuple | None:
         """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved:
@@ -254,21 +267,21 @@ class Rewriter:
             lambda e: sigma.xreplace({z: e.args[0]}),
         )
         # σ(c·t) as written: tanh(−t), never −tanh(t); c·t unevaluated too
-        lhs = literal_replace(sigma, {z: as_written(sympy.Mul, (c, _T))})
+        lhs = literal_replace(sigma, {z: as_written(sympy.Mul, (c, self.t))})
         key = (sigma, lhs, real, current_limits())
         if key not in _INSTANCES:
             if not plausible(lhs - real):
                 return None
-            _INSTANCES[key] = check_identity(lhs, real, _T)
+            _INSTANCES[key] = check_identity(lhs, real, self.t)
         fact = _INSTANCES[key]
-        if fact.proved:
+        if fact.proved and not says_nothing(fact.formula):
             where = f" ({domain_text(self.parameter)})" if c.free_symbols else ""
             self.used.setdefault(
                 key,
                 Step(
                     fact,
                     f"instance for σ = {facts.spec.label}: cases t > 0, t < 0, t = 0 (kernel)",
-                    note=f"σ({sympy.sstr(c * _T)}) rewritten{where}",
+                    note=f"σ({sympy.sstr(c * self.t)}) rewritten{where}",
                 ),
             )
         return key if fact.proved else None

@@ -37,7 +37,8 @@ DRAWS_PER_VALUE = 2  # random points per (size, parameter value)
 MAX_WITNESS_TRIES = 36  # points evaluated before the search gives up
 WITNESS_TIMEOUT_S = 10.0
 SEED = 13  # the witness search draws the same points on every run (issue 13)
-NEGLIGIBLE = 1e-20  # a difference this small at 30 digits is left uncertified (likely 0)
+NEGLIGIBLE = 1e-20  # a difference this small at 30 digits is looked at again (likely 0)
+TINY_DIGITS = 700  # working digits for a second, strict look at a difference below NEGLIGIBLE
 
 
 @dataclass(frozen=True)
@@ -128,8 +129,13 @@ def _search_witness(
         full = dict(point)
         if transform.one_parameter:
             full[a] = value
-        variables = tuple(sorted((lhs - rhs).free_symbols | set(full) & {a}, key=str))
-        fact = counterexample(lhs, rhs, {v: full[v] for v in variables}, variables)
+        # the formula's own variables: a parameter SymPy cancelled (|a·q|·k/a at a > 0) is not
+        # one, and a symbol of both sides may cancel in lhs − rhs but is still one
+        variables = tuple(sorted(lhs.free_symbols | rhs.free_symbols, key=str))
+        try:
+            fact = counterexample(lhs, rhs, {v: full[v] for v in variables}, variables)
+        except (ValueError, KeyError, TypeError, ArithmeticError):
+            continue  # this point cannot be put to the kernel: try the next one
         if fact.refuted:
             return Witness(
                 {"d": sizes["d"], "n": sizes["n"]},
@@ -149,13 +155,29 @@ def _visible_entry(diff: sympy.Matrix) -> int | None:
         value = diff[0, col]
         if value == 0 or value.has(sympy.zoo, sympy.nan, sympy.I):
             continue
+        if value.is_Rational:  # exact and nonzero, however small (x + 10⁻³⁰x² breaks Q ↔ K)
+            return col
         try:
             approx = complex(value.evalf(30))
         except (TypeError, ValueError):
             continue
         if abs(approx.imag) < NEGLIGIBLE and abs(approx.real) > NEGLIGIBLE:
             return col
+        if abs(approx.imag) < NEGLIGIBLE and _tiny_but_nonzero(value):
+            return col
     return None
+
+
+def _tiny_but_nonzero(value: sympy.Expr) -> bool:
+    """A difference below ``NEGLIGIBLE`` that SymPy's adaptive evaluation resolves to 30 correct
+    digits (``strict``: else it raises) and finds nonzero — ``relu^(1+10⁻³⁰)`` at a = 2 differs by
+    2·10⁻³⁰, an activation with an ``e^−600`` term by ~10⁻²⁶¹. A proposal only: the kernel's
+    ``counterexample`` certifies it or the point is dropped."""
+    try:
+        approx = value.evalf(30, strict=True, maxn=TINY_DIGITS)
+    except (ArithmeticError, ValueError, TypeError, sympy.core.evalf.PrecisionExhausted):
+        return False
+    return approx.is_Float and approx != 0
 
 
 __all__ = ["Witness", "find_witness"]
