@@ -226,25 +226,33 @@ def _bits(box) -> float:
     return out
 
 
+def _calculus_sides(body: sympy.Basic) -> tuple[list, set]:
+    """``body``'s two sides with d/dt and |_{t=0} done (t is theirs, not a point's), and the
+    symbols that size or index something: the same at every point, so computed once."""
+    from symbolic.limits import deadline
+
+    with deadline(SPOT_SYMPY_S):
+        return [_calculus_done(side) for side in (body.lhs, body.rhs)], _sizes_and_indices(body)
+
+
 def _at_point(
-    body: sympy.Basic, rng: random.Random, ranges, scale: int | None = None
+    body: sympy.Basic, prepared: tuple, rng: random.Random, ranges, scale: int | None = None
 ) -> bool | None:
-    """The relation ``body`` at one random point (of size ``scale`` where given). Its two
-    sides are made concrete and evaluated apart: the relation is never rebuilt with SymPy
-    evaluating it, which would compare sides still holding σ and symbolic sums (numerically,
-    with no guarantee). The point, σ and the matrices are put in unevaluated, and a point whose
-    numbers would be too large to compute is not evaluated (``_too_large``)."""
+    """The relation ``body`` at one random point (of size ``scale`` where given), from its
+    ``_calculus_sides``. Its two sides are made concrete and evaluated apart: the relation is
+    never rebuilt with SymPy evaluating it, which would compare sides still holding σ and
+    symbolic sums (numerically, with no guarantee). The point, σ and the matrices are put in
+    unevaluated, and a point whose numbers would be too large to compute is not evaluated
+    (``_too_large``)."""
     from symbolic.limits import deadline
 
     values = {}
-    small = _sizes_and_indices(body)
+    calculus, small = prepared
     for v, dom in ranges:
         value = _sample(rng, v, dom, small=v in small, scale=scale)
         if value is None:
             raise NotEnclosed(f"no point of the domain of {v}")
         values[v] = sympy.Rational(value.numerator, value.denominator)
-    with deadline(SPOT_SYMPY_S):  # d/dt and |_{t=0} first: t is theirs, not the point's
-        calculus = [_calculus_done(side) for side in (body.lhs, body.rhs)]
     if any(_too_large(_bound_form(side, values)) for side in calculus):
         raise NotEnclosed("a point whose numbers are too large to compute")
     with deadline(SPOT_SYMPY_S):
@@ -311,10 +319,16 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     ]
     rng = random.Random(_seed(formula))
     agree = tried = 0
+    try:
+        prepared = _calculus_sides(body)
+    except Exception:  # noqa: BLE001 - no derivative within the limit: no point is evaluated
+        prepared = None
     for scale in (None,) * SPOT_POINTS + SPOT_LARGE:
         tried += 1
         try:
-            verdict = _at_point(body, rng, ranges, scale)
+            if prepared is None:
+                continue
+            verdict = _at_point(body, prepared, rng, ranges, scale)
         except Exception:  # noqa: BLE001 - no value at this point (an index out of range, a
             continue  # singular matrix, the time limit): the point is not counted
         if verdict is False:
