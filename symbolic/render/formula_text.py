@@ -31,7 +31,7 @@ class OrderedWithoutQuadrature:
         return super()._as_ordered_terms(expr, order=order)
 
 
-def _precedence(item) -> int:
+def fast_precedence(item) -> int:
     """SymPy's ``precedence``, without negating a matrix product to ask whether it can lose a
     minus sign: ``Mul.could_extract_minus_sign`` tests ``self == -self`` first, and for a
     ``MatMul`` ``-self`` is a ``doit`` of the whole product — once per factor and per level, the
@@ -47,10 +47,10 @@ def _precedence(item) -> int:
 
 
 class FastMatMul:
-    """A printer mixin: StrPrinter's parenthesize, MatMul and Add, with ``_precedence``."""
+    """A printer mixin: StrPrinter's parenthesize, MatMul and Add, with ``fast_precedence``."""
 
     def parenthesize(self, item, level, strict=False):
-        p = _precedence(item)
+        p = fast_precedence(item)
         if p < level or (not strict and p <= level):
             return f"({self._print(item)})"
         return self._print(item)
@@ -63,18 +63,18 @@ class FastMatMul:
             if (im.is_zero and re.is_negative) or (re.is_zero and im.is_negative):
                 expr = _keep_coeff(-c, m)
                 sign = "-"
-        level = _precedence(expr)
+        level = fast_precedence(expr)
         return sign + "*".join(self.parenthesize(arg, level) for arg in expr.args)
 
-    def _print_Add(self, expr, order=None):  # StrPrinter's, with _precedence
-        prec = _precedence(expr)
+    def _print_Add(self, expr, order=None):  # StrPrinter's, with fast_precedence
+        prec = fast_precedence(expr)
         out = []
         for term in self._as_ordered_terms(expr, order=order):
             t = self._print(term)
             sign = "+"
             if t.startswith("-") and not term.is_Add:
                 sign, t = "-", t[1:]
-            out += [sign, f"({t})" if _precedence(term) < prec or term.is_Add else t]
+            out += [sign, f"({t})" if fast_precedence(term) < prec or term.is_Add else t]
         sign = out.pop(0)
         return ("" if sign == "+" else sign) + " ".join(out)
 

@@ -29,9 +29,10 @@ from fractions import Fraction
 
 import sympy
 from sympy.printing.latex import LatexPrinter
+from sympy.printing.precedence import precedence_traditional
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
-from symbolic.render.formula_text import OrderedWithoutQuadrature, memoised
+from symbolic.render.formula_text import OrderedWithoutQuadrature, fast_precedence, memoised
 from symbolic.render.latex_breaks import unbraced_call
 
 # --- Rules as data -------------------------------------------------------------------------
@@ -178,6 +179,13 @@ SETTINGS = {
 }
 
 
+def _traditional(item) -> int:
+    """SymPy's ``precedence_traditional``, a matrix product's by ``fast_precedence``."""
+    if isinstance(item, sympy.MatMul):
+        return fast_precedence(item)
+    return precedence_traditional(item)
+
+
 class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
     """``sympy.latex`` with the project's notation (see the module docstring)."""
 
@@ -189,6 +197,7 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
         if self._breakable:
             settings.setdefault("long_frac_ratio", LONG_FRAC_RATIO)
         super().__init__(settings)
+        self._printed: dict = {}  # sub-expression → its code, within one printer
 
     def doprint(self, expr) -> str:
         return super().doprint(_name_constants(expr))
@@ -244,24 +253,33 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
         factor = r" \* " if _width(code.replace(self._FACTORS, " ")) > PRODUCT_CHARS else " "
         return code.replace(self._FACTORS, factor)
 
-    def _print_MatMul(self, expr) -> str:
-        code = super()._print_MatMul(expr)
-        if not self._breakable or _width(code) <= PRODUCT_CHARS:
-            return code
-        # a wide matrix product may break between its factors: SymPy's rule, other joints
-        from sympy.printing.precedence import precedence_traditional
+    def parenthesize(self, item, level, is_neg=False, strict=False) -> str:
+        """SymPy's, with the precedence of a matrix product read off its leading factor
+        (``_traditional``)."""
+        prec = _traditional(item)
+        if is_neg and strict or prec < level or (not strict and prec <= level):
+            return self._add_parens(self._print(item))
+        return self._print(item)
 
+    def _print_MatMul(self, expr) -> str:
+        """SymPy's, with ``Mul.could_extract_minus_sign`` read off the leading factor (SymPy
+        tests ``self == -self`` first, a ``doit`` of the whole product: 5 s of a LaTeX report);
+        a wide product may break between its factors (breakable)."""
         args, sign = list(expr.args), ""
-        if expr.could_extract_minus_sign():
+        lead = args[0] if args else None
+        if lead is not None and lead.is_Number and lead.is_extended_negative:
             sign = "- "
-            args = args[1:] if args[0] == -1 else [-args[0], *args[1:]]
-        level = precedence_traditional(expr)
+            args = args[1:] if lead == -1 else [-lead, *args[1:]]
+        level = _traditional(expr)
         factors = [
             self._print(x)
             if isinstance(x, sympy.Mul) and not isinstance(x, sympy.MatMul)
             else self.parenthesize(x, level, False)
             for x in args
         ]
+        code = sign + " ".join(factors)
+        if not self._breakable or _width(code) <= PRODUCT_CHARS:
+            return code
         return sign + r" \allowbreak ".join(factors)
 
     def _print_Pow(self, expr) -> str:
@@ -433,6 +451,24 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
         return rf"{{}}_{{{p}}}F_{{{q}}}\left({ap};\, {bq};\, {z}\right)"
 
     def _print(self, expr, **kwargs) -> str:
+        """Each sub-expression printed once per printer and state: a breakable fraction prints
+        its parts to measure them and, when they fit, SymPy prints them again — twice per
+        level of nesting (9 s of the 18 s of ``python -m proofs --latex``)."""
+        try:
+            key = (
+                expr,
+                tuple(sorted(kwargs.items())),
+                self._settings["mul_symbol_latex"],
+                self._function_name,
+            )
+            return self._printed[key]
+        except TypeError:  # an unhashable argument: printed as it is
+            return self._print_once(expr, **kwargs)
+        except KeyError:
+            code = self._printed[key] = self._print_once(expr, **kwargs)
+            return code
+
+    def _print_once(self, expr, **kwargs) -> str:
         if isinstance(expr, sympy.MatrixBase) and (short := self._explicit_matrix(expr)):
             return short
         if expr is sympy.E:  # Exp1 prints itself as "e" (its own _latex) unless caught here

@@ -236,3 +236,74 @@ def test_a_fact_over_the_half_line_prints_its_interval():
     assert r"\forall t \in \left(0, \infty\right)\colon" in code
     assert r"\mathbb{R}" not in code
     assert "∀ t ∈ (0, ∞): " in Step(fact, "expand").statement
+
+
+# --- printing once per sub-expression ------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from sympy.printing.latex import LatexPrinter  # noqa: E402
+
+from symbolic.render.latex_printer import ProofsLatexPrinter  # noqa: E402
+
+
+class _SympysMatMul(ProofsLatexPrinter):
+    """The project's printer with SymPy's own matrix products, parentheses and no memo."""
+
+    _print_MatMul = LatexPrinter._print_MatMul
+    parenthesize = LatexPrinter.parenthesize
+
+    def _print(self, expr, **kwargs):
+        return self._print_once(expr, **kwargs)
+
+
+A, B, C = (sympy.MatrixSymbol(n, 3, 3) for n in "ABC")
+_MATRICES = st.recursive(
+    st.sampled_from([A, B, C, A.T, -B]),
+    lambda kids: st.one_of(
+        st.tuples(kids, kids).map(lambda p: p[0] * p[1]),
+        st.tuples(kids, kids).map(lambda p: p[0] + p[1]),
+        st.tuples(st.sampled_from([-3, -1, 2, sympy.Rational(-1, 2)]), kids).map(
+            lambda p: sympy.MatMul(p[0], p[1])
+        ),
+        kids.map(lambda m: m.T),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_MATRICES)
+def test_matrix_products_print_as_sympy_prints_them(m):
+    """The sign and parentheses of a matrix product read off its leading factor (SymPy negates
+    the whole product, a doit, to ask) print exactly what SymPy's rules print."""
+    assert ProofsLatexPrinter().doprint(m) == _SympysMatMul().doprint(m)
+
+
+def _tower(depth: int) -> sympy.Expr:
+    e = x
+    for k in range(depth):
+        e = 1 + (x + k) / (e * (a + k))
+    return e
+
+
+@pytest.mark.parametrize("breakable", [False, True])
+@pytest.mark.parametrize("depth", [3, 14])
+def test_each_part_is_printed_once_and_as_without_the_memo(breakable, depth, monkeypatch):
+    """A breakable fraction measures its parts and, when they fit, SymPy prints them again
+    (and a report prints the same σ(…) in many places): each sub-expression is printed once per
+    printer and state, and the code is what printing everything afresh gives."""
+    seen = []
+    once = ProofsLatexPrinter._print_once
+
+    def counted(self, e, **kw):
+        if type(self) is ProofsLatexPrinter:
+            state = (self._settings["mul_symbol_latex"], self._function_name)
+            seen.append((sympy.srepr(e), state, tuple(sorted(kw.items()))))
+        return once(self, e, **kw)
+
+    monkeypatch.setattr(ProofsLatexPrinter, "_print_once", counted)
+    e = _tower(depth) + sigma(_tower(depth) / 3) * (A * B - 2 * C.T)[0, 1]
+    code = ProofsLatexPrinter({"breakable": breakable}).doprint(e)
+    assert code == _SympysMatMul({"breakable": breakable}).doprint(e)
+    assert len(seen) == len(set(seen))
