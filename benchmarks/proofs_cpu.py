@@ -3,8 +3,9 @@
 On a shared machine wall time measures the neighbours; CPU time (``time.process_time()``)
 measures us. Each run is a fresh interpreter that imports ``symbolic`` and every theorem
 module and calls ``build_report()`` in ``python -m proofs`` order, timing each with
-``process_time()``. With several trees the runs alternate (A, B, A, B, ...) so that both see the
-same load, and the medians are compared as ratios to the first tree:
+``process_time()``, then (not in the total) the LaTeX document of ``--latex``. With several
+trees the runs alternate (A, B, A, B, ...) so that both see the same load, and the medians are
+compared as ratios to the first tree:
 
     python benchmarks/proofs_cpu.py [--runs 3] [--tree /path/to/old/checkout] [--tree .]
     python benchmarks/proofs_cpu.py --calls --tree /path/to/old/checkout --tree .
@@ -37,12 +38,17 @@ from proofs.__main__ import discover
 from symbolic.api import report_of
 modules = discover()
 times = {"import": time.process_time() - t0}
+reports = []
 for m in modules:
     start = time.process_time()
-    report = report_of(m.module)
+    reports.append(report_of(m.module))
     times[m.name] = time.process_time() - start
-    times[m.name + ":claims"] = len(report.results)
+    times[m.name + ":claims"] = len(reports[-1].results)
 times["total"] = time.process_time() - t0
+from symbolic.render.latex_document import document
+start = time.process_time()
+document(reports)
+times["latex (after)"] = time.process_time() - start
 print(json.dumps(times))
 """
 
@@ -58,14 +64,21 @@ from symbolic.api import report_of
 modules = discover()
 profile.disable()
 calls = {"import": pstats.Stats(profile).total_calls}
+reports = []
 for m in modules:
     profile = cProfile.Profile()
     profile.enable()
-    report = report_of(m.module)
+    reports.append(report_of(m.module))
     profile.disable()
     calls[m.name] = pstats.Stats(profile).total_calls
-    calls[m.name + ":claims"] = len(report.results)
+    calls[m.name + ":claims"] = len(reports[-1].results)
 calls["total"] = sum(v for k, v in calls.items() if not k.endswith(":claims"))
+from symbolic.render.latex_document import document
+profile = cProfile.Profile()
+profile.enable()
+document(reports)
+profile.disable()
+calls["latex (after)"] = pstats.Stats(profile).total_calls
 print(json.dumps(calls))
 """
 

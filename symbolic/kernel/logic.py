@@ -7,6 +7,7 @@ and ``\\forall t \\in (0, \\infty)\\colon …`` (LaTeX); Z3 formulas are transla
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 
 import sympy
@@ -232,8 +233,12 @@ ADJECTIVES = (
 def extra_assumptions(v: sympy.Symbol) -> tuple[str, ...]:
     """What ``v`` is declared beyond ``symbol_set(v)``: ``("odd",)`` for an odd integer (shown
     as ``o ∈ ℤ (odd)``, never as plain ℤ), ``("prime",)``, ``("rational",)``, ..."""
-    a = v.assumptions0
-    dom = symbol_set(v)
+    return _extra(tuple(sorted(v.assumptions0.items())), symbol_set(v))
+
+
+@functools.lru_cache(maxsize=256)  # per set of assumptions: deducing them is slow
+def _extra(assumptions: tuple, dom: sympy.Set) -> tuple[str, ...]:
+    a = dict(assumptions)
     kind = "integer" if dom.is_subset(sympy.S.Integers) else "real"
     canon = sympy.Symbol("t", **{kind: True}).assumptions0
     found = [k for k in ADJECTIVES if a.get(k) and not canon.get(k)]

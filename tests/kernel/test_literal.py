@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sympy
 import sympy.core.parameters
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from symbolic.kernel import literal, literal_replace
@@ -55,11 +55,29 @@ def _old_way(expr, rule):
         return expr.xreplace(rule)
 
 
+def _same_branches_dropped(e):
+    """``ITE(c, b, b)`` as ``b``: SymPy's ``ITE`` drops its condition even with evaluation off
+    (a nested Piecewise holds one), which ``literal_replace`` rightly does not."""
+    if not isinstance(e, sympy.Basic) or not e.args:
+        return e
+    if isinstance(e, sympy.ITE) and e.args[1] == e.args[2]:
+        return _same_branches_dropped(e.args[1])
+    return literal(e.func, [_same_branches_dropped(a) for a in e.args])
+
+
 @given(EXPRS, VALUES, VALUES)
+@example(  # found by Hypothesis: ITE(0 > 0, 0 > 0, 0 > 0) is 0 > 0 under evaluate(False)
+    sympy.Piecewise(
+        (x, sympy.ITE(y > 0, x > 0, y > 0)), (sympy.Piecewise((x, y > 0), (y, True)), True)
+    ),
+    sympy.Integer(0),
+    sympy.Integer(0),
+)
 def test_literal_replace_is_xreplace_with_evaluation_off(expr, vx, vy):
     rule = {x: vx, y: vy}
     old = _outcome(lambda: _old_way(expr, rule))
-    assert _outcome(lambda: literal_replace(expr, rule)) == old
+    new = _outcome(lambda: literal_replace(expr, rule))
+    assert new == old or _same_branches_dropped(new) == old
 
 
 def test_nothing_is_evaluated_and_the_cache_is_not_cleared(monkeypatch):
