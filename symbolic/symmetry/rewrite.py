@@ -199,8 +199,9 @@ class Rewriter:
         nodes = [n for n in sympy.preorder_traversal(expr) if n in self.rewrites]
         for node in dict.fromkeys(nodes):
             w, key = self.rewrites[node]
-            if self.facts[node.func.__name__].linear_slope() is not None:
-                continue
+            facts = self.facts[node.func.__name__]
+            if facts.linear_slope() is not None and facts.spec.expr.is_polynomial(z):
+                continue  # inlined, c·w is a polynomial already (relu(w) − relu(−w) is not)
             seen = inlined(node, self.facts)
             if not base.has(seen):
                 return None

@@ -168,3 +168,20 @@ def test_witness_where_the_parameter_cancels(key):
     code, d = _decide(case)
     _never_wrong(case, code, d)
     assert d["invariant"] is case.invariant
+
+
+@settings(max_examples=4, deadline=None)  # about 1 s each
+@given(
+    st.sampled_from(["max(x,0) - max(-x,0)", "abs(x) + x - 2*relu(x) + x", "relu(x) - relu(-x)"]),
+    st.sampled_from(["1", "2", "-1/3"]),
+)
+def test_a_linear_sigma_written_with_branches_is_invariant_under_the_exchange(form, c):
+    """σ linear in disguise (relu(x) − relu(−x) = x): the gated layer keeps Q ↔ K at general
+    n, d. Inlined, σ holds Max, which SymPy cannot compare in sums: the kernel's chain must
+    rewrite σ(w) to c·w by the proved instance (it skipped linear σ, 8 s, then unknown)."""
+    report = symmetry_report(
+        layer="gated", transform="Q -> K, K -> Q", param="a > 0", activation=f"({c})*({form})"
+    )
+    d = report.data["decisions"][0]
+    assert report.exit_code == 0 and d["invariant"] is True, d
+    assert d["sizes"].startswith("general")
