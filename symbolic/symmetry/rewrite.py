@@ -257,7 +257,11 @@ class Rewriter:
             inner = self.proposal(facts, fn, -c) if -c != 1 else None
             return turn.flip(fn(-c * self.t) if inner is None else inner, -c * self.t)
         p = facts.degree()
-        return c**p * fn(self.t) if c.is_positive and p is not None else None
+        if p is None or not (c.is_positive or p.is_integer):
+            return None
+        # c > 0 by the degree; a c of either sign only with an integer p (x³ at a ≠ 0): a
+        # proposal, which the kernel's instance ∀t: σ(c·t) = c^p σ(t) confirms or not
+        return c**p * fn(self.t)
 
     def verified(self, facts: ActivationFacts, fn, c: sympy.Expr, form: sympy.Expr) -> tuple | None:
         """The kernel's ``∀t: σ(c·t) = R(t)`` for the real σ, recorded as a step when proved:

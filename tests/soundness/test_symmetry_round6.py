@@ -185,3 +185,26 @@ def test_a_linear_sigma_written_with_branches_is_invariant_under_the_exchange(fo
     d = report.data["decisions"][0]
     assert report.exit_code == 0 and d["invariant"] is True, d
     assert d["sizes"].startswith("general")
+
+
+@pytest.mark.parametrize(
+    ("activation", "power", "invariant"),
+    [
+        ("x**3", 3, True),  # (aq)³·k/a³ = q³k for every a ≠ 0
+        ("x**2", 2, True),
+        ("abs(x)**3", 3, False),  # |aq|³/a³ = −|q|³ for a < 0
+        ("relu(x)**3", 3, False),
+        ("x**3", 2, False),
+    ],
+)
+def test_an_integer_degree_holds_for_a_scale_of_either_sign(activation, power, invariant):
+    """Q → aQ, K → K/a^p with a ≠ 0: the instance ∀t: σ(a·t) = a^p σ(t) is proposed for an
+    integer degree whatever a's sign, and the kernel decides it (x³ was unknown)."""
+    report = symmetry_report(
+        layer="gated",
+        transform=f"Q -> a*Q, K -> K/a**{power}",
+        param="a != 0",
+        activation=activation,
+    )
+    d = report.data["decisions"][0]
+    assert report.exit_code == 0 and d["invariant"] is invariant, d
