@@ -8,6 +8,7 @@ the fact's rows; nothing here decides for the kernel.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import sympy
 
 from symbolic.evidence import certificates
 from symbolic.evidence.benchmarks import clean_benchmark, digest
-from symbolic.evidence.files import read_file, read_json
+from symbolic.evidence.files import read_json, read_under
 from symbolic.evidence.formula_reader import read_formula
 from symbolic.evidence.manifest import (
     Checks,
@@ -48,13 +49,21 @@ class Context:
     use_cvc5: bool
     files: dict[str, str] = field(default_factory=dict)  # manifest: path → sha256
     answers: dict = field(default_factory=dict)  # (benchmark, strategy, proofs) → answers
+    found: dict[str, str] | None = None  # the folder's listing: path → SHA-256 (when made)
 
 
 def _obligation_text(ctx: Context, entry: dict) -> str:
+    """The obligation's text: a file of the manifest read inside the folder (no folder on the
+    way a symbolic link: ``read_under``), and the very bytes the listing hashed and compared
+    with the manifest — never a file outside DIR, nor one swapped since (a changed file is
+    still re-checked: its file row disagrees, and so may its solvers)."""
     name = entry.get("file") if isinstance(entry, dict) else None
     if not isinstance(name, str) or name not in ctx.files:
         raise ValueError(f"obligation {name!r} is not among the manifest's files")
-    return read_file(ctx.root / name).decode("utf-8")
+    data = read_under(ctx.root, name)
+    if ctx.found is not None and hashlib.sha256(data).hexdigest() != ctx.found.get(name):
+        raise ValueError(f"{name}: not the file the folder's listing hashed (SHA-256)")
+    return data.decode("utf-8")
 
 
 def _solvers(ctx: Context, text: str, strategy: str | None, proofs: bool) -> dict[str, Any]:

@@ -45,13 +45,85 @@ def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     return data
 
 
+def read_under(root: Path, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The regular file ``root/name`` (``name`` relative, ``/``-separated), each folder on the
+    way opened without following a symbolic link: a linked folder (``m -> /etc``) is refused,
+    never read through (``read_file`` alone refuses a link only in the last component).
+    ``ValueError`` naming why not."""
+    parts = name.split("/")
+    if not name or name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"{name!r}: not a plain path inside the export folder")
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot open the export folder ({exc})") from None
+    try:
+        for part in parts[:-1]:
+            try:
+                nxt = os.open(
+                    part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow, dir_fd=fd
+                )
+            except (OSError, ValueError) as exc:
+                why = getattr(exc, "strerror", None) or str(exc)
+                raise ValueError(f"{name}: folder {part!r} refused ({why})") from None
+            os.close(fd)
+            fd = nxt
+        try:
+            info = os.lstat(parts[-1], dir_fd=fd)
+        except (OSError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise ValueError(f"cannot read ({why})") from None
+        if stat.S_ISLNK(info.st_mode):
+            raise ValueError("a symbolic link (refused)")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > limit:
+            raise ValueError(f"{info.st_size} bytes; at most {limit}")
+        try:
+            leaf = os.open(
+                parts[-1], os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0), dir_fd=fd
+            )
+        except OSError as exc:
+            raise ValueError(f"cannot read ({exc.strerror})") from None
+        with os.fdopen(leaf, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped since the lstat
+                raise ValueError("not a regular file")
+            data = f.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError(f"more than {limit} bytes")
+    return data
+
+
+def _no_duplicates(pairs: list) -> dict:
+    """A JSON object whose keys are distinct: with ``{"a": 1, "a": 2}`` one reader takes the
+    first and another the last — two documents in one file, refused."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key {str(twice)[:40]!r} twice in one object")
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} (not a JSON number)")
+
+
 def read_json(data: bytes) -> Any:
     """``data`` as JSON; ``ValueError`` naming why not — also for a string holding a lone
-    surrogate (the escape ``\\ud800``), which no text can be printed or written with."""
+    surrogate (the escape ``\\ud800``), which no text can be printed or written with, an
+    object with one key twice, and ``NaN``/``Infinity`` (Python's extension, no JSON)."""
     try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        value = json.loads(
+            data.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant
+        )
+    except (UnicodeDecodeError, RecursionError) as exc:
         raise ValueError(f"not JSON ({type(exc).__name__})") from None
+    except ValueError as exc:
+        raise ValueError(f"not JSON ({' '.join(str(exc).split())[:80]})") from None
     stack = [value]
     while stack:
         item = stack.pop()

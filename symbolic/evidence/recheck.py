@@ -244,6 +244,7 @@ def _listed(value: object) -> list:
 
 def _file_rows(ctx: Context, manifest: dict) -> list[Row]:
     found, refused = listing(ctx.root, skip=(MANIFEST_NAME, RECORD_NAME))
+    ctx.found = found  # an obligation is read only as the bytes hashed here
     rows = [Row("", "", "file", f"{r}", "DISAGREES") for r in refused]
     listed = ctx.files
     for name in sorted(set(found) - set(listed)):

@@ -5,6 +5,7 @@ counts and the summary line, and the record ``DIR/recheck.json`` that ``--rechec
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,20 @@ class Row:
         return self.outcome == "unknown"
 
     def cells(self) -> tuple[str, str, str, str, str]:
-        return (self.claim, self.node, self.check, self.answer, self.outcome)
+        """The row as the table prints it, every cell plain text (``shown``)."""
+        return tuple(
+            shown(c) for c in (self.claim, self.node, self.check, self.answer, self.outcome)
+        )
+
+
+_UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+
+
+def shown(cell: object) -> str:
+    """``cell`` as plain text: a control character from a hostile manifest's names or formulas
+    (a line break that would fake a row, an ESC or C1 sequence a terminal obeys — conceal the
+    rest, move the cursor —) or a bidi or zero-width mark is shown as its escape."""
+    return _UNSHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(cell))
 
 
 ORDER = ("DISAGREES", "unknown", "not re-checked", "spot-checked", "refuted", "proved")
