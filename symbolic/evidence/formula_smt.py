@@ -182,6 +182,15 @@ class _Printer:
         return self.term(e)
 
     # -- terms -------------------------------------------------------------------------------
+    def _only_where(self, mark: int, conditions: list[str], symbols: frozenset) -> None:
+        """The guards added since ``mark`` claimed only under ``conditions``: ``c → d ≠ 0``."""
+        if not conditions:
+            return
+        where = conditions[0] if len(conditions) == 1 else f"(and {' '.join(conditions)})"
+        self.guards[mark:] = [
+            (f"(=> {where} {g})", syms | symbols) for g, syms in self.guards[mark:]
+        ]
+
     def term(self, e: sympy.Basic) -> str:
         if isinstance(e, sympy.Rational):
             return _num(e)
@@ -221,15 +230,27 @@ class _Printer:
             a = self.term(e.args[0])
             return f"(ite (>= {a} 0.0) {a} (- {a}))"
         if isinstance(e, sympy.Piecewise):
-            out = None
-            for value, cond in reversed(e.args):
+            if e.args[-1].cond is not sympy.true:
+                raise Outside("a Piecewise without an otherwise branch")
+            # a division in a branch is evaluated only where the branch is reached (its
+            # condition) or taken (its value): claimed nonzero there, as the kernel claims it
+            reach: list[str] = []
+            symbols: frozenset = frozenset()
+            made = []
+            for value, cond in e.args:
+                mark = len(self.guards)
+                c = self.boolean(cond) if cond is not sympy.true else "true"
+                self._only_where(mark, reach, symbols)
+                mark = len(self.guards)
                 v = self.term(value)
-                if out is None:
-                    if cond is not sympy.true:
-                        raise Outside("a Piecewise without an otherwise branch")
-                    out = v
-                else:
-                    out = f"(ite {self.boolean(cond)} {v} {out})"
+                taken = reach if cond is sympy.true else [*reach, c]
+                self._only_where(mark, taken, symbols | cond.free_symbols)
+                made.append((c, v))
+                reach.append(f"(not {c})")
+                symbols |= cond.free_symbols
+            out = made[-1][1]
+            for c, v in reversed(made[:-1]):
+                out = f"(ite {c} {v} {out})"
             return out
         if isinstance(e, AppliedUndef):
             name = self.function_name(e.func)

@@ -184,3 +184,18 @@ def test_control_characters_in_names_are_printed_as_escapes(tmp_path, monkeypatc
     assert not any(c in shown for c in "\x1b\x9b\u202e")
     assert "\\x1b[8m" in shown and "fake row" not in shown.split("\n")[0]
     assert not any(line.startswith("fake row") for line in shown.splitlines())
+
+
+def test_a_division_in_a_piecewise_branch_is_claimed_only_where_the_branch_is_taken():
+    """The kernel's Z3 path claims 1/x² ≠ 0 only where its branch is reached or taken; an
+    obligation guarding it everywhere re-checked a weaker formula (Piecewise((−1, x = 0),
+    (1/x², True)) ≥ 0 held 'where x ≠ 0' though it is false at x = 0)."""
+    from symbolic.evidence.formula_smt import smt_obligation
+    from symbolic.evidence.solvers import run_z3
+
+    x, y = sympy.symbols("x y", real=True)
+    at_zero = sympy.Eq(x, 0)
+    assert run_z3(smt_obligation(sympy.Piecewise((1, at_zero), (1 / x**2, True)) > 0)) == "unsat"
+    assert run_z3(smt_obligation(sympy.Piecewise((-1, at_zero), (1 / x**2, True)) >= 0)) == "sat"
+    chained = sympy.Piecewise((1 / x, x > 0), (1 / y, y > 1), (0, True)) >= 0
+    assert run_z3(smt_obligation(chained)) == "unsat"  # each divisor nonzero where it is taken
