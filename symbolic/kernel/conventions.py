@@ -52,14 +52,44 @@ def convention_of(formula: sympy.Basic) -> str | None:
     ):
         return None
     try:
-        for node in sympy.preorder_traversal(formula):
-            if isinstance(node, sympy.Derivative):
+        traversal = sympy.preorder_traversal(formula)
+        for node in traversal:
+            if isinstance(node, sympy.Subs) and _away_from_kinks(node):
+                traversal.skip()  # a derivative at a point where no branch switches
+            elif isinstance(node, sympy.Derivative):
                 _derivative(node)
             elif isinstance(node, (sympy.Sum, sympy.Product)):
                 _bounds(node)
     except _Convention as exc:
         return str(exc)
     return None
+
+
+SWITCHING = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside)
+
+
+def _away_from_kinks(node: sympy.Subs) -> bool:
+    """``Subs(Derivative(...), x, c)`` at a rational point where every Max/Min/|·|/sign/H of
+    the derivative switches nowhere (each argument, each difference of Max/Min arguments, a
+    nonzero rational there; continuous, so nonzero nearby): one smooth branch around c, whose
+    derivative is the classical one (relu'(1) = 1). Any other kinked head, or a point that is
+    not rational: not known."""
+    point = dict(zip(node.variables, node.point, strict=True))
+    if not all(isinstance(v, sympy.Rational) for v in point.values()):
+        return False
+    if not all(s in point for s in node.expr.free_symbols if isinstance(s, sympy.Symbol)):
+        return False
+    for sub in sympy.preorder_traversal(node.expr):
+        if isinstance(sub, KINKED) and not isinstance(sub, SWITCHING):
+            return False
+        if isinstance(sub, SWITCHING):
+            args = sub.args
+            sides = [a - b for i, a in enumerate(args) for b in args[i + 1 :]]
+            for side in sides if isinstance(sub, (sympy.Max, sympy.Min)) else args[:1]:
+                value = side.xreplace(point)
+                if not isinstance(value, sympy.Rational) or value == 0:
+                    return False
+    return True
 
 
 def _derivative(node: sympy.Derivative) -> None:

@@ -86,6 +86,35 @@ def test_a_smooth_derivative_is_still_proved():
     assert api.equal(at0(x**3 + 2 * x), 2).fact.proved
 
 
+def _at(f, c):
+    return sympy.Subs(sympy.Derivative(f, x), x, c)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.fractions(-20, 20).filter(lambda c: c != 0), st.integers(-3, 3))
+def test_a_derivative_away_from_every_kink_is_the_classical_one(c, shift):
+    """relu'(c) at a rational c ≠ 0 is 1 or 0: every branch argument is a nonzero rational at c,
+    so one smooth branch holds around it (decided); at c = 0 it is still not decided."""
+    c = sympy.Rational(c.numerator, c.denominator)
+    relu = sympy.Max(0, x - shift)
+    slope = 1 if c > shift else 0
+    if c == shift:
+        assert api.equal(_at(relu, c), slope).fact.status == "unknown"
+        return
+    assert api.equal(_at(relu, c), slope).fact.proved
+    assert api.equal(_at(relu, c), 1 - slope).fact.refuted
+    # |x − s|'(c) = ±1: never refuted, and the other sign never proved (SymPy's simplify of
+    # it lets the Subs variable out: Piecewise((−1, x = 0), (0, True)), so it may stay unknown)
+    assert not api.equal(_at(sympy.Abs(x - shift), c), 2 * slope - 1).fact.refuted
+    assert not api.equal(_at(sympy.Abs(x - shift), c), 1 - 2 * slope).fact.proved
+
+
+def test_a_derivative_at_a_point_that_is_no_rational_or_of_a_jump_stays_undecided():
+    assert api.equal(_at(sympy.Max(0, x), sympy.sqrt(2)), 1).fact.status == "unknown"
+    assert api.equal(_at(sympy.floor(x), sympy.Rational(1, 2)), 0).fact.status == "unknown"
+    assert api.equal(_at(sympy.Max(0, x**2 - 1), 1), 2).fact.status == "unknown"  # a kink at 1
+
+
 @pytest.mark.parametrize(
     "claim",
     [
