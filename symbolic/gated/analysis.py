@@ -41,6 +41,7 @@ from symbolic.kernel import (
     conj,
     counterexample,
     homogeneity_formula,
+    literal_replace,
     undecided,
 )
 from symbolic.limits import BudgetExceeded, current_limits, deadline
@@ -174,7 +175,9 @@ def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
     p = homogeneity.value
     if homogeneity.holds.proved and (p == 1 or p == EVERY_DEGREE):
         return Decision(check_homogeneous(expr, z, 1) if p == EVERY_DEGREE else homogeneity.holds)
-    lhs, rhs = expr.xreplace({z: ALPHA * z}), ALPHA * expr
+    # σ(αz) as written: SymPy's rebuild would take a branch at a closed irrational number by a
+    # float (Max(0, z²·log(cos(1e-60))) → its negative argument), a different formula
+    lhs, rhs = literal_replace(expr, {z: ALPHA * z}), ALPHA * expr
     free = lhs.free_symbols | rhs.free_symbols  # a constant σ has no z to assign
     for alpha, a in _scaling_candidates(expr, homogeneity):
         point = {k: v for k, v in ((ALPHA, alpha), (z, a)) if k in free}

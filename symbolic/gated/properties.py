@@ -30,8 +30,8 @@ from sympy.polys.polyerrors import BasePolynomialError
 from symbolic.activations import z
 from symbolic.engine import PROVED, Step, Verdict
 from symbolic.errors import InvalidExpression
-from symbolic.kernel import DEGREE as P
 from symbolic.kernel import (
+    BRANCH_HEADS,
     MAX_BITS,
     Fact,
     at,
@@ -48,6 +48,8 @@ from symbolic.kernel import (
     undecided,
     zero_verdict,
 )
+from symbolic.kernel import DEGREE as P
+from symbolic.languages.domain_sign import holds_closed_irrational
 from symbolic.limits import BudgetExceeded, current_limits, deadline
 from symbolic.steps import certified_sign, certify_nonzero
 
@@ -101,9 +103,15 @@ _VALUES: dict = {}
 
 
 def substituted(expr: sympy.Expr, variable: sympy.Symbol, point: sympy.Expr) -> sympy.Expr:
-    """``expr`` at ``variable = point``; where that holds a closed irrational sum, or SymPy cannot
-    compare the branches there, with the branches the kernel's enclosures take (never a float)."""
-    if has_closed_irrational_sum(literal_replace(expr, {variable: point})):
+    """``expr`` at ``variable = point``; where that holds a closed irrational sum, a branch at a
+    closed irrational number (SymPy took ``Max(0, log(cos(1e-60)))`` as its negative argument,
+    comparing by a float), or SymPy cannot compare the branches there, with the branches the
+    kernel's enclosures take (never a float)."""
+    raw = literal_replace(expr, {variable: point})
+    if has_closed_irrational_sum(raw) or (
+        expr.has(*BRANCH_HEADS)
+        and (holds_closed_irrational(expr) or holds_closed_irrational(point))
+    ):
         return at(expr, {variable: point})
     try:
         return expr.xreplace({variable: point})

@@ -48,12 +48,12 @@ from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
 from symbolic.kernel import (
     BRANCH_HEADS,
-    has_closed_irrational_sum,
     literal,
     literal_replace,
     resolve_closed_branches,
 )
 from symbolic.languages import functions
+from symbolic.languages.domain_sign import holds_closed_irrational
 from symbolic.languages.expression_estimates import ConstantEstimates, check_size, float_pow
 from symbolic.languages.expression_limits import (
     MAX_BUILD_SECONDS,
@@ -73,6 +73,7 @@ from symbolic.languages.expression_limits import (
     Reject,
     short,
 )
+from symbolic.languages.expression_powers import power as _power
 from symbolic.languages.expression_signs import Info, SignsByAlgebra, positive_everywhere
 from symbolic.languages.text_checks import (
     REJECTED_CONSTANTS,
@@ -111,23 +112,25 @@ class _Function:
 
 
 def _branch(head: type, *args: sympy.Expr) -> sympy.Expr:
-    """``head(*args)`` with its branch taken only where the kernel's enclosures decide it: SymPy
-    would compare the arguments by a low-precision float (``|log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)|``
-    came out 0, ``max(x, x + that)`` its second argument)."""
-    if not any(has_closed_irrational_sum(a) for a in args):
+    """``head(*args)`` with its branch taken only where the kernel's enclosures decide it when an
+    argument holds a closed irrational number: SymPy would compare the arguments by a
+    low-precision float (``|log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)|`` came out 0, ``max(x, x + that)``
+    its second argument, ``max(0, log(cos(1e-60)))`` the negative ``log(cos(1e-60))``)."""
+    if not any(holds_closed_irrational(a) for a in args):
         return head(*args)
     return resolve_closed_branches(literal(head, args))
 
 
 def _table_function(a) -> Callable[[sympy.Expr], sympy.Expr]:
-    """σ of the table at an argument; one with branches (relu, ...) at an argument holding a
-    closed irrational sum is substituted as written, its closed branches taken as ``_branch``
-    takes them (SymPy built relu(log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)) as the negative argument)."""
+    """σ of the table at an argument; one with branches (relu, elu, ...) at an argument holding a
+    closed irrational number is substituted as written, its closed branches taken as ``_branch``
+    takes them (SymPy built relu(log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)) and relu(log(cos(1e-60))) as
+    the negative argument, elu(−log(cos(1e-60))) by its negative branch)."""
     if not a.expr.has(*BRANCH_HEADS):
         return a.sympy_at
 
     def at_argument(v: sympy.Expr) -> sympy.Expr:
-        if not has_closed_irrational_sum(v):
+        if not holds_closed_irrational(v):
             return a.sympy_at(v)
         return resolve_closed_branches(literal_replace(a.expr, {z: v}))
 
@@ -140,7 +143,8 @@ def _minmax_args(expr: sympy.Expr) -> int:
 
 _MATH_FUNCTIONS = (
     *(_Function(name, f.head) for f in functions.FUNCTIONS for name in f.names),
-    _Function("sqrt", sympy.sqrt),  # built from the table's functions or by structure
+    _Function("sqrt", lambda a: _power(a, sympy.Rational(1, 2))),  # built from the table's
+    # functions or by structure
     _Function("sigmoid", sympy_sigmoid),
     _Function("softplus", sympy_softplus),
     _Function("abs", lambda a: _branch(sympy.Abs, a)),
@@ -445,7 +449,8 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
                 raise self.error(
                     f"{self.segment(node)!r} at column {self.column(node.col_offset)} {exc}"
                 ) from None
-        return self.checked(node, _BINARY[type(node.op)], left, right)
+        build = _power if isinstance(node.op, ast.Pow) else _BINARY[type(node.op)]
+        return self.checked(node, build, left, right)
 
     def check_power(self, base: sympy.Expr, exponent: sympy.Expr) -> None:
         """Bound base**exponent before SymPy evaluates it (it computes Integer powers at once)."""

@@ -58,6 +58,22 @@ def accurate_value(constant: sympy.Expr) -> float | None:
     return value
 
 
+def holds_closed_irrational(expr: sympy.Basic) -> bool:
+    """Does ``expr`` hold a closed function value or sum that is no rational
+    (``log(cos(1e-60))``, ``pi - 355/113``)? (π, √2 and their products SymPy evaluates to any
+    precision it asks for.)
+
+    SymPy takes a branch of ``Max``/``Min``/``Abs``/``Piecewise`` at such a number by a float:
+    ``log(cos(10⁻⁶⁰)) ≈ −5·10⁻¹²¹`` evaluates to 0.0 there (cos(10⁻⁶⁰) rounds to 1), and
+    ``Max(0, log(cos(10⁻⁶⁰)))`` came out ``log(cos(10⁻⁶⁰))``, the negative branch. Such branches
+    are left to the kernel's enclosures (``kernel.resolve_closed_branches``, ``kernel.at``).
+    """
+    return any(
+        isinstance(n, (sympy.Function, sympy.Add)) and not n.free_symbols and not n.is_Rational
+        for n in sympy.preorder_traversal(expr)
+    )
+
+
 @dataclass(frozen=True)
 class Sign:
     """What holds for every real x: ``nonneg`` (≥ 0), ``positive`` (> 0), ``negative`` (< 0)."""

@@ -732,3 +732,419 @@ CORPUS: tuple[Entry, ...] = (
         TINY,
     ),
 )
+
+
+# -- round 7 (activation red team): families the corpus lacked -------------------------------
+# Truth by hand and by the campaign's evaluator at 700 digits; erfc, sin, cos and integer
+# literals in another base (0x10, 0o17) need the evaluator's table to hold them.
+HALF = "r7-halfline"
+IRR = "r7-irrational-kink"
+SLIVER = "r7-sliver"
+CANCEL = "r7-cancelling-degrees"
+TRIG = "r7-trig-hyperbolic-identity"
+ERF = "r7-erf-softplus-gelu"
+CONSTW = "r7-constant-written-oddly"
+HUGE7 = "r7-1e300"
+CLOSED = "r7-degree-closed-form"
+PREC = "r7-precedence-syntax"
+STEP = "r7-near-step"
+
+_B300 = "1e10**30"  # 10^300 (a literal is at most 1e12)
+_S300 = "1e-100**3"  # 10^-300
+
+BLIND = "r7-float-blind-constant"
+_L7 = "log(cos(1e-60))"  # −5e−121: cos(1e−60) rounds to 1.0 in any float evaluation
+_LH = "log(cosh(1e-60))"  # +5e−121
+W = "log(cos(1e-60)) = log(1 − 5e−121 + …) ≈ −5e−121 < 0"
+WH = "log(cosh(1e-60)) ≈ +5e−121 > 0"
+
+CORPUS += (
+    # -- homogeneous (or linear) on one half-line only -----------------------------------------
+    _none(
+        "relu(x)**2 + relu(-x)**3",
+        "σ(1) = 1, σ(2) = 4 force p = 2; σ(−2) = 8 ≠ 4σ(−1) = 4",
+        HALF,
+    ),
+    _none("relu(x) + relu(-x)**2", "σ(2)/σ(1) = 2 forces p = 1; σ(−2) = 4 ≠ 2σ(−1) = 2", HALF),
+    _none(
+        "max(x, 0) + min(x, 0)*sigmoid(x)",
+        "x > 0: σ = x forces p = 1; σ(−1) = −1/(1+e), σ(−2) = −2/(1+e²) ≠ 2σ(−1)",
+        HALF,
+    ),
+    _hom(
+        "relu(x)*exp(-relu(-x))",
+        "1",
+        "x > 0: relu(−x) = 0 so σ = x; x ≤ 0: relu(x) = 0: σ = relu(x)",
+        HALF,
+    ),
+    _hom("relu(x)*(1 + relu(-x))", "1", "relu(x)·relu(−x) = 0 everywhere: σ = relu(x)", HALF),
+    _none(
+        "relu(x)**sqrt(2) + relu(-x)**sqrt(3)",
+        "degree √2 for x > 0 (σ(1) = 1, σ(2) = 2^√2), σ(−2) = 2^√3 ≠ 2^√2 σ(−1)",
+        HALF,
+    ),
+    _hom(
+        "relu(x)**sqrt(2) - 5*relu(-x)**sqrt(2)",
+        "sqrt(2)",
+        "each piece is |·|^√2 on its half-line: degree √2",
+        HALF,
+    ),
+    _none(
+        "x + relu(-x)*(exp(x) - 1)",
+        "x < 0: σ = 2x − x e^x; σ(−1) = −2 + 1/e, σ(−2) = −4 + 2/e² ≠ 2σ(−1)",
+        HALF,
+    ),
+    _hom(
+        "max(x, min(0, x/sqrt(2)))",
+        "1",
+        "x ≥ 0: max(x, 0) = x; x < 0: max(x, x/√2) = x/√2: degree 1; σ(−1) = −1/√2 ≠ −σ(1)",
+        HALF,
+    ),
+    # -- kinks at irrational or near-rational thresholds ---------------------------------------
+    _lin(
+        "x + relu(x - pi)*relu(e - x)",
+        "e < π: x > π and x < e never both hold, so one relu is 0: σ = x",
+        IRR,
+    ),
+    _none(
+        "x + relu(x - e)*relu(pi - x)",
+        "bump on (e, π): σ(3) = 3 + (3 − e)(π − 3) ≠ 3",
+        IRR,
+        ("3",),
+    ),
+    _lin(
+        "x + relu(x - 355/113)*relu(pi - x)",
+        "355/113 = 3.14159292… > π: the bump (355/113, π) is empty, σ = x",
+        IRR,
+    ),
+    _none(
+        "x + relu(x - 3.1415926)*relu(pi - x)",
+        "3.1415926 < π: a bump on (3.1415926, π), e.g. at 3.14159263 σ ≠ x",
+        IRR,
+        ("3.14159263",),
+    ),
+    _none(
+        "x + relu(min(x - sqrt(2), sqrt(3) - x))",
+        "a tent on (√2, √3): σ(3/2) = 3/2 + min(3/2 − √2, √3 − 3/2) ≠ 3/2",
+        IRR,
+        ("1.5",),
+    ),
+    _none("max(x, sqrt(2)*x - 1)", "σ(1) = 1, σ(2) = 2 force p = 1; σ(10) = 10√2 − 1 ≠ 10", IRR),
+    _lin(
+        "min(x, sqrt(2)*relu(x))",
+        "x ≥ 0: min(x, √2x) = x; x < 0: min(x, 0) = x: σ = x",
+        IRR,
+    ),
+    _lin("max(x, min(0, sqrt(2)*x))", "x ≥ 0: max(x, 0) = x; x < 0: √2x < x: σ = x", IRR),
+    _hom(
+        "max(x, x*pi/3.1415926)",
+        "1",
+        "π/3.1415926 > 1: x ≥ 0 gives x·π/3.1415926, x < 0 gives x; degree 1, slopes differ",
+        IRR,
+    ),
+    _hom(
+        "max(x, x*pi*113/355)",
+        "1",
+        "113π/355 < 1: x ≥ 0 gives x, x < 0 gives 113πx/355 (> x); degree 1, not linear",
+        IRR,
+    ),
+    _lin(
+        "min(max(x, -e), e) + relu(x - e) - relu(-x - e)",
+        "clip to [−e, e] plus the excess on each side: x > e: e + x − e; x < −e: −e + x + e",
+        IRR,
+    ),
+    _none(
+        "min(max(x, -pi), e) + relu(x - e) - relu(-x - e)",
+        "−π < x < −e: σ = x + x + e = 2x + e ≠ x; σ(−3) = −6 + e, σ(−6) = −3 − π + e... not "
+        "homogeneous: σ(1) = 1, σ(2) = 2 force p = 1 and σ(−3) ≠ 3σ(−1) = −3",
+        IRR,
+        ("3",),
+    ),
+    # -- linear except on a sliver (c, c + 1e-40), or on an empty one --------------------------
+    _none(
+        "x + relu(min(x - 1, 1 + 1e-40 - x))",
+        "a tent of height 5e−41 at 1 + 5e−41: σ(1 + 5e−41) ≠ 1 + 5e−41",
+        SLIVER,
+        ("1 + 5e-41",),
+    ),
+    _none(
+        "x + relu(min(x + 1e-40, -x))",
+        "a tent on (−1e−40, 0): σ(−5e−41) = −5e−41 + 5e−41 = 0 ≠ −5e−41",
+        SLIVER,
+        ("5e-41",),
+    ),
+    _none(
+        "x + relu(min(x - pi, pi + 1e-40 - x))",
+        "a tent on (π, π + 1e−40): nonzero at π + 5e−41",
+        SLIVER,
+        ("pi + 5e-41",),
+    ),
+    _lin(
+        "x + relu(min(x - 1, 1 - x))",
+        "min(x − 1, 1 − x) = −|x − 1| ≤ 0: the relu is 0, σ = x",
+        SLIVER,
+    ),
+    _lin(
+        "x + relu(min(x - 1 - 1e-40, 1 - x))",
+        "x − 1 − 1e−40 > 0 and 1 − x > 0 never both: the relu is 0, σ = x",
+        SLIVER,
+    ),
+    _none(
+        "x + relu(min(x - sqrt(2), 1.4142135623730951 - x))",
+        "1.4142135623730951 > √2 = 1.41421356237309504…: a tent of width ~4.5e−17",
+        SLIVER,
+        ("(sqrt(2) + 1.4142135623730951)/2",),
+    ),
+    _lin(
+        "x + relu(min(x - 1.4142135623730952, sqrt(2) - x))",
+        "1.4142135623730952 > √2: the interval (1.4142135623730952, √2) is empty, σ = x",
+        SLIVER,
+    ),
+    _none(
+        "x + relu(min(x - 1.414213562373095, sqrt(2) - x))",
+        "1.414213562373095 < √2: a tent on (1.414213562373095, √2) of width ~4.9e−17",
+        SLIVER,
+        ("(sqrt(2) + 1.414213562373095)/2",),
+    ),
+    # -- pieces of different degrees that cancel (or not) --------------------------------------
+    _none(
+        "max(relu(x)**2, relu(x)**3)",
+        "0 < x < 1: x², x > 1: x³; σ(1) = 1, σ(2) = 8 force p = 3, but σ(1/2) = 1/4 ≠ 1/8",
+        CANCEL,
+    ),
+    _zero(
+        "min(relu(x)**2, relu(x)**3) + max(relu(x)**2, relu(x)**3) - relu(x)**2 - relu(x)**3",
+        "min(a, b) + max(a, b) = a + b: σ ≡ 0",
+        CANCEL,
+    ),
+    _zero("min(x**2, x**2 + 1e-40) - x**2", "min(a, a + 1e−40) = a: σ ≡ 0", CANCEL),
+    _const("max(x**2, x**2 + 1e-40) - x**2", "max(a, a + 1e−40) = a + 1e−40: σ ≡ 1e−40", CANCEL),
+    _lin("max(x, x + 1e-40) - 1e-40", "max(x, x + 1e−40) = x + 1e−40: σ = x", CANCEL),
+    _const(
+        "max(x, x + 1e-40) - max(x, x - 1e-40)",
+        "(x + 1e−40) − x = 1e−40: a nonzero constant",
+        CANCEL,
+    ),
+    _none(
+        "relu(x)**2 + relu(x - 1e-40)**3 - relu(x)**3",
+        "x > 1e−40: x² + (x − 1e−40)³ − x³ = x² − 3·1e−40x² + …; not homogeneous "
+        "(σ(1), σ(2), σ(4) imply different degrees)",
+        CANCEL,
+    ),
+    _lin(
+        "((x + 1e-20)**2 - (x - 1e-20)**2)*2.5e19",
+        "(x + h)² − (x − h)² = 4hx = 4e−20x, times 2.5e19: σ = x",
+        CANCEL,
+    ),
+    _zero(
+        "(x + 1)**3 - (x - 1)**3 - 6*x**2 - 2",
+        "(x + 1)³ − (x − 1)³ = 6x² + 2: σ ≡ 0",
+        CANCEL,
+    ),
+    _lin(
+        "(x + 1)**3 - (x - 1)**3 - 6*x**2 - 2 + 1e-100*x",
+        "(x + 1)³ − (x − 1)³ = 6x² + 2: σ = 1e−100·x",
+        CANCEL,
+    ),
+    # -- trigonometric and hyperbolic identities -----------------------------------------------
+    _lin("2*sinh(x)*cosh(x) - sinh(2*x) + x", "sinh 2x = 2 sinh x cosh x: σ = x", TRIG),
+    _lin("cosh(2*x) - 2*sinh(x)**2 - 1 + x", "cosh 2x = 1 + 2 sinh² x: σ = x", TRIG),
+    _lin("sin(x)**2 + cos(x)**2 - 1 + x", "sin² + cos² = 1: σ = x", TRIG),
+    _lin("sin(2*x) - 2*sin(x)*cos(x) + x", "sin 2x = 2 sin x cos x: σ = x", TRIG),
+    _lin("cos(x)**2 - sin(x)**2 - cos(2*x) + 3*x", "cos 2x = cos² − sin²: σ = 3x", TRIG),
+    _lin("x*cos(x)**2 + x*sin(x)**2", "x(cos² + sin²) = x", TRIG),
+    _hom("relu(x)*(sin(x)**2 + cos(x)**2)", "1", "σ = relu(x)", TRIG),
+    _lin("cosh(x) - sqrt(1 + sinh(x)**2) + x", "cosh x > 0 and cosh² = 1 + sinh²: σ = x", TRIG),
+    _lin("tanh(x)*cosh(x) - sinh(x) + x", "tanh·cosh = sinh: σ = x", TRIG),
+    _lin("x*cos(1)**2 + x*sin(1)**2", "cos²1 + sin²1 = 1: σ = x", TRIG),
+    _none("sin(pi*x)", "σ(1) = sin π = 0 but σ(1/2) = 1: σ(1) = 2^p σ(1/2) ≠ 0 for every p", TRIG),
+    _none("x + sin(x)**2*relu(-x)", "x ≥ 0: x (p = 1); σ(−2) = −2 + 2 sin²2 ≠ 2σ(−1)", TRIG),
+    _none("sin(abs(x))", "σ(1) = sin 1, σ(2) = sin 2: ratio forces p, σ(4) = sin 4 < 0", TRIG),
+    # -- erf, erfc, softplus, gelu variants ----------------------------------------------------
+    _lin("erf(x) + erfc(x) - 1 + x", "erfc = 1 − erf: σ = x", ERF),
+    _lin("erfc(x) + erfc(-x) - 2 + x", "erfc(−x) = 2 − erfc(x): σ = x", ERF),
+    _zero("erfc(-x) - erf(x) - 1", "erfc(−x) = 1 + erf(x): σ ≡ 0", ERF),
+    _lin("x*erfc(-x) - x*erf(x)", "erfc(−x) = 1 + erf(x): σ = x", ERF),
+    _zero(
+        "gelu(x) - x*erfc(-x/sqrt(2))/2",
+        "gelu(x) = x(1 + erf(x/√2))/2 and erfc(−y) = 1 + erf(y): σ ≡ 0",
+        ERF,
+    ),
+    _zero(
+        "gelu(x) + gelu(-x) - x*erf(x/sqrt(2))",
+        "gelu(x) + gelu(−x) = x·erf(x/√2): σ ≡ 0",
+        ERF,
+    ),
+    _zero(
+        "2*softplus(x) - x - 2*log(2*cosh(x/2))",
+        "1 + e^x = e^(x/2)·2cosh(x/2): 2softplus(x) − x = 2log(2cosh(x/2)); σ ≡ 0",
+        ERF,
+    ),
+    _lin(
+        "2*softplus(x) - 2*log(2*cosh(x/2))",
+        "2softplus(x) = x + 2log(2cosh(x/2)): σ = x",
+        ERF,
+    ),
+    _lin("2*sigmoid(2*x) - 1 - tanh(x) + x", "tanh x = 2σ(2x) − 1: σ = x", ERF),
+    _lin(
+        "mish(x) - x*(exp(2*x) + 2*exp(x))/(exp(2*x) + 2*exp(x) + 2) + x",
+        "tanh(log(1 + e^x)) = ((1 + e^x)² − 1)/((1 + e^x)² + 1) = (e^2x + 2e^x)/(e^2x + 2e^x + 2)",
+        ERF,
+    ),
+    _none(
+        "softplus(x) - log(2)",
+        "σ(0) = 0; σ(1) = log((1 + e)/2), σ(−1) = log((1 + 1/e)/2) < 0 < σ(1) and "
+        "σ(2)/σ(1) ≠ σ(−2)/σ(−1)",
+        ERF,
+    ),
+    _none("x*erfc(x)", "σ(0) = 0, σ(1) = erfc 1, σ(−1) = −erfc(−1); ratios differ", ERF),
+    _none("gelu(relu(x))", "x > 0: x(1 + erf(x/√2))/2, not homogeneous", ERF),
+    # -- constants written oddly ---------------------------------------------------------------
+    _zero("x*(0.1 + 0.2 - 0.3)", "decimal literals are exact: 0.1 + 0.2 − 0.3 = 0, σ ≡ 0", CONSTW),
+    _lin("x*(0.1 + 0.2)/0.3", "exactly 1: σ = x", CONSTW),
+    _hom("relu(x)**(sin(1)**2 + cos(1)**2)", "1", "the exponent is exactly 1: σ = relu(x)", CONSTW),
+    _hom(
+        "abs(x)**(sinh(1) + cosh(1) - e + 1)",
+        "1",
+        "sinh 1 + cosh 1 = e: the exponent is 1, σ = |x|",
+        CONSTW,
+    ),
+    _lin("x*(2**0.5)**2/2", "(√2)² = 2: σ = x", CONSTW),
+    _lin("x*cos(pi/3)*2", "cos(π/3) = 1/2: σ = x", CONSTW),
+    _lin("0x10*x - 0o17*x", "hex 16 − octal 15 = 1: σ = x", CONSTW),
+    _hom(
+        "relu(x)**(pi - 22/7 + 1)",
+        "1 + pi - 22/7",
+        "22/7 > π: the degree 1 + π − 22/7 ≈ 0.99874 ≠ 1",
+        CONSTW,
+    ),
+    _hom("abs(x)**1e-100", "10**-100", "degree 10^−100 (≠ 0: |x|^p vanishes at 0)", CONSTW),
+    _lin("x*tanh(20)**0 + x*(cosh(3)**2 - sinh(3)**2 - 1)", "1 + 0: σ = x", CONSTW),
+    # -- 1e300 and 1e-300 ----------------------------------------------------------------------
+    _hom(_B300 + "*relu(x)*" + _S300, "1", "10^300·10^−300 = 1: σ = relu(x)", HUGE7),
+    _hom("relu(" + _B300 + "*x)/" + _B300, "1", "relu(cx)/c = relu(x) for c > 0", HUGE7),
+    _hom(
+        "max(x, " + _S300 + "*x)",
+        "1",
+        "x ≥ 0: x; x < 0: 10^−300·x > x: a leaky relu with slope 10^−300, degree 1",
+        HUGE7,
+    ),
+    _hom(
+        "max(x, -" + _S300 + "*x)",
+        "1",
+        "x < 0: −10^−300x > 0 > x: σ = 10^−300|x| there, degree 1",
+        HUGE7,
+    ),
+    _lin("x*(1 + " + _S300 + ") - " + _S300 + "*x", "exact rationals: σ = x", HUGE7),
+    _none(
+        "relu(x)*tanh(" + _B300 + "*x)",
+        "x > 0: x·tanh(10^300 x): at z = 10^−300, σ(2z)/σ(z) = 2tanh(2)/tanh(1) ≠ 2; "
+        "σ(1), σ(2) force p = 1 up to e^(−2·10^300)",
+        HUGE7,
+        ("1e-300",),
+    ),
+    _none(
+        "tanh(" + _S300 + "*x)*" + _B300,
+        "10^300 tanh(10^−300 x) = x − 10^−600x³/3 + …: not linear, not homogeneous "
+        "(σ(2)/σ(1) ≠ σ(4)/σ(2) at the 10^−600 level)",
+        HUGE7,
+        ("1e150", "1e299"),
+    ),
+    _none(
+        "x*sigmoid(" + _B300 + "*x)",
+        "≈ relu(x) except near 0: at z = 10^−300, σ(2z)/σ(z) = 2σ(2)/σ(1) ≠ 2",
+        HUGE7,
+        ("1e-300",),
+    ),
+    _none(
+        "min(1, " + _B300 + "*relu(x))",
+        "0 for x ≤ 0, 10^300x on [0, 10^−300], 1 after: σ(1) = σ(2) force p = 0 but "
+        "σ(10^−301) = 1/10",
+        HUGE7,
+        ("1e-301",),
+    ),
+    _none(
+        "x + " + _S300 + "*relu(x)**2",
+        "σ(1) = 1 + 10^−300, σ(2) = 2 + 4·10^−300: p = log2(σ(2)/σ(1)) ≠ 1, and σ(−1) = −1",
+        HUGE7,
+    ),
+    _bad(
+        _B300 + "*log(1 + " + _S300 + "*x)",
+        "1 + 10^−300x ≤ 0 for x ≤ −10^300: log undefined",
+        HUGE7,
+        ("2e300",),
+    ),
+    # -- degrees given as closed forms ----------------------------------------------------------
+    _hom("relu(x)**(log(8)/log(2))", "3", "log 8/log 2 = 3: σ = relu(x)³", CLOSED),
+    _hom("abs(x)**(log(2)/log(4))", "1/2", "log 2/log 4 = 1/2: σ = |x|^(1/2)", CLOSED),
+    _hom(
+        "relu(x)**(2*log(3)/log(9))",
+        "1",
+        "2 log 3/log 9 = 1: σ = relu(x), degree exactly 1 (keeps inverse scaling)",
+        CLOSED,
+    ),
+    _hom(
+        "abs(x)**(log(6)/log(2) - log(3)/log(2))",
+        "1",
+        "log 6 − log 3 = log 2: degree 1",
+        CLOSED,
+    ),
+    _hom(
+        "relu(x)**(log(10)/log(2) - log(5)/log(2) + 1/2)",
+        "3/2",
+        "log 10 − log 5 = log 2: exponent 1 + 1/2",
+        CLOSED,
+    ),
+    # -- precedence and hostile syntax ----------------------------------------------------------
+    _bad("x**2**0.5", "** is right-associative: x^(√2), not real for x < 0", PREC),
+    _lin("-2**0.5*x", "−(2^0.5)·x = −√2x (unary minus binds looser than **)", PREC),
+    _bad("(x**3)**(1/3)", "the principal cube root of x³ < 0 is not real", PREC),
+    _lin("2**2**-1*x", "2^(2^−1) = √2: σ = √2x", PREC),
+    _bad(
+        "abs(x)**sqrt(2)*abs(x)**(1 - sqrt(2))",
+        "|x|^(1 − √2) is undefined at 0 (a negative power of 0)",
+        PREC,
+    ),
+    _bad("relu(x)**-sqrt(2)", "a negative power of 0 for x ≤ 0", PREC),
+    _bad("(x**2 + 0)**(-1/4)", "a negative power of 0 at x = 0", PREC),
+    _lin("x*+1*-1*-1", "σ = x", PREC),
+    _hom("relu(x)+relu(-x)", "1", "σ = |x|", PREC),
+    # -- closed constants whose float value is blind to their sign (SymPy took their branches
+    # by a float: 12 of these were WRONG before round 7; see test_activations_round7.py) ------
+    _lin("x + relu(-" + _LH + ")", WH + ": relu(−L) = 0, σ = x", BLIND),
+    _lin("x + relu(" + _L7 + ")", W + ": relu(L) = 0, σ = x", BLIND),
+    _lin("x + relu6(" + _L7 + ")", W + ": relu6(L) = min(max(L, 0), 6) = 0, σ = x", BLIND),
+    _lin("max(x, x + " + _L7 + ")", W + ": max(x, x + L) = x", BLIND),
+    _lin("x + abs(x)*relu(" + _L7 + ")", W + ": relu(L) = 0, σ = x", BLIND),
+    _lin("x + relu(x**2*" + _L7 + ")", W + ": x²L ≤ 0, the relu is 0, σ = x", BLIND),
+    _hom("abs(x)**(1 + relu(-" + _LH + "))", "1", WH + ": the exponent is 1, σ = |x|", BLIND),
+    _lin("min(0, " + _LH + ")*exp(x) + x", WH + ": min(0, L) = 0, σ = x", BLIND),
+    _zero(
+        "(elu(-" + _L7 + ") + " + _L7 + ")*exp(x)",
+        W + ": −L > 0 so elu(−L) = −L, σ ≡ 0",
+        BLIND,
+    ),
+    _lin(
+        "x + sqrt(" + _L7 + "**2) + " + _L7,
+        W + ": sqrt(L²) = |L| = −L, σ = x",
+        BLIND,
+    ),
+    _zero(
+        "sqrt(x**2*" + _L7 + "**2) + abs(x)*" + _L7,
+        W + ": sqrt(x²L²) = |x||L| = −|x|L, σ ≡ 0",
+        BLIND,
+    ),
+    _lin("relu(-sqrt(" + _L7 + "**2)) + x", W + ": −sqrt(L²) < 0, relu = 0, σ = x", BLIND),
+    _none(
+        "relu(x - " + _LH + ")",
+        WH + ": a kink at L > 0; σ(1) = 1 − L, σ(2) = 2 − L, σ(4) = 4 − L: no degree",
+        BLIND,
+    ),
+    _hom(
+        "x + relu(-x*" + _LH + ")",
+        "1",
+        WH + ": x ≥ 0: σ = x; x < 0: σ = (1 − L)x; degree 1, slopes differ",
+        BLIND,
+    ),
+    _lin("x*max(1, 1 - " + _LH + ")", WH + ": max(1, 1 − L) = 1, σ = x", BLIND),
+)
