@@ -36,7 +36,8 @@ every check runs under, which can only turn a check into *unknown*):
 or non-integer range; a fact holding one is unknown) · ``verdict`` (``Verdict``, the minting
 door) · ``fact``
 · ``logic`` (``ForAll``/``Exists``, sets, ``sympy_value``) · ``inputs`` (what the kernel reads)
-· ``huge_powers`` · ``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
+· ``float_blind`` (closed numbers whose sign SymPy judges by a float) · ``huge_powers`` ·
+``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
 comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) · ``points``
 (``counterexample``) · ``sympy_checks`` (``check_equal``, ``zero_verdict``) · ``domain_checks``
 (``check_zero_on``, ``check_identity``) · ``homogeneity`` · ``matrices`` · ``admitted`` ·
@@ -55,6 +56,7 @@ from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, un
 from symbolic.kernel.branches import BRANCH_HEADS, at, resolve_closed_branches
 from symbolic.kernel.domain_checks import check_identity, check_zero_on
 from symbolic.kernel.fact import ASSUMPTION, CHECKED, DEFINITION, ORACLE, Fact
+from symbolic.kernel.float_blind import has_closed_irrational
 from symbolic.kernel.homogeneity import (
     ALPHA,
     DEGREE,
@@ -124,6 +126,7 @@ from symbolic.kernel.z3_checks import (
 )
 
 __all__ = [
+    "has_closed_irrational",
     "has_closed_irrational_sum",
     "BRANCH_HEADS",
     # facts and verdicts

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import sympy
 
+from symbolic.kernel.float_blind import sign_judged_by_float
+from symbolic.kernel.logic import literal
+
 MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated
 MAX_ROOT_INDEX_BITS = 64  # b**(p/q) with q beyond 2**64 too: SymPy would factor b for roots
 
 
 def evaluated(e: sympy.Basic) -> sympy.Basic:
     """Rebuild bottom up with SymPy's ordinary evaluation, except exact powers too large to
-    compute (2**2**2**2**2**2, 3**(1 + 10**-1240)): those, and everything above them, stay
-    unevaluated for the enclosures to judge (SymPy would recombine and compute them)."""
+    compute (2**2**2**2**2**2, 3**(1 + 10**-1240)) and heads SymPy would take by the float sign
+    of a closed number (``float_blind``): those, and everything above them, stay unevaluated
+    for the enclosures to judge (SymPy would recombine and compute them)."""
     return _rebuilt(e)[0]
 
 
@@ -34,6 +38,8 @@ def _rebuilt(e: sympy.Basic) -> tuple[sympy.Basic, bool]:
             return e.func(*args), True
     if isinstance(e, sympy.Pow) and _too_large_to_compute(*args):
         return sympy.Pow(*args, evaluate=False), True
+    if sign_judged_by_float(e, args):  # Max(0, log(cos(1e-60))) would be its negative argument
+        return literal(e.func, args), True
     return e.func(*args), False
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.branches import at
+from symbolic.kernel.float_blind import has_closed_irrational
 from symbolic.kernel.inputs import denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
@@ -140,19 +141,18 @@ def _sign_refuted_at_a_point(expr: sympy.Expr, sign: str) -> Verdict | None:
 
 
 def has_closed_irrational_sum(expr: sympy.Basic) -> bool:
-    """Does ``expr`` hold a closed sum that is no rational (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)``)?
-    SymPy judges the sign of such a sum by a low-precision float."""
-    return any(
-        isinstance(n, sympy.Add) and not n.free_symbols and not n.is_Rational
-        for n in sympy.preorder_traversal(expr)
-    )
+    """Does ``expr`` hold a closed number whose sign SymPy judges by a float: a sum that is no
+    rational (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)``) or a function value (``log(cos(10⁻⁶⁰))``,
+    which SymPy calls positive)? (``float_blind.has_closed_irrational``.)"""
+    return has_closed_irrational(expr)
 
 
 def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
     """The certificate that ``expr``, which SymPy rewrote to 0, is nonzero at a point (a closed
-    number: itself), or None. Asked only when ``expr`` holds a closed sum of irrational terms,
-    whose sign SymPy judges by a low-precision float (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)`` has
-    ``is_zero`` True)."""
+    number: itself), or None. Asked only when ``expr`` holds a closed irrational number, whose
+    sign SymPy judges by a low-precision float (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)`` has
+    ``is_zero`` True; ``log(cos(10⁻⁶⁰))`` is "positive"); at a point, to ``MAX_BITS`` (a
+    difference of 10⁻¹²¹ there is no zero)."""
     if not has_closed_irrational_sum(expr):
         return None
     if not expr.free_symbols:
@@ -162,7 +162,7 @@ def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
         return None
     for point in _probe_points(expr)[:2]:
         if _nonzero_at(denominators(expr), point):
-            found = _sign_verdict(at(expr, point), "≠", PROBE_TIMEOUT_S, PROBE_BITS)
+            found = _sign_verdict(at(expr, point), "≠", PROBE_TIMEOUT_S, MAX_BITS)
             if found.status == PROVED:
                 return found
     return None

@@ -25,6 +25,7 @@ import sympy
 
 from symbolic.kernel.branches import assumed_sign, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.float_blind import float_blind_risk, with_signs_for_numbers
 from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
@@ -162,6 +163,8 @@ def zero_verdict(
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
         reason = "a power too large to compute exactly; its enclosure does not decide"
         return clock.verdict(UNKNOWN, reason)
+    if expr.free_symbols and float_blind_risk(expr):
+        return _float_blind_verdict(expr, clock, timeout_s, universal, defined)
     try:
         with deadline(clock.limit) as dl:
             probe = (lambda e: _refuted_at_a_point(e, defined)) if universal else None
@@ -209,6 +212,24 @@ def zero_verdict(
             return clock.verdict(PROVED, "difference is exactly 0", method="exact", seconds=seconds)
     reason = f"difference not reduced to 0: {_short(reduced)}"
     return clock.verdict(UNKNOWN, reason, seconds=elapsed)
+
+
+def _float_blind_verdict(expr, clock, timeout_s, universal: bool, defined: tuple) -> Verdict:
+    """``expr = 0`` where SymPy would take a branch or a root by the float sign of a closed
+    number (``Max(x, x + log(cos(10⁻⁶⁰)))`` built as ``x + log(cos(10⁻⁶⁰))``): proved only with
+    each such number a symbol of its certified sign, refuted only at a point of ``expr`` itself
+    (enclosures), else unknown — never by SymPy's rewrite of the number."""
+    general = with_signs_for_numbers(expr, lambda c: certified_sign(c, timeout_s)[0])
+    if general is not None and not float_blind_risk(general):
+        found = zero_verdict(general, timeout_s, universal=False, defined=defined)
+        if found.status == PROVED:
+            reason = f"{found.reason}, for every number of the closed constants' certified signs"
+            return _revise(found, reason=reason, seconds=clock.elapsed)
+    refuted = _refuted_at_points(expr, defined) if universal else None
+    if refuted is not None:
+        return _revise(refuted, seconds=clock.elapsed)
+    reason = "SymPy judges the sign of a closed number here by a float: not decided by its rewrites"
+    return clock.verdict(UNKNOWN, reason)
 
 
 def _nonzero_difference(nonzero: Verdict, defined: tuple = (), **changes) -> Verdict:

@@ -26,7 +26,7 @@ from math import gcd
 import mpmath
 import sympy
 
-from symbolic.kernel import CannotEnclose, enclose, tight_enclosure
+from symbolic.kernel import CannotEnclose, enclose, has_closed_irrational, tight_enclosure
 
 ACCURATE_BITS = 2048  # enough to resolve constants down to ~1e-600 beside terms of size 1
 MAX_DEGREE = 40  # of a polynomial (in x or in t = e^{gx}) that sign_everywhere examines
@@ -60,18 +60,11 @@ def accurate_value(constant: sympy.Expr) -> float | None:
 
 def holds_closed_irrational(expr: sympy.Basic) -> bool:
     """Does ``expr`` hold a closed function value or sum that is no rational
-    (``log(cos(1e-60))``, ``pi - 355/113``)? (π, √2 and their products SymPy evaluates to any
-    precision it asks for.)
-
-    SymPy takes a branch of ``Max``/``Min``/``Abs``/``Piecewise`` at such a number by a float:
-    ``log(cos(10⁻⁶⁰)) ≈ −5·10⁻¹²¹`` evaluates to 0.0 there (cos(10⁻⁶⁰) rounds to 1), and
-    ``Max(0, log(cos(10⁻⁶⁰)))`` came out ``log(cos(10⁻⁶⁰))``, the negative branch. Such branches
-    are left to the kernel's enclosures (``kernel.resolve_closed_branches``, ``kernel.at``).
-    """
-    return any(
-        isinstance(n, (sympy.Function, sympy.Add)) and not n.free_symbols and not n.is_Rational
-        for n in sympy.preorder_traversal(expr)
-    )
+    (``log(cos(1e-60))``, ``pi - 355/113``)? The kernel's ``has_closed_irrational``: SymPy takes
+    a branch of ``Max``/``Min``/``Abs``/``Piecewise`` at such a number by a float
+    (``log(cos(10⁻⁶⁰)) ≈ −5·10⁻¹²¹`` evaluates to 0.0: cos(10⁻⁶⁰) rounds to 1), so such
+    branches are left to the kernel's enclosures (``resolve_closed_branches``, ``at``)."""
+    return has_closed_irrational(expr)
 
 
 @dataclass(frozen=True)
