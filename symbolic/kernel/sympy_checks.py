@@ -25,7 +25,11 @@ import sympy
 
 from symbolic.kernel.branches import assumed_sign, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
-from symbolic.kernel.float_blind import float_blind_risk, with_signs_for_numbers
+from symbolic.kernel.float_blind import (
+    float_blind_risk,
+    has_closed_irrational,
+    with_signs_for_numbers,
+)
 from symbolic.kernel.huge_powers import difference, has_huge_power
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
@@ -408,9 +412,17 @@ def check_sign(expr: sympy.Expr, sign: str) -> Fact:
     refuted = _sign_refuted_at_a_point(expr, sign)
     if refuted is not None:
         return _fact(formula, refuted, domain=_domain(formula))
-    answer, reason = assumed_sign(expr, sign) if sign_trusted(expr) else (None, _UNTRUSTED)
+    # closed numbers as symbols of their certified signs: SymPy's own sign of log(cos(1e-60))
+    # is a float's (float_blind); an answer for every number of those signs holds for them
+    judged, note = expr, ""
+    if has_closed_irrational(expr):
+        general = with_signs_for_numbers(expr, lambda c: certified_sign(c, SIMPLIFY_TIMEOUT_S)[0])
+        judged = general if general is not None else None
+        note = ", for every number of the closed constants' certified signs"
+    trusted = judged is not None and sign_trusted(judged)
+    answer, reason = assumed_sign(judged, sign) if trusted else (None, _UNTRUSTED)
     if answer is True:
-        verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}", backend=label)
+        verdict = _verdict(PROVED, "sympy", f"SymPy assumptions: {sign}{note}", backend=label)
     else:  # "not positive for some value" is not a refutation of ∀: needs a witness
         verdict = _verdict(UNKNOWN, "sympy", reason, backend=label)
     return _fact(formula, verdict, domain=_domain(formula))

@@ -95,3 +95,24 @@ def test_a_tiny_constant_never_flips_a_verdict(k, head):
     assert not equal(Max(x, x + c), x + c).fact.proved
     assert not equal(Abs(c * x), -c * sympy.Abs(x)).fact.refuted
     assert not equal(Abs(c * x), c * sympy.Abs(x)).fact.proved
+
+
+@pytest.mark.parametrize(
+    ("expr", "sign", "truth"),
+    [
+        (sympy.exp(x) * L, "negative", True),
+        (sympy.exp(x) * L, "positive", False),
+        (x**2 * L, "nonpositive", True),
+        (x**2 * L, "nonnegative", False),
+        (sympy.exp(x) - L, "positive", True),
+        (Abs(L * x), "nonnegative", True),
+        (Max(0, L * x**2), "positive", False),
+    ],
+)
+def test_a_sign_is_judged_with_the_constants_certified_sign(expr, sign, truth):
+    """SymPy's sign of exp(x)·L is taken with L a negative symbol (was unknown: untrusted);
+    a false sign is refuted at a point, never proved."""
+    from symbolic.kernel import check_sign
+
+    fact = check_sign(expr, sign)
+    assert fact.status == ("proved" if truth else "refuted"), fact.verdict.reason
