@@ -19,7 +19,7 @@ roots of its switching arguments) — the search is never the proof.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,8 +30,8 @@ from sympy.polys.polyerrors import BasePolynomialError
 from symbolic.activations import z
 from symbolic.engine import PROVED, Step, Verdict
 from symbolic.errors import InvalidExpression
+from symbolic.kernel import DEGREE as P
 from symbolic.kernel import (
-    BRANCH_HEADS,
     MAX_BITS,
     Fact,
     at,
@@ -40,7 +40,7 @@ from symbolic.kernel import (
     check_nonzero,
     counterexample,
     define,
-    has_closed_irrational_sum,
+    float_blind_risk,
     homogeneity_formula,
     literal_replace,
     negate,
@@ -48,8 +48,6 @@ from symbolic.kernel import (
     undecided,
     zero_verdict,
 )
-from symbolic.kernel import DEGREE as P
-from symbolic.languages.domain_sign import holds_closed_irrational
 from symbolic.limits import BudgetExceeded, current_limits, deadline
 from symbolic.steps import certified_sign, certify_nonzero
 
@@ -103,15 +101,11 @@ _VALUES: dict = {}
 
 
 def substituted(expr: sympy.Expr, variable: sympy.Symbol, point: sympy.Expr) -> sympy.Expr:
-    """``expr`` at ``variable = point``; where that holds a closed irrational sum, a branch at a
-    closed irrational number (SymPy took ``Max(0, log(cos(1e-60)))`` as its negative argument,
-    comparing by a float), or SymPy cannot compare the branches there, with the branches the
-    kernel's enclosures take (never a float)."""
-    raw = literal_replace(expr, {variable: point})
-    if has_closed_irrational_sum(raw) or (
-        expr.has(*BRANCH_HEADS)
-        and (holds_closed_irrational(expr) or holds_closed_irrational(point))
-    ):
+    """``expr`` at ``variable = point``; where a branch or a root there would be taken by the
+    float sign of a closed number (SymPy took ``Max(0, log(cos(1e-60)))`` as its negative
+    argument, ``relu(1 − tanh 200)`` by a float), or SymPy cannot compare the branches there,
+    with the branches the kernel's enclosures take (``kernel.at``)."""
+    if float_blind_risk(literal_replace(expr, {variable: point})):
         return at(expr, {variable: point})
     try:
         return expr.xreplace({variable: point})
@@ -261,13 +255,13 @@ def find_witness(
     difference: sympy.Expr,
     points: Iterator[sympy.Rational],
     variable: sympy.Symbol = z,
-    hairline: Sequence[sympy.Expr] = (),
+    hairline: Callable[[], Sequence[sympy.Expr]] = tuple,
 ) -> tuple[sympy.Rational, Verdict] | None:
     """The first point where ``difference`` is certified nonzero, with its certificate.
 
     A first pass stops at ``SEARCH_BITS`` so that points where the difference is exactly 0 are
     cheap; a second pass goes to the full precision for differences that are nonzero by a hair,
-    at the first few points and at those in ``hairline`` (σ's kinks: a bump between thresholds
+    at the first few points and at those ``hairline()`` gives (σ's kinks: a bump between thresholds
     1e−174 apart is that high only there).
     """
     tried: list[tuple[sympy.Rational, sympy.Expr]] = []
@@ -282,7 +276,8 @@ def find_witness(
         if verdict.status == PROVED:
             return p, verdict
         tried.append((p, value))
-    second = tried[:SECOND_PASS_POINTS] + [(p, v) for p, v in tried if p in hairline]
+    kinks = hairline()  # asked only now: most witnesses are found in the first pass
+    second = tried[:SECOND_PASS_POINTS] + [(p, v) for p, v in tried if p in kinks]
     for p, value in dict(second).items():
         verdict = certify_nonzero(value, max_bits=MAX_BITS)
         if verdict.status == PROVED:
@@ -399,7 +394,7 @@ def decide_linear(expr: sympy.Expr) -> Decision:
 def _decide_linear(expr: sympy.Expr) -> Decision:
     c = value_at(expr, sympy.Integer(1))
     steps = [Step(define(C, c), "substitute z = 1 (b = 1 in the lemma)")]
-    found = find_witness(expr - c * z, candidate_points(expr), hairline=kink_points(expr))
+    found = find_witness(expr - c * z, candidate_points(expr), hairline=lambda: kink_points(expr))
     if found:
         point, _ = found
         fact = counterexample(expr, slope_form(c, expr), {z: point}, (z,))
@@ -497,7 +492,7 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
             diff,
             (q for q in candidate_points(expr) if certified_sign(q) == 1),
             variable=t,
-            hairline=[side * k for k in kink_points(expr)],
+            hairline=lambda side=side: [side * k for k in kink_points(expr)],
         )
         if found:
             z0 = side * found[0]
@@ -531,7 +526,7 @@ def _form_degree(form: sympy.Expr, p: sympy.Expr) -> sympy.Expr:
 
 def _homogeneity_when_zero_at_units(expr) -> Decision:
     """σ(1) = σ(−1) = 0: homogeneous (of every degree) iff σ vanishes everywhere."""
-    found = find_witness(expr, candidate_points(expr), hairline=kink_points(expr))
+    found = find_witness(expr, candidate_points(expr), hairline=lambda: kink_points(expr))
     if found and found[0] != 0:
         fact = refute_homogeneous(expr, z, sympy.Integer(1), found[0])
         if fact.refuted:

@@ -56,7 +56,7 @@ from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, un
 from symbolic.kernel.branches import BRANCH_HEADS, at, resolve_closed_branches
 from symbolic.kernel.domain_checks import check_identity, check_zero_on
 from symbolic.kernel.fact import ASSUMPTION, CHECKED, DEFINITION, ORACLE, Fact
-from symbolic.kernel.float_blind import has_closed_irrational
+from symbolic.kernel.float_blind import float_blind_risk, has_closed_irrational
 from symbolic.kernel.homogeneity import (
     ALPHA,
     DEGREE,
@@ -126,6 +126,7 @@ from symbolic.kernel.z3_checks import (
 )
 
 __all__ = [
+    "float_blind_risk",
     "has_closed_irrational",
     "has_closed_irrational_sum",
     "BRANCH_HEADS",
