@@ -393,6 +393,9 @@ def _functions(mp) -> dict[str, Any]:
         "sinh": mp.sinh,
         "cosh": mp.cosh,
         "erf": erf,
+        "erfc": mp.erfc,
+        "sin": mp.sin,
+        "cos": mp.cos,
         "sigmoid": sigmoid,
         "softplus": softplus,
         "abs": abs,
@@ -497,6 +500,8 @@ class Evaluator:
     def _eval_node(self, node: ast.AST, x):
         mp = self.mp
         if isinstance(node, ast.Constant):
+            if isinstance(node.value, int):  # 0x10 and 0o17 as Python reads them
+                return mp.mpf(node.value)
             segment = ast.get_source_segment(self.source, node)
             return mp.mpf(segment.replace("_", "")) if segment else mp.mpf(node.value)
         if isinstance(node, ast.Name):
