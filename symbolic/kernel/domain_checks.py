@@ -11,8 +11,10 @@ import sympy
 
 from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.float_blind import float_blind_risk, signs_for_numbers
 from symbolic.kernel.inputs import as_input, denominators
-from symbolic.kernel.logic import ForAll, equation
+from symbolic.kernel.interval_checks import certified_sign
+from symbolic.kernel.logic import ForAll, equation, literal_replace
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _short,
@@ -96,7 +98,26 @@ def check_zero_on(
                 "is known to be nonempty and the value constant",
             )
         return _fact(formula, verdict)
+    if float_blind_risk(expr):  # SymPy's split would take c's branch by its float sign
+        return _fact(formula, _float_blind_split(expr, var, domain, timeout_s))
     return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
+
+
+def _float_blind_split(expr, var, domain, timeout_s) -> Verdict:
+    """The split of ``expr`` with each closed number a symbol of its certified sign: SymPy's
+    rewriting into ``Piecewise`` and folding decide a condition ``x ≥ x + c`` by ``c``'s float
+    (``Max(x, x + log(cos 10⁻⁶⁰))`` became ``x + log(cos 10⁻⁶⁰)`` everywhere). Only a proof
+    carries over from the symbols to the numbers; anything else is unknown."""
+    general = signs_for_numbers((expr,), lambda c: certified_sign(c, timeout_s)[0])[0]
+    if general != expr and not float_blind_risk(general):
+        found = _split_verdict(general, var, domain, timeout_s)
+        if found.status == PROVED:
+            return _revise(
+                found,
+                reason=f"{found.reason}, for every number of the closed constants' certified signs",
+            )
+    reason = "SymPy judges the sign of a closed number here by a float: not decided by its split"
+    return _verdict(UNKNOWN, "sympy", reason)
 
 
 SPLIT_ERRORS = (BudgetExceeded, NotImplementedError, TypeError, ValueError, AttributeError)
@@ -156,6 +177,14 @@ def half_line_point(*exprs: sympy.Basic) -> sympy.Symbol:
     return T if name == "t" else sympy.Symbol(name, positive=True)
 
 
+def _put(form: sympy.Expr, var: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
+    """``form`` at ``var := value``; as written where SymPy would take a branch of a closed
+    number by its float (``Max(αz, αz − log(cos 10⁻⁶⁰))`` evaluated is ``αz``)."""
+    if float_blind_risk(form):
+        return literal_replace(form, {var: value})
+    return form.xreplace({var: value})
+
+
 def sign_cases(
     diff: sympy.Expr,
     var: sympy.Symbol,
@@ -166,8 +195,8 @@ def sign_cases(
     ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
     t = half_line_point(diff)
     cases = (
-        check_zero_on(diff.xreplace({var: t}), t, HALF_LINE, timeout_s),
-        check_zero_on(diff.xreplace({var: -t}), t, HALF_LINE, timeout_s),
+        check_zero_on(_put(diff, var, t), t, HALF_LINE, timeout_s),
+        check_zero_on(_put(diff, var, -t), t, HALF_LINE, timeout_s),
     )
     if skip_zero:
         return cases

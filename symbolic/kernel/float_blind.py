@@ -15,9 +15,13 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.conventions import BRANCH_HEADS
+from symbolic.kernel.logic import literal
 
 # Heads whose value SymPy takes from the sign (or zeroness) of an argument as it builds them.
 SIGN_SENSITIVE = (*BRANCH_HEADS, sympy.floor, sympy.ceiling, sympy.log)
+
+
+_BRANCHING = (*BRANCH_HEADS, sympy.floor, sympy.ceiling)  # looked into, never one number
 
 
 def closed_irrational(n: sympy.Basic) -> bool:
@@ -58,7 +62,10 @@ def sign_judged_by_float(e: sympy.Basic, args: tuple) -> bool:
 
 def float_blind_risk(expr: sympy.Basic) -> bool:
     """Does ``expr`` have a head SymPy would take by the float sign of a closed number?"""
-    return any(n.args and sign_judged_by_float(n, n.args) for n in sympy.preorder_traversal(expr))
+    return any(  # (a mutable matrix has no args)
+        getattr(n, "args", None) and sign_judged_by_float(n, n.args)
+        for n in sympy.preorder_traversal(expr)
+    )
 
 
 def with_signs_for_numbers(expr: sympy.Basic, sign_of) -> sympy.Basic | None:
@@ -66,29 +73,50 @@ def with_signs_for_numbers(expr: sympy.Basic, sign_of) -> sympy.Basic | None:
     as ``sign_of`` certifies it (1 or −1; None: undecided, and then None here): SymPy's
     assumptions on such a symbol are exact, and an identity it proves for every number of that
     sign holds for the number."""
+    found = signs_for_numbers((expr,), sign_of, strict=True)
+    return None if found is None else found[0]
+
+
+def signs_for_numbers(exprs: tuple, sign_of, strict: bool = False) -> tuple | None:
+    """``exprs`` with each outermost ``closed_irrational`` number replaced by a symbol of its
+    certified sign, one symbol per number across all of ``exprs`` (the two sides of an identity
+    share it). ``strict``: a number whose sign is not certified gives None; otherwise the
+    numbers inside it are replaced instead (``Integral(|c|, …) + c`` has no enclosure, ``c``
+    has) — replacing any closed subterm by a symbol of its sign only generalizes, so whatever
+    holds for every value of those symbols holds for the numbers. Numbers left in place are
+    still judged by SymPy's float: a caller asks ``float_blind_risk`` / ``has_closed_irrational``
+    of the result."""
     found: dict = {}
 
     def visit(e: sympy.Basic) -> sympy.Basic:
+        if isinstance(e, _BRANCHING) and has_closed_irrational(e):
+            return rebuilt(e, e.args)  # |c| stays |c₀| with c₀ < 0, which SymPy takes as −c₀
         if closed_irrational(e):
             if e not in found and -e in found:  # −(log a − log b) is written log b − log a
                 return -found[-e]
             if e not in found:
                 sign = sign_of(e)
                 if sign not in (1, -1):
-                    raise LookupError(e)
+                    if strict:
+                        raise LookupError(e)
+                    return rebuilt(e, e.args)
                 kind = {"positive": True} if sign == 1 else {"negative": True}
                 found[e] = sympy.Dummy(f"c{len(found)}", **kind)
             return found[e]
-        if not e.args or not has_closed_irrational(e):
+        if not getattr(e, "args", None) or not has_closed_irrational(e):
             return e
         args = e.args
         if isinstance(e, sympy.Add) and e.free_symbols:  # x + log(a) − log(b): one number
             closed = [a for a in args if not a.free_symbols]
             if len(closed) > 1:
                 args = (*(a for a in args if a.free_symbols), sympy.Add(*closed))
-        return e.func(*(visit(a) for a in args))
+        return rebuilt(e, args)
+
+    def rebuilt(e: sympy.Basic, args: tuple) -> sympy.Basic:
+        new = tuple(visit(a) for a in args)  # a head of a number left in place: as written
+        return literal(e.func, new) if sign_judged_by_float(e, new) else e.func(*new)
 
     try:
-        return visit(expr)
+        return tuple(visit(e) for e in exprs)
     except LookupError:
         return None

@@ -15,7 +15,9 @@ import sympy
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
 
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.float_blind import float_blind_risk, signs_for_numbers
 from symbolic.kernel.inputs import as_input
+from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.logic import equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
@@ -49,9 +51,12 @@ def check_matrix_expr_equal(
     if odd_powers:  # SymPy's rules for A^k, A^(1/2) at symbolic k are not sound (0⁰ = 0)
         why = f"a matrix power with exponent {sympy.sstr(odd_powers[0].exp)[:30]}"
         return _fact(formula, clock.verdict(UNKNOWN, why))
+    sides = _signs_for_numbers(lhs, rhs)
+    if sides is None:
+        return _fact(formula, clock.verdict(UNKNOWN, FLOAT_BLIND))
     try:
         with deadline(clock.limit) as dl:
-            zero = _reduces_to_zero(_matrix_normal_form(lhs) - _matrix_normal_form(rhs))
+            zero = _reduces_to_zero(_matrix_normal_form(sides[0]) - _matrix_normal_form(sides[1]))
     except (BudgetExceeded, RecursionError, TypeError, ValueError, AttributeError) as exc:
         return _fact(formula, clock.verdict(UNKNOWN, f"matrix algebra undecided: {exc}"))
     if dl.expired:
@@ -61,6 +66,21 @@ def check_matrix_expr_equal(
     else:
         verdict = clock.verdict(UNKNOWN, "MatrixExpr difference not reduced to zero")
     return _fact(formula, verdict)
+
+
+FLOAT_BLIND = "SymPy would judge the sign of a closed number here by a float; it is not certified"
+
+
+def _signs_for_numbers(lhs: sympy.Basic, rhs: sympy.Basic) -> tuple | None:
+    """``lhs``, ``rhs`` with each closed number under a head that acts on its sign a symbol of
+    its certified sign, shared by both (``float_blind``): the normal forms rebuild with SymPy's
+    evaluation, which takes ``|w·log(cos 10⁻⁶⁰)|`` to ``log(cos 10⁻⁶⁰)·|w|`` by a float. A
+    proof for every value of those symbols holds for the numbers; None: a number's sign is not
+    certified."""
+    if not (float_blind_risk(lhs) or float_blind_risk(rhs)):
+        return lhs, rhs
+    sides = signs_for_numbers((lhs, rhs), lambda c: certified_sign(c)[0])
+    return None if any(map(float_blind_risk, sides)) else sides
 
 
 def _reduces_to_zero(diff: sympy.MatrixExpr) -> bool:
@@ -158,8 +178,11 @@ def check_sum_equal(
     steps = [(lim[2] - lim[1]).is_integer for e in formula.atoms(sympy.Sum) for lim in e.limits]
     if not all(steps):  # limits a whole number of steps apart, or no claim here
         return _fact(formula, _verdict(UNKNOWN, "sympy", "sum limits not an integer apart"))
+    sides = _signs_for_numbers(lhs, rhs)
+    if sides is None:
+        return _fact(formula, _verdict(UNKNOWN, "sympy", FLOAT_BLIND))
     try:
-        normal = sum_normal_form(lhs) - sum_normal_form(rhs)
+        normal = sum_normal_form(sides[0]) - sum_normal_form(sides[1])
     except (ValueError, TypeError) as exc:
         return _fact(formula, _verdict(UNKNOWN, "sympy", f"no sum normal form: {exc}"))
     verdict = zero_verdict(normal, timeout_s)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sympy
 
+from symbolic.kernel.float_blind import has_closed_irrational, with_signs_for_numbers
 from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.logic import symbol_set, sympy_value
 
@@ -57,11 +58,16 @@ _SIGN_OF = {  # a sign assumption, as the certified signs of a number that have 
 
 def _has(term: sympy.Basic, key: str) -> bool | None:
     """``term.is_<key>``, but a sign of a number (no symbols) certified by intervals, never
-    SymPy's working-precision guess."""
+    SymPy's working-precision guess; in a term with symbols each closed number is a symbol of
+    its certified sign (``float_blind``), or undecided."""
     plain = key.removeprefix("extended_")
     if plain in _SIGN_OF and not term.free_symbols:
         sign, _ = certified_sign(term)
         return None if sign is None else sign in _SIGN_OF[plain]
+    if plain in _SIGN_OF and has_closed_irrational(term):  # y + log(cos(1e-60)) "positive"
+        term = with_signs_for_numbers(term, lambda c: certified_sign(c)[0])
+        if term is None or has_closed_irrational(term):
+            return None
     return getattr(term, f"is_{key}", None)
 
 

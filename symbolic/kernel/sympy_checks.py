@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.branches import assumed_sign, resolve_closed_branches
+from symbolic.kernel.branches import assumed_sign, at, resolve_closed_branches
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.float_blind import (
     float_blind_risk,
     has_closed_irrational,
+    signs_for_numbers,
     with_signs_for_numbers,
 )
 from symbolic.kernel.huge_powers import difference, has_huge_power
@@ -167,7 +168,7 @@ def zero_verdict(
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
         reason = "a power too large to compute exactly; its enclosure does not decide"
         return clock.verdict(UNKNOWN, reason)
-    if expr.free_symbols and float_blind_risk(expr):
+    if float_blind_risk(expr):  # also a closed one: Integral(|c|, …), floor(c), (c²)^(1/2)
         return _float_blind_verdict(expr, clock, timeout_s, universal, defined)
     try:
         with deadline(clock.limit) as dl:
@@ -222,13 +223,18 @@ def _float_blind_verdict(expr, clock, timeout_s, universal: bool, defined: tuple
     """``expr = 0`` where SymPy would take a branch or a root by the float sign of a closed
     number (``Max(x, x + log(cos(10⁻⁶⁰)))`` built as ``x + log(cos(10⁻⁶⁰))``): proved only with
     each such number a symbol of its certified sign, refuted only at a point of ``expr`` itself
-    (enclosures), else unknown — never by SymPy's rewrite of the number."""
-    general = with_signs_for_numbers(expr, lambda c: certified_sign(c, timeout_s)[0])
-    if general is not None and not float_blind_risk(general):
+    (enclosures; a closed ``expr``: its own enclosure), else unknown — never by SymPy's rewrite
+    of the number."""
+    general = signs_for_numbers((expr,), lambda c: certified_sign(c, timeout_s)[0])[0]
+    if general != expr and not float_blind_risk(general):
         found = zero_verdict(general, timeout_s, universal=False, defined=defined)
         if found.status == PROVED:
             reason = f"{found.reason}, for every number of the closed constants' certified signs"
             return _revise(found, reason=reason, seconds=clock.elapsed)
+    if not expr.free_symbols:  # branches decided by enclosures, never by SymPy's float
+        nonzero = _sign_verdict(at(expr, {}), "≠", timeout_s, MAX_BITS)
+        if nonzero.status == PROVED:
+            return _nonzero_difference(nonzero, defined, seconds=clock.elapsed)
     refuted = _refuted_at_points(expr, defined) if universal else None
     if refuted is not None:
         return _revise(refuted, seconds=clock.elapsed)
