@@ -25,18 +25,23 @@ def write_file(path: Path, data: bytes) -> None:
         f.write(data)
 
 
-def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
-    """A regular file's bytes (no symlink; at most ``limit`` bytes); ``ValueError`` else."""
-    try:
-        info = os.lstat(path)
-    except OSError as exc:
-        raise ValueError(f"cannot read ({exc.strerror})") from None
+def _admissible(info: os.stat_result, limit: int) -> None:
+    """A regular file (not a link) of at most ``limit`` bytes, by its ``lstat``; ``ValueError``."""
     if stat.S_ISLNK(info.st_mode):
         raise ValueError("a symbolic link (refused)")
     if not stat.S_ISREG(info.st_mode):
         raise ValueError("not a regular file")
     if info.st_size > limit:
         raise ValueError(f"{info.st_size} bytes; at most {limit}")
+
+
+def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A regular file's bytes (no symlink; at most ``limit`` bytes); ``ValueError`` else."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise ValueError(f"cannot read ({exc.strerror})") from None
+    _admissible(info, limit)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
         data = f.read(limit + 1)
@@ -74,12 +79,7 @@ def read_under(root: Path, name: str, limit: int = MAX_FILE_BYTES) -> bytes:
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc)
             raise ValueError(f"cannot read ({why})") from None
-        if stat.S_ISLNK(info.st_mode):
-            raise ValueError("a symbolic link (refused)")
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError("not a regular file")
-        if info.st_size > limit:
-            raise ValueError(f"{info.st_size} bytes; at most {limit}")
+        _admissible(info, limit)
         try:
             leaf = os.open(
                 parts[-1], os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0), dir_fd=fd
