@@ -66,6 +66,15 @@ def convention_of(formula: sympy.Basic) -> str | None:
 
 
 SWITCHING = (sympy.Max, sympy.Min, sympy.Abs, sympy.sign, sympy.Heaviside)
+_BINDERS = (
+    sympy.Subs,
+    sympy.Integral,
+    sympy.Sum,
+    sympy.Product,
+    sympy.Lambda,
+    sympy.Limit,
+    sympy.concrete.expr_with_limits.ExprWithLimits,
+)
 
 
 def _away_from_kinks(node: sympy.Subs) -> bool:
@@ -73,11 +82,15 @@ def _away_from_kinks(node: sympy.Subs) -> bool:
     the derivative switches nowhere (each argument, each difference of Max/Min arguments, a
     nonzero rational there; continuous, so nonzero nearby): one smooth branch around c, whose
     derivative is the classical one (relu'(1) = 1). Any other kinked head, or a point that is
-    not rational: not known."""
+    not rational, or a binder inside (a Sum's range, an inner Subs or Integral moves the kink
+    and is checked where it stands): not known."""
     point = dict(zip(node.variables, node.point, strict=True))
     if not all(isinstance(v, sympy.Rational) for v in point.values()):
         return False
-    if not all(s in point for s in node.expr.free_symbols if isinstance(s, sympy.Symbol)):
+    free = node.expr.free_symbols
+    if not set(point) <= free or not all(s in point for s in free if isinstance(s, sympy.Symbol)):
+        return False
+    if any(isinstance(n, _BINDERS) for n in sympy.preorder_traversal(node.expr)):
         return False
     for sub in sympy.preorder_traversal(node.expr):
         if isinstance(sub, KINKED) and not isinstance(sub, SWITCHING):

@@ -166,3 +166,25 @@ def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
             if found.status == PROVED:
                 return found
     return None
+
+
+DOUBT_DIGITS = 300  # SymPy's rewrite to 0 is doubted where the value at this precision is not 0
+DOUBT_BELOW = sympy.Rational(1, 10**250)
+
+
+def _zero_doubted(expr: sympy.Expr) -> str | None:
+    """Why SymPy's rewrite of ``expr`` (holding closed irrational numbers) to 0 is doubted: at a
+    point (a closed ``expr``: itself) its value at ``DOUBT_DIGITS`` digits is clearly nonzero.
+    For numbers the enclosures cannot hold (``loggamma(cos(10⁻⁶⁰)) ≈ 2.9·10⁻¹²¹``, which SymPy
+    calls zero by a float): never a refutation (an evaluation is no certificate), only unknown."""
+    points = [{}] if not expr.free_symbols else _probe_points(expr)[:2]
+    for point in points:
+        try:
+            value = sympy.N(at(expr, point), DOUBT_DIGITS, maxn=10 * DOUBT_DIGITS)
+        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError, RecursionError):
+            continue
+        if value.is_Number and value.is_real is not False and abs(value) > DOUBT_BELOW:
+            where = ", ".join(f"{k} = {v}" for k, v in point.items()) or "the number"
+            shown = sympy.sstr(sympy.N(value, 4))
+            return f"SymPy rewrote it to 0, but at {where} it is {shown} ({DOUBT_DIGITS} digits)"
+    return None

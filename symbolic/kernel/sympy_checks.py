@@ -43,6 +43,7 @@ from symbolic.kernel.probes import (
     _refuted_at_points,
     _sign_refuted_at_a_point,
     _zero_contradicted,
+    _zero_doubted,
 )
 from symbolic.kernel.trusted_forms import rewrite_trusted, sign_trusted
 from symbolic.kernel.verdict import (
@@ -206,6 +207,9 @@ def zero_verdict(
             return _revise(refuted, seconds=clock.elapsed)
         reason = "SymPy rewrote the difference to 0, but its value at a point is certified nonzero"
         return clock.verdict(UNKNOWN, reason)
+    doubt = _zero_doubted(expr) if reduced == 0 and has_closed_irrational(expr) else None
+    if doubt is not None:  # no enclosure held the number: an evaluation vetoes, never refutes
+        return clock.verdict(UNKNOWN, doubt)
     if reduced == 0:
         return clock.verdict(PROVED, "difference simplifies to 0")
     if closed:  # a closed number: refuted only when certified nonzero

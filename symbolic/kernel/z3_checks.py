@@ -14,6 +14,7 @@ formula again (``z3_read.same``), or the step is refused.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -66,8 +67,7 @@ def exact_floats() -> Iterator[None]:
     so both names are replaced there and on ``z3`` for the call, and restored after. A
     non-integral float where an integer is needed is refused; a float built before the call
     (outside ``build``) cannot be told from a decimal numeral, so build every number inside."""
-    module = z3.z3
-    real_val, int_val = module.RealVal, module.IntVal
+    real_val, int_val = _Z3_NUMERALS
 
     def exact_real(val: Any, ctx: Any = None) -> Any:
         if isinstance(val, float):
@@ -83,14 +83,18 @@ def exact_floats() -> Iterator[None]:
             val = int(val)
         return int_val(val, ctx)
 
-    saved = [(m, n, getattr(m, n)) for m in (module, z3) for n in ("RealVal", "IntVal")]
-    for m in (module, z3):
-        m.RealVal, m.IntVal = exact_real, exact_int
-    try:
-        yield
-    finally:
-        for m, n, f in saved:
-            setattr(m, n, f)
+    with _NUMERALS_PATCHED:  # one build at a time: two threads' patches never interleave
+        for m in (z3.z3, z3):
+            m.RealVal, m.IntVal = exact_real, exact_int
+        try:
+            yield
+        finally:
+            for m in (z3.z3, z3):
+                m.RealVal, m.IntVal = real_val, int_val
+
+
+_Z3_NUMERALS = (z3.z3.RealVal, z3.z3.IntVal)  # Z3's own, captured once
+_NUMERALS_PATCHED = threading.RLock()
 
 
 def _float_text(val: float) -> str:

@@ -116,3 +116,72 @@ def test_a_sign_is_judged_with_the_constants_certified_sign(expr, sign, truth):
 
     fact = check_sign(expr, sign)
     assert fact.status == ("proved" if truth else "refuted"), fact.verdict.reason
+
+
+# --- review of the day's kernel changes (helper review): each was wrong before its fix -----------
+
+k = sympy.Symbol("k", integer=True)
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [
+        (sympy.Subs(sympy.Derivative(x * sympy.Sum(1, (k, 3, 1)), x), x, 1), -1),  # empty: 0
+        (sympy.Subs(sympy.Derivative(x * sympy.Product(k, (k, 3, 1)), x), x, 1), R(1, 2)),
+        (sympy.Subs(sympy.Derivative(sympy.Subs(sympy.Max(x, 0), x, x - 1), x), x, 1), R(1, 2)),
+        (sympy.Subs(sympy.Derivative(sympy.Subs(sympy.Abs(x), x, x - 1), x), x, 1), 0),
+        (
+            sympy.Subs(sympy.Derivative(sympy.Sum(sympy.Abs(x - k), (k, 0, 2)), x), (x, k), (1, 5)),
+            0,
+        ),
+        (
+            sympy.Subs(sympy.Derivative(sympy.Integral(sympy.Abs(x), (x, 0, x - 1)), (x, 2)), x, 1),
+            0,
+        ),
+    ],
+)
+def test_a_derivative_at_a_point_with_a_binder_inside_is_not_decided(lhs, rhs):
+    """A derivative at a point is classical only where no binder inside moves the kink or hides
+    a reversed range: max(x − 1, 0)′ at 1, |x − 1|′ at 1 have none; Karr's Σ_{3}^{1} = −1."""
+    assert equal(lhs, rhs).fact.status == "unknown"
+
+
+def test_a_rewrite_to_zero_of_a_number_no_enclosure_holds_is_doubted():
+    """loggamma(cos 10⁻⁶⁰) ≈ γ·5·10⁻¹²¹ ≈ 2.9·10⁻¹²¹ (mpmath); SymPy calls it zero by a float."""
+    g = sympy.loggamma(sympy.cos(R(1, 10**60)))
+    with mpmath.workdps(300):
+        assert mpmath.loggamma(mpmath.cos(mpmath.mpf(10) ** -60)) > mpmath.mpf(10) ** -122
+    assert equal(g, 0).fact.status == "unknown"
+    assert equal(x + g, x).fact.status == "unknown"
+    assert equal(sympy.log(2) + sympy.log(3), sympy.log(6)).fact.proved  # exact algebra stays
+
+
+def test_two_threads_building_z3_formulas_leave_z3_as_it_was():
+    import threading
+    import time
+
+    import z3
+
+    from symbolic.kernel import check_valid
+
+    original = z3.RealVal
+
+    def slow(seconds):
+        def build(z):
+            time.sleep(seconds)
+            return z.Real("x") * 0.5 == z.Real("x") / 2
+
+        return build
+
+    done = []
+    threads = [
+        threading.Thread(target=lambda s=s: done.append(check_valid(slow(s)).status))
+        for s in (0.1, 0.3)
+    ]
+    for t in threads:
+        t.start()
+        time.sleep(0.05)
+    for t in threads:
+        t.join()
+    assert done == ["proved", "proved"]
+    assert z3.RealVal is original and z3.z3.RealVal is original
