@@ -19,6 +19,7 @@ from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.points import counterexample, in_domain
 from symbolic.kernel.verdict import PROVED, REFUTED, Verdict, _revise
+from symbolic.limits import BudgetExceeded, deadline
 
 PROBE_VALUES = (
     sympy.Rational(7, 5),
@@ -180,8 +181,16 @@ def _zero_doubted(expr: sympy.Expr) -> str | None:
     points = [{}] if not expr.free_symbols else _probe_points(expr)[:2]
     for point in points:
         try:
-            value = sympy.N(at(expr, point), DOUBT_DIGITS, maxn=10 * DOUBT_DIGITS)
-        except (TypeError, ValueError, ZeroDivisionError, ArithmeticError, RecursionError):
+            with deadline(PROBE_TIMEOUT_S):  # bounded: a doubt is only ever a veto
+                value = sympy.N(at(expr, point), DOUBT_DIGITS, maxn=2 * DOUBT_DIGITS)
+        except (
+            BudgetExceeded,
+            TypeError,
+            ValueError,
+            ZeroDivisionError,
+            ArithmeticError,
+            RecursionError,
+        ):
             continue
         if value.is_Number and value.is_real is not False and abs(value) > DOUBT_BELOW:
             where = ", ".join(f"{k} = {v}" for k, v in point.items()) or "the number"
