@@ -25,7 +25,7 @@ from symbolic.evidence.numbers import (
     ivalue,
     satisfies,
 )
-from symbolic.kernel import Exists, ForAll, at, float_blind_risk, literal
+from symbolic.kernel import Exists, ForAll, at, float_blind_risk, literal, put
 
 SPOT_POINTS = 4  # random points of the domain per spot-checked formula
 SPOT_LARGE = (10**6, -(10**12))  # and points this far out (a symbol's assumptions permitting):
@@ -144,22 +144,15 @@ def _unrolled(e: sympy.Basic) -> sympy.Basic:
         a, b = _unrolled(a), _unrolled(b)
         if a.is_Integer and b.is_Integer and -1 <= b - a < MAX_UNROLLED:
             body = e.func(e.function, *inner) if inner else e.function
-            terms = [_unrolled(_put(body, {i: sympy.Integer(k)})) for k in range(a, b + 1)]
+            terms = [_unrolled(put(body, {i: sympy.Integer(k)})) for k in range(a, b + 1)]
             return sympy.Add(*terms) if isinstance(e, sympy.Sum) else sympy.Mul(*terms)
     args = [_unrolled(a) for a in e.args]
     return literal(e.func, args) if float_blind_risk(e) else e.func(*args)
 
 
-def _put(e: sympy.Basic, values: dict) -> sympy.Basic:
-    """``e`` at ``values``: where SymPy would take a branch or a root of a closed number by its
-    float (``Max(1, 1 + log(cos 10⁻⁶⁰))`` is ``1 + log(cos 10⁻⁶⁰)`` to it), substituted as
-    written with the closed branches decided by enclosures (``kernel.at``)."""
-    return at(e, values) if float_blind_risk(e) else e.xreplace(values)
-
-
 def _done(side: sympy.Basic) -> sympy.Basic:
     """``side.doit()``, but a side holding a branch of a closed number left as written: its
-    branches were decided by enclosures (``_put``) or are left to the evaluators."""
+    branches were decided by enclosures (``kernel.put``) or are left to the evaluators."""
     if float_blind_risk(side):
         side = at(side, {})
         if float_blind_risk(side):
@@ -274,7 +267,7 @@ def _at_point(
     if any(_too_large(_bound_form(side, values)) for side in calculus):
         raise NotEnclosed("a point whose numbers are too large to compute")
     with deadline(SPOT_SYMPY_S):
-        sides = [_put(side, values) for side in calculus]
+        sides = [put(side, values) for side in calculus]
     matrices, functions = _random_matrices(sides, rng), _random_functions(sides, rng)
     if (matrices or functions) and any(map(float_blind_risk, sides)):
         raise NotEnclosed("a branch of a closed number inside a matrix or σ")

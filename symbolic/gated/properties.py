@@ -34,16 +34,14 @@ from symbolic.kernel import DEGREE as P
 from symbolic.kernel import (
     MAX_BITS,
     Fact,
-    at,
     check_homogeneous,
     check_identity,
     check_nonzero,
     counterexample,
     define,
-    float_blind_risk,
     homogeneity_formula,
-    literal_replace,
     negate,
+    put,
     refute_homogeneous,
     undecided,
     zero_verdict,
@@ -100,22 +98,9 @@ def value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
 _VALUES: dict = {}
 
 
-def substituted(expr: sympy.Expr, variable: sympy.Symbol, point: sympy.Expr) -> sympy.Expr:
-    """``expr`` at ``variable = point``; where a branch or a root there would be taken by the
-    float sign of a closed number (SymPy took ``Max(0, log(cos(1e-60)))`` as its negative
-    argument, ``relu(1 − tanh 200)`` by a float), or SymPy cannot compare the branches there,
-    with the branches the kernel's enclosures take (``kernel.at``)."""
-    if float_blind_risk(literal_replace(expr, {variable: point})):
-        return at(expr, {variable: point})
-    try:
-        return expr.xreplace({variable: point})
-    except (TypeError, ValueError):  # SymPy could not compare the branches there
-        return at(expr, {variable: point})
-
-
 def _value_at(expr: sympy.Expr, point: sympy.Expr) -> sympy.Expr:
     try:
-        value = substituted(expr, z, point)
+        value = put(expr, {z: point})
         undefined = value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo)
         not_real = value.is_real is False or value.has(sympy.I)
     except (ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:
@@ -267,7 +252,7 @@ def find_witness(
     tried: list[tuple[sympy.Rational, sympy.Expr]] = []
     for p in points:  # first pass, lazily: most witnesses are among the first points
         try:
-            value = substituted(difference, variable, p)
+            value = put(difference, {variable: p})
         except (ZeroDivisionError, ValueError, TypeError):
             continue
         if value.has(sympy.zoo, sympy.nan, sympy.I):

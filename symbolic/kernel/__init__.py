@@ -53,7 +53,7 @@ hand-written series of its own.
 """
 
 from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, undecided
-from symbolic.kernel.branches import BRANCH_HEADS, at, resolve_closed_branches
+from symbolic.kernel.branches import BRANCH_HEADS, at, put, resolve_closed_branches
 from symbolic.kernel.domain_checks import check_identity, check_zero_on
 from symbolic.kernel.fact import ASSUMPTION, CHECKED, DEFINITION, ORACLE, Fact
 from symbolic.kernel.float_blind import float_blind_risk, has_closed_irrational
@@ -82,7 +82,6 @@ from symbolic.kernel.intervals import (
 from symbolic.kernel.logic import Exists, ForAll, conjunction, domain_of, literal, literal_replace
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.points import counterexample
-from symbolic.kernel.probes import has_closed_irrational_sum
 from symbolic.kernel.rules import (
     RuleError,
     cong,
@@ -128,7 +127,6 @@ from symbolic.kernel.z3_checks import (
 __all__ = [
     "float_blind_risk",
     "has_closed_irrational",
-    "has_closed_irrational_sum",
     "BRANCH_HEADS",
     # facts and verdicts
     "ASSUMPTION",
@@ -200,6 +198,7 @@ __all__ = [
     "Enclosure",
     "SeriesTooLong",
     "at",
+    "put",
     "enclose",
     "homogeneity_formula",
     "gamma_interval",

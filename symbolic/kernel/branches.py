@@ -13,6 +13,7 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.conventions import BRANCH_HEADS  # checkers split or resolve these
+from symbolic.kernel.float_blind import float_blind_risk
 from symbolic.kernel.huge_powers import evaluated
 from symbolic.kernel.intervals import CannotEnclose, _decide_condition, tight_enclosure
 from symbolic.kernel.logic import literal, literal_replace, sympy_value
@@ -137,3 +138,17 @@ def at(expr: sympy.Basic, point) -> sympy.Basic:
         return evaluated(resolved)
     except (TypeError, ValueError, ZeroDivisionError):  # e.g. 0/0 met while rebuilding
         return raw
+
+
+def put(expr: sympy.Basic, values) -> sympy.Basic:
+    """``expr`` at ``values`` by SymPy's ordinary substitution, except where a branch or a root
+    there would be taken by the float sign of a closed number (``float_blind``: ``Max(0,
+    log(cos(1e-60)))`` is its negative argument to SymPy) or SymPy cannot compare the branches:
+    then ``at``, whose branches the enclosures decide."""
+    values = dict(values)
+    if float_blind_risk(literal_replace(expr, values)):
+        return at(expr, values)
+    try:
+        return expr.xreplace(values)
+    except (TypeError, ValueError):  # SymPy could not compare the branches there
+        return at(expr, values)

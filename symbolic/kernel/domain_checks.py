@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at
+from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at, put
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.float_blind import float_blind_risk, signs_for_numbers
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import certified_sign
-from symbolic.kernel.logic import ForAll, equation, literal_replace
+from symbolic.kernel.logic import ForAll, equation
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _short,
@@ -177,14 +177,6 @@ def half_line_point(*exprs: sympy.Basic) -> sympy.Symbol:
     return T if name == "t" else sympy.Symbol(name, positive=True)
 
 
-def _put(form: sympy.Expr, var: sympy.Symbol, value: sympy.Expr) -> sympy.Expr:
-    """``form`` at ``var := value``; as written where SymPy would take a branch of a closed
-    number by its float (``Max(αz, αz − log(cos 10⁻⁶⁰))`` evaluated is ``αz``)."""
-    if float_blind_risk(form):
-        return literal_replace(form, {var: value})
-    return form.xreplace({var: value})
-
-
 def sign_cases(
     diff: sympy.Expr,
     var: sympy.Symbol,
@@ -195,8 +187,8 @@ def sign_cases(
     ``∀ var ∈ ℝ: diff = 0`` (``skip_zero``: 0 is not in the domain, its case is left out)."""
     t = half_line_point(diff)
     cases = (
-        check_zero_on(_put(diff, var, t), t, HALF_LINE, timeout_s),
-        check_zero_on(_put(diff, var, -t), t, HALF_LINE, timeout_s),
+        check_zero_on(put(diff, {var: t}), t, HALF_LINE, timeout_s),
+        check_zero_on(put(diff, {var: -t}), t, HALF_LINE, timeout_s),
     )
     if skip_zero:
         return cases

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.branches import at
-from symbolic.kernel.domain_checks import HALF_LINE, T, _put, check_identity, check_zero_on
+from symbolic.kernel.branches import at, put
+from symbolic.kernel.domain_checks import HALF_LINE, T, check_identity, check_zero_on
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
@@ -100,12 +100,12 @@ def check_homogeneous(
 
 
 def _direct(form, var, p) -> Fact:
-    diff = _put(form, var, ALPHA * var) - ALPHA**p * form
+    diff = put(form, {var: ALPHA * var}) - ALPHA**p * form
     # α > 0 and t > 0 range over their whole domains here, so a case that fails may be
     # refuted at a point before simplify runs; only a proof of all three is used
     cases = [
-        zero_verdict(_put(diff, var, T), universal=True),
-        zero_verdict(_put(diff, var, -T), universal=True),
+        zero_verdict(put(diff, {var: T}), universal=True),
+        zero_verdict(put(diff, {var: -T}), universal=True),
         zero_verdict(at(diff, {var: 0}), universal=True),
     ]
     body = equation(diff, 0)
@@ -117,8 +117,8 @@ def _direct(form, var, p) -> Fact:
 
 def _characterization(form, var, p) -> tuple[Fact, ...]:
     one, minus_one = at(form, {var: 1}), at(form, {var: -1})
-    pos = check_zero_on(_put(form, var, T) - one * T**p, T, HALF_LINE)
-    neg = check_zero_on(_put(form, var, -T) - minus_one * T**p, T, HALF_LINE)
+    pos = check_zero_on(put(form, {var: T}) - one * T**p, T, HALF_LINE)
+    neg = check_zero_on(put(form, {var: -T}) - minus_one * T**p, T, HALF_LINE)
     at0 = at(form, {var: 0})
     origin = _fact(equation(at0, 0), zero_verdict(at0))
     if origin.status != PROVED:

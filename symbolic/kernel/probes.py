@@ -141,20 +141,13 @@ def _sign_refuted_at_a_point(expr: sympy.Expr, sign: str) -> Verdict | None:
     )
 
 
-def has_closed_irrational_sum(expr: sympy.Basic) -> bool:
-    """Does ``expr`` hold a closed number whose sign SymPy judges by a float: a sum that is no
-    rational (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)``) or a function value (``log(cos(10⁻⁶⁰))``,
-    which SymPy calls positive)? (``float_blind.has_closed_irrational``.)"""
-    return has_closed_irrational(expr)
-
-
 def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
     """The certificate that ``expr``, which SymPy rewrote to 0, is nonzero at a point (a closed
     number: itself), or None. Asked only when ``expr`` holds a closed irrational number, whose
     sign SymPy judges by a low-precision float (``log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)`` has
     ``is_zero`` True; ``log(cos(10⁻⁶⁰))`` is "positive"); at a point, to ``MAX_BITS`` (a
     difference of 10⁻¹²¹ there is no zero)."""
-    if not has_closed_irrational_sum(expr):
+    if not has_closed_irrational(expr):
         return None
     if not expr.free_symbols:
         found = _sign_verdict(expr, "≠", PROBE_TIMEOUT_S, MAX_BITS)

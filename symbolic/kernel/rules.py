@@ -100,8 +100,10 @@ def _conclude(
             raise InvalidArgument(f"{rule}: a Float in the terms put in place; pass exact numbers")
     except InvalidArgument as exc:
         raise RuleError(str(exc)) from None
-    _divisors_certified(rule, formula, *(p.formula for p in premises))
-    if all(_holds(p) for p in premises):
+    undecided = _divisors_certified(rule, formula, *(p.formula for p in premises))
+    if undecided is not None:
+        verdict = _verdict(UNKNOWN, "rule", undecided, seconds=seconds)
+    elif all(_holds(p) for p in premises):
         verdict = _verdict(
             PROVED, "rule", f"{rule} from {len(premises)} premise(s)", seconds=seconds
         )
@@ -284,18 +286,25 @@ def _closed_denominators(*exprs: sympy.Basic) -> set:
 _NONZERO: dict = {}  # closed divisor → certified nonzero (exactly or by intervals)
 
 
-def _divisors_certified(rule: str, *formulas: sympy.Basic) -> None:
+def _divisors_certified(rule: str, *formulas: sympy.Basic) -> str | None:
     """Every closed divisor in a rule's premises and conclusion must be certified nonzero: a
     premise claims nothing where it divides by 0, so a chain through ``c·c⁻¹`` with
-    ``c = max(1, 2) − 2`` would prove 1 = 0 (SymPy's ``is_zero`` of ``c`` is undecided)."""
+    ``c = max(1, 2) − 2`` would prove 1 = 0 (SymPy's ``is_zero`` of ``c`` is undecided). A divisor
+    not certified nonzero is a ``RuleError``, except where the time limit stopped the
+    certification: then the conclusion is unknown (the reason is returned) and the divisor is
+    asked again next time (a tiny ``--sympy-timeout`` made 1/log 2 a lost report, cached)."""
     for d in _closed_denominators(*formulas):
         if d not in _NONZERO:
-            _NONZERO[d] = certified_sign(d, timeout_s=1.0)[0] in (1, -1)
+            sign, how = certified_sign(d, timeout_s=1.0)
+            if sign is None and "time limit" in how.reason:
+                return f"{rule}: divides by {sympy.sstr(d)[:60]}, not certified nonzero in time"
+            _NONZERO[d] = sign in (1, -1)
         if not _NONZERO[d]:
             raise RuleError(
                 f"{rule}: divides by {sympy.sstr(d)[:60]}, not certified nonzero (where a "
                 "formula divides by 0 it claims nothing)"
             )
+    return None
 
 
 def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:

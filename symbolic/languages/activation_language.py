@@ -48,12 +48,12 @@ from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
 from symbolic.kernel import (
     BRANCH_HEADS,
+    has_closed_irrational,
     literal,
     literal_replace,
     resolve_closed_branches,
 )
 from symbolic.languages import functions
-from symbolic.languages.domain_sign import holds_closed_irrational
 from symbolic.languages.expression_estimates import ConstantEstimates, check_size, float_pow
 from symbolic.languages.expression_limits import (
     MAX_BUILD_SECONDS,
@@ -116,7 +116,7 @@ def _branch(head: type, *args: sympy.Expr) -> sympy.Expr:
     argument holds a closed irrational number: SymPy would compare the arguments by a
     low-precision float (``|log(1 + e⁻¹⁰⁰) − log(1 + e⁻⁹⁹)|`` came out 0, ``max(x, x + that)``
     its second argument, ``max(0, log(cos(1e-60)))`` the negative ``log(cos(1e-60))``)."""
-    if not any(holds_closed_irrational(a) for a in args):
+    if not any(has_closed_irrational(a) for a in args):
         return head(*args)
     return resolve_closed_branches(literal(head, args))
 
@@ -130,7 +130,7 @@ def _table_function(a) -> Callable[[sympy.Expr], sympy.Expr]:
         return a.sympy_at
 
     def at_argument(v: sympy.Expr) -> sympy.Expr:
-        if not holds_closed_irrational(v):
+        if not has_closed_irrational(v):
             return a.sympy_at(v)
         return resolve_closed_branches(literal_replace(a.expr, {z: v}))
 

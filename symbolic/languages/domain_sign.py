@@ -26,7 +26,7 @@ from math import gcd
 import mpmath
 import sympy
 
-from symbolic.kernel import CannotEnclose, enclose, has_closed_irrational, tight_enclosure
+from symbolic.kernel import CannotEnclose, enclose, tight_enclosure
 
 ACCURATE_BITS = 2048  # enough to resolve constants down to ~1e-600 beside terms of size 1
 MAX_DEGREE = 40  # of a polynomial (in x or in t = e^{gx}) that sign_everywhere examines
@@ -56,15 +56,6 @@ def accurate_value(constant: sympy.Expr) -> float | None:
     if value == 0.0 or (value > 0) != (box.sign > 0):  # below float64's range
         return None
     return value
-
-
-def holds_closed_irrational(expr: sympy.Basic) -> bool:
-    """Does ``expr`` hold a closed function value or sum that is no rational
-    (``log(cos(1e-60))``, ``pi - 355/113``)? The kernel's ``has_closed_irrational``: SymPy takes
-    a branch of ``Max``/``Min``/``Abs``/``Piecewise`` at such a number by a float
-    (``log(cos(10⁻⁶⁰)) ≈ −5·10⁻¹²¹`` evaluates to 0.0: cos(10⁻⁶⁰) rounds to 1), so such
-    branches are left to the kernel's enclosures (``resolve_closed_branches``, ``at``)."""
-    return has_closed_irrational(expr)
 
 
 @dataclass(frozen=True)

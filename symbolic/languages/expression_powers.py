@@ -10,8 +10,13 @@ from __future__ import annotations
 import sympy
 
 from symbolic.activations import z
-from symbolic.kernel import CannotEnclose, literal, literal_replace, tight_enclosure
-from symbolic.languages.domain_sign import holds_closed_irrational
+from symbolic.kernel import (
+    CannotEnclose,
+    has_closed_irrational,
+    literal,
+    literal_replace,
+    tight_enclosure,
+)
 from symbolic.languages.expression_limits import Reject, short
 
 SAMPLE_POINTS = tuple(sympy.Rational(v) for v in ("1", "-1", "1/2", "-2"))
@@ -25,7 +30,7 @@ def power(base: sympy.Expr, exponent: sympy.Expr) -> sympy.Expr:
     a negative number), which no later step can see; a rewrite that differs is refused."""
     result = base**exponent
     written = literal(sympy.Pow, (base, exponent))
-    if exponent.is_Integer or not holds_closed_irrational(base) or result == written:
+    if exponent.is_Integer or not has_closed_irrational(base) or result == written:
         return result
     for point in SAMPLE_POINTS if result.has(z) or base.has(z) else (sympy.Integer(0),):
         at_point = {z: point}

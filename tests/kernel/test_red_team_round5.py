@@ -4,6 +4,8 @@ the fix."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 import sympy
 from hypothesis import given, settings
@@ -129,3 +131,27 @@ def test_mp_through_a_vacuous_implication_needs_consistent_definitions():
             U(sympy.Implies, definition.formula, U(sympy.Eq, sympy.Integer(1), sympy.Integer(2)))
         )
         mp(implication, definition)
+
+
+def test_a_closed_divisor_not_certified_in_time_leaves_the_conclusion_unknown(monkeypatch):
+    """Under a tiny time limit 1/log 2's divisor was not certified, the rule raised, the
+    command's whole report was lost (exit 3, nothing printed) — and the failure was cached for
+    the rest of the process. Now: that conclusion is unknown, and the divisor is asked again."""
+    from types import SimpleNamespace
+
+    from symbolic.kernel import check_equal, symm
+
+    kernel_rules = sys.modules[symm.__module__]  # the kernel's private cache and its checker
+
+    x = sympy.Symbol("x", real=True)
+    log2 = sympy.log(2)
+    fact = check_equal(sympy.sin(x) ** 2 / log2 + sympy.cos(x) ** 2 / log2, 1 / log2)
+    assert fact.proved
+    kernel_rules._NONZERO.pop(log2, None)
+    real = kernel_rules.certified_sign
+    stopped = SimpleNamespace(reason="time limit of 0.0001 s reached")
+    monkeypatch.setattr(kernel_rules, "certified_sign", lambda *a, **k: (None, stopped))
+    undecided = symm(fact)
+    assert undecided.status == "unknown" and "in time" in undecided.verdict.reason
+    monkeypatch.setattr(kernel_rules, "certified_sign", real)
+    assert symm(fact).proved  # asked again, certified
