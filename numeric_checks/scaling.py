@@ -31,8 +31,8 @@ from symbolic.activations import ACTIVATIONS, Activation, z
 from symbolic.engine import NumericCheck
 from symbolic.gated.analysis import ActivationAnalysis
 from symbolic.gated.properties import candidate_points
-from symbolic.kernel import zero_verdict
-from symbolic.steps import certify_nonzero
+from symbolic.kernel import put, zero_verdict
+from symbolic.steps import certified_float, certify_nonzero
 
 ALPHA_RANGE = (0.2, 5.0)  # |α| drawn log-uniformly from this range
 TRIALS = 6  # random layers per activation in the identity checks
@@ -146,7 +146,7 @@ def generalized_symmetry_checks(
                 )
             )
         gap = symmetry_gap(fn, layers.gated, lambda Q, K: (-Q, -K), to_backend, rng)
-        odd, q = _oddness(an)
+        odd, q, size = _oddness(an)
         wgap = None if q is None else witness_layer_gap(fn, to_backend, (-q, -1.0), (q, 1.0))
         checks.append(
             expected_check(
@@ -154,18 +154,30 @@ def generalized_symmetry_checks(
                 backend,
                 gap,
                 True if an.is_linear else odd,
-                None,
+                size,
                 wgap,
             )
         )
     return tuple(checks)
 
 
-def _oddness(an: ActivationAnalysis) -> tuple[bool | None, float | None]:
+def _oddness(an: ActivationAnalysis) -> tuple[bool | None, float | None, float | None]:
     """Is σ odd (α = −1 alone is then a symmetry)? With a point q where σ(q) + σ(−q) ≠ 0,
-    certified, when it is not. Linear σ is odd; tanh is odd without being linear."""
+    certified, when it is not, and that sum's size relative to 1 or σ(±q) (a break of
+    5·10⁻¹²¹, by ``max(x, x·cos 10⁻⁶⁰)``, is below float64's resolution). Linear σ is odd;
+    tanh is odd without being linear. Points are put in by the kernel (``put``): SymPy's
+    ``subs`` compares branches by float and raised "not comparable" for
+    ``relu(x·cosh 10⁻⁶⁰ − x)``."""
     for q in candidate_points(an.expr):
-        if q > 0 and certify_nonzero(an.expr.subs(z, q) + an.expr.subs(z, -q)).status == "proved":
-            return False, float(q)
+        if q <= 0:
+            continue
+        try:
+            at_q, at_minus_q = put(an.expr, {z: q}), put(an.expr, {z: -q})
+        except (ValueError, TypeError):
+            continue
+        if certify_nonzero(at_q + at_minus_q).status == "proved":
+            size = abs(certified_float(at_q + at_minus_q))
+            scale = max(1.0, abs(certified_float(at_q)), abs(certified_float(at_minus_q)))
+            return False, float(q), size / scale
     verdict = zero_verdict(an.expr.subs(z, -z) + an.expr, timeout_s=1.0)
-    return {"proved": True}.get(verdict.status), None
+    return {"proved": True}.get(verdict.status), None, None

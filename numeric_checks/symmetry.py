@@ -176,7 +176,7 @@ def _digits_needed(decision: SymmetryDecision, activations) -> int | None:
     functions = {n: activations[n].numpy for n in decision.layer.functions}
     with np.errstate(all="ignore"):
         sides = _witness_sides(decision, values, functions)
-    scale = max(1.0, *(abs(float(v)) for v in sides if np.isfinite(v)))
+    scale = max([1.0, *(abs(float(v)) for v in sides if np.isfinite(v))])  # none: both overflow
     want = abs(float(w.difference.evalf(30)))
     if want > FLOAT64_RESOLVES * scale and all(np.isfinite(v) for v in sides):
         return None

@@ -20,12 +20,17 @@ import ast
 from collections.abc import Mapping
 from typing import Any
 
+import sympy
+
 from symbolic.blocks.candidates import Candidate, inverse, product
 from symbolic.blocks.forms import HEADS, BlockForm, parameters
 from symbolic.languages.layer_language import layer_error
 from symbolic.languages.transform_language import substitution_tree
 
 MAX_CHARS = 400
+# the block's own square matrices (symbolic.blocks.forms): a group element so named would be the
+# same symbol as RoPE's pair rotation P (r×r) or the MLP's gain G2 (d×d) in the formula shown
+RESERVED = frozenset({"P", "G2"})
 GROUPS = {"GL": "GL", "O": "O", "diagonal": "diagonal"}
 
 
@@ -120,6 +125,11 @@ def parse_block_transform(
             out[target] = value
         return out
 
+    symbols = {k: sympy.MatrixSymbol(k, rows, cols) for k, (rows, cols, _) in group.items()}
+    if all(v == params[k] for k, v in act(params, symbols).items()):
+        # A @ inv(A): SymPy folds the product to the parameter itself, and the claim would
+        # relate a formula to itself (no evidence); the transform is the identity
+        raise checks.error("the transform changes nothing (every target is its own value)")
     shown = ", ".join(f"{t} -> {' @ '.join(_factor_text(f) for f in fs)}" for t, fs in subs)
     kinds = ", ".join(f"{n} ∈ {k}" for n, (_, _, k) in group.items())
     return Candidate("the transform", f"{shown}{'; ' + kinds if kinds else ''}", group, act)
@@ -161,6 +171,11 @@ def _factors(node: ast.expr, checks, params) -> list[tuple[str, bool, bool]]:
         raise checks.error(
             f"{type(node).__name__.lower()} is not allowed in a product; use "
             "parameters, capital group names, .T, inv(...) and @"
+        )
+    if node.id not in params and node.id in RESERVED:
+        raise checks.error(
+            f"{node.id!r} names a matrix of the block itself (RoPE's pair rotation P, the MLP "
+            "norm's gain G2); call the group element e.g. A, B or D"
         )
     return [(node.id, transposed, inverted)]
 

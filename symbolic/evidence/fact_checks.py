@@ -30,6 +30,7 @@ from symbolic.evidence.numbers import NotEnclosed
 from symbolic.evidence.report import Row, weakest
 from symbolic.evidence.rules import bound_by, derive
 from symbolic.evidence.side_conditions import (
+    captured_condition,
     condition_problem,
     conditions,
     definition_problem,
@@ -103,9 +104,9 @@ def _smt_row(
 ) -> Row:
     files = (entry.get("file", ""),)
     text = _obligation_text(ctx, entry)
-    if role == Checks.SMT:
-        from symbolic.evidence.formula_smt import smt_obligation
+    from symbolic.evidence.formula_smt import claimed_nowhere, smt_obligation
 
+    if role == Checks.SMT:
         if smt_obligation(formula) != text:
             return Row(
                 claim,
@@ -140,6 +141,9 @@ def _smt_row(
         outcome = "proved" if cvc5 == "unsat" else "unknown"
         return Row(claim, node["id"], role, shown, outcome, second_engine=cvc5 == "unsat", **common)
     if "unsat" in said:  # a SymPy step (or a Z3 step's formula): either solver is a second
+        empty = claimed_nowhere(formula, ctx.answers)
+        if empty:  # 1/(x − x) = 5: unsat because no point is claimed, not because it holds
+            return Row(claim, node["id"], role, f"{shown}; {empty}", "unknown", **common)
         return Row(claim, node["id"], role, shown, "proved", second_engine=True, **common)
     if node.get("method") == "sympy":  # neither solver decided it: the weak check instead
         outcome, text = spot_check(formula)
@@ -301,7 +305,9 @@ def _rule_rows(
             raise ValueError(
                 f"{rule} over {sorted(map(str, fixed))[0]}, a defined name or free in an assumption"
             )
-        problem = condition_problem(node, by_id)
+        problem = condition_problem(node, by_id) or (
+            captured_condition(node, by_id, detail) if rule == "cong" else None
+        )
         if problem:
             raise ValueError(problem)
         derived = derive(rule, premises, detail)

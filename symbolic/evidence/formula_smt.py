@@ -10,9 +10,13 @@ formulas of the Z3 steps, re-derived from the formula rather than taken from Z3'
 
 An integer symbol is declared ``Real`` with its sign: the obligation then asks for more than
 the formula (every real), so ``unsat`` still proves it; one that needs integrality is left
-``unknown``. A term ``p/q`` is read as the kernel reads it: claimed where ``q ≠ 0``, that
-condition placed at the quantifier binding one of ``q``'s symbols (at the top for free ones);
-a closed ``q`` must be known nonzero.
+``unknown``. That holds only where the symbol is read universally — free, or bound by ``∀`` in
+a positive place (by ``∃`` under a negation): ``∃q ∈ ℚ: q² = 2`` read over the reals is true,
+and ``(∀n ∈ ℤ: 2n ≠ 1) ⇒ ⊥`` is proved. A bound variable whose assumptions say more than
+real and a sign (integer, rational, odd, prime, ...) anywhere else leaves the fragment.
+A term ``p/q`` is read as the kernel reads it: claimed where ``q ≠ 0``, that condition placed
+at the quantifier binding one of ``q``'s symbols (at the top for free ones); a closed ``q``
+must be known nonzero.
 
 Anything else (``exp``, ``sqrt``, matrices, sums, ...) is outside the fragment: ``None``.
 The export writes the text this function prints, and the re-check prints it again from the
@@ -20,6 +24,8 @@ manifest's formula and compares: the file is bound to the formula.
 """
 
 from __future__ import annotations
+
+import functools
 
 import sympy
 from sympy.core.function import AppliedUndef
@@ -37,12 +43,62 @@ class Outside(Exception):
     """The formula uses something the SMT fragment does not have."""
 
 
+SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero")
+
+
+@functools.lru_cache(maxsize=256)
+def _only_real_and_sign(assumptions: tuple) -> bool:
+    """Whether these assumptions say exactly "real" and at most a sign: the set the obligation
+    states of the symbol (its ``domain``), no more (integer, rational, odd, prime, ...)."""
+    a = dict(assumptions)
+    if a.get("real") is not True:
+        return False
+    return any(
+        sympy.Symbol("t", real=True, **({sign: True} if sign else {})).assumptions0 == a
+        for sign in (None, *SIGNS)
+    )
+
+
+def stated_exactly(s: sympy.Symbol) -> bool:
+    """The obligation's reading of ``s`` (a real with its sign) is all its assumptions say."""
+    return _only_real_and_sign(tuple(sorted(s.assumptions0.items())))
+
+
 def smt_obligation(formula: sympy.Basic) -> str | None:
     """The SMT-LIB 2 text (negated formula, symbols' domains), or None outside the fragment."""
     try:
         return _Printer().benchmark(formula)
     except (Outside, RecursionError):
         return None
+
+
+def claimed_somewhere(formula: sympy.Basic) -> list[str]:
+    """Where ``smt_obligation(formula)`` claims it, each place as a benchmark whose ``sat``
+    shows it is not empty: the free symbols' domains with the divisors claimed nonzero at the
+    top, and each quantifier's set with those claimed there. ``1/(x − x) = 5`` or
+    ``∀y: 1/(max(y, 0)·min(y, 0)) = 7`` is claimed nowhere: ``unsat`` would prove it
+    vacuously. Empty outside the fragment and where no divisor is claimed."""
+    printer = _Printer()
+    try:
+        printer.benchmark(formula)
+        return [printer.place(conds, symbols) for conds, symbols in printer.places]
+    except (Outside, RecursionError):
+        return []
+
+
+def claimed_nowhere(formula: sympy.Basic, answers: dict) -> str | None:
+    """Why an ``unsat`` of ``smt_obligation(formula)`` may be vacuous — a place where it
+    claims the formula that Z3 does not show to hold a point — or None (``answers`` caches
+    Z3's answers by text)."""
+    from symbolic.evidence.solvers import run_z3
+
+    for text in claimed_somewhere(formula):
+        key = (text, "claimed somewhere")
+        if key not in answers:
+            answers[key] = run_z3(text)
+        if answers[key] != "sat":
+            return f"no point shown where its divisors are nonzero (z3 {answers[key]})"
+    return None
 
 
 def _num(q: sympy.Rational) -> str:
@@ -58,6 +114,7 @@ class _Printer:
         self.quantified = False
         self.guards: list[tuple[str, frozenset]] = []  # (q ≠ 0, q's symbols) not yet placed
         self.printed: dict[str, sympy.Basic] = {}  # SMT name → the symbol it prints
+        self.places: list[tuple[list[str], frozenset]] = []  # where divisors are claimed ≠ 0
 
     def name(self, s: sympy.Symbol) -> str:
         text = s.name if not isinstance(s, sympy.Dummy) else f"{s.name}_{s.dummy_index}"
@@ -93,7 +150,7 @@ class _Printer:
         return out
 
     def benchmark(self, formula: sympy.Basic) -> str:
-        body = self.boolean(formula)
+        body = self.boolean(formula, 1)
         top = [g for g, _ in self.guards]  # divisions in free symbols: claimed where ≠ 0
         free = sorted((s for s in formula.free_symbols), key=lambda s: self.name(s))
         for s in free:
@@ -114,23 +171,42 @@ class _Printer:
             lines += [f"(assert {d})" for d in self.domain(s, self.term(s))]
         lines += [f"(assert {g})" for g in dict.fromkeys(top)]
         lines += [f"(assert (not {body}))", "(check-sat)", "(exit)"]
+        if top:
+            domains = [d for s in free for d in self.domain(s, self.term(s))]
+            symbols = frozenset(free).union(*(syms for _, syms in self.guards))
+            self.places.append(([*domains, *top], symbols))
         return "\n".join(lines) + "\n"
 
+    def place(self, conds: list[str], symbols: frozenset) -> str:
+        """A benchmark asserting ``conds`` over ``symbols`` (all declared free)."""
+        named = sorted(symbols, key=lambda s: self.name(s))
+        lines = [HEADER, "(set-logic ALL)"]
+        lines += [f"(declare-fun {self.name(s)} () Real)" for s in named]
+        lines += [
+            f"(declare-fun {f} ({' '.join(['Real'] * n)}) Real)"
+            for f, n in sorted(self.functions.items())
+        ]
+        lines += [f"(assert {c})" for c in dict.fromkeys(conds)]
+        return "\n".join([*lines, "(check-sat)", "(exit)"]) + "\n"
+
     # -- Booleans ----------------------------------------------------------------------------
-    def boolean(self, f: sympy.Basic) -> str:
+    def boolean(self, f: sympy.Basic, polarity: int) -> str:
+        """``f`` as SMT-LIB; ``polarity`` +1 where it is asserted (an even number of negations
+        and antecedents above it), −1 under an odd number, 0 both (a ``Piecewise`` condition)."""
         if f is sympy.true:
             return "true"
         if f is sympy.false:
             return "false"
         if isinstance(f, sympy.Not):
-            return f"(not {self.boolean(f.args[0])})"
+            return f"(not {self.boolean(f.args[0], -polarity)})"
         if isinstance(f, (sympy.And, sympy.Or)):
             op = "and" if isinstance(f, sympy.And) else "or"
-            return f"({op} {' '.join(self.boolean(a) for a in f.args)})"
+            return f"({op} {' '.join(self.boolean(a, polarity) for a in f.args)})"
         if isinstance(f, sympy.Implies):
-            return f"(=> {self.boolean(f.args[0])} {self.boolean(f.args[1])})"
+            a, b = f.args
+            return f"(=> {self.boolean(a, -polarity)} {self.boolean(b, polarity)})"
         if isinstance(f, (ForAll, Exists)):
-            return self.quantifier(f)
+            return self.quantifier(f, polarity)
         if isinstance(f, sympy.core.relational.Relational):
             return self.atom(f)
         raise Outside(type(f).__name__)
@@ -141,20 +217,29 @@ class _Printer:
             raise Outside(f.rel_op)
         return f"({op} {self.term(f.lhs)} {self.term(f.rhs)})"  # its divisions: self.guards
 
-    def quantifier(self, f: ForAll | Exists) -> str:
+    def quantifier(self, f: ForAll | Exists, polarity: int) -> str:
         self.quantified = True
         bound, conds = [], []
+        # read universally (∀ asserted, ∃ denied), a variable may range over more than its
+        # assumptions say (every real for an integer): the obligation only grows stronger
+        universal = polarity == (1 if isinstance(f, ForAll) else -1)
         for v, dom in f.ranges():
             if not isinstance(v, sympy.Symbol):
                 raise Outside("a bound variable that is not a symbol")
+            if not universal and not stated_exactly(v):
+                raise Outside(f"{v}: more than real and a sign, read existentially")
             bound.append(f"({self.name(v)} Real)")
             conds += self.domain(v, self.term(v)) + self.interval(dom, self.term(v))
         outer, self.guards = self.guards, []
-        body = self.boolean(f.body)
+        body = self.boolean(f.body, polarity)
         # a division is guarded at the quantifier binding one of its symbols (as the kernel
         # claims it: ∃y: 1/y = 0 is ∃y: y ≠ 0 ∧ 1/y = 0), one in outer symbols goes up
         variables = set(f.variables)
-        conds += list(dict.fromkeys(g for g, syms in self.guards if syms & variables))
+        here = [(g, syms) for g, syms in self.guards if syms & variables]
+        conds += list(dict.fromkeys(g for g, _ in here))
+        if here:
+            symbols = frozenset(variables).union(*(syms for _, syms in here))
+            self.places.append((list(conds), symbols))
         outer += [(g, syms) for g, syms in self.guards if not syms & variables]
         self.guards = outer
         head = f"({' '.join(bound)})"
@@ -239,7 +324,7 @@ class _Printer:
             made = []
             for value, cond in e.args:
                 mark = len(self.guards)
-                c = self.boolean(cond) if cond is not sympy.true else "true"
+                c = self.boolean(cond, 0) if cond is not sympy.true else "true"
                 self._only_where(mark, reach, symbols)
                 mark = len(self.guards)
                 v = self.term(value)
@@ -253,6 +338,8 @@ class _Printer:
                 out = f"(ite {c} {v} {out})"
             return out
         if isinstance(e, AppliedUndef):
+            if e.is_extended_real is False:  # declared imaginary (say): no function ℝⁿ → ℝ
+                raise Outside(f"{e.func} is declared not real")
             name = self.function_name(e.func)
             if self.functions.setdefault(name, len(e.args)) != len(e.args):
                 raise Outside("a function used with two arities")

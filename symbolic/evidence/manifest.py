@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import sympy
+from sympy.core.function import AppliedUndef, UndefinedFunction
 
 from symbolic.evidence.certificates import degree_form
 from symbolic.evidence.files import read_file, read_json
@@ -108,10 +109,18 @@ def read_manifest(root: Path) -> dict:
 
 
 def manifest_formula(text: object, what: str) -> sympy.Basic:
-    """A formula of the manifest (its ``srepr`` text), read; ``UnreadableFormula`` else."""
+    """A formula of the manifest (its ``srepr`` text), read; ``UnreadableFormula`` else. A
+    function with assumptions (``Function('f', positive=True)``) is refused: ``srepr`` never
+    writes them, so no comparison sees them — an inst at ``f(x)`` of a positive f concluded
+    ``f(x) > 0`` of the f every other formula shows."""
     if not isinstance(text, str):
         raise UnreadableFormula(f"{what}: no formula")
-    return read_formula(text)
+    formula = read_formula(text)
+    for n in sympy.preorder_traversal(formula):
+        head = n.func if isinstance(n, AppliedUndef) else n
+        if isinstance(head, UndefinedFunction) and head != sympy.Function(head.__name__):
+            raise UnreadableFormula(f"{what}: the function {head.__name__} has assumptions")
+    return formula
 
 
 def same_formula(a: sympy.Basic, b: sympy.Basic) -> bool:

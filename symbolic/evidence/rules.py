@@ -73,6 +73,8 @@ def bound_by(node: sympy.Basic) -> set:
 def _no_capture_by_instance(body: sympy.Basic, mapping: dict) -> None:
     free = set().union(*(t.free_symbols for t in mapping.values()))
     for node in sympy.preorder_traversal(body):
+        if bound_by(node) & set(mapping):  # ∀x: (… ∧ ∃x: x ≠ y) at x := y: ∃y: y ≠ y
+            raise ValueError("inst: a binder of the premise binds the variable again")
         if any(node.has(v) for v in mapping) and bound_by(node) & free:
             raise ValueError("inst: a binder of the premise captures a symbol of the terms")
 
@@ -113,6 +115,8 @@ def _no_capture(
 ) -> None:
     hole, free = context.variables[0], set().union(*(v.free_symbols for v in values))
     for node in sympy.preorder_traversal(context.expr):
+        if hole in bound_by(node):  # the substitution would rename a bound variable too
+            raise ValueError(f"{what}: a binder binds {hole} again")
         if not node.has(hole):
             continue
         captured = bound_by(node) & free
@@ -130,8 +134,8 @@ def _admits(var: sympy.Symbol, dom: sympy.Basic | None, term: sympy.Basic) -> bo
     numbers (``side_conditions.has``); False when they do not say."""
     from symbolic.evidence.side_conditions import has
 
-    if not (term.is_extended_real and term.is_finite):
-        return False
+    if not (has(term, "extended_real") and has(term, "finite")):
+        return False  # certified for a number (√(log cos 10⁻⁶⁰) is imaginary), not SymPy's word
     if any(getattr(var, f"is_{k}") and not has(term, k) for k in _FACTS):
         return False
     if any(has(term, k) is not v for k, v in var.assumptions0.items()):

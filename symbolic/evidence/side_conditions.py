@@ -63,12 +63,62 @@ def certified_sign(term: sympy.Basic) -> int | None:
 
 
 def has(term: sympy.Basic, key: str) -> bool | None:
-    """``term.is_<key>``, but a sign of a number (no symbols) certified, never SymPy's guess."""
+    """``term.is_<key>``, but a sign of a number (no symbols) certified, never SymPy's guess;
+    in a term with symbols, its numbers are first replaced by what is certified of them
+    (``_certified_numbers``): SymPy holds ``x² + log(cos 10⁻⁶⁰)`` positive (a float says the
+    log is 0), and it is −5·10⁻¹²¹ at x = 0."""
     plain = key.removeprefix("extended_")
     if plain in _SIGN_OF and not term.free_symbols:
         sign = certified_sign(term)
         return None if sign is None else sign in _SIGN_OF[plain]
-    return getattr(term, f"is_{key}", None)
+    if key in _REAL_OF and not term.free_symbols:  # real (and finite): enclosed, as a sign is
+        sign = certified_sign(term)  # SymPy holds √(log cos 10⁻⁶⁰) real: a float says log ≥ 0
+        return None if sign is None else _REAL_OF[key] if key != "antihermitian" else sign == 0
+    return getattr(_certified_numbers(term), f"is_{key}", None)
+
+
+# what an enclosed (real, finite) number is: the reality assumptions a variable may ask
+_REAL_OF = {
+    "real": True,
+    "extended_real": True,
+    "finite": True,
+    "infinite": False,
+    "complex": True,
+    "hermitian": True,
+    "imaginary": False,
+    "antihermitian": None,  # only 0 is
+}
+
+
+_SIGN_DUMMY = {1: {"positive": True}, -1: {"negative": True}}
+
+
+def _certified_numbers(term: sympy.Basic) -> sympy.Basic:
+    """``term`` with every closed part that is not a rational number (``log(cos 10⁻⁶⁰)``,
+    ``π``, ``√2``) replaced by a fresh symbol with its certified sign (a complex one, no
+    assumption, where none is certified): SymPy's assumptions then reason from that, never
+    from a float. A rational part SymPy reads exactly is kept."""
+    if not term.free_symbols or not isinstance(term, sympy.Basic):
+        return term
+    found: dict = {}
+    stack = [term]
+    while stack:
+        e = stack.pop()
+        if e.free_symbols:
+            stack += list(e.args)
+        elif isinstance(e, sympy.Expr) and not (e.is_Rational or e.is_Matrix or e in found):
+            sign = certified_sign(e)
+            found[e] = (
+                sympy.Integer(0)
+                if sign == 0
+                else sympy.Dummy("c", **_SIGN_DUMMY.get(sign, {}))
+                if sign is not None
+                else sympy.Dummy("c")
+            )
+    if not found:
+        return term
+    with sympy.evaluate(False):
+        return term.xreplace(found)
 
 
 def unmet(term: sympy.Basic, v: sympy.Symbol) -> list[str]:
@@ -166,7 +216,11 @@ def own_conditions(formula: sympy.Basic) -> set:
     """The denominators in the formula's free symbols alone (one holding a bound variable is
     guarded at its quantifier) not known nonzero: where it claims nothing."""
     free = formula.free_symbols
-    return {d for d in denominators(formula) if d.free_symbols <= free and d.is_zero is not False}
+    return {
+        d
+        for d in denominators(formula)
+        if d.free_symbols <= free and _certified_numbers(d).is_zero is not False
+    }
 
 
 def conditions(node: dict, by_id: dict[str, dict], busy: frozenset = frozenset()) -> set:
@@ -206,6 +260,28 @@ def condition_problem(node: dict, by_id: dict[str, dict]) -> str | None:
                 f"{rule} of {p}, which holds where {shown} ≠ 0, a condition its formula "
                 "does not state"
             )
+    return None
+
+
+def captured_condition(node: dict, by_id: dict[str, dict], context: sympy.Basic) -> str | None:
+    """``cong`` into a context whose binder (a sum's index) ranges over a symbol of a
+    condition its premise holds under: the premise says nothing where ``d = 0``, and the
+    binder takes every value (``x·x⁻¹ − 1 = 0`` where ``x ≠ 0``, summed over ``x`` from −1 to 1
+    at 0 too: pw(0) = 1 was summed as 0). Why, or None."""
+    from symbolic.evidence.rules import bound_by
+
+    if not isinstance(context, sympy.Lambda) or len(context.variables) != 1:
+        return None  # derive refuses it
+    hole = context.variables[0]
+    held = set()
+    for p in node.get("premises", []):
+        if p in by_id:
+            held |= conditions(by_id[p], by_id)
+    symbols = set().union(*(d.free_symbols for d in held)) if held else set()
+    for n in sympy.preorder_traversal(context.expr):
+        if n.has(hole) and bound_by(n) & symbols:
+            shown = sorted(map(str, bound_by(n) & symbols))[0]
+            return f"cong binds {shown}, and its premise holds only where a divisor in {shown} ≠ 0"
     return None
 
 

@@ -12,14 +12,17 @@ import random
 from fractions import Fraction
 
 import sympy
+from mpmath import iv
 from mpmath.libmp import finf, fnan, fninf
 from sympy.core.function import AppliedUndef
 
 from symbolic.evidence.formula_reader import canonical_srepr
 from symbolic.evidence.numbers import (
+    RECHECK_BITS,
     NotEnclosed,
     difference,
     enclose,
+    end_points,
     exact,
     in_set,
     ivalue,
@@ -45,15 +48,16 @@ def _sample(
     rng: random.Random,
     s: sympy.Symbol,
     dom: sympy.Basic,
-    small: bool = True,
+    width: int = 0,
     scale: int | None = None,
 ) -> Fraction | None:
     """A random value of ``s`` in ``dom``. An integer that sizes a matrix or indexes one is
-    small (sizes 2..3, indices 0..1: mostly in range); any other integer is drawn from −60..60
-    (an identity false only from n = 4 on is not missed by four points near 0). With
-    ``scale``, any other symbol first tries a value of that size (its sign as its assumptions
-    say)."""
-    if scale is not None and not small:
+    small (``width`` 0: sizes 2..3, indices 0..1: mostly in range), a sum's limit is drawn
+    from −11..11 (2..12 positive: ``Σ_{i=1}^{m} i = 3m − 3`` holds at 2 and 3 alone), any
+    other integer from −62..62 (an identity false only from n = 4 on is not missed by four points
+    near 0). With ``scale``, any other symbol first tries a value of that size (its sign as
+    its assumptions say)."""
+    if scale is not None and width == WIDE:
         size = abs(scale) * rng.randint(1, 9)
         sign = 1 if s.is_nonnegative else -1 if s.is_nonpositive else (1 if scale > 0 else -1)
         for value in (Fraction(sign * size), Fraction(sign * size + 1)):  # + 1: odd, ...
@@ -62,7 +66,7 @@ def _sample(
                     return value
             except NotEnclosed:
                 break
-    wide = 0 if small else 60
+    wide = width
     for _ in range(40):
         if s.is_integer:
             value = Fraction(
@@ -87,13 +91,27 @@ def _sample(
 
 
 def _random_functions(exprs, rng: random.Random) -> dict:
-    """Every undefined function σ (in name order) replaced by a random quadratic: an identity
-    for all σ holds for that one."""
+    """Every undefined function σ (in name order) replaced by a random function of no special
+    form: ``c0 + c1·s + c2·s² + c3/(1 + s²)`` of ``s = Σ wᵢ·aᵢ``, a weight of its own for each
+    argument (an identity for all σ holds for that one). A quadratic of ``a + b`` made
+    ``σ(x + 1) − 3σ(x) + 3σ(x − 1) − σ(x − 2) = 0`` and ``σ(x, y) = σ(y, x)`` hold."""
     heads = {a.func for e in exprs for a in e.atoms(AppliedUndef)}
     return {
-        head: [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
+        head: (
+            [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
+            + [sympy.Rational(rng.randint(1, 9), rng.randint(1, 5))],  # c3 ≠ 0: no polynomial
+            [sympy.Integer(w) for w in rng.sample(range(1, 10), 8)],  # distinct weights
+        )
         for head in sorted(heads, key=str)
     }
+
+
+def _concrete_function(args: tuple, coefficients: list, weights: list) -> sympy.Expr:
+    if len(args) > len(weights):
+        raise NotEnclosed("a function of more than 8 arguments")
+    s = sympy.Add(*(w * a for w, a in zip(weights, args, strict=False)))
+    c = coefficients
+    return c[0] + c[1] * s + c[2] * s**2 + c[3] / (1 + s**2)
 
 
 def _random_matrices(exprs, rng: random.Random) -> dict:
@@ -162,36 +180,43 @@ def _done(side: sympy.Basic) -> sympy.Basic:
 
 def _made_concrete(e: sympy.Basic, matrices: dict, functions: dict) -> sympy.Basic:
     e = e.xreplace(matrices)
-    for head, c in functions.items():
+    for head, (c, w) in functions.items():
         e = e.replace(
             lambda x, h=head: isinstance(x, AppliedUndef) and x.func == h,
-            lambda x, c=c: c[0] + c[1] * sum(x.args) + c[2] * sum(x.args) ** 2,
+            lambda x, c=c, w=w: _concrete_function(x.args, c, w),
         )
     return e
 
 
-def _sizes_and_indices(body: sympy.Basic) -> set:
-    """The symbols that size or index something — a matrix's shape, an entry's index, a sum's
-    or product's limits: sampled small."""
-    out = set()
-    for m in body.atoms(sympy.MatrixSymbol):
-        out |= m.shape[0].free_symbols | m.shape[1].free_symbols
-    for e in body.atoms(sympy.matrices.expressions.matexpr.MatrixElement, sympy.Indexed):
-        out |= set().union(*(i.free_symbols for i in e.args[1:]))
-    for e in body.atoms(sympy.Sum, sympy.Product):
+WIDE, LIMIT = 60, 9  # the width an integer is drawn from: any other; a sum's limit
+
+
+def _sizes_and_indices(body: sympy.Basic) -> dict:
+    """The symbols that size or index something — a matrix's shape, an entry's index, the
+    limits of a sum over entries (width 0: small), any other sum's or product's limits
+    (``LIMIT``) — and the width each is drawn from."""
+    out: dict = {}
+    entries = (sympy.matrices.expressions.matexpr.MatrixElement, sympy.Indexed)
+    for e in sorted(body.atoms(sympy.Sum, sympy.Product), key=lambda e: e.has(*entries)):
+        width = 0 if e.has(*entries) else LIMIT  # Σ_{i<d} K[j, i]·x[i]: d is a size
         for limit in e.limits:
-            out |= set().union(*(b.free_symbols for b in limit[1:]))
+            out.update(dict.fromkeys(set().union(*(b.free_symbols for b in limit[1:])), width))
+    for m in body.atoms(sympy.MatrixSymbol):
+        out.update(dict.fromkeys(m.shape[0].free_symbols | m.shape[1].free_symbols, 0))
+    for e in body.atoms(sympy.matrices.expressions.matexpr.MatrixElement, sympy.Indexed):
+        out.update(dict.fromkeys(set().union(*(i.free_symbols for i in e.args[1:])), 0))
     return out
 
 
 def _bound_form(e: sympy.Basic, values: dict) -> sympy.Basic:
-    """``e`` with the point put in and each σ(a, …) as 9·(1 + s + s²), s = a + …, nothing
-    evaluated: as large as the random quadratic that replaces σ (coefficients at most 9)."""
+    """``e`` with the point put in and each σ(a, …) as 9·(2 + s + s²), s = 9·(a + …), nothing
+    evaluated: as large as the random function that replaces σ (coefficients and weights at
+    most 9)."""
     with sympy.evaluate(False):
         e = e.xreplace(values)
         return e.replace(
             lambda n: isinstance(n, AppliedUndef),
-            lambda n: 9 * (1 + sympy.Add(*n.args) + sympy.Add(*n.args) ** 2),
+            lambda n: 9 * (2 + 9 * sympy.Add(*n.args) + (9 * sympy.Add(*n.args)) ** 2),
         )
 
 
@@ -260,7 +285,7 @@ def _at_point(
     values = {}
     calculus, small = prepared
     for v, dom in ranges:
-        value = _sample(rng, v, dom, small=v in small, scale=scale)
+        value = _sample(rng, v, dom, width=small.get(v, WIDE), scale=scale)
         if value is None:
             raise NotEnclosed(f"no point of the domain of {v}")
         values[v] = sympy.Rational(value.numerator, value.denominator)
@@ -288,10 +313,56 @@ def _at_point(
     return _scalar(sympy.Rel(lhs, rhs, op, evaluate=False))
 
 
+MAX_SCALE_BITS = 1 << 15  # the precision an identity's point may ask for (_scale)
+
+
+def _scale(e: sympy.Basic) -> float:
+    """The largest |log₂ |v|| of a closed subterm ``v`` of ``e`` (enclosed at 64 bits), and
+    the bits of its fractions: how far below or above 1, and how finely, its numbers reach.
+    ``cos(10⁻²⁰⁰) − 1`` is −5·10⁻⁴⁰¹, inside every enclosure of 1024 bits; its subterm
+    10⁻²⁰⁰ (665 bits) says to look at twice that."""
+    env: dict = {}
+    out = 0.0
+    old = iv.prec
+    iv.prec = 64
+    try:
+        for n in sympy.postorder_traversal(e):
+            if not isinstance(n, sympy.Expr) or n.free_symbols:
+                continue
+            if n.is_Rational:  # 1 − 10⁻⁴⁰⁰/2 is near 1, but exact to 1329 bits
+                out = max(out, int(n.p).bit_length(), int(n.q).bit_length())
+            try:
+                env[n] = box = ivalue(n, env)
+            except (NotEnclosed, ArithmeticError, ValueError, TypeError, AttributeError):
+                continue  # a subterm with no value (an untaken branch): the others say
+            out = max(out, _bits(box))
+    finally:
+        iv.prec = old
+    return out
+
+
 def _scalar(e) -> bool | None:
-    decided, lo, hi, _ = enclose(difference(e), e.rel_op)
+    d = difference(e)
+    decided, lo, hi, _ = enclose(d, e.rel_op)
     if e.rel_op == "==" and decided is None and lo <= 0 <= hi:
-        return True  # consistent with the identity at this point (not a proof)
+        # consistent with the identity at this point (not a proof) — at a precision finer
+        # than its numbers: 1024 bits do not see cos(10⁻²⁰⁰) ≠ 1
+        from symbolic.limits import deadline
+
+        with deadline(SPOT_SYMPY_S):  # past it, the point is not counted
+            bits = 2 * _scale(d) + 128
+            if bits > RECHECK_BITS[-1]:
+                if bits > MAX_SCALE_BITS:
+                    return None  # numbers too far from 1 to tell apart: the point is not counted
+                old = iv.prec
+                iv.prec = int(bits)
+                try:
+                    a, b = end_points(ivalue(d))
+                finally:
+                    iv.prec = old
+                if a > 0 or b < 0:
+                    return False
+        return True
     return decided
 
 
@@ -309,9 +380,10 @@ def _sympy_resimplifies(body: sympy.Basic) -> bool:
 def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     """A SymPy-decided formula re-checked the weak way: exact/interval evaluation at
     ``SPOT_POINTS`` random points of the domain (undefined functions replaced by random
-    quadratics, matrices by random rational matrices; a point that contradicts it ends the
-    check); where no point could be evaluated, SymPy's own simplification of ``lhs − rhs`` in
-    this process (within ``SPOT_SIMPLIFY_S``). ``spot-checked`` — never ``proved``;
+    functions, ``_random_functions``; matrices by random rational matrices; a point that
+    contradicts it ends the check); where no point could be evaluated, SymPy's own
+    simplification of ``lhs − rhs`` in this process (within ``SPOT_SIMPLIFY_S``).
+    ``spot-checked`` — never ``proved``;
     ``DISAGREES`` when a point contradicts the formula."""
     if isinstance(formula, ForAll):
         ranges, body = list(formula.ranges()), formula.body

@@ -33,11 +33,12 @@ leaves ``symbolic.errors``, ``symbolic.versions`` and ``symbolic.limits``: the C
 every check runs under, which can only turn a check into *unknown*):
 
 ``conventions`` (terms whose SymPy value is a convention: a derivative at a kink, a reversed
-or non-integer range; a fact holding one is unknown) · ``verdict`` (``Verdict``, the minting
-door) · ``fact``
+or non-integer range, an integral with parameters over a pole, a limit at a parameter of a
+jump; a fact holding one is unknown) · ``verdict`` (``Verdict``, the minting door)
 · ``logic`` (``ForAll``/``Exists``, sets, ``sympy_value``) · ``inputs`` (what the kernel reads)
 · ``float_blind`` (closed numbers whose sign SymPy judges by a float) · ``huge_powers`` ·
-``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
+``valueless`` (closed terms without a value, ``Γ(0)``, ``log 0``: a fact holding one is
+unknown) · ``fact`` · ``special`` · ``intervals`` (enclosures) · ``interval_checks`` (signs,
 comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) · ``points``
 (``counterexample``) · ``sympy_checks`` (``check_equal``, ``zero_verdict``) · ``domain_checks``
 (``check_zero_on``, ``check_identity``) · ``homogeneity`` · ``matrices`` · ``admitted`` ·

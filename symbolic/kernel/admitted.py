@@ -12,11 +12,14 @@
 from __future__ import annotations
 
 import sympy
+from mpmath import iv
 
 from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, fixed_names
 from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.interval_checks import certified_sign
+from symbolic.kernel.intervals import START_BITS, CannotEnclose, enclose
 from symbolic.kernel.logic import ForAll, domain_text, set_text, symbol_set
-from symbolic.kernel.membership import unmet
+from symbolic.kernel.membership import member, unmet
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 
 
@@ -28,6 +31,8 @@ def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
     if name in value.free_symbols:
         raise ValueError(f"define({name}, …): the name occurs in its own value")
     missing = unmet(value, name)  # c > 0 defined as −1 would prove anything
+    if name.assumptions0 in ({}, {"commutative": True}) and not _real(value):
+        missing = ["real"]  # a symbol declared nothing is real to the kernel (Z3 reads c² ≥ 0)
     if missing:
         raise ValueError(f"define({name}, …): the value is not decided to be {missing[0]}")
     formula = sympy.Eq(name, value, evaluate=False)
@@ -36,6 +41,58 @@ def define(name: sympy.Symbol, value: sympy.Basic) -> Fact:
         _verdict(PROVED, "definition", "a definition (a fresh name), not a checked statement"),
         kind=DEFINITION,
     )
+
+
+def _real(value: sympy.Basic) -> bool:
+    """Is ``value`` a real number wherever it is defined, for every value of its symbols? By
+    SymPy's assumptions, an enclosure (a closed value: only a finite real number has one), or
+    its form: sums, products, integer powers and powers of a positive base, ``exp``, ``pFq``
+    with p ≤ q and integrals of a real integrand over real bounds, of real terms."""
+    if member(value, sympy.S.Reals):
+        return True
+    if not value.free_symbols and certified_sign(value)[0] is not None:
+        return True
+    return _real_form(value)
+
+
+def _real_form(e: sympy.Basic) -> bool:
+    if isinstance(e, (sympy.Add, sympy.Mul, sympy.exp)):
+        return all(_real_form(a) for a in e.args)
+    if isinstance(e, sympy.Pow):
+        power = e.exp.is_integer or (e.base.is_positive and e.exp.is_extended_real)
+        return bool(power) and _real_form(e.base) and _real_form(e.exp)
+    if isinstance(e, sympy.hyper) and len(e.ap) <= len(e.bq):  # entire in z, real coefficients
+        return all(_real_form(a) for a in (*e.ap, *e.bq, e.argument))
+    if isinstance(e, sympy.Integral) and len(e.limits) == 1 and len(e.limits[0]) == 3:
+        var, lo, hi = e.limits[0]
+        if not (lo.is_extended_real and hi.is_extended_real):
+            return False
+        return bool(e.function.is_extended_real) or _real_on(e.function, var, lo, hi)
+    return member(e, sympy.S.Reals)
+
+
+def _real_on(f: sympy.Basic, var: sympy.Symbol, lo: sympy.Basic, hi: sympy.Basic) -> bool:
+    """Is ``f`` real for every ``var`` in ``[lo, hi]`` (closed bounds)? Its form, with the base of
+    each non-integer power enclosed over the range at or above 0."""
+    if f.free_symbols - {var} or lo.free_symbols or hi.free_symbols:
+        return False
+    try:
+        a, b = enclose(lo), enclose(hi)
+        return bool(a.b <= b.a) and _real_over(f, var, iv.mpf([a.a, b.b]))
+    except (CannotEnclose, ValueError, TypeError):
+        return False
+
+
+def _real_over(e: sympy.Basic, var: sympy.Symbol, box) -> bool:
+    if not e.has(var):
+        return _real(e)
+    if e == var or isinstance(e, (sympy.Add, sympy.Mul, sympy.exp)):
+        return all(_real_over(a, var, box) for a in e.args)
+    if isinstance(e, sympy.Pow) and not e.exp.has(var) and _real(e.exp):
+        if not e.exp.is_integer and not enclose(e.base, START_BITS, {var: box}).a >= 0:
+            return False
+        return _real_over(e.base, var, box)
+    return False
 
 
 ASSUMED = sympy.Function("assumed")  # the formula of an assumption stated only in words

@@ -14,9 +14,14 @@ fact is made through ``fact._fact``, which leaves a fact whose formula holds one
   1), and sums ``k = 1/2, 3/2, …`` over a non-integer range;
 * a ``Sum`` or ``Product`` over an infinite range whose terms hold a free symbol: whether it
   converges depends on that symbol, and SymPy's value of a divergent series is a convention
-  (an infinite sum or product of numbers is decided by its value, or left undecided).
+  (an infinite sum or product of numbers is decided by its value, or left undecided);
+* an ``Integral`` with parameters (a symbol in a bound or in the integrand) over an infinite
+  range, or of an integrand that is not continuous for every value of them: SymPy integrates
+  ``1/x`` from 1 to ``y`` to ``log y`` also for ``y < 0``, where the range holds the pole;
+* a ``Limit`` with parameters of a term with a jump: SymPy puts the point in
+  (``lim_{x→y⁺} sign x = sign y``, false at ``y = 0``).
 
-A derivative, sum or product of the plain kind is read as SymPy reads it.
+A derivative, sum, product, integral or limit of the plain kind is read as SymPy reads it.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ def convention_of(formula: sympy.Basic) -> str | None:
     """Why ``formula``'s meaning rests on a SymPy convention (a derivative at a kink, a reversed
     or non-integer range, an infinite sum or product with parameters), or None."""
     if not isinstance(formula, sympy.Basic) or not formula.has(
-        sympy.Derivative, sympy.Sum, sympy.Product
+        sympy.Derivative, sympy.Sum, sympy.Product, sympy.Integral, sympy.Limit
     ):
         return None
     try:
@@ -60,6 +65,10 @@ def convention_of(formula: sympy.Basic) -> str | None:
                 _derivative(node)
             elif isinstance(node, (sympy.Sum, sympy.Product)):
                 _bounds(node)
+            elif isinstance(node, sympy.Integral):
+                _integral(node)
+            elif isinstance(node, sympy.Limit):
+                _limit(node)
     except _Convention as exc:
         return str(exc)
     return None
@@ -153,6 +162,71 @@ def _bounds(node: sympy.Sum | sympy.Product) -> None:
                 "declare the bounds so that the range is never reversed (e.g. n "
                 "nonnegative=True)"
             )
+
+
+# Integrands continuous in every variable, for every value of every symbol: built from these.
+_CONTINUOUS = (
+    sympy.Add,
+    sympy.Mul,
+    sympy.exp,
+    sympy.sin,
+    sympy.cos,
+    sympy.sinh,
+    sympy.cosh,
+    sympy.tanh,
+    sympy.atan,
+    sympy.erf,
+    sympy.erfc,
+    sympy.Abs,
+    sympy.Max,
+    sympy.Min,
+)
+
+
+def _integral(node: sympy.Integral) -> None:
+    """An integral with parameters (a symbol in a bound, or in the integrand besides its
+    variables) is read as SymPy reads it only over finite bounds of a continuous integrand: SymPy
+    integrates ``1/x`` from 1 to ``y`` to ``log(y)``, also for ``y < 0``, where the range holds
+    the pole and the integral has no value; ``∫₀^∞ e^{−yx}`` converges for ``y > 0`` alone."""
+    variables = set(node.variables)
+    bounds = [b for limit in node.limits for b in limit[1:]]
+    parameters = (node.function.free_symbols - variables) | set().union(
+        *(b.free_symbols for b in bounds)
+    )
+    if not parameters:
+        return
+    if len(bounds) != 2 * len(node.limits) or any(b.is_finite is not True for b in bounds):
+        raise _Convention(
+            f"{_short(node)} has parameters {', '.join(sorted(map(str, parameters)))} and a "
+            "bound not known finite: whether it converges depends on them"
+        )
+    for sub in sympy.preorder_traversal(node.function):
+        if sub.is_Atom:
+            continue
+        power = isinstance(sub, sympy.Pow) and sub.exp.is_integer and sub.exp.is_nonnegative
+        if not (power or isinstance(sub, _CONTINUOUS)):
+            raise _Convention(
+                f"{_short(node)} has parameters {', '.join(sorted(map(str, parameters)))} and "
+                f"an integrand with {type(sub).__name__}, which may have a pole or no real "
+                "value inside the range for some of them (SymPy integrates 1/x from 1 to y to "
+                "log(y), also for y < 0): state it for numbers, or for a continuous integrand"
+            )
+
+
+def _limit(node: sympy.Limit) -> None:
+    """A limit with parameters (at a point ``y``, or of a term in ``y``) of a term with a jump:
+    SymPy puts the point in (``lim_{x→y⁺} sign(x)`` is ``sign(y)``, 0 at ``y = 0``, where the
+    limit is 1)."""
+    parameters = node.free_symbols
+    kinked = next(
+        (s for s in sympy.preorder_traversal(node.args[0]) if isinstance(s, KINKED)), None
+    )
+    if parameters and kinked is not None:
+        raise _Convention(
+            f"{_short(node)} has parameters {', '.join(sorted(map(str, parameters)))} and "
+            f"{type(kinked).__name__}, which jumps: SymPy puts the point in (the limit of sign(x) "
+            "at y from the right is sign(y), 0 at y = 0, where it is 1): state it for numbers"
+        )
 
 
 def _short(node: sympy.Basic) -> str:

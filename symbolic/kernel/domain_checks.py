@@ -14,7 +14,8 @@ from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.float_blind import float_blind_risk, signs_for_numbers
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import certified_sign
-from symbolic.kernel.logic import ForAll, equation
+from symbolic.kernel.logic import ForAll, domain_text, equation, exact_set
+from symbolic.kernel.points import in_domain
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _short,
@@ -84,12 +85,13 @@ def check_zero_on(
         )
     domain = _without(domain, singular)
     formula = ForAll((var,), equation(expr, 0), domain=domain)
+    ranged = _ranged(var, domain)
     verdict = zero_verdict(expr, timeout_s)
     if verdict.status != UNKNOWN or not expr.has(*BRANCH_HEADS):
-        if verdict.status == REFUTED and domain.is_empty:
+        if verdict.status == REFUTED and ranged is not None and ranged.is_empty:
             verdict = _verdict(PROVED, "sympy", "the domain is empty")
         elif verdict.status == REFUTED and not (
-            domain.is_empty is False and var not in expr.free_symbols
+            ranged is not None and ranged.is_empty is False and var not in expr.free_symbols
         ):  # a refutation needs a point: a nonzero constant on a domain known to have one
             verdict = _revise(
                 verdict,
@@ -97,10 +99,35 @@ def check_zero_on(
                 reason="refuted only where the domain "
                 "is known to be nonempty and the value constant",
             )
-        return _fact(formula, verdict)
+        return _fact(formula, verdict, domain=_free_domain(formula))
     if float_blind_risk(expr):  # SymPy's split would take c's branch by its float sign
-        return _fact(formula, _float_blind_split(expr, var, domain, timeout_s))
-    return _fact(formula, _split_verdict(expr, var, domain, timeout_s))
+        verdict = _float_blind_split(expr, var, domain, timeout_s)
+    else:
+        verdict = _split_verdict(expr, var, domain, timeout_s)
+    return _fact(formula, verdict, domain=_free_domain(formula))
+
+
+def _free_domain(formula: sympy.Basic) -> tuple[str, ...]:
+    """The sets of the formula's free symbols (``p ∈ (0, ∞)``), shown beside it: ``|p| − p = 0``
+    holds for a positive p only."""
+    free = sorted((s for s in formula.free_symbols if isinstance(s, sympy.Symbol)), key=str)
+    return tuple(d for d in map(domain_text, free) if d is not None)
+
+
+def _ranged(var: sympy.Symbol, domain: sympy.Set) -> sympy.Set | None:
+    """What ``∀ var ∈ domain`` ranges over: ``domain`` ∩ the set ``var``'s own assumptions give
+    (``∀ n ∈ [1/4, 3/4] ∩ ℤ`` over no point, ``∀ p ∈ [−1, 0] ∩ (0, ∞)`` neither); None when
+    those assumptions are no set (odd, prime, ...) and ``domain`` is no finite set whose points
+    are each decided: then no point of it is known."""
+    own = exact_set(var)
+    if own is None:  # a finite domain: its points judged one by one
+        if not isinstance(domain, sympy.FiniteSet):
+            return None
+        inside = {q: in_domain(var, q) for q in domain}
+        return (
+            None if None in inside.values() else sympy.FiniteSet(*(q for q in domain if inside[q]))
+        )
+    return domain if own == sympy.S.Reals else domain.intersect(own)
 
 
 def _float_blind_split(expr, var, domain, timeout_s) -> Verdict:
@@ -124,7 +151,13 @@ SPLIT_ERRORS = (BudgetExceeded, NotImplementedError, TypeError, ValueError, Attr
 
 
 def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
+    """``expr = 0`` on ``domain`` (∩ ``var``'s own set), branch by branch. A branch condition
+    is a set of ``var`` only when ``var`` is its one symbol: one on another symbol (``y ≥ 0``
+    in ``|y|``) says nothing of where ``var`` lies, and the split is not decided."""
     clock = Clock(SPLIT_TIMEOUT_S, "sympy")
+    ranged = _ranged(var, domain)
+    if ranged is not None:
+        domain = ranged
     try:
         with deadline(clock.limit) as dl:
             folded = sympy.piecewise_fold(expr.rewrite(sympy.Piecewise))
@@ -132,6 +165,10 @@ def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
                 branches = list(folded.args)
             else:
                 branches = [(folded, sympy.true)]
+            other = set().union(*(c.free_symbols for _, c in branches)) - {var}
+            if other:
+                reason = f"a branch condition on {', '.join(sorted(map(str, other)))}, not {var}"
+                return clock.verdict(UNKNOWN, reason, backend="", timeout_s=None)
             verdicts = []
             covered: sympy.Set = sympy.EmptySet
             for value, cond in branches:  # first match wins: a branch owns what is left
@@ -141,6 +178,8 @@ def _split_verdict(expr, var, domain, timeout_s) -> Verdict:
                 if not region.is_empty:
                     verdicts.append(_branch_verdict(value, var, region, timeout_s))
             result = combine(verdicts, "branch")
+            if result.status == REFUTED and ranged is None:  # no point of var's set is known
+                result = _revise(result, status=UNKNOWN, reason="a branch on a set not known")
     except (*SPLIT_ERRORS, RecursionError) as exc:
         reason = f"piecewise split failed: {type(exc).__name__}"
         return clock.verdict(UNKNOWN, reason, backend="", timeout_s=None)
@@ -239,4 +278,5 @@ def check_identity(
             status=UNKNOWN,
             reason="a case was refuted without a point; use counterexample()",
         )
-    return _fact(ForAll((var,), equation(lhs, rhs), domain=domain), verdict, parts=parts)
+    formula = ForAll((var,), equation(lhs, rhs), domain=domain)
+    return _fact(formula, verdict, parts=parts, domain=_free_domain(formula))

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import sympy
 
 from symbolic.kernel.conventions import convention_of
+from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import (
     PROVED,
     REFUTED,
@@ -146,9 +147,10 @@ def fixed_names(fact: Fact) -> frozenset:
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     """A fact, minted. A checked one whose formula rests on a SymPy convention (a derivative at
     a kink, a reversed or non-integer range, an infinite sum with parameters: ``conventions``)
-    is unknown, whatever its checker found."""
+    or holds a closed term without a value (``Γ(0)``, ``log 0``: ``valueless``) is unknown,
+    whatever its checker found."""
     if verdict.status != UNKNOWN and kw.get("kind", CHECKED) == CHECKED:
-        why = convention_of(formula)
+        why = convention_of(formula) or pole_reason(formula)
         if why is not None:
             verdict = _revise(
                 verdict, status=UNKNOWN, reason=f"undecided: {why}", witness=(), certificate=""

@@ -135,6 +135,9 @@ _FUNCS = {
 }
 
 
+_CONSTANTS = {sympy.EulerGamma: "euler", sympy.Catalan: "catalan", sympy.GoldenRatio: "phi"}
+
+
 def _enclose(expr: sympy.Expr, env: Mapping, bits: int):
     if expr in env:
         return env[expr]
@@ -146,6 +149,8 @@ def _enclose(expr: sympy.Expr, env: Mapping, bits: int):
         return iv.pi
     if expr is sympy.E:
         return iv.e
+    if expr in _CONSTANTS:  # mpmath's iv rounds its constants outward at iv.prec
+        return getattr(iv, _CONSTANTS[expr])
     if expr.is_Float:
         p, q = to_rational(expr._mpf_)  # a binary float is an exact rational: every bit of
         return iv.mpf(p) / iv.mpf(q)  # it (mpmath.mpf would round to mpmath.mp's 53 bits)

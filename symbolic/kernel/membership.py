@@ -8,18 +8,24 @@ symbols) by a sign certified exactly or by intervals, never SymPy's working-prec
 
 from __future__ import annotations
 
+import mpmath
 import sympy
 
 from symbolic.kernel.float_blind import has_closed_irrational, with_signs_for_numbers
 from symbolic.kernel.interval_checks import certified_sign
+from symbolic.kernel.intervals import CannotEnclose, enclose
 from symbolic.kernel.logic import symbol_set, sympy_value
+
+# What SymPy's assumptions raise at a pole: cot(0) is evaluated (mpmath divides by 0), csc(0)
+# reaches a method Zero lacks (AttributeError): undecided, never a traceback.
+ASSUMPTION_ERRORS = (ArithmeticError, AttributeError, TypeError, ValueError)
 
 
 def member(term: sympy.Basic, s: sympy.Set) -> bool:
     """Is ``term`` in ``s`` for every value of its symbols? Decided from SymPy's assumptions;
     False when they do not say (the instantiation is then refused)."""
     term = sympy_value(term)
-    if not (term.is_extended_real and term.is_finite):
+    if not _real_and_finite(term):
         return False
     if s == sympy.S.Reals:
         return True
@@ -46,6 +52,26 @@ def member(term: sympy.Basic, s: sympy.Set) -> bool:
     return False
 
 
+def _real_and_finite(term: sympy.Basic) -> bool:
+    """A finite real for every value of its symbols? A number by its enclosure (only a finite
+    real has one); in a term with symbols each closed number is a symbol of its certified sign
+    first: SymPy calls ``√(log cos 10⁻⁶⁰)`` real, the logarithm's float being 0.0."""
+    if not term.free_symbols:
+        try:
+            box = enclose(term)
+        except (CannotEnclose, *ASSUMPTION_ERRORS):
+            return False
+        return bool(mpmath.isfinite(box.a) and mpmath.isfinite(box.b))
+    if has_closed_irrational(term):
+        term = with_signs_for_numbers(term, lambda c: certified_sign(c)[0])
+        if term is None or has_closed_irrational(term):
+            return False
+    try:  # SymPy's assumptions of cot(0) evaluate it: mpmath divides by 0
+        return bool(term.is_extended_real and term.is_finite)
+    except ASSUMPTION_ERRORS:
+        return False
+
+
 _SIGN_OF = {  # a sign assumption, as the certified signs of a number that have it
     "positive": (1,),
     "negative": (-1,),
@@ -61,6 +87,8 @@ def _has(term: sympy.Basic, key: str) -> bool | None:
     SymPy's working-precision guess; in a term with symbols each closed number is a symbol of
     its certified sign (``float_blind``), or undecided."""
     plain = key.removeprefix("extended_")
+    if plain in ("real", "finite"):  # never SymPy's guess on a float-blind number
+        return True if _real_and_finite(term) else None
     if plain in _SIGN_OF and not term.free_symbols:
         sign, _ = certified_sign(term)
         return None if sign is None else sign in _SIGN_OF[plain]
@@ -68,7 +96,10 @@ def _has(term: sympy.Basic, key: str) -> bool | None:
         term = with_signs_for_numbers(term, lambda c: certified_sign(c)[0])
         if term is None or has_closed_irrational(term):
             return None
-    return getattr(term, f"is_{key}", None)
+    try:
+        return getattr(term, f"is_{key}", None)
+    except ASSUMPTION_ERRORS:  # an assumption SymPy derives by evaluating a pole (cot 0)
+        return None
 
 
 def unmet(term: sympy.Basic, v: sympy.Symbol) -> list[str]:

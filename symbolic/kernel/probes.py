@@ -185,7 +185,11 @@ def _zero_doubted(expr: sympy.Expr) -> str | None:
             RecursionError,
         ):
             continue
-        if value.is_Number and value.is_real is not False and abs(value) > DOUBT_BELOW:
+        if not point and value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+            return f"SymPy rewrote it to 0, but the number has no value ({sympy.sstr(value)})"
+        if not (value.is_Number and value.is_finite):  # no value at this point: no evidence
+            continue
+        if value.is_real is not False and abs(value) > DOUBT_BELOW:
             where = ", ".join(f"{k} = {v}" for k, v in point.items()) or "the number"
             shown = sympy.sstr(sympy.N(value, 4))
             return f"SymPy rewrote it to 0, but at {where} it is {shown} ({DOUBT_DIGITS} digits)"

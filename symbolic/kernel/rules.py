@@ -62,6 +62,7 @@ from symbolic.kernel.logic import (
     sympy_value,
 )
 from symbolic.kernel.membership import member, satisfies
+from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
 
 
@@ -101,6 +102,9 @@ def _conclude(
     except InvalidArgument as exc:
         raise RuleError(str(exc)) from None
     undecided = _divisors_certified(rule, formula, *(p.formula for p in premises))
+    pole = pole_reason(formula) if rule in _PUTS_TERMS else None
+    if pole is not None and not any(pole_reason(p.formula) for p in premises):
+        raise RuleError(f"{rule}: {pole}, so it claims nothing (x·Γ(x) = Γ(x + 1) at x := 0)")
     if undecided is not None:
         verdict = _verdict(UNKNOWN, "rule", undecided, seconds=seconds)
     elif all(_holds(p) for p in premises):
@@ -186,6 +190,20 @@ def _bound(node: sympy.Basic) -> set:
     return set(getattr(node, "bound_symbols", ()) or ())
 
 
+def _not_rebound(body: sympy.Basic, replaced, what: str) -> None:
+    """Refused when a binder inside ``body`` binds a symbol being replaced: there the symbol is
+    another variable (``∃x`` inside ``∀x: …``, a sum over the defined name), and a replacement
+    would reach into it (``∃x: x ≠ y`` at x := y became ``∃y: y ≠ y``)."""
+    replaced = set(replaced)
+    for node in sympy.preorder_traversal(body):
+        rebound = _bound(node) & replaced
+        if rebound:
+            raise RuleError(
+                f"{what}: {', '.join(sorted(map(str, rebound)))} is bound again inside the "
+                "formula (another variable of the same name there); rename that bound variable"
+            )
+
+
 def _replace(
     context: sympy.Lambda, value: sympy.Basic, what: str, indices: bool = False
 ) -> sympy.Basic:
@@ -196,6 +214,7 @@ def _replace(
     hole, body = context.variables[0], context.expr
     if not body.has(hole):
         raise RuleError(f"{what}: the hole {hole} does not occur in the context")
+    _not_rebound(body, (hole,), what)
     free = value.free_symbols
     for node in sympy.preorder_traversal(body):
         if not (node.has(hole) and _bound(node) & free):
@@ -243,7 +262,24 @@ def cong_in_sums(fact: Fact, context: sympy.Lambda) -> Fact:
         _not_defined(fact, bound & fact.formula.free_symbols, "cong_in_sums")  # is no index
     lhs = _replace(context, eq.lhs, "cong_in_sums", indices=True)
     rhs = _replace(context, eq.rhs, "cong_in_sums", indices=True)
+    if isinstance(context, sympy.Lambda):
+        _no_condition_on(fact, bound & fact.formula.free_symbols)
     return _conclude("cong", equation(lhs, rhs), (fact,), detail=context)
+
+
+def _no_condition_on(fact: Fact, indices: set) -> None:
+    """A sum runs over every integer value of its index: a premise that holds only under a
+    condition (``x ≠ 0``, from a denominator) does not hold term by term when the index is
+    captured (``pw(x) = 0`` where x ≠ 0 gave Σ_{x=−1}^{1} pw(x) = 0, though pw(0) = 1). Refused
+    when the premise carries a condition and captures an index, or divides by a captured one."""
+    if not indices:
+        return
+    own = [d for d in denominators(fact.formula) if d.free_symbols & indices]
+    if own or extra_conditions(fact, own_denominators=True):
+        raise RuleError(
+            "cong_in_sums: the premise holds under a condition (a denominator nonzero) and "
+            f"the sum's index {', '.join(sorted(map(str, indices)))} takes every integer value"
+        )
 
 
 def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
@@ -253,6 +289,7 @@ def unfold(definition: Fact, expr: sympy.Basic) -> Fact:
         raise RuleError("unfold: the premise must be a definition (symbolic.kernel.define)")
     if not expr.has(eq.lhs):
         raise RuleError(f"unfold: {eq.lhs} does not occur in {sympy.sstr(expr)[:60]}")
+    _not_rebound(expr, (eq.lhs,), "unfold")
     _replace(sympy.Lambda(eq.lhs, expr), eq.rhs, "unfold")  # no binder captures the value
     return _conclude(
         "unfold", equation(expr, _substitute(expr, {eq.lhs: eq.rhs})), (definition,), detail=expr
@@ -326,6 +363,10 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
     if not isinstance(f, ForAll):
         _not_defined(fact, substitution, "inst")
     for v, t in substitution.items():
+        try:  # a term is read as a checker's input is, before its set is asked
+            admitted_input(sympy_value(t), "inst")
+        except InvalidArgument as exc:
+            raise RuleError(str(exc)) from None
         if v not in ranges:
             raise RuleError(f"inst: {v} is not a variable of {sympy.sstr(f)[:60]}")
         if not (member(t, ranges[v]) and satisfies(t, v)):
@@ -333,6 +374,7 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
                 f"inst: cannot decide that {sympy.sstr(t)[:40]} lies in the set of "
                 f"{v}; declare its symbols' assumptions (e.g. positive=True)"
             )
+    _not_rebound(body, substitution, "inst")
     captured = {s for t in substitution.values() for s in sympy_value(t).free_symbols}
     for node in sympy.preorder_traversal(body):
         if any(node.has(v) for v in substitution) and _bound(node) & captured:

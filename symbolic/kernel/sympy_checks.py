@@ -21,6 +21,8 @@ context's SymPy time limit (``symbolic.limits``).
 
 from __future__ import annotations
 
+import functools
+
 import sympy
 
 from symbolic.kernel.branches import assumed_sign, at, resolve_closed_branches
@@ -46,6 +48,7 @@ from symbolic.kernel.probes import (
     _zero_doubted,
 )
 from symbolic.kernel.trusted_forms import rewrite_trusted, sign_trusted
+from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import (
     PROVED,
     REFUTED,
@@ -99,6 +102,8 @@ def _special_cancel(expr: sympy.Expr) -> sympy.Expr:
     special = expr.has(sympy.hyper)
     if not (special or expr.has(*_COMBINATORIAL)):
         return expr
+    if special:
+        _hyperexpand_tables()
     try:
         with deadline(EXP_CANCEL_S):
             if special:
@@ -108,7 +113,18 @@ def _special_cancel(expr: sympy.Expr) -> sympy.Expr:
         return expr
 
 
+@functools.cache
+def _hyperexpand_tables() -> None:
+    """SymPy builds ``hyperexpand``'s table of formulas on its first call (~0.2 s of CPU): built
+    once, outside the quick try's budget, which would otherwise depend on what ran before."""
+    sympy.hyperexpand(sympy.hyper((), (sympy.Rational(3, 2),), sympy.Symbol("z")))
+
+
 QUICK_TRIES = (_exp_cancel, _special_cancel)  # their forms are not handed on to simplify
+# What a rewrite may raise: NotImplementedError (SymPy's limit of x**y at 0, ...),
+# ArithmeticError (mpmath's own pole, cot 0, inside an evaluation), ...
+REWRITE_ERRORS = (RecursionError, MemoryError, OverflowError, TypeError, ValueError)
+REWRITE_ERRORS += (AttributeError, NotImplementedError, ArithmeticError)
 
 
 def _zero_form(expr: sympy.Expr, probe=None) -> tuple[sympy.Expr, Verdict | None]:
@@ -161,6 +177,9 @@ def zero_verdict(
         expr = as_input(expr)
     except ValueError as exc:  # nan, zoo: an undefined value is no identity
         return _verdict(UNKNOWN, "sympy", f"not a defined value: {exc}", backend=clock.backend)
+    pole = pole_reason(expr)  # Γ(0) − Γ(0): SymPy cancels it, but it is defined nowhere
+    if pole is not None:
+        return _verdict(UNKNOWN, "sympy", pole, backend=clock.backend)
     huge = has_huge_power(expr)
     if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
         nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
@@ -185,15 +204,7 @@ def zero_verdict(
             closed = reduced.is_number and not reduced.free_symbols
     except BudgetExceeded as exc:
         return clock.verdict(UNKNOWN, f"simplification undecided: {exc}")
-    except (
-        RecursionError,
-        MemoryError,
-        OverflowError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        NotImplementedError,  # SymPy's limit of x**y at 0, ...
-    ) as e:
+    except REWRITE_ERRORS as e:
         return clock.verdict(UNKNOWN, f"simplification failed: {type(e).__name__}")
     elapsed = clock.elapsed
     if dl.expired:
@@ -280,7 +291,7 @@ def _domain(expr: sympy.Basic) -> tuple[str, ...]:
     claimed only where it is defined."""
     out = []
     for s in sorted(getattr(expr, "free_symbols", set()), key=str):
-        if isinstance(s, sympy.Symbol) and not isinstance(s, sympy.Dummy):
+        if isinstance(s, sympy.Symbol):  # a Dummy too: |d| = d holds for a positive d only
             shown = domain_text(s)
             if shown is not None:
                 out.append(shown)
@@ -296,6 +307,9 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
         return check_matrix_equal(lhs, rhs, timeout_s)
     formula = equation(lhs, rhs)
     clock = Clock(timeout_s, "sympy")
+    pole = pole_reason(lhs, rhs)
+    if pole is not None:
+        return _fact(formula, clock.verdict(UNKNOWN, pole), domain=_domain(formula))
     try:
         with deadline(clock.limit):  # building lhs − rhs is evaluation too
             diff = difference(lhs, rhs)

@@ -14,7 +14,7 @@ import sympy
 import z3
 
 from symbolic.kernel.logic import Exists, ForAll
-from symbolic.kernel.z3_translate import MAX_Z3_POWER, Untranslatable
+from symbolic.kernel.z3_translate import MAX_Z3_POWER, Untranslatable, quantifier_key
 
 _BINARY = {
     z3.Z3_OP_EQ: lambda a, b: sympy.Eq(a, b, evaluate=False),
@@ -73,7 +73,9 @@ def to_sympy(
     value), ``ToInt`` is ``floor``; anything else without a faithful counterpart (integer
     division, ``mod``, other sorts, algebraic numbers) is refused (``Untranslatable``)."""
     if z3.is_quantifier(e):
-        made = tr.quantifiers.get(e.get_id()) if tr is not None else None
+        made = None
+        if tr is not None and (e.is_forall() or e.is_exists()):
+            made = tr.quantifiers.get(e.get_id()) or tr.quantifiers.get(quantifier_key(e))
         if made is not None:
             variables, domain, guarded = made
             inner = tuple(reversed(variables)) + bound

@@ -201,6 +201,7 @@ class Translator:
         else:
             q = z3.Exists(consts, z3.And(*guards, body) if guards else body)
         self.quantifiers[q.get_id()] = (e.variables, e.domain, bool(guards))
+        self.quantifiers[quantifier_key(q)] = self.quantifiers[q.get_id()]
         return q
 
     def _triggers(self, e, inner) -> list:
@@ -295,6 +296,13 @@ class Translator:
             f = z3.Function(self._fresh(cls.__name__, cls), *([z3.RealSort()] * (len(e.args) + 1)))
             self.functions[key] = f
         return f(*[self._real(a, env, dens) for a in e.args])
+
+
+def quantifier_key(q: Any) -> tuple:
+    """A quantifier made by a ``Translator``, found again inside an enclosing one: there Z3 has
+    rebuilt it (the outer variables became bound ones), so its id is new, but its variables keep
+    their names, which the translator made unique (``_fresh``)."""
+    return (q.is_forall(), tuple(q.var_name(i) for i in range(q.num_vars())))
 
 
 def _add_new(dens: list, found: list) -> None:

@@ -331,6 +331,8 @@ class _Coefficients:
                     f"division {self.where(node)}: divide by a number or "
                     "the parameter, never by 0 or a matrix"
                 )
+            if isinstance(node.op, ast.Div):  # a pole inside the domain: undefined there
+                self.check_nonzero(node, right, "division")
             return self.bounded(node, _OPS[type(node.op)](left, right))
         raise self.checks.error(
             f"{type(node).__name__.lower()} {self.where(node)} is not "
@@ -346,6 +348,8 @@ class _Coefficients:
             )
         if base == 0 and exponent < 0:
             raise self.checks.error(f"power {self.where(node)}: 0 to a negative power")
+        if exponent.is_negative:
+            self.check_nonzero(node, base, "power")
         if not exponent.is_Integer and not (
             base.is_positive or (base.is_nonnegative and exponent > 0)
         ):
@@ -353,6 +357,16 @@ class _Coefficients:
                 f"power {self.where(node)}: a root of a base that may be negative is not "
                 "real; a reparametrisation of real weights needs a real coefficient "
                 "(declare the parameter's sign with --param, e.g. a > 0)"
+            )
+
+    def check_nonzero(self, node: ast.BinOp, divisor: sympy.Expr, what: str) -> None:
+        """A divisor must be nonzero on the whole domain as written (``cancel`` made
+        ``(a - 2)/(a**2 - 2*a)*K`` ``K/a``, proved invariant for every a > 0)."""
+        if divisor.is_zero is not False:
+            raise self.checks.error(
+                f"{what} {self.where(node)}: {sympy.sstr(divisor)[:40]} may be 0 for "
+                f"{domain_text(self.parameter)}; the transform must be defined on the whole "
+                "domain (divide by a value never 0 there, e.g. a or a**2 + 1)"
             )
 
     def bounded(self, node: ast.BinOp, value: sympy.Expr) -> sympy.Expr:

@@ -1,0 +1,71 @@
+"""Closed terms without a value: a pole, a logarithm of 0, a division by an unevaluated 0.
+
+``admitted_input`` refuses ``zoo`` and ``nan`` as written, but a term built unevaluated keeps its
+head: ``gamma(0, evaluate=False)``, ``log(0)``, ``cot(0)``, ``factorial(-1)``, ``(1 − 1)⁻¹``
+reach a checker as nodes whose value SymPy gives as ``zoo`` (or ``nan``, ``±∞``). A formula
+holding one is defined nowhere, so it claims nothing: SymPy's rewrites still cancel such a node
+against itself (``Γ(0) − Γ(0)`` to 0, ``0·Γ(0)`` to 0), and ``inst`` at a pole would prove
+``0·Γ(0) = Γ(1)`` from ``x·Γ(x) = Γ(x + 1)``. ``valueless(e)`` finds such a term: each closed
+function application or power is rebuilt with SymPy's evaluation (``huge_powers.evaluated``:
+never a power too large to compute), under a short limit; a value that is no finite number marks
+it. Not finding one proves nothing (a limit reached is no finding): it only ever vetoes.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from symbolic.kernel.huge_powers import evaluated, has_huge_power
+from symbolic.limits import BudgetExceeded, deadline
+
+VALUE_TIMEOUT_S = 0.25  # for one closed term's value
+_NO_VALUE = (sympy.S.ComplexInfinity, sympy.S.NaN, sympy.S.Infinity, sympy.S.NegativeInfinity)
+_BINDERS = (sympy.Integral, sympy.Sum, sympy.Product, sympy.Limit, sympy.Derivative, sympy.Subs)
+_SEEN: dict = {}  # closed term → has no value (bounded: cleared when full)
+_SEEN_MAX = 4096
+
+
+def valueless(*exprs: sympy.Basic) -> sympy.Basic | None:
+    """The first closed function application or power in ``exprs`` whose value is no finite
+    number (``gamma(0)``, ``log(0)``, ``(1 − 1)⁻¹``), or None."""
+    for e in exprs:
+        if not isinstance(e, sympy.Basic):
+            continue
+        for node in sympy.preorder_traversal(e):
+            if _candidate(node) and _no_value(node):
+                return node
+    return None
+
+
+def pole_reason(*exprs: sympy.Basic) -> str | None:
+    """Why a formula holding ``exprs`` claims nothing (``valueless``), or None."""
+    pole = valueless(*exprs)
+    if pole is None:
+        return None
+    return f"{sympy.sstr(pole)[:60]} has no value (a pole, log 0, a division by 0): defined nowhere"
+
+
+def _candidate(node: sympy.Basic) -> bool:
+    return (
+        isinstance(node, (sympy.Function, sympy.Pow))
+        and not node.free_symbols
+        and not node.has(*_BINDERS)
+        and not has_huge_power(node)
+    )
+
+
+def _no_value(node: sympy.Basic) -> bool:
+    known = _SEEN.get(node)
+    if known is None:
+        try:
+            with deadline(VALUE_TIMEOUT_S):
+                value = evaluated(node)
+            known = bool(value.has(*_NO_VALUE))
+        except ArithmeticError:  # ZeroDivisionError: mpmath's own pole
+            known = True
+        except (BudgetExceeded, TypeError, ValueError, AttributeError, RecursionError):
+            return False  # not decided: no veto, and asked again next time
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[node] = known
+    return known
