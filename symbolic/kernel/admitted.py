@@ -48,11 +48,11 @@ def _real(value: sympy.Basic) -> bool:
     SymPy's assumptions, an enclosure (a closed value: only a finite real number has one), or
     its form: sums, products, integer powers and powers of a positive base, ``exp``, ``pFq``
     with p ≤ q and integrals of a real integrand over real bounds, of real terms."""
+    if _real_form(value):  # first: SymPy's assumptions on a whole closed form can take long
+        return True
     if member(value, sympy.S.Reals):
         return True
-    if not value.free_symbols and certified_sign(value)[0] is not None:
-        return True
-    return _real_form(value)
+    return not value.free_symbols and certified_sign(value)[0] is not None
 
 
 def _real_form(e: sympy.Basic) -> bool:

@@ -11,7 +11,11 @@ from __future__ import annotations
 import mpmath
 import sympy
 
-from symbolic.kernel.float_blind import has_closed_irrational, with_signs_for_numbers
+from symbolic.kernel.float_blind import (
+    float_blind_risk,
+    has_closed_irrational,
+    with_signs_for_numbers,
+)
 from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.intervals import CannotEnclose, enclose
 from symbolic.kernel.logic import symbol_set, sympy_value
@@ -53,18 +57,20 @@ def member(term: sympy.Basic, s: sympy.Set) -> bool:
 
 
 def _real_and_finite(term: sympy.Basic) -> bool:
-    """A finite real for every value of its symbols? A number by its enclosure (only a finite
-    real has one); in a term with symbols each closed number is a symbol of its certified sign
-    first: SymPy calls ``√(log cos 10⁻⁶⁰)`` real, the logarithm's float being 0.0."""
-    if not term.free_symbols:
-        try:
-            box = enclose(term)
-        except (CannotEnclose, *ASSUMPTION_ERRORS):
-            return False
-        return bool(mpmath.isfinite(box.a) and mpmath.isfinite(box.b))
-    if has_closed_irrational(term):
+    """A finite real for every value of its symbols? SymPy's assumptions, except where a root,
+    a logarithm or a branch acts on a closed number whose sign SymPy takes from a float
+    (``float_blind``: it calls ``√(log cos 10⁻⁶⁰)`` real, the logarithm being 0.0 as a float):
+    such a number by its enclosure (only a finite real has one), such a term with each closed
+    number a symbol of its certified sign."""
+    if float_blind_risk(term):
+        if not term.free_symbols:
+            try:
+                box = enclose(term)
+            except (CannotEnclose, *ASSUMPTION_ERRORS):
+                return False
+            return bool(mpmath.isfinite(box.a) and mpmath.isfinite(box.b))
         term = with_signs_for_numbers(term, lambda c: certified_sign(c)[0])
-        if term is None or has_closed_irrational(term):
+        if term is None or float_blind_risk(term):
             return False
     try:  # SymPy's assumptions of cot(0) evaluate it: mpmath divides by 0
         return bool(term.is_extended_real and term.is_finite)
