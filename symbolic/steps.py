@@ -38,6 +38,7 @@ from symbolic.kernel import (
     SIMPLIFY_TIMEOUT_S,
     Z3_TIMEOUT_MS,
     CannotEnclose,
+    as_input,
     check_equal,
     check_matrix_equal,
     check_matrix_expr_equal,
@@ -129,7 +130,7 @@ def certify_nonzero(
 def certified_float(expr: sympy.Expr) -> float:
     """A float inside the certified enclosure of ``expr`` (for numeric replay), at a precision
     that makes the enclosure narrow (cancellation such as cosh(80)² − sinh(80)² needs bits)."""
-    expr = sympy.sympify(expr)
+    expr = as_input(expr, "expr")  # never text: sympify would parse and run it
     if expr.is_Rational:
         return float(expr)
     bits = 128
@@ -148,7 +149,7 @@ def certified_float(expr: sympy.Expr) -> float:
 
 def certified_sign(expr: sympy.Expr) -> int | None:
     """The sign (−1, 0, 1) of a closed expression, exactly or by intervals; None if undecided."""
-    expr = sympy.sympify(expr)
+    expr = as_input(expr, "expr")  # never text: sympify would parse and run it
     if expr.is_Rational:
         return int(expr.p > 0) - int(expr.p < 0)
     try:

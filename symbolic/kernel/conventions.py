@@ -18,8 +18,10 @@ fact is made through ``fact._fact``, which leaves a fact whose formula holds one
 * an ``Integral`` with parameters (a symbol in a bound or in the integrand) over an infinite
   range, or of an integrand that is not continuous for every value of them: SymPy integrates
   ``1/x`` from 1 to ``y`` to ``log y`` also for ``y < 0``, where the range holds the pole;
-* a ``Limit`` with parameters of a term with a jump: SymPy puts the point in
-  (``lim_{x→y⁺} sign x = sign y``, false at ``y = 0``).
+* a ``Limit`` with parameters of a term with a kink or a jump: SymPy puts the point in
+  (``lim_{x→y⁺} sign x = sign y``, false at ``y = 0``); a ``Limit`` of a term that jumps
+  (``sign``, ``H``, ``floor``, ``Piecewise``, ...), even at a number: SymPy takes the branch
+  holding the point (``lim_{x→1⁻}`` of ``1 if x < 1 else 2`` is 2 to SymPy).
 
 A derivative, sum, product, integral or limit of the plain kind is read as SymPy reads it.
 """
@@ -213,19 +215,35 @@ def _integral(node: sympy.Integral) -> None:
             )
 
 
+# The kinked heads that jump (|·|, max, min, re, im and conjugate are continuous).
+JUMPING = tuple(
+    h
+    for h in KINKED
+    if h not in (sympy.Max, sympy.Min, sympy.Abs, sympy.re, sympy.im) and h is not sympy.conjugate
+)
+
+
 def _limit(node: sympy.Limit) -> None:
-    """A limit with parameters (at a point ``y``, or of a term in ``y``) of a term with a jump:
-    SymPy puts the point in (``lim_{x→y⁺} sign(x)`` is ``sign(y)``, 0 at ``y = 0``, where the
-    limit is 1)."""
+    """A limit with parameters (at a point ``y``, or of a term in ``y``) of a term with a kink
+    or a jump: SymPy puts the point in (``lim_{x→y⁺} sign x`` is ``sign(y)``, 0 at ``y = 0``,
+    where the limit is 1). A limit of a term that jumps, even at a number: SymPy takes the
+    branch holding the point, or a head's value there (``lim_{x→1⁻}`` of ``1 if x < 1 else 2``
+    is 2 to SymPy, and ``lim_{x→0⁺} H(sin πx)`` is H(0) = 1/2, where both are 1)."""
     parameters = node.free_symbols
-    kinked = next(
-        (s for s in sympy.preorder_traversal(node.args[0]) if isinstance(s, KINKED)), None
-    )
+    term = node.args[0]
+    kinked = next((s for s in sympy.preorder_traversal(term) if isinstance(s, KINKED)), None)
     if parameters and kinked is not None:
         raise _Convention(
             f"{_short(node)} has parameters {', '.join(sorted(map(str, parameters)))} and "
             f"{type(kinked).__name__}, which jumps: SymPy puts the point in (the limit of sign(x) "
             "at y from the right is sign(y), 0 at y = 0, where it is 1): state it for numbers"
+        )
+    jump = next((s for s in sympy.preorder_traversal(term) if isinstance(s, JUMPING)), None)
+    if jump is not None:
+        raise _Convention(
+            f"{_short(node)} is a limit of {type(jump).__name__}, which jumps: SymPy takes the "
+            "branch or the value at the point (the limit of 1 if x < 1 else 2 at 1 from the "
+            "left is 2 to SymPy, where it is 1): state the limit of each branch"
         )
 
 

@@ -105,6 +105,27 @@ def conjunction(*formulas: sympy.Basic) -> sympy.Basic:
     return held
 
 
+def _bound_symbols(variables: object) -> list[sympy.Symbol]:
+    """A quantifier's variables: one symbol, or an iterable of symbols — never text
+    (``sympy.Tuple`` would ``sympify`` a string, parsing and evaluating it)."""
+    if isinstance(variables, sympy.Symbol):
+        return [variables]
+    text_or_term = isinstance(variables, (str, bytes, sympy.Basic))
+    if not isinstance(variables, sympy.Tuple) and (
+        text_or_term or not isinstance(variables, Iterable)
+    ):
+        raise InvalidArgument(
+            f"{variables!r:.60}: a quantifier binds a symbol or a tuple of symbols"
+        )
+    out = list(variables)
+    bad = next((v for v in out if not isinstance(v, sympy.Symbol)), None)
+    if bad is not None:
+        raise InvalidArgument(
+            f"{bad!r:.60}: a quantifier binds SymPy symbols, never text or numbers"
+        )
+    return out
+
+
 class _Quantifier(Boolean):
     symbol_text = "?"
     symbol_latex = "?"
@@ -119,7 +140,9 @@ class _Quantifier(Boolean):
         body: sympy.Basic,
         domain: sympy.Set | sympy.Tuple | None = None,
     ):
-        variables = sympy.Tuple(*variables)
+        variables = sympy.Tuple(*_bound_symbols(variables))
+        if domain is not None and not isinstance(domain, (sympy.Set, sympy.Tuple)):
+            raise InvalidArgument(f"domain={domain!r:.60}: a quantifier's domain is a SymPy Set")
         domain = domain_of(variables) if domain is None else domain
         if isinstance(domain, sympy.Tuple) and len(domain) != len(variables):
             raise InvalidArgument(
