@@ -22,6 +22,7 @@ from symbolic.evidence.formula_reader import read_formula
 from symbolic.evidence.manifest import (
     Checks,
     manifest_formula,
+    misleading_name,
     printed_alike,
     required_checks,
     same_formula,
@@ -226,7 +227,7 @@ def node_rows(
         formula, str(node.get("kind")), str(node.get("method")), str(node.get("status")), True
     )
     nid = node["id"]
-    clash = printed_alike(formula)
+    clash = printed_alike(formula) or misleading_name(formula)
     if clash:
         return [Row(claim, nid, "formula", clash, "DISAGREES")]
     try:

@@ -13,6 +13,7 @@ from typing import Any
 
 MAX_FILE_BYTES = 8 * 2**20
 MAX_FILES = 100_000
+MAX_JSON_ITEMS = 4_000_000  # values in one JSON document (a whole project's manifest: ~300,000)
 
 
 def write_file(path: Path, data: bytes) -> None:
@@ -116,6 +117,9 @@ def read_json(data: bytes) -> Any:
     """``data`` as JSON; ``ValueError`` naming why not — also for a string holding a lone
     surrogate (the escape ``\\ud800``), which no text can be printed or written with, an
     object with one key twice, and ``NaN``/``Infinity`` (Python's extension, no JSON)."""
+    items = data.count(b",") + data.count(b"{") + data.count(b"[")  # at least the values
+    if items > MAX_JSON_ITEMS:  # 48 MB of [{}, {}, …] took 1.4 GB and 20 s to read
+        raise ValueError(f"not JSON this reader takes (more than {MAX_JSON_ITEMS} values)")
     try:
         value = json.loads(
             data.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant
@@ -139,25 +143,48 @@ def read_json(data: bytes) -> Any:
     return value
 
 
+MAX_DEPTH = 64  # folders inside folders: the export writes two levels
+
+
 def listing(root: Path, skip: Collection[str] = ()) -> tuple[dict[str, str], list[str]]:
     """Every regular file under ``root`` but those named in ``skip`` (relative path → SHA-256),
-    and every entry refused (symlinks, special files), without following links."""
-    found, refused = {}, []
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        for d in list(dirs):
-            if os.path.islink(os.path.join(folder, d)):
-                refused.append(os.path.relpath(os.path.join(folder, d), root))
-                dirs.remove(d)
-        for name in files:
-            full = os.path.join(folder, name)
-            rel = Path(os.path.relpath(full, root)).as_posix()
+    and every entry refused (symlinks, special files, a folder that cannot be read or lies
+    deeper than ``MAX_DEPTH``), without following links. Walked with a stack of its own:
+    ``os.walk`` recursed once per level (a folder 1,100 levels deep was a ``RecursionError``)
+    and skipped a folder it could not read without a word."""
+    found: dict[str, str] = {}
+    refused: list[str] = []
+    stack: list[tuple[str, int]] = [("", 0)]
+    while stack:
+        rel_dir, depth = stack.pop()
+        try:
+            with os.scandir(os.path.join(root, rel_dir) if rel_dir else root) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            refused.append(f"{rel_dir or '.'}: folder not read ({exc.strerror})")
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if depth + 1 > MAX_DEPTH:
+                    refused.append(f"{rel}: folders nested deeper than {MAX_DEPTH}")
+                else:
+                    stack.append((rel, depth + 1))
+                continue
+            if entry.is_symlink() and os.path.isdir(entry.path):
+                refused.append(rel)  # a linked folder: never walked into
+                continue
             if rel in skip:
                 continue
             if len(found) >= MAX_FILES:
                 refused.append(f"{rel} (more than {MAX_FILES} files)")
                 continue
             try:
-                found[rel] = hashlib.sha256(read_file(Path(full))).hexdigest()
+                found[rel] = hashlib.sha256(read_file(Path(entry.path))).hexdigest()
             except ValueError as exc:
                 refused.append(f"{rel}: {exc}")
     return found, refused

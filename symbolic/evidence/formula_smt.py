@@ -33,6 +33,8 @@ from sympy.core.function import AppliedUndef
 from symbolic.kernel import Exists, ForAll
 
 MAX_POWER = 32  # x**n is written as a product of n factors
+MAX_PRINTED = 4_000_000  # characters of every term printed for one obligation (the toolkit's
+# longest obligation has about 2,000)
 HEADER = (
     "; transformer-proofs: the negation of a step's formula over the reals "
     "(issue 25); unsat: the formula holds"
@@ -115,6 +117,7 @@ class _Printer:
         self.guards: list[tuple[str, frozenset]] = []  # (q ≠ 0, q's symbols) not yet placed
         self.printed: dict[str, sympy.Basic] = {}  # SMT name → the symbol it prints
         self.places: list[tuple[list[str], frozenset]] = []  # where divisors are claimed ≠ 0
+        self.spent = 0  # characters printed so far (``_spend``)
 
     def name(self, s: sympy.Symbol) -> str:
         text = s.name if not isinstance(s, sympy.Dummy) else f"{s.name}_{s.dummy_index}"
@@ -193,6 +196,9 @@ class _Printer:
     def boolean(self, f: sympy.Basic, polarity: int) -> str:
         """``f`` as SMT-LIB; ``polarity`` +1 where it is asserted (an even number of negations
         and antecedents above it), −1 under an odd number, 0 both (a ``Piecewise`` condition)."""
+        return self._spend(self._boolean(f, polarity))
+
+    def _boolean(self, f: sympy.Basic, polarity: int) -> str:
         if f is sympy.true:
             return "true"
         if f is sympy.false:
@@ -277,6 +283,21 @@ class _Printer:
         ]
 
     def term(self, e: sympy.Basic) -> str:
+        return self._spend(self._term(e))
+
+    def _spend(self, text: str) -> str:
+        """``text``, counted against ``MAX_PRINTED``: a power repeats its base's text, ``Max``
+        and ``|·|`` their arguments' (``ite``), so a formula of a few hundred characters —
+        ``|||…|x|…|||`` thirty deep, or ``((x^32)^32)^…`` — printed gigabytes."""
+        self._charge(len(text))
+        return text
+
+    def _charge(self, size: int) -> None:
+        self.spent += size
+        if self.spent > MAX_PRINTED:
+            raise Outside("an obligation too long to print")
+
+    def _term(self, e: sympy.Basic) -> str:
         if isinstance(e, sympy.Rational):
             return _num(e)
         if isinstance(e, sympy.Symbol):
@@ -295,6 +316,7 @@ class _Printer:
             if n == 0:
                 return "1.0"
             b = self.term(base)
+            self._charge(len(b) * abs(n))  # before the product is built
             power = b if abs(n) == 1 else f"(* {' '.join([b] * abs(n))})"
             if n > 0:
                 return power

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import sympy
 from sympy.core.function import AppliedUndef, UndefinedFunction
+from sympy.core.symbol import Str
 
 from symbolic.evidence.certificates import degree_form
 from symbolic.evidence.files import read_file, read_json
@@ -121,6 +122,61 @@ def manifest_formula(text: object, what: str) -> sympy.Basic:
         if isinstance(head, UndefinedFunction) and head != sympy.Function(head.__name__):
             raise UnreadableFormula(f"{what}: the function {head.__name__} has assumptions")
     return formula
+
+
+# What a formula's text prints for something that is not a name: a name printed alike makes
+# the text say another formula than the one checked (a negative symbol named "E" is proved
+# "E < 0"; a zero one named "1", "Eq(1, 0)"; a positive one named "x**2 - 10", "x**2 - 10 > 0").
+_CONSTANT_NAMES = frozenset(
+    "pi E I oo zoo nan EulerGamma GoldenRatio Catalan TribonacciConstant true false True "
+    "False None Reals Integers Naturals Naturals0 Complexes EmptySet UniversalSet".split()
+)
+_NUMBER = re.compile(r"[-+]?(\d|\.\d)")  # a name that starts as a number reads as one
+_STRUCTURE = re.compile(
+    r"\s|[=<>!&|~;:\u2190-\u21ff\u2200-\u22ff]"  # relations, connectives, ∀ ∃ ≤ ⇒ ...
+    r"|\*\*|/|[-+*](?=[^\W_]|\()"  # x**2, a/b, x-1, 2*x (K^+ and M*_{law} stay names)
+)
+_CALL = re.compile(r"([A-Za-z_]\w*)\(")
+
+
+def _printed_heads() -> frozenset:
+    from symbolic.evidence.formula_reader import NODES
+
+    extra = "sqrt tan Eq Ne Lt Gt Le Ge Matrix exp_polar re im arg floor ceiling".split()
+    return frozenset(NODES) | frozenset(extra)
+
+
+def _name_problem(name: str, function: bool = False) -> str | None:
+    if name in _CONSTANT_NAMES or _NUMBER.match(name) or _STRUCTURE.search(name):
+        return f"the name {name[:40]!r} prints as a number, a constant or a formula's structure"
+    heads = _printed_heads()
+    if function and name in heads or any(m.group(1) in heads for m in _CALL.finditer(name)):
+        return f"the name {name[:40]!r} prints as a function the formula does not apply"
+    return None
+
+
+def misleading_name(formula: sympy.Basic) -> str | None:
+    """Why a name in ``formula`` (a symbol's, an undefined function's, a matrix's) prints as
+    something else — a number, a constant, a relation, an operator between terms, a known
+    function applied — or None. The words of an assumption stated in words
+    (``assumed(Symbol(text))``) are not a name of the formula."""
+    from symbolic.kernel import ASSUMED
+
+    stack = [formula]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, AppliedUndef) and n.func == ASSUMED:
+            continue
+        if isinstance(n, AppliedUndef):
+            problem = _name_problem(n.func.__name__, function=True)
+            if problem:
+                return problem
+        if isinstance(n, (sympy.Symbol, Str)):
+            problem = _name_problem(n.name)
+            if problem:
+                return problem
+        stack += [a for a in n.args if isinstance(a, sympy.Basic)]
+    return None
 
 
 def same_formula(a: sympy.Basic, b: sympy.Basic) -> bool:

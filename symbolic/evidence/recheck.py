@@ -28,6 +28,7 @@ folder).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from symbolic.evidence.manifest import (
     MANIFEST_NAME,
     RECORD_NAME,
     manifest_formula,
+    misleading_name,
     read_manifest,
     same_formula,
 )
@@ -79,10 +81,15 @@ def recheck(
     claims = _selected(manifest["claims"], only)
     ctx = Context(root, use_cvc5, dict(manifest["files"]))
     rows = _file_rows(ctx, manifest)
+    names = Counter(str(c.get("name")) for c in manifest["claims"] if isinstance(c, dict))
+    twice = {n for n, k in names.items() if k > 1}
     for claim in claims:
         try:
             if not isinstance(claim, dict):
                 raise ValueError("a claim that is not an object")
+            if str(claim.get("name")) in twice:  # uses and rests-on rows go by name: a second
+                # claim of one name (in another module) hid the first one's admitted facts
+                raise ValueError("two claims of the export have this name")
             rows += recheck_claim(ctx, claim)
         except (UnreadableFormula, ValueError, TypeError, KeyError) as exc:
             name = claim.get("name") if isinstance(claim, dict) else "?"
@@ -151,8 +158,8 @@ def recheck_claim(ctx: Context, claim: dict) -> list[Row]:
 
 def _flatten(nodes: list, into: list[dict]) -> None:
     for node in nodes:
-        if not isinstance(node, dict) or not isinstance(node.get("id"), str):
-            raise ValueError("a step without an id")
+        if not isinstance(node, dict) or not isinstance(node.get("id"), str) or not node["id"]:
+            raise ValueError("a step without an id")  # "" is the id of a claim's own row
         _flatten(node.get("parts", []), into)  # parts before the fact that rests on them
         into.append(node)
 
@@ -173,6 +180,9 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
             problems.append("the last step's formula is not the claim's statement")
         if claim.get("statement") != sympy.sstr(stated):
             problems.append("the statement's text is not its formula")
+        misleading = misleading_name(stated)  # its text would say another formula
+        if misleading:
+            problems.append(f"the statement: {misleading}")
     for n in nodes:
         if n.get("formula") != sympy.sstr(n["_formula"]):
             problems.append(f"step {n['id']}: its text is not its formula")

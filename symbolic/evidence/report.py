@@ -40,7 +40,13 @@ class Row:
 
     @property
     def unknown(self) -> bool:
-        return self.outcome == "unknown"
+        """Undecided: ``unknown``, and a *fact* ``not re-checked`` (no engine decided it: a
+        spot check that evaluated no point — ``∫₀^y e^{x³} dx = 1`` passed with exit 0) is as
+        undecided: exit 3, never a pass. (A claim with no statement formula is ``not
+        re-checked`` at claim level only; its facts are re-checked.)"""
+        return self.outcome == "unknown" or (
+            self.outcome == "not re-checked" and self.check != "claim"
+        )
 
     def cells(self) -> tuple[str, str, str, str, str]:
         """The row as the table prints it, every cell plain text (``shown``)."""

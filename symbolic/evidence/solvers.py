@@ -14,6 +14,8 @@ solver runs unchanged.
 
 from __future__ import annotations
 
+import math
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -27,6 +29,89 @@ import z3
 CVC5_UNITS = 1_000_000  # one check from the command line
 CVC5_WALL_MS = 20_000  # a second opinion, not a proof search: past this it says unknown
 Z3_TIMEOUT_MS = 10000
+# A solver's own limits do not reach everything it does: cvc5's and Z3's rewriters fold
+# constants without looking at the clock (thirty squarings of 10 through define-fun, let or
+# equalities, ``(^ 10.0 30000000.0)``: minutes and gigabytes). So each run is a child process
+# held to HARD_FACTOR times its own limit of CPU seconds (plus HARD_SLACK_S) and
+# HARD_MEMORY more bytes of address space, and killed past them (``isolated``).
+HARD_FACTOR, HARD_SLACK_S = 1.5, 5.0
+HARD_MEMORY = 3 * 2**30
+OVER_LIMIT = "unknown: over the solver's hard limit"
+
+
+def isolated(fn, *args, cpu_s: float):
+    """``fn(*args)`` (a JSON value) computed in a forked child held to ``cpu_s`` CPU seconds
+    and ``HARD_MEMORY`` more bytes of address space, and killed at twice ``cpu_s`` of wall
+    time; None when it was killed, ran out or failed. Where ``fork`` is missing, in process."""
+    if not hasattr(os, "fork"):
+        return fn(*args)
+    import gc
+    import json
+    import resource
+    import select
+    import signal
+    import time
+
+    size = _address_space()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its own limits, the parent's timers disarmed
+        status = 1
+        try:
+            os.close(read_end)
+            gc.disable()  # a collection would touch (and copy) every page of the parent's heap
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, signal.SIG_IGN)
+            cpu = max(1, math.ceil(cpu_s))
+            limits = [(resource.RLIMIT_CPU, (cpu, cpu + 2))]
+            if size:
+                limits.append((resource.RLIMIT_AS, (size + HARD_MEMORY, size + HARD_MEMORY)))
+            for which, pair in limits:
+                try:
+                    resource.setrlimit(which, pair)
+                except (ValueError, OSError):  # a system that refuses one: the wall clock stays
+                    pass
+            data = json.dumps(fn(*args)).encode()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write_end, view) :]
+            status = 0
+        except BaseException:  # noqa: BLE001 - the parent reads no answer: None
+            pass
+        os._exit(status)
+    os.close(write_end)
+    chunks, end = [], time.monotonic() + 2 * cpu_s + HARD_SLACK_S
+    try:
+        while True:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([read_end], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                break
+            chunk = os.read(read_end, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except BaseException:  # an interrupt: the child does not outlive the question
+        os.kill(pid, signal.SIGKILL)
+        raise
+    finally:
+        os.close(read_end)
+        _, status = os.waitpid(pid, 0)
+    if status != 0:
+        return None
+    try:
+        return json.loads(b"".join(chunks).decode("utf-8"))
+    except ValueError:
+        return None
+
+
+def _address_space() -> int:
+    """This process's address space in bytes (Linux), 0 where unknown."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def z3_version() -> str:
@@ -62,10 +147,28 @@ def standalone(smt2: str, header: Sequence[str] = ()) -> str:
 
 def run_z3(text: str, timeout_ms: int = Z3_TIMEOUT_MS) -> str:
     """Z3's answer to the benchmark's ``(check-sat)`` (a fresh context, from the text alone),
-    within ``timeout_ms`` or the tighter cap of ``limits(z3_timeout_ms=...)``."""
+    within ``timeout_ms`` or the tighter cap of ``limits(z3_timeout_ms=...)`` — in a child
+    process held to hard limits (``isolated``): past them, ``unknown``."""
     from symbolic.limits import current_limits
 
-    ctx = z3.Context()
+    ms = current_limits().z3_ms(int(timeout_ms))
+    forked = hasattr(os, "fork")
+    if forked and not _SPARE:
+        _SPARE.append(z3.Context())
+    hard = HARD_FACTOR * ms / 1000 + HARD_SLACK_S
+    answer = isolated(_z3_here, text, timeout_ms, forked, cpu_s=hard)
+    return answer if isinstance(answer, str) else OVER_LIMIT
+
+
+_SPARE_CVC5: list = []
+_SPARE: list = []  # a Z3 context made once here, used only by forked children (a fresh copy
+# each: what a child does to it dies with the child), saving each child making one
+
+
+def _z3_here(text: str, timeout_ms: int, spare: bool = False) -> str:
+    from symbolic.limits import current_limits
+
+    ctx = _SPARE[0] if spare and _SPARE else z3.Context()
     solver = z3.Solver(ctx=ctx)
     solver.set("timeout", current_limits().z3_ms(int(timeout_ms)))
     try:
@@ -130,7 +233,7 @@ def run_cvc5_portfolio(
     )
     for options, limit in attempts:
         answer = run_cvc5(text, limit, options)
-        if answer != "unknown":
+        if answer != "unknown":  # OVER_LIMIT too: the next strategy would run as long
             return answer, strategy_name(options)
     return "unknown", "defaults, " + ", ".join(strategy_name(o) for o in CVC5_PORTFOLIO if o)
 
@@ -199,7 +302,45 @@ def run_cvc5(
 ) -> str:
     """cvc5's answer to the benchmark's ``(check-sat)`` within ``units`` resource units:
     parsed by ``cvc5.InputParser`` and run command by command, as the cvc5 command line does
-    (``options`` as ``--name=value``)."""
+    (``options`` as ``--name=value``) — in a child process held to hard limits
+    (``isolated``): past them, ``OVER_LIMIT``, and a portfolio stops there."""
+    if hasattr(os, "fork") and not _SPARE_CVC5:  # cvc5's first solver sets up what every
+        import cvc5  # later one reuses: made once here, not once per child
+
+        _SPARE_CVC5.append(cvc5.Solver())
+    found = isolated(
+        _cvc5_here,
+        text,
+        units,
+        [list(o) for o in options],
+        proof is not None,
+        cpu_s=_cvc5_hard_seconds(units),
+    )
+    if not (isinstance(found, list) and len(found) == 2 and isinstance(found[0], str)):
+        return OVER_LIMIT
+    if proof is not None and isinstance(found[1], list):
+        proof.append(tuple(found[1]))
+    return found[0]
+
+
+def _cvc5_hard_seconds(units: int) -> float:
+    """The CPU seconds a cvc5 run of ``units`` resource units may take: about 100,000 units
+    a second, four times over (a slower machine), never past its wall-clock limit."""
+    return HARD_SLACK_S + min(4 * int(units) / 100_000, HARD_FACTOR * CVC5_WALL_MS / 1000)
+
+
+def _cvc5_here(text: str, units: int, options: list, want_proof: bool) -> list:
+    stats: list = []
+    answer = _run_cvc5_here(text, units, tuple(map(tuple, options)), stats if want_proof else None)
+    return [answer, list(stats[0]) if stats else None]
+
+
+def _run_cvc5_here(
+    text: str,
+    units: int = CVC5_UNITS,
+    options: tuple[tuple[str, str], ...] = (),
+    proof: list | None = None,
+) -> str:
     import cvc5
 
     solver = cvc5.Solver()
