@@ -174,7 +174,12 @@ def _inverse_scaling(expr: sympy.Expr, homogeneity: Decision) -> Decision:
     """Gated keeps Q → αQ, K → K/α (all α > 0) ⇔ ``∀α > 0, a: σ(αa) = α σ(a)``."""
     p = homogeneity.value
     if homogeneity.holds.proved and (p == 1 or p == EVERY_DEGREE):
-        return Decision(check_homogeneous(expr, z, 1) if p == EVERY_DEGREE else homogeneity.holds)
+        if p != EVERY_DEGREE:
+            return Decision(homogeneity.holds)
+        # σ ≡ 0: its degree-1 instance from the identity σ = 0 already proved (by itself, the
+        # identity was re-decided on σ as written and ran out of time for SiLU-made zeros)
+        same = next((f for f in homogeneity.holds.parts if f.proved), None)
+        return Decision(check_homogeneous(expr, z, 1, hint=sympy.Integer(0), given=same))
     # σ(αz) as written: SymPy's rebuild would take a branch at a closed irrational number by a
     # float (Max(0, z²·log(cos(1e-60))) → its negative argument), a different formula
     lhs, rhs = literal_replace(expr, {z: ALPHA * z}), ALPHA * expr

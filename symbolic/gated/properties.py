@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 
 import mpmath
 import sympy
@@ -475,7 +476,10 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
         diff = expr.xreplace({z: side * t}) - value_at(expr, sympy.Integer(side)) * t**p
         found = find_witness(
             diff,
-            (q for q in candidate_points(expr) if certified_sign(q) == 1),
+            chain(  # and the kinks on this half-line (z = −√3/2 is t = √3/2 for z < 0)
+                (q for q in candidate_points(expr) if certified_sign(q) == 1),
+                (side * k for k in kink_points(expr) if certified_sign(side * k) == 1),
+            ),
             variable=t,
             hairline=lambda side=side: [side * k for k in kink_points(expr)],
         )

@@ -14,6 +14,9 @@ constants. Two things are beyond that, and both are decided exactly here:
   and rational functions of ``exp(c·x)`` (after SymPy's exp rewrite, with t = e^{gx} > 0) by
   exact root counting (Sturm sequences) of numerator and denominator: sound, and complete for
   those classes. Anything else is "unknown", and the parser keeps rejecting it.
+
+``no_root_in_domain`` does the same for the transform language's divisors: a polynomial in the
+transform's parameter ``a`` with no real root in ``a``'s domain (``a**2 - a + 1``, never 0).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import mpmath
 import sympy
 
 from symbolic.kernel import CannotEnclose, enclose, tight_enclosure
+from symbolic.limits import BudgetExceeded, deadline
 
 ACCURATE_BITS = 2048  # enough to resolve constants down to ~1e-600 beside terms of size 1
 MAX_DEGREE = 40  # of a polynomial (in x or in t = e^{gx}) that sign_everywhere examines
@@ -173,3 +177,28 @@ def _sample_point(p: sympy.Poly, lower) -> sympy.Rational:
         if p.eval(point) != 0:
             return point
     raise ValueError("no sample point")  # unreachable: p has at most degree roots
+
+
+def no_root_in_domain(divisor: sympy.Expr, a: sympy.Symbol) -> bool:
+    """For the transform language's divisors: is ``divisor`` a polynomial in the parameter ``a``
+    (rational coefficients) with no real root in ``a``'s domain (``a > 0``, ``a < 0``, ``a ≠
+    0``, read off its assumptions)? Decided by its exact real roots (``CRootOf``, signs exact):
+    ``a**2 - a + 1`` (≥ 3/4) was refused as "may be 0" though never 0. Anything else, or
+    undecided within the limit: False (the divisor stays refused)."""
+    try:
+        with deadline(2.0):
+            if divisor.free_symbols != {a} or not divisor.is_polynomial(a):
+                return False
+            poly = sympy.Poly(divisor, a)
+            if not all(c.is_Rational for c in poly.all_coeffs()):
+                return False
+            inside = {"positive": "is_positive", "negative": "is_negative"}
+            kind = next((k for k in inside if getattr(a, f"is_{k}")), None)
+            for root in sympy.real_roots(poly):
+                if kind is None and not (root.is_zero is True and a.is_nonzero is True):
+                    return False  # a real a: no root at all; a ≠ 0: none but 0
+                if kind is not None and getattr(root, inside[kind]) is not False:
+                    return False
+            return True
+    except (BudgetExceeded, sympy.PolynomialError, TypeError, ValueError, RecursionError):
+        return False

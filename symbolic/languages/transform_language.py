@@ -29,6 +29,7 @@ from typing import Any
 import sympy
 
 from symbolic.errors import InvalidExpression
+from symbolic.languages.domain_sign import no_root_in_domain
 from symbolic.languages.layer_language import (
     Layer,
     LayerTextChecks,
@@ -36,6 +37,7 @@ from symbolic.languages.layer_language import (
     parsed_tree,
     typed_number,
 )
+from symbolic.limits import BudgetExceeded, deadline
 
 MAX_TRANSFORM_CHARS = 500
 MAX_EXPONENT = 12  # |exponent| of a power in a coefficient, also once powers are combined
@@ -362,7 +364,7 @@ class _Coefficients:
     def check_nonzero(self, node: ast.BinOp, divisor: sympy.Expr, what: str) -> None:
         """A divisor must be nonzero on the whole domain as written (``cancel`` made
         ``(a - 2)/(a**2 - 2*a)*K`` ``K/a``, proved invariant for every a > 0)."""
-        if divisor.is_zero is not False:
+        if divisor.is_zero is not False and not no_root_in_domain(divisor, self.parameter):
             raise self.checks.error(
                 f"{what} {self.where(node)}: {sympy.sstr(divisor)[:40]} may be 0 for "
                 f"{domain_text(self.parameter)}; the transform must be defined on the whole "
@@ -395,6 +397,7 @@ _OPS = {
     ast.Div: lambda a, b: a / b,
     ast.Pow: lambda a, b: a**b,
 }
+
 
 # --- applying a transform, and its generator -----------------------------------------------
 
@@ -451,7 +454,15 @@ def generator_of(transform: Transform) -> tuple[str | None, str | None]:
         if s.source != s.target:
             return None, None
         lam = sympy.diff(s.coefficient, a).xreplace({a: 1})
-        if not lam.is_Rational or sympy.simplify(s.coefficient - a**lam) != 0:
+        # a power a^λ has |λ| ≤ MAX_EXPONENT here (the language writes no larger one): (a + 1)**12
+        # has λ = 12·2¹¹, and simplify((a + 1)**12 − a**24576) hung; bounded all the same
+        try:
+            with deadline(2.0):
+                power = lam.is_Rational and abs(lam) <= MAX_EXPONENT
+                power = power and sympy.simplify(s.coefficient - a**lam) == 0
+        except (BudgetExceeded, TypeError, ValueError, RecursionError):
+            power = False
+        if not power:
             return None, None
         exponents.append((s.target, lam))
     kept = [(ref, lam) for ref, lam in exponents if lam != 0]

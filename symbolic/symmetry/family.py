@@ -6,8 +6,9 @@ For a layer and an activation σ, as transform texts (each then parsed and decid
 * **unit permutation** ``P[0] -> P[1], P[1] -> P[0]`` of every parameter with one row per unit;
 * **exchange** ``P -> R, R -> P`` of every pair of same-shaped parameters;
 * **per-unit rescaling** ``P[j] -> a*P[j], R[j] -> a**(-e)*R[j]`` of every pair, with ``e = 1`` and
-  ``e = p`` when σ is positively homogeneous of degree ``p ≠ 1`` (both orders then); parameters
-  without units (``Q ∈ R^{d×d}`` of the static query) are rescaled whole;
+  ``e = p`` when σ is positively homogeneous of degree ``p ≠ 1`` (both orders then; only a ``p``
+  the transform language can write, a rational with numerator at most 12 — not √2, π or 13/2);
+  parameters without units (``Q ∈ R^{d×d}`` of the static query) are rescaled whole;
 * **sign flips** ``P -> -P, R -> -R`` of every pair, and ``P -> -P`` alone when σ is odd, even
   or satisfies ``σ(−z) = σ(z) − z`` (GELU, SiLU: the intertwiners of docs/theory.md, item D).
 
@@ -21,6 +22,7 @@ from itertools import combinations
 import sympy
 
 from symbolic.languages.layer_language import Layer
+from symbolic.languages.transform_language import MAX_EXPONENT, MAX_NUMBER_BITS
 from symbolic.symmetry.rewrite import INTERTWINERS, ActivationSpec
 
 
@@ -30,6 +32,18 @@ def _degree(spec: ActivationSpec) -> sympy.Expr | None:
 
     d = analyze(spec.expr, spec.label).homogeneity
     return d.value if d.holds.proved and d.value not in (None, EVERY_DEGREE) else None
+
+
+def expressible(e: sympy.Expr) -> bool:
+    """Can the transform language write ``a**(−e)``? Its exponents are rationals with a
+    numerator of size at most ``MAX_EXPONENT`` (and at most ``MAX_NUMBER_BITS`` bits): a degree
+    such as √2, π, 13 or 13/2 is not, and a candidate typed with it was refused as bad input
+    (exit 2) — a valid question answered as a user error. Such a rescaling is left out."""
+    return (
+        e.is_Rational
+        and abs(int(e.p)) <= MAX_EXPONENT  # the language bounds a power's numerator (13/2: no)
+        and int(e.q).bit_length() <= MAX_NUMBER_BITS
+    )
 
 
 def _has_sign_identity(spec: ActivationSpec) -> bool:
@@ -51,7 +65,9 @@ def candidates(layer: Layer, spec: ActivationSpec) -> list[str]:
     pairs = list(combinations(params, 2))
     out += [f"{p} -> {r}, {r} -> {p}" for p, r in pairs if layer.shape_of(p) == layer.shape_of(r)]
     p_deg = _degree(spec)
-    exponents = [sympy.Integer(1)] + ([p_deg] if p_deg is not None and p_deg != 1 else [])
+    exponents = [sympy.Integer(1)]
+    if p_deg is not None and p_deg != 1 and expressible(p_deg):
+        exponents.append(p_deg)
     for p, r in pairs:
         for e in exponents:
             orders = [(p, r)] if e == 1 else [(p, r), (r, p)]
