@@ -29,7 +29,6 @@ and interference alike. Least squares computes the leverages ``P_ii`` of the pro
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
@@ -39,7 +38,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from symbolic.errors import InvalidArgument
+from symbolic.errors import InvalidArgument, OneLineErrorParser, check_writable
 from symbolic.memory.capacity import rational, store_capacity
 from symbolic.memory.stores import PART_B, STORES
 
@@ -290,6 +289,8 @@ def estimate(store: str, d: int, M: int | None = None, beta: float = 8.0, **kw) 
     }
     est = kw.pop("estimator", "rao-blackwell")
     seed = kw.pop("seed", DEFAULT_SEED)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidArgument(f"--seed {seed}: give a non-negative integer")
     if STORES[store].estimator == "leverage":
         lo = max(d + 1, math.floor(theory["exact"]) if M is None else M)
         if kw.get("draws") is None and 2 * lo * d * d * LS_DRAWS * MULADD_S > MAX_SECONDS:
@@ -348,8 +349,8 @@ def _validate(store: str, d: int, M: int, beta: float, estimator: str) -> None:
         raise InvalidArgument(f"--d {d}: the dimension must be an integer in [3, {MAX_D}]")
     if M < 2:
         raise InvalidArgument(f"--memories {M}: store at least 2 memories")
-    if not beta > 0:
-        raise InvalidArgument(f"--beta {beta}: β must be positive")
+    if not 0 < beta < math.inf:
+        raise InvalidArgument(f"--beta {beta}: β must be positive and finite")
     if estimator not in ESTIMATORS:
         raise InvalidArgument(
             f"--estimator {estimator}: valid estimators: " + ", ".join(ESTIMATORS)
@@ -394,7 +395,7 @@ def _text(estimates: Sequence[Estimate], beta: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     prog = "python -m numeric_checks.capacity"
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    parser = OneLineErrorParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", default="all", help="a store name or 'all' (default)")
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--beta", type=float, default=8.0)
@@ -422,6 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
     try:
+        if args.plot:
+            check_writable(args.plot, "--plot")
         estimates = [
             estimate(
                 n,

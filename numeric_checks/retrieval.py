@@ -37,8 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from numeric_checks.capacity import Z95, unit_rows
-from numeric_checks.sweep import OneLineErrorParser, comma_list, integer_text
-from symbolic.errors import InvalidArgument
+from numeric_checks.sweep import comma_list, integer_text
+from symbolic.errors import InvalidArgument, OneLineErrorParser
 from symbolic.memory.retrieval import capacity_memories, default_beta, error_probability, validate
 from symbolic.memory.stores import STORES
 

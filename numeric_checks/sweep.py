@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -70,7 +71,7 @@ from numeric_checks.sweep_table import (
     text_table,
     write_table,
 )
-from symbolic.errors import InvalidArgument
+from symbolic.errors import InvalidArgument, OneLineErrorParser, check_writable
 
 EXTRA = "pip install 'transformer-proofs[sweep]'  (or: pip install 'dask[distributed]' tqdm)"
 BLAS_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -226,11 +227,6 @@ def _bar(total: int, wanted: bool):
 # --- command line ----------------------------------------------------------------------------
 
 
-class OneLineErrorParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
 def comma_list(kind: Callable[[str], Any], name: str) -> Callable[[str], list]:
     def parse(text: str) -> list:
         try:
@@ -250,9 +246,15 @@ def _beta(text: str) -> float | str:
     return "sqrt" if text == "sqrt" else float(text)
 
 
+MAX_LOCAL_WORKERS = 4 * (os.cpu_count() or 1)  # more processes than that only share the cores
+
+
 def integer_text(text: str) -> int:
-    value = float(text)  # 1e6 is accepted
-    if value != int(value):
+    try:
+        return int(text)
+    except ValueError:
+        value = float(text)  # 1e6 is accepted; inf, nan and 1e400 are not
+    if not math.isfinite(value) or value != int(value):
         raise ValueError(text)
     return int(value)
 
@@ -310,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--scheduler", metavar="ADDRESS", help="use an existing Dask cluster (tcp://host:8786)"
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=integer_text, default=DEFAULT_SEED)
     parser.add_argument(
         "--out", metavar="FILE", help="results table (.csv or .json); a rerun resumes from it"
     )
@@ -322,6 +324,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.workers is not None and args.workers < 0:
             raise InvalidArgument(f"--workers {args.workers}: give 0 (in this process) or more")
+        if args.seed < 0:  # numpy's SeedSequence takes no negative entropy
+            raise InvalidArgument(f"--seed {args.seed}: give a non-negative integer")
+        if args.workers is not None and args.workers > MAX_LOCAL_WORKERS:
+            raise InvalidArgument(
+                f"--workers {args.workers}: at most {MAX_LOCAL_WORKERS} local worker processes "
+                "(more machines: --scheduler)"
+            )
         if args.workers is not None and args.scheduler:
             raise InvalidArgument("--workers and --scheduler exclude each other")
         if args.max_pairs < MIN_PAIRS:
@@ -330,6 +339,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InvalidArgument(f"--out {args.out}: folder does not exist")
         if args.out and not args.out.endswith((".csv", ".json")):
             raise InvalidArgument(f"--out {args.out}: use a .csv or .json file name")
+        for option, path in (("--out", args.out), ("--plot", args.plot)):
+            if path:
+                check_writable(path, option)
         if args.plot:
             from importlib.util import find_spec
 

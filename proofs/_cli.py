@@ -21,17 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from symbolic.engine import EXIT_UNKNOWN, EXIT_USAGE, Report
-from symbolic.errors import InvalidArgument, ToolkitError
+from symbolic.errors import InvalidArgument, OneLineErrorParser, ToolkitError
 from symbolic.kernel import RuleError
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
-
-
 def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = OneLineErrorParser(
         prog=prog,
         description=(doc or "").strip().split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -72,6 +67,7 @@ def base_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--html",
         metavar="DIR",
+        type=_output_folder,
         help="write a static HTML blueprint (index with the dependency graph, "
         "one page per module) to DIR; needs Graphviz dot",
     )
@@ -216,7 +212,13 @@ def _emit(reports: Sequence[Report], args: argparse.Namespace, data: Any = None)
     if getattr(args, "html", None):  # paper output (issue 14): the HTML blueprint
         from symbolic.render.html_site import write_site
 
-        print(f"wrote {write_site(reports, args.html, data=data)}", file=sys.stderr)
+        try:
+            site = write_site(reports, args.html, data=data)
+        except OSError as exc:
+            raise InvalidArgument(
+                f"--html {args.html!r}: cannot write the site ({exc.strerror or exc})"
+            ) from None
+        print(f"wrote {site}", file=sys.stderr)
         if not (args.json or args.latex is not None):
             return
     if args.json:

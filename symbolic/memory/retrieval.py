@@ -128,7 +128,7 @@ class RetrievalError:
 
 def default_beta(d: int) -> float:
     """Softmax's inverse temperature when none is given: ``β = √d`` (8 at d = 64)."""
-    return math.sqrt(d)
+    return math.sqrt(d) if d >= 0 else math.nan  # a negative d: validate names --d first
 
 
 def validate(store: str, d: int, beta: float) -> None:

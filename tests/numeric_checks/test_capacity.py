@@ -149,10 +149,18 @@ def test_d64_tells_the_exact_law_from_the_gaussian():
         (["--d", "100000"], "--d 100000"),
         (["--d", "4096", "--store", "relu2"], "estimated at"),
         (["--d", "4096", "--store", "least_squares"], "QR factorisations"),
+        (["--beta", "inf"], "--beta inf"),  # was a TypeError traceback from SymPy
+        (["--seed", "-1"], "--seed -1"),  # was numpy's ValueError traceback
+        (["--plot", "/proc/no-such.png"], "cannot write there"),  # was a traceback after the run
+        (["--bogus"], "unrecognized arguments"),  # was argparse's usage dump (several lines)
     ],
 )
 def test_bad_or_unbounded_input_is_one_line_exit_2(argv, text, capsys):
-    assert main(argv) == 2
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        code = exc.code
+    assert code == 2
     err = capsys.readouterr().err.strip()
     assert text in err and "\n" not in err and "Traceback" not in err
 

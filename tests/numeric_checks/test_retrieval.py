@@ -163,6 +163,8 @@ def test_cli_json():
         (["--d", "abc"], "'abc'"),
         (["--queries", "0"], "--queries 0"),
         (["--seed", "-1"], "--seed -1"),
+        (["--d", "-3"], "--d -3"),  # was a math domain error traceback (default β = √d)
+        (["--d", "1e400"], "'1e400'"),  # was an OverflowError traceback
         (["--beta", "-1", "--store", "softmax"], "--beta -1"),
         (["--store", "relu3", "--d", "64", "--queries", "100000"], "estimated at"),
     ],

@@ -102,6 +102,12 @@ def test_resume_skips_finished_points(tmp_path, monkeypatch):
         (["--workers", "-1"], "--workers -1"),
         (["--out", "/no/such/dir/t.csv"], "folder"),
         (["--out", "t.txt"], ".csv or .json"),
+        (["--d", "1e400"], "'1e400'"),  # was an OverflowError traceback
+        (["--memories", "inf"], "'inf'"),
+        (["--seed", "-1"], "--seed -1"),  # was numpy's ValueError traceback, after Dask started
+        (["--workers", "100000"], "--workers 100000"),  # would start 100,000 processes
+        (["--out", "/proc/no-such.csv"], "cannot write there"),  # was a traceback after the run
+        (["--plot", "/proc/no-such.png"], "cannot write there"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(argv, text, capsys):

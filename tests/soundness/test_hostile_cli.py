@@ -426,6 +426,9 @@ SLOW_CURATED = [
     ["proofs.capacity", "--beta", "nan"],
     ["proofs", "--only", "../etc"],
     ["proofs", "--latex", "/nonexistent/dir/x.tex", "--only", "absorption"],
+    # --html DIR: a folder that cannot be made (was a FileNotFoundError traceback after the run)
+    ["proofs", "--html", "/proc/transformer-proofs-site", "--only", "absorption"],
+    ["proofs", "--html", f"{MARKER}/missing/site", "--only", "absorption"],
 ]
 
 
