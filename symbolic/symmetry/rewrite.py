@@ -21,6 +21,7 @@ identities are worth a proof attempt, never whether one holds.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -110,9 +111,13 @@ class ActivationFacts:
         return d.value if d.holds.proved and d.value != EVERY_DEGREE else None
 
     def intertwiner(self) -> Intertwiner | None:
+        """The first intertwiner σ plausibly satisfies. The filters share one budget: a σ too
+        slow to evaluate for one (``exp(exp(exp(exp(x))))``) is as slow for the next."""
+        start = time.process_time()
         for name, i in INTERTWINERS.items():
             if name not in self.cache:
-                self.cache[name] = i.plausible(self.spec.expr)
+                spent = time.process_time() - start
+                self.cache[name] = spent < PLAUSIBLE_TIMEOUT_S and i.plausible(self.spec.expr)
             if self.cache[name]:
                 return i
         return None
