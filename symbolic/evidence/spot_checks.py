@@ -28,6 +28,7 @@ from symbolic.evidence.numbers import (
     ivalue,
     satisfies,
 )
+from symbolic.evidence.spot_points import at_thresholds
 from symbolic.kernel import Exists, ForAll, at, float_blind_risk, literal, put
 
 SPOT_POINTS = 4  # random points of the domain per spot-checked formula
@@ -271,8 +272,23 @@ def _calculus_sides(body: sympy.Basic) -> tuple[list, set]:
         return [_calculus_done(side) for side in (body.lhs, body.rhs)], _sizes_and_indices(body)
 
 
+def _random_point(prepared: tuple, rng: random.Random, ranges, scale: int | None) -> dict:
+    values = {}
+    for v, dom in ranges:
+        value = _sample(rng, v, dom, width=prepared[1].get(v, WIDE), scale=scale)
+        if value is None:
+            raise NotEnclosed(f"no point of the domain of {v}")
+        values[v] = sympy.Rational(value.numerator, value.denominator)
+    return values
+
+
 def _at_point(
-    body: sympy.Basic, prepared: tuple, rng: random.Random, ranges, scale: int | None = None
+    body: sympy.Basic,
+    prepared: tuple,
+    rng: random.Random,
+    ranges,
+    scale: int | None = None,
+    values: dict | None = None,
 ) -> bool | None:
     """The relation ``body`` at one random point (of size ``scale`` where given), from its
     ``_calculus_sides``. Its two sides are made concrete and evaluated apart: the relation is
@@ -282,13 +298,9 @@ def _at_point(
     (``_too_large``)."""
     from symbolic.limits import deadline
 
-    values = {}
-    calculus, small = prepared
-    for v, dom in ranges:
-        value = _sample(rng, v, dom, width=small.get(v, WIDE), scale=scale)
-        if value is None:
-            raise NotEnclosed(f"no point of the domain of {v}")
-        values[v] = sympy.Rational(value.numerator, value.denominator)
+    calculus = prepared[0]
+    if values is None:
+        values = _random_point(prepared, rng, ranges, scale)
     if any(_too_large(_bound_form(side, values)) for side in calculus):
         raise NotEnclosed("a point whose numbers are too large to compute")
     with deadline(SPOT_SYMPY_S):
@@ -382,9 +394,9 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
     ``SPOT_POINTS`` random points of the domain (undefined functions replaced by random
     functions, ``_random_functions``; matrices by random rational matrices; a point that
     contradicts it ends the check); where no point could be evaluated, SymPy's own
-    simplification of ``lhs − rhs`` in this process (within ``SPOT_SIMPLIFY_S``).
-    ``spot-checked`` — never ``proved``;
-    ``DISAGREES`` when a point contradicts the formula."""
+    simplification of ``lhs − rhs`` in this process (within ``SPOT_SIMPLIFY_S``); and at the
+    points its own thresholds give (``spot_points``: ``unknown`` when there are more than it
+    tries). ``spot-checked`` — never ``proved``; ``DISAGREES`` when a point contradicts it."""
     if isinstance(formula, ForAll):
         ranges, body = list(formula.ranges()), formula.body
     elif isinstance(formula, Exists):
@@ -420,6 +432,15 @@ def spot_check(formula: sympy.Basic) -> tuple[str, str]:
             return "DISAGREES", "the formula fails at a random point of its domain"
         agree += verdict is True
     text = f"{agree}/{tried} random points"
+    if prepared is not None:  # and at the points its own thresholds give (spot_points)
+        point = lambda values: _at_point(body, prepared, rng, ranges, values=values)  # noqa: E731
+        base = lambda: _random_point(prepared, rng, ranges, None)  # noqa: E731
+        held, near, more = at_thresholds(point, base, prepared, ranges, WIDE)
+        if held is False:
+            return "DISAGREES", "the formula fails at a point of its domain its thresholds give"
+        if held is None:  # a region past the points tried is unseen: not a pass
+            return "unknown", f"not spot-checked ({text}; thresholds not all found or tried)"
+        text += f", {near}/{more} threshold points" if more else ""
     if agree:
         return "spot-checked", text
     if body.rel_op == "==" and _sympy_resimplifies(body):  # only where no point was evaluated
