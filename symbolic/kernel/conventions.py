@@ -21,7 +21,16 @@ fact is made through ``fact._fact``, which leaves a fact whose formula holds one
 * a ``Limit`` with parameters of a term with a kink or a jump: SymPy puts the point in
   (``lim_{x→y⁺} sign x = sign y``, false at ``y = 0``); a ``Limit`` of a term that jumps
   (``sign``, ``H``, ``floor``, ``Piecewise``, ...), even at a number: SymPy takes the branch
-  holding the point (``lim_{x→1⁻}`` of ``1 if x < 1 else 2`` is 2 to SymPy).
+  holding the point (``lim_{x→1⁻}`` of ``1 if x < 1 else 2`` is 2 to SymPy);
+* a matrix whose size is not known to be a nonnegative integer (``Identity(k)`` for an integer
+  ``k``: SymPy gives it the trace ``k`` also for ``k < 0``), and a ``Determinant`` or
+  ``Permanent`` of a matrix whose size is not known positive: SymPy takes the determinant of a
+  zero matrix to 0, and of a matrix of ones to 0 unless it is 1×1, also at size 0, where it is
+  1 (the empty product): ``det 0₀ₓ₀ = 0`` was proved;
+* a matrix power whose exponent is neither an integer literal nor known a positive integer:
+  SymPy multiplies exponents, ``(A²)^(1/2)`` is ``A`` to it, where the principal root of
+  ``(−I)² = I`` is ``I`` (``tr (A²)^(1/2) = tr A`` was proved), and takes ``0^k`` to ``0``
+  also at ``k = 0``, where it is ``I`` (``tr 0₂ₓ₂^k = 0`` was proved for an integer k ≥ 0).
 
 A derivative, sum, product, integral or limit of the plain kind is read as SymPy reads it.
 """
@@ -55,12 +64,16 @@ def convention_of(formula: sympy.Basic) -> str | None:
     """Why ``formula``'s meaning rests on a SymPy convention (a derivative at a kink, a reversed
     or non-integer range, an infinite sum or product with parameters), or None."""
     if not isinstance(formula, sympy.Basic) or not formula.has(
-        sympy.Derivative, sympy.Sum, sympy.Product, sympy.Integral, sympy.Limit
+        sympy.Derivative, sympy.Sum, sympy.Product, sympy.Integral, sympy.Limit, sympy.MatrixExpr
     ):
         return None
     try:
         traversal = sympy.preorder_traversal(formula)
         for node in traversal:
+            if isinstance(node, sympy.MatrixExpr):
+                _matrix_size(node)
+            elif isinstance(node, (sympy.Determinant, sympy.Permanent)):
+                _empty_determinant(node)
             if isinstance(node, sympy.Subs) and _away_from_kinks(node):
                 traversal.skip()  # a derivative at a point where no branch switches
             elif isinstance(node, sympy.Derivative):
@@ -245,6 +258,38 @@ def _limit(node: sympy.Limit) -> None:
             "branch or the value at the point (the limit of 1 if x < 1 else 2 at 1 from the "
             "left is 2 to SymPy, where it is 1): state the limit of each branch"
         )
+
+
+def _matrix_size(node: sympy.MatrixExpr) -> None:
+    power = node.exp if isinstance(node, sympy.MatPow) else sympy.S.One
+    if not (power.is_Integer or (power.is_integer and power.is_positive)):
+        raise _Convention(
+            f"{_short(node)} is a matrix power with exponent {_short(power)}, neither an integer "
+            "nor known a positive integer; SymPy multiplies exponents ((A²)^(1/2) is A to it, "
+            "where the principal root of (−I)² = I is I) and takes 0^k to 0 also at k = 0: "
+            "state it for integer exponents, or declare k positive=True"
+        )
+    for size in map(sympy.sympify, node.shape):  # an explicit matrix's sizes are ints
+        if not (size.is_integer and size.is_nonnegative):
+            raise _Convention(
+                f"{_short(node)} has a size {size} not known to be a nonnegative integer; SymPy "
+                "computes with it all the same (the trace of Identity(k) is k also for k < 0): "
+                "declare the size integer=True, nonnegative=True"
+            )
+
+
+def _empty_determinant(node: sympy.Expr) -> None:
+    if isinstance(node.args[0], sympy.MatrixBase):
+        return  # explicit entries: SymPy computes the determinant from them (1 at size 0)
+    for inner in sympy.preorder_traversal(node.args[0]):  # diag(0ₘ, I₂) is 0 to SymPy at m = 0
+        sizes = getattr(inner, "shape", ()) if isinstance(inner, sympy.MatrixExpr) else ()
+        if any(sympy.sympify(size).is_positive is not True for size in sizes):
+            raise _Convention(
+                f"{_short(node)} is the {type(node).__name__.lower()} of a matrix holding "
+                f"{_short(inner)}, whose size is not known positive; SymPy takes the determinant "
+                "of a zero matrix to 0 (and of a matrix of ones not 1×1) also at size 0, where "
+                "it is 1 (the empty product): declare the size positive=True"
+            )
 
 
 def _short(node: sympy.Basic) -> str:

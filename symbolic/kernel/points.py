@@ -18,7 +18,8 @@ from symbolic.kernel.huge_powers import difference
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.kernel.logic import ForAll, domain_of
+from symbolic.kernel.logic import ForAll, domain_of, literal_replace, sympy_value
+from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
 
 # A sign assumption of a symbol, as the relation to 0 certified for a value that is not rational
@@ -95,8 +96,8 @@ def counterexample(
     is a ``ValueError``. A variable it leaves out is given the first value of ``FILL_VALUES`` in
     its domain (it can only be one that cancels from ``lhs − rhs``: otherwise the difference is
     not a number there), so that the witness assigns every variable of the formula. Each value
-    must lie in its symbol's domain and every denominator be certified nonzero there (else
-    unknown)."""
+    must lie in its symbol's domain, every denominator be certified nonzero there and every
+    closed term have a value there (``valueless``), else unknown."""
     lhs, rhs = as_input(lhs, "lhs"), as_input(rhs, "rhs")
     point = {k: as_input(v, str(k)) for k, v in dict(point).items()}
     free = lhs.free_symbols | rhs.free_symbols
@@ -137,8 +138,11 @@ def counterexample(
     try:
         instance = at(difference(lhs, rhs), point)
         singular = [at(d, point) for d in denominators(lhs, rhs)]
+        pole = pole_reason(*(literal_replace(sympy_value(e), point) for e in (lhs, rhs)))
     except POINT_ERRORS as exc:
         return unknown(f"cannot evaluate at the point ({type(exc).__name__})")
+    if pole is not None:  # SymPy's 0·₁F₀(1;;1) is 0: no value, so the point refutes nothing
+        return unknown(f"the formula has no value at the point: {pole}")
     for d in singular:  # the identity is claimed only where its denominators are nonzero
         if _sign_verdict(d, "≠", timeout_s, max_bits).status != PROVED:
             return unknown("a denominator is not certified nonzero at the point")

@@ -17,7 +17,9 @@ from symbolic.kernel.float_blind import has_closed_irrational
 from symbolic.kernel.inputs import denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
+from symbolic.kernel.logic import literal_replace, sympy_value
 from symbolic.kernel.points import counterexample, in_domain
+from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import PROVED, REFUTED, Verdict, _revise
 from symbolic.limits import BudgetExceeded, deadline
 
@@ -104,6 +106,16 @@ def _nonzero_at(defined: tuple, point: dict) -> bool:
     )
 
 
+def _valued_at(expr: sympy.Expr, point: dict) -> bool:
+    """Has every closed term of ``expr`` put at ``point`` (as written) a value? ``at`` lets SymPy
+    evaluate, and SymPy takes ``(1 − 1)·₁F₀(1;;1)`` to 0: a sign there would refute a formula
+    that has no value at the point."""
+    try:
+        return pole_reason(literal_replace(sympy_value(expr), point)) is None
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+
+
 def _defined_somewhere(defined: tuple) -> bool:
     """Is every denominator of ``defined`` certified nonzero at one point of the domains?"""
     point = _probe_point(sympy.Mul(*defined))
@@ -125,7 +137,7 @@ def _sign_refuted_at_a_point(expr: sympy.Expr, sign: str) -> Verdict | None:
     if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative):
         return None
     for point in _probe_points(expr):
-        if not _nonzero_at(denominators(expr), point):
+        if not (_nonzero_at(denominators(expr), point) and _valued_at(expr, point)):
             continue
         got, decided = certified_sign(at(expr, point), PROBE_TIMEOUT_S)
         if got is not None and got not in _SIGNS_ALLOWED[sign]:
@@ -155,7 +167,7 @@ def _zero_contradicted(expr: sympy.Expr) -> Verdict | None:
     if expr.has(sympy.MatrixExpr, sympy.Sum, sympy.Product, sympy.Integral, sympy.Derivative):
         return None
     for point in _probe_points(expr)[:2]:
-        if _nonzero_at(denominators(expr), point):
+        if _nonzero_at(denominators(expr), point) and _valued_at(expr, point):
             found = _sign_verdict(at(expr, point), "≠", PROBE_TIMEOUT_S, MAX_BITS)
             if found.status == PROVED:
                 return found

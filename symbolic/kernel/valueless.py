@@ -8,7 +8,10 @@ against itself (``Γ(0) − Γ(0)`` to 0, ``0·Γ(0)`` to 0), and ``inst`` at a 
 ``0·Γ(0) = Γ(1)`` from ``x·Γ(x) = Γ(x + 1)``. ``valueless(e)`` finds such a term: each closed
 function application or power is rebuilt with SymPy's evaluation (``huge_powers.evaluated``:
 never a power too large to compute), under a short limit; a value that is no finite number marks
-it. Not finding one proves nothing (a limit reached is no finding): it only ever vetoes.
+it, and so does a special function SymPy leaves unevaluated at its pole whose numeric value is
+none (``hyper((1,), (), 1)``, ``expint(1, 0)``: ``(1 − x)·₁F₀(1;;x) = 1`` was refuted at x = 1
+by SymPy's ``0·₁F₀(1;;1) = 0``). Not finding one proves nothing (a limit reached is no
+finding): it only ever vetoes.
 """
 
 from __future__ import annotations
@@ -54,13 +57,23 @@ def _candidate(node: sympy.Basic) -> bool:
     )
 
 
+def _numeric_pole(value: sympy.Basic) -> bool:
+    """A special function SymPy leaves unevaluated at its pole (``hyper((1,), (), 1)``, which is
+    1/(1 − 1); ``expint(1, 0)``; ``hyper((1, 1), (2,), 1)``): its numeric value is no finite
+    number, or mpmath divides by 0 (an ``ArithmeticError``, which the caller reads as a pole).
+    Asked only of a function application SymPy did not compute; only ever a veto."""
+    if not isinstance(value, sympy.Function):
+        return False
+    return bool(sympy.N(value, 15).has(*_NO_VALUE))
+
+
 def _no_value(node: sympy.Basic) -> bool:
     known = _SEEN.get(node)
     if known is None:
         try:
             with deadline(VALUE_TIMEOUT_S):
                 value = evaluated(node)
-            known = bool(value.has(*_NO_VALUE))
+                known = bool(value.has(*_NO_VALUE)) or _numeric_pole(value)
         except ArithmeticError:  # ZeroDivisionError: mpmath's own pole
             known = True
         except (BudgetExceeded, TypeError, ValueError, AttributeError, RecursionError):
