@@ -413,6 +413,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     names = list(PART_B) if args.store == "all" else [args.store]
+    try:
+        if args.plot:  # before any work: a file that cannot be written is a one-line error
+            check_writable(args.plot, "--plot")
+    except InvalidArgument as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
     if args.plot:  # before any work: a missing extra is a one-line error, not a traceback
         from importlib.util import find_spec
 
@@ -423,8 +429,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
     try:
-        if args.plot:
-            check_writable(args.plot, "--plot")
         estimates = [
             estimate(
                 n,
