@@ -89,7 +89,10 @@ def certified_sign(value: sympy.Expr, timeout_s: float = 2.0) -> tuple[int | Non
     below = _sign_verdict(value, "<", timeout_s, MAX_BITS)
     if below.status == PROVED:
         return -1, below
-    return (0 if above.status == below.status == REFUTED else None), below
+    if above.status == below.status == REFUTED:
+        return 0, below
+    # undecided: the verdict that says why (a time limit on one side is not a refutation)
+    return None, next((v for v in (above, below) if v.status != REFUTED), below)
 
 
 def check_nonzero(

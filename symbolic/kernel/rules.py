@@ -335,8 +335,9 @@ def _divisors_certified(rule: str, *formulas: sympy.Basic) -> str | None:
             sign, how = certified_sign(d, timeout_s=1.0)
             if sign is None and "time limit" in how.reason:
                 return f"{rule}: divides by {sympy.sstr(d)[:60]}, not certified nonzero in time"
-            _NONZERO[d] = sign in (1, -1)
-        if not _NONZERO[d]:
+            if sign is not None:  # only a decided sign is kept: an undecided one is asked again
+                _NONZERO[d] = sign != 0
+        if not _NONZERO.get(d, False):
             raise RuleError(
                 f"{rule}: divides by {sympy.sstr(d)[:60]}, not certified nonzero (where a "
                 "formula divides by 0 it claims nothing)"
