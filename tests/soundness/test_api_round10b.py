@@ -192,3 +192,33 @@ def test_one_f_zero_identity_never_refuted(num, den):
 
     point = {x: sympy.Rational(num, den)}
     assert counterexample((1 - x) * ONE_F_ZERO, 1, point).status != "refuted"
+
+
+def test_a_divisor_undecided_in_time_is_unknown_and_asked_again(monkeypatch):
+    """``certified_sign`` returned the other side's refutation when one side ran out of time, so
+    the rules cached the divisor as 'not nonzero': under a tiny ``--sympy-timeout`` a later
+    ``conj`` through ``exp(-2) + 1`` raised ``RuleError`` for the rest of the process."""
+    import sys
+
+    from symbolic.kernel import RuleError, check_equal, check_nonzero, conj
+
+    checks = sys.modules[check_nonzero.__module__]
+    real = checks._sign_verdict
+    d = sympy.exp(-7) + 3
+    x = sympy.Symbol("x", real=True)
+    f1, f2 = check_equal(x / d + 1, (x + d) / d), check_equal(x, x)
+
+    def out_of_time(value, rel, timeout_s, max_bits):
+        v = real(value, rel, timeout_s, max_bits)
+        if rel == ">" and value == d:  # as a time limit does, on one side only
+            revise = sys.modules[type(v).__module__]._revise
+            return revise(v, status="unknown", reason="undecided: the time limit was reached")
+        return v
+
+    monkeypatch.setattr(checks, "_sign_verdict", out_of_time)
+    try:
+        assert conj(f1, f2).status == "unknown"
+    except RuleError as exc:
+        pytest.fail(f"an undecided divisor was a RuleError: {exc}")
+    monkeypatch.setattr(checks, "_sign_verdict", real)
+    assert conj(f1, f2).status == "proved"  # asked again, not cached as undecided
