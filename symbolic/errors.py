@@ -25,13 +25,16 @@ class OneLineErrorParser(argparse.ArgumentParser):
 
 
 def check_writable(path: str, option: str) -> None:
-    """Before any work: a file can be written at ``path`` (an empty probe ``path.tmp`` is made and
-    removed), else ``InvalidArgument`` naming ``option``."""
-    probe = f"{path}.tmp"
+    """Before any work: a file can be written in ``path``'s folder (a temporary file of a fresh
+    name is made there and removed: no file of the user's is touched), else ``InvalidArgument``
+    naming ``option``."""
+    import tempfile
+
     try:
-        with open(probe, "w", encoding="utf-8"):
+        if os.path.isdir(path):
+            raise IsADirectoryError(21, "a folder")
+        with tempfile.NamedTemporaryFile(dir=os.path.dirname(os.path.abspath(path))):
             pass
-        os.remove(probe)
     except OSError as exc:
         raise InvalidArgument(
             f"{option} {path}: cannot write there ({exc.strerror or exc})"

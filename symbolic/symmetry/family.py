@@ -23,7 +23,7 @@ import sympy
 
 from symbolic.languages.layer_language import Layer
 from symbolic.languages.transform_language import MAX_EXPONENT, MAX_NUMBER_BITS
-from symbolic.symmetry.rewrite import INTERTWINERS, ActivationSpec
+from symbolic.symmetry.rewrite import ActivationFacts, ActivationSpec
 
 
 def _degree(spec: ActivationSpec) -> sympy.Expr | None:
@@ -47,7 +47,7 @@ def expressible(e: sympy.Expr) -> bool:
 
 
 def _has_sign_identity(spec: ActivationSpec) -> bool:
-    return any(i.plausible(spec.expr) for i in INTERTWINERS.values())
+    return ActivationFacts(spec).intertwiner() is not None  # its filters share one budget
 
 
 def _scaled(name: str, e: sympy.Expr) -> str:
