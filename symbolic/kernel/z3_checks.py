@@ -14,19 +14,22 @@ formula again (``z3_read.same``), or the step is refused.
 from __future__ import annotations
 
 import contextlib
+import numbers
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import mpmath
 import sympy
 import z3
+from mpmath.libmp import to_rational
 
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.inputs import admitted_input
 from symbolic.kernel.logic import domain_text
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
-from symbolic.kernel.z3_read import same, to_sympy
+from symbolic.kernel.z3_read import exact_floors, model_value, same, to_sympy
 from symbolic.kernel.z3_translate import Translator, Untranslatable
 from symbolic.limits import current_limits
 
@@ -70,18 +73,10 @@ def exact_floats() -> Iterator[None]:
     real_val, int_val = _Z3_NUMERALS
 
     def exact_real(val: Any, ctx: Any = None) -> Any:
-        if isinstance(val, float):
-            val = _float_text(val)
-        return real_val(val, ctx)
+        return real_val(_exact_numeral(val, integer=False), ctx)
 
     def exact_int(val: Any, ctx: Any = None) -> Any:
-        if isinstance(val, float):
-            if not val.is_integer():
-                raise Untranslatable(
-                    f"the float {val!r} where Z3 needs an integer (Z3 would truncate it)"
-                )
-            val = int(val)
-        return int_val(val, ctx)
+        return int_val(_exact_numeral(val, integer=True), ctx)
 
     with _NUMERALS_PATCHED:  # one build at a time: two threads' patches never interleave
         for m in (z3.z3, z3):
@@ -97,11 +92,43 @@ _Z3_NUMERALS = (z3.z3.RealVal, z3.z3.IntVal)  # Z3's own, captured once
 _NUMERALS_PATCHED = threading.RLock()
 
 
-def _float_text(val: float) -> str:
-    if val != val or val in (float("inf"), float("-inf")):
-        raise Untranslatable(f"{val!r} is not a real number")
-    p, q = val.as_integer_ratio()
+def _exact_numeral(val: Any, integer: bool) -> Any:
+    """What ``RealVal``/``IntVal`` are given, as the exact value it holds: Z3 reads any other
+    object as its text, and ``str`` of a SymPy ``Float``, an ``mpmath.mpf`` or a NumPy
+    ``float32`` is a rounded decimal (``RealVal(np.float32(0.1))`` was 1/10, where the number
+    is 13421773/134217728). Text is read as written (decimal numerals are exact); an object
+    that is no real number, or has a fraction where Z3 needs an integer, is refused."""
+    if isinstance(val, (str, bool, int)):
+        return val
+    ratio = _ratio(val)
+    if ratio is None:
+        raise Untranslatable(
+            f"{val!r:.60} ({type(val).__name__}) is not a number Z3 can take exactly "
+            "(Python and NumPy numbers, fractions, SymPy rationals and floats are)"
+        )
+    p, q = ratio
+    if integer:
+        if q != 1:
+            raise Untranslatable(f"{val!r:.60} where Z3 needs an integer (Z3 would truncate it)")
+        return p
     return f"{p}/{q}"
+
+
+def _ratio(val: Any) -> tuple[int, int] | None:
+    """``val`` as an exact fraction ``(p, q)``, or None when it is no finite real number."""
+    if isinstance(val, numbers.Integral):
+        return int(val), 1
+    if isinstance(val, sympy.Basic):
+        if isinstance(val, sympy.Float) and val.is_finite:
+            val = sympy.Rational(val)
+        return (int(val.p), int(val.q)) if isinstance(val, sympy.Rational) else None
+    if isinstance(val, mpmath.mpf):
+        return to_rational(val._mpf_) if mpmath.isfinite(val) else None
+    try:
+        p, q = val.as_integer_ratio()  # float, NumPy floats, Fraction, Decimal: exact
+    except (AttributeError, TypeError, ValueError, OverflowError):
+        return None
+    return (int(p), int(q)) if isinstance(p, numbers.Integral) else None
 
 
 def check_valid_formula(
@@ -116,7 +143,8 @@ def check_valid_formula(
             f"formula={sympy.sstr(formula)[:60]}: expected a statement "
             "(a relation, a connective or a quantifier), not a value"
         )
-    tr = Translator(_patterns or {})
+    timeout_ms = current_limits().z3_ms(timeout_ms)
+    tr = Translator(_patterns or {}, quick_ms=timeout_ms)
     try:
         core = tr.formula(formula)
     except z3.Z3Exception as exc:
@@ -127,36 +155,24 @@ def check_valid_formula(
             f"the Z3 translation of {sympy.sstr(formula)[:60]} does not translate "
             f"back to it (got {sympy.sstr(back)[:60]})"
         )
-    timeout_ms = current_limits().z3_ms(timeout_ms)
     hypotheses = tr.free_hypotheses + [ok for ok, _, _ in tr.top_denominators]
     nowhere = [(tr.free_hypotheses, hypotheses)] if tr.top_denominators else []
-    for domain, defined in [*nowhere, *tr.nowhere]:  # the top, then each quantifier's guard
-        if _unsat(z3.And(*domain, *defined), timeout_ms) and not _unsat(
-            z3.And(*domain), timeout_ms
-        ):
-            raise Untranslatable(
-                f"{sympy.sstr(formula)[:60]} is defined nowhere: a denominator is 0 for "
-                "every value of its variables in their domain"
-            )
+    defined = _defined_somewhere(formula, [*nowhere, *tr.nowhere], timeout_ms)
     goal = z3.Implies(z3.And(*hypotheses), core) if hypotheses else core
     start = time.perf_counter()
     solver = z3.Solver()
     solver.set("timeout", int(timeout_ms))
     solver.add(z3.Not(goal))
     smt2 = solver.to_smt2()
-    answer = solver.check()
+    answer = solver.check() if defined else None
     seconds = time.perf_counter() - start
     common = dict(backend=z3_version(), timeout_s=timeout_ms / 1000, seconds=seconds)
     if answer == z3.unsat:
         verdict = _verdict(PROVED, "z3", "negation unsat", **common)
     elif answer == z3.sat:
-        model = solver.model()
-        witness = tuple(
-            (tr.shown_name(d.name()), str(model[d])) for d in model.decls() if d.arity() == 0
-        )
-        verdict = _verdict(
-            REFUTED, "z3", "negation sat: counter-model found", witness=witness, **common
-        )
+        verdict = _refutation(solver.model(), tr, goal, common)
+    elif answer is None:
+        verdict = _verdict(UNKNOWN, "z3", f"{_UNDECIDED_DOMAIN} in time", **common)
     else:
         verdict = _verdict(
             UNKNOWN, "z3", f"solver said unknown ({solver.reason_unknown()})", **common
@@ -164,11 +180,66 @@ def check_valid_formula(
     return _fact(formula, verdict, smt2=smt2, domain=_shown_domain(formula, tr))
 
 
-def _unsat(hypotheses: Any, timeout_ms: int) -> bool:
+def _refutation(model: Any, tr: Translator, goal: Any, common: dict) -> Any:
+    """Z3's ``sat`` as a refutation, its counter-model checked and written exactly: the negated
+    goal, evaluated in the model (every constant given a value), must be true — a formula with
+    quantifiers Z3's evaluator may leave undecided, and then Z3's answer stands — and the
+    witness gives every free symbol its exact value (a fraction, an algebraic number as its
+    ``CRootOf``), not Z3's truncated decimal (``1.4142135623?``). Otherwise unknown."""
+    try:
+        checked = exact_floors(model.eval(z3.Not(goal), model_completion=True))
+    except Untranslatable:
+        checked = None
+    if not z3.is_true(checked) and (z3.is_false(checked) or not tr.quantifiers):
+        return _verdict(
+            UNKNOWN,
+            "z3",
+            "Z3 said sat, but its counter-model does not refute the formula",
+            **common,
+        )
+    try:
+        witness = tuple(
+            (tr.shown_name(const.decl().name()), model_value(exact_floors(model.eval(const, True))))
+            for _, const, _ in tr.consts.values()
+        )
+    except Untranslatable as exc:
+        return _verdict(UNKNOWN, "z3", f"the counter-model is not exact: {exc}", **common)
+    return _verdict(REFUTED, "z3", "negation sat: counter-model found", witness=witness, **common)
+
+
+_UNDECIDED_DOMAIN = "whether a denominator is nonzero anywhere in the domain was not decided"
+
+
+def _defined_somewhere(formula: sympy.Basic, cases: list, timeout_ms: int) -> bool:
+    """Is each (domain, denominators ≠ 0) of ``cases`` — the top, then each quantifier's —
+    satisfiable, so that the formula is defined somewhere? True when decided so, False when Z3
+    did not decide it within ``timeout_ms`` for all of them together (the claim is then
+    unknown: a formula whose denominators vanish everywhere would be proved vacuously, as
+    1/d² > 0 was for d = ⌊n(n+1)/2⌋ − n(n+1)/2, which is 0 for every integer n); refused
+    when they vanish everywhere in a domain that is not empty."""
+    end = time.monotonic() + timeout_ms / 1000
+    for domain, denominators in cases:
+        somewhere = _satisfiable(z3.And(*domain, *denominators), end)
+        if somewhere is None:
+            return False
+        if not somewhere and _satisfiable(z3.And(*domain), end) is not False:
+            raise Untranslatable(
+                f"{sympy.sstr(formula)[:60]} is defined nowhere: a denominator is 0 for "
+                "every value of its variables in their domain"
+            )
+    return True
+
+
+def _satisfiable(hypotheses: Any, end: float) -> bool | None:
+    """Z3's sat (True) or unsat (False) by the time ``end``; None when undecided."""
+    ms = int((end - time.monotonic()) * 1000)
+    if ms <= 0:
+        return None
     solver = z3.Solver()
-    solver.set("timeout", int(timeout_ms))
+    solver.set("timeout", ms)
     solver.add(hypotheses)
-    return solver.check() == z3.unsat
+    answer = solver.check()
+    return None if answer == z3.unknown else answer == z3.sat
 
 
 def _shown_domain(formula: sympy.Basic, tr: Translator) -> tuple[str, ...]:

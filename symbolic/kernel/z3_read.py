@@ -41,6 +41,9 @@ def _rebuilt(e: sympy.Basic) -> sympy.Basic:
     if not e.args or isinstance(e, sympy.Set):
         return e
     args = [_rebuilt(a) for a in e.args]
+    if isinstance(e, sympy.Equivalent) and len(args) > 2:  # all equal: as Z3 states it
+        pairs = [sympy.Equivalent(args[0], a, evaluate=False) for a in args[1:]]
+        return sympy.And(*pairs, evaluate=False)
     if isinstance(e, (sympy.logic.boolalg.Boolean, sympy.core.relational.Relational)):
         return e.func(*args, evaluate=False)
     return e.func(*args)
@@ -51,6 +54,17 @@ def same(back: sympy.Basic, formula: sympy.Basic) -> bool:
         return _rebuilt(back) == _rebuilt(formula)
     except (TypeError, ValueError):
         return False
+
+
+def _number(e: Any) -> sympy.Rational:
+    """A Z3 numeral as a SymPy number; refused past the digits Python reads (4300 by default:
+    more than the kernel's ``MAX_NUMBER_BITS`` anyway), where ``int`` raised ``ValueError``."""
+    try:
+        if z3.is_int_value(e):
+            return sympy.Integer(e.as_long())
+        return sympy.Rational(e.numerator_as_long(), e.denominator_as_long())
+    except ValueError:
+        raise Untranslatable(f"the number {str(e)[:30]}… has too many digits") from None
 
 
 def _sort_symbol(name: str, sort: Any) -> sympy.Symbol:
@@ -110,15 +124,17 @@ def to_sympy(
                 pass
         return made
     if z3.is_var(e):
-        return bound[z3.get_var_index(e)]
+        i = z3.get_var_index(e)
+        if i >= len(bound) or (e.sort() == z3.IntSort()) != (bound[i].is_integer is True):
+            # a z3.Var(i, sort) built by hand: bound by no quantifier, or of another sort
+            raise Untranslatable(f"the variable {e} is bound by no quantifier of its sort")
+        return bound[i]
     if z3.is_true(e):
         return sympy.true
     if z3.is_false(e):
         return sympy.false
-    if z3.is_rational_value(e):
-        return sympy.Rational(e.numerator_as_long(), e.denominator_as_long())
-    if z3.is_int_value(e):
-        return sympy.Integer(e.as_long())
+    if z3.is_rational_value(e) or z3.is_int_value(e):
+        return _number(e)
     if not z3.is_app(e):
         raise Untranslatable(f"{e} has no SymPy translation")
     decl = e.decl()
@@ -185,3 +201,83 @@ def to_sympy(
         f"{str(e)[:60]}: the Z3 operation {decl.name()} has no SymPy "
         "translation here (integer division, mod, ite, ... are refused)"
     )
+
+
+def exact_floors(e: Any, rounds: int = 8) -> Any:
+    """``e`` (a term Z3's model evaluator gave back) with every ``ToInt`` of a numeral replaced by
+    its floor, computed exactly, and simplified again, until none is left: Z3's evaluator leaves
+    ``ToInt(93733.6279558470?)`` of an algebraic number as it is, so a counter-model holding one
+    neither evaluates its formula to true nor gives its constant a numeral."""
+    for _ in range(rounds):
+        found: dict = {}
+        stack = [e]
+        while stack:
+            t = stack.pop()
+            if z3.is_app_of(t, z3.Z3_OP_TO_INT) and _is_numeral(t.arg(0)):
+                found[t.get_id()] = (t, z3.IntVal(_floor(t.arg(0))))
+            elif z3.is_app(t):
+                stack += t.children()
+        if not found:
+            return e
+        e = z3.simplify(z3.substitute(e, *found.values()))
+    return e
+
+
+def _is_numeral(v: Any) -> bool:
+    return z3.is_rational_value(v) or z3.is_int_value(v) or z3.is_algebraic_value(v)
+
+
+def _floor(v: Any) -> int:
+    """⌊v⌋ of a Z3 numeral, exactly: for an algebraic number, from enclosures narrowed until
+    both ends have one floor (an algebraic value is irrational, so some width separates it from
+    the integers), refused when 10⁻³²⁰ does not."""
+    if not z3.is_algebraic_value(v):
+        return int(sympy.floor(to_sympy(v)))
+    for digits in (20, 80, 320):
+        mid, eps = to_sympy(v.approx(digits)), sympy.Rational(1, 10**digits)
+        lo, hi = sympy.floor(mid - eps), sympy.floor(mid + eps)
+        if lo == hi:
+            return int(lo)
+    raise Untranslatable(f"the floor of {v} was not decided")
+
+
+def model_value(v: Any) -> str:
+    """A value of Z3's model, written exactly: an integer or a fraction ``p/q``, ``True`` or
+    ``False``, an algebraic number as SymPy's exact root (``-sqrt(2)``, ``CRootOf(t**3 - t - 1,
+    0)``), never Z3's truncated decimal ``-1.4142135623?``. Refused (``Untranslatable``) for
+    anything else."""
+    if z3.is_true(v) or z3.is_false(v):
+        return str(z3.is_true(v))
+    if z3.is_int_value(v) or z3.is_rational_value(v):
+        return v.as_string()  # Z3's exact "p/q", also past the digits Python's int reads
+    if z3.is_algebraic_value(v):
+        try:
+            return _algebraic(v)
+        except Untranslatable:  # Z3's own (root-obj p i) is exact too
+            return v.sexpr()
+    raise Untranslatable(f"the model value {str(v)[:60]} has no exact SymPy translation")
+
+
+def _algebraic(v: Any) -> str:
+    """Z3's ``(root-obj p i)``, the i-th real root of ``p``, as SymPy's ``CRootOf(p, k)`` (its
+    real roots first, ascending, from 0), in radicals for a quadratic ``p``. The index is checked
+    exactly, not taken on trust: ``p`` is square-free with exactly ``k`` real roots below Z3's
+    enclosure of its root (within 10⁻⁴⁰) and one inside (Sturm counts). A polynomial of degree
+    above ``MAX_Z3_POWER`` is shown as Z3 writes it (``root-obj``), which is exact too."""
+    t = sympy.Symbol("t")
+    poly = sympy.Poly([to_sympy(c) for c in reversed(v.poly())], t)  # Z3: constant term first
+    if poly.degree() > MAX_Z3_POWER:
+        return v.sexpr()
+    mid, eps = to_sympy(v.approx(40)), sympy.Rational(1, 10**40)
+    lo, hi = mid - eps, mid + eps
+    k = poly.count_roots(None, lo)
+    if not poly.is_sqf or poly.count_roots(lo, hi) != 1 or poly.eval(lo) == 0:
+        raise Untranslatable(f"the algebraic number {v} was not read back exactly")
+    if poly.degree() == 2:
+        shown = sympy.rootof(poly, k, radicals=True)
+        if (
+            sympy.StrictLessThan(lo, shown) is sympy.true
+            and sympy.StrictLessThan(shown, hi) is sympy.true
+        ):
+            return sympy.sstr(shown)
+    return f"CRootOf({sympy.sstr(poly.as_expr())}, {k})"

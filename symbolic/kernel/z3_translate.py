@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import sympy
@@ -96,7 +97,7 @@ class Translator:
     """SymPy → Z3 for one formula, remembering what each Z3 name stands for (for the witness
     and for the translation back)."""
 
-    def __init__(self, patterns: dict | None = None) -> None:
+    def __init__(self, patterns: dict | None = None, quick_ms: int = 5000) -> None:
         self.patterns = patterns or {}  # ForAll → its trigger terms (from a Z3-built formula)
         self.used: set[str] = set()
         self.consts: dict[sympy.Symbol, tuple[str, Any, Any]] = {}  # free symbol → kind, term
@@ -106,6 +107,10 @@ class Translator:
         self.nowhere: list = []  # (domain guards, denominator guards) of each quantifier
         self.names: dict[str, sympy.Basic] = {}  # z3 name → the SymPy symbol or function
         self.quantifiers: dict[int, tuple] = {}  # z3 quantifier id → (variables, domain, guarded)
+        # the quick checks that drop a branch's needless guard share this many milliseconds:
+        # past them a guard is kept (always sound), so that a Piecewise of many branches does
+        # not take 0.5 s for each, whatever the time limit
+        self.quick_end = time.monotonic() + quick_ms / 1000
 
     @property
     def free_symbols(self):
@@ -173,6 +178,8 @@ class Translator:
         )
 
     def _quantifier(self, e, env, outer_dens: list) -> Any:
+        if len(set(e.variables)) != len(e.variables):  # ∀ x ∈ [0, 1], x ∈ [5, 6]: which x?
+            raise Untranslatable(f"the quantifier binds a variable twice: {sympy.sstr(e)[:60]}")
         inner = dict(env)
         consts, guards = [], []
         for v, dom in e.ranges():
@@ -248,10 +255,10 @@ class Translator:
             for value, cond in e.args:
                 here: list = []
                 c = self._bool(cond, env, here)
-                _add_new(dens, _when(here, reach_z3, reach))
+                _add_new(dens, _when(here, reach_z3, reach, self.quick_end))
                 here = []
                 v = self._real(value, env, here)
-                _add_new(dens, _when(here, [*reach_z3, c], [*reach, cond]))
+                _add_new(dens, _when(here, [*reach_z3, c], [*reach, cond], self.quick_end))
                 made.append((c, v))
                 reach_z3.append(z3.Not(c))
                 reach.append(sympy.Not(cond))
@@ -313,7 +320,7 @@ def _add_new(dens: list, found: list) -> None:
             dens.append((ok, base, when))
 
 
-def _when(found: list, reach_z3: list, reach: list) -> list:
+def _when(found: list, reach_z3: list, reach: list, quick_end: float) -> list:
     """``found``'s divisions, claimed nonzero only under the conditions ``reach`` (a Piecewise
     branch reached or taken): ``reach → d ≠ 0``."""
     if not reach:
@@ -324,16 +331,20 @@ def _when(found: list, reach_z3: list, reach: list) -> list:
         if cond is sympy.false:
             continue
         claimed = z3.Implies(z3.And(*reach_z3), ok)
-        if not _needed(claimed):  # the branch's own guard rules d = 0 out (x ≠ 0 → 1/x)
+        if not _needed(claimed, quick_end):  # the branch's guard rules d = 0 out (x ≠ 0 → 1/x)
             continue
         out.append((claimed, base, None if cond is sympy.true else cond))
     return out
 
 
-def _needed(claimed: Any) -> bool:
-    """Is ``claimed`` not already valid (a quick Z3 check; undecided: kept, shown)?"""
+def _needed(claimed: Any, quick_end: float) -> bool:
+    """Is ``claimed`` not already valid (a quick Z3 check, at most 0.5 s and only while the
+    translation's budget lasts; undecided: kept, shown)?"""
+    ms = min(500, int((quick_end - time.monotonic()) * 1000))
+    if ms <= 0:
+        return True
     solver = z3.Solver()
-    solver.set("timeout", 500)
+    solver.set("timeout", ms)
     solver.add(z3.Not(claimed))
     return solver.check() != z3.unsat
 
@@ -367,9 +378,11 @@ def _in_set(x: Any, s: sympy.Set) -> Any:
         return None if any(p is None for p in parts) else z3.Or(*parts)
     if isinstance(s, sympy.Complement):
         whole, cut = s.args
-        inside = _in_set(x, whole)
-        outside = z3.Not(_in_set(x, cut))
+        inside, removed = _in_set(x, whole), _in_set(x, cut)
+        outside = z3.BoolVal(False) if removed is None else z3.Not(removed)  # minus ℝ: empty
         return outside if inside is None else z3.And(inside, outside)
+    if s is sympy.S.EmptySet:
+        return z3.BoolVal(False)
     raise Untranslatable(f"no Z3 translation for the domain {s}")
 
 
