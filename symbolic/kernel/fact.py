@@ -19,6 +19,7 @@ import sympy
 
 from symbolic.kernel.bound_ranges import unmet_binder
 from symbolic.kernel.conventions import convention_of
+from symbolic.kernel.logic import twin_names
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import (
     PROVED,
@@ -149,10 +150,16 @@ def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     """A fact, minted. A checked one whose formula rests on a SymPy convention (a derivative at
     a kink, a reversed or non-integer range, an infinite sum with parameters: ``conventions``;
     a bound variable declared more than its range gives: ``bound_ranges``) or holds a closed
-    term without a value (``Γ(0)``, ``log 0``: ``valueless``) is unknown, whatever its checker
+    term without a value (``Γ(0)``, ``log 0``: ``valueless``) or two different symbols that
+    print alike (``α > α`` for ``alpha > α``: ``twin_names``) is unknown, whatever its checker
     found."""
     if verdict.status != UNKNOWN and kw.get("kind", CHECKED) == CHECKED:
-        why = convention_of(formula) or unmet_binder(formula) or pole_reason(formula)
+        why = (
+            convention_of(formula)
+            or unmet_binder(formula)
+            or pole_reason(formula)
+            or twin_names(formula)
+        )
         if why is not None:
             verdict = _revise(
                 verdict, status=UNKNOWN, reason=f"undecided: {why}", witness=(), certificate=""

@@ -8,12 +8,15 @@ and ``\\forall t \\in (0, \\infty)\\colon …`` (LaTeX); Z3 formulas are transla
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Iterable, Mapping
 
 import sympy
+from sympy.core.function import AppliedUndef
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.logic.boolalg import Boolean, as_Boolean
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
+from sympy.printing.conventions import split_super_sub
 
 from symbolic.errors import InvalidArgument
 
@@ -126,6 +129,70 @@ def _bound_symbols(variables: object) -> list[sympy.Symbol]:
     return out
 
 
+def print_key(name: str) -> str:
+    """What a name looks like once printed: as LaTeX sets it (``split_super_sub``: ``x_1`` and
+    ``x1`` both x with subscript 1), a Greek letter and its name alike (the text printer shows
+    ``alpha`` as α, LaTeX both as alpha)."""
+    base, supers, subs = split_super_sub(name)
+    return repr(
+        (_greek_named(base), tuple(map(_greek_named, supers)), tuple(map(_greek_named, subs)))
+    )
+
+
+def _greek_named(text: str) -> str:
+    out = []
+    for ch in text:
+        greek = unicodedata.name(ch, "") if ord(ch) > 127 else ""
+        if greek.startswith(("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")):
+            letter = greek.rsplit(" ", 1)[1].lower()
+            ch = letter if "SMALL" in greek else letter.capitalize()
+        out.append(ch)
+    named = "".join(out)
+    return {"lamda": "lambda", "Lamda": "Lambda"}.get(
+        named, named
+    )  # Unicode's and SymPy's spelling
+
+
+def symbol_key(s: sympy.Symbol) -> str:
+    """``print_key`` of a symbol's name; a ``Dummy`` prints as ``_t``, apart from ``t``."""
+    return ("_" if isinstance(s, sympy.Dummy) else "") + print_key(s.name)
+
+
+def twin_names(formula: sympy.Basic) -> str | None:
+    """Two different free symbols (or undefined functions) of one conjunct of ``formula`` that
+    print alike — ``alpha`` and ``α``, or two ``x`` with other assumptions: ``α > α`` would be
+    shown proved. Why, or None. (Conjuncts are read apart: a conjunction of lemmas may use one
+    letter with other assumptions in each, each lemma shown as a step of its own.)"""
+    if isinstance(formula, sympy.And):
+        return next(filter(None, map(twin_names, formula.args)), None)
+    named = [s for s in formula.free_symbols if isinstance(s, (sympy.Symbol, sympy.MatrixSymbol))]
+    named += list({f.func for f in formula.atoms(AppliedUndef)})
+    seen: dict[str, object] = {}
+    for _, _, item in sorted((_name_of(i), _srepr_of(i), i) for i in named):
+        key = symbol_key(item) if isinstance(item, sympy.Symbol) else print_key(_name_of(item))
+        other = seen.setdefault(key, item)
+        if other is not item and other != item:
+            return (
+                f"two different symbols print alike ({_named(other)}, {_named(item)}): rename one"
+            )
+    return None
+
+
+def _name_of(item: object) -> str:
+    return item.__name__ if isinstance(item, type) else str(item.name)
+
+
+def _srepr_of(item: object) -> str:  # the order of twins in a message: by their assumptions
+    return repr(getattr(item, "_kwargs", {})) if isinstance(item, type) else sympy.srepr(item)
+
+
+def _named(item: object) -> str:
+    if isinstance(item, type):
+        return f"the function {item.__name__}"
+    shown = domain_text(item) if isinstance(item, sympy.Symbol) else None
+    return shown or str(item.name)
+
+
 class _Quantifier(Boolean):
     symbol_text = "?"
     symbol_latex = "?"
@@ -152,8 +219,8 @@ class _Quantifier(Boolean):
         if isinstance(domain, sympy.Tuple) and len(set(domain)) == 1:
             domain = domain[0]  # one canonical form: the same set for every variable is one set
         body = sympy_value(body)
-        names = {str(v): v for v in variables}
-        twin = next((s for s in body.atoms(sympy.Symbol) if names.get(str(s), s) != s), None)
+        names = {symbol_key(v): v for v in variables}
+        twin = next((s for s in body.atoms(sympy.Symbol) if names.get(symbol_key(s), s) != s), None)
         if twin is not None:  # ∀ x ∈ ℝ over a body whose x is a second, positive symbol
             raise InvalidArgument(
                 f"the quantifier's variable {twin} and another symbol of that name in its body "
