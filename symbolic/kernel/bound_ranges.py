@@ -52,7 +52,7 @@ def _node_reason(node: sympy.Basic) -> str | None:
         for limit in node.limits:
             if len(limit) == 3:
                 why = _check(node, limit[0], {"integer": True}, _range_sign(*limit[1:], True))
-                if why:
+                if why or (why := _pole_in_range(node, *limit)):
                     return why
     elif isinstance(node, sympy.Integral):
         for limit in node.limits:
@@ -69,7 +69,7 @@ def _node_reason(node: sympy.Basic) -> str | None:
             if wrong:
                 return (
                     f"{_short(node)} puts {sympy.sstr(point)[:30]} for {v}, which is declared "
-                    f"{', '.join(sorted(wrong)[:3])}: not decided to hold of the point, and "
+                    f"{_declared(v, wrong)}: not decided to hold of the point, and "
                     f"SymPy rewrites the term under {v}'s assumptions"
                 )
     elif isinstance(node, sympy.Derivative):
@@ -83,6 +83,36 @@ def _node_reason(node: sympy.Basic) -> str | None:
     return None
 
 
+def _pole_in_range(node, k: sympy.Symbol, lo: sympy.Basic, hi: sympy.Basic) -> str | None:
+    """Why the term of a sum or product over ``k = lo, …, hi`` may have a pole at one of its
+    indices, or None: a denominator in ``k`` not known nonzero (under ``k``'s assumptions, which
+    ``_check`` has found the range to give) with a real zero that may be an integer of the range,
+    or zeros not listed. ``Σ_{k=1}^{N} (k − 3)/(k − 3) = N`` was proved, its domain shown as
+    ``k − 3 ≠ 0``: the index runs over 3 (for N ≥ 3), where the term has no value."""
+    for sub in sympy.preorder_traversal(node.function):
+        if not (isinstance(sub, sympy.Pow) and sub.exp.is_negative and k in sub.free_symbols):
+            continue
+        if sub.base.is_nonzero:
+            continue
+        zeros = None
+        if sub.base.free_symbols == {k}:
+            try:
+                zeros = sympy.solveset(sub.base, k, domain=sympy.S.Reals)
+            except (NotImplementedError, TypeError, ValueError):
+                zeros = None
+        if not isinstance(zeros, sympy.FiniteSet) or any(
+            r.is_integer is not False
+            and (r - lo).is_negative is not True
+            and (hi - r).is_negative is not True
+            for r in zeros
+        ):
+            return (
+                f"{_short(node)}: its term has a pole ({_short(sub.base)} = 0) at an index the "
+                f"range of {k} may hold, where it has no value: state the range without it"
+            )
+    return None
+
+
 def _check(node, v, kind: dict, sign: str | None) -> str | None:
     """The reason ``v`` (bound by ``node`` to a range of ``kind`` and ``sign``) has more
     assumptions than the range gives, or None."""
@@ -93,12 +123,20 @@ def _check(node, v, kind: dict, sign: str | None) -> str | None:
     if not extra:
         return None
     return (
-        f"{_short(node)} binds {v}, declared {', '.join(extra[:3])}, which its range does not "
+        f"{_short(node)} binds {v}, declared {_declared(v, extra)}, which its range does not "
         f"give; SymPy rewrites the term under {v}'s assumptions, not over the range: declare "
         f"the bound variable with no more than its range ({', '.join(sorted(kind))}"
         + (f", {sign}" if sign else "")
         + ")"
     )
+
+
+def _declared(v: sympy.Symbol, keys: list) -> str:
+    """Three of ``keys`` as ``v`` declares them, what it is first (``even, not odd``, never
+    ``even, odd`` for an even ``v``)."""
+    a = v.assumptions0
+    shown = sorted(keys, key=lambda k: (not a[k], k.startswith("extended_"), k))[:3]
+    return ", ".join(k if a[k] else f"not {k}" for k in shown)
 
 
 def _range_sign(lo: sympy.Basic, hi: sympy.Basic, integers: bool) -> str | None:

@@ -12,10 +12,10 @@ import sympy
 from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at, put
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.float_blind import float_blind_risk, signs_for_numbers
-from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.inputs import as_input
 from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.logic import ForAll, domain_text, equation, exact_set
-from symbolic.kernel.points import in_domain
+from symbolic.kernel.points import denominators, in_domain
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
     _short,
@@ -90,6 +90,9 @@ def check_zero_on(
     if verdict.status != UNKNOWN or not expr.has(*BRANCH_HEADS):
         if verdict.status == REFUTED and ranged is not None and ranged.is_empty:
             verdict = _verdict(PROVED, "sympy", "the domain is empty")
+        elif verdict.status == PROVED and ranged is not None and ranged.is_empty:
+            reason = f"vacuously: {var} ranges over no value ({verdict.reason})"
+            verdict = _revise(verdict, reason=reason)  # never shown as a proof of the term
         elif verdict.status == REFUTED and not (
             ranged is not None and ranged.is_empty is False and var not in expr.free_symbols
         ):  # a refutation needs a point: a nonzero constant on a domain known to have one

@@ -15,12 +15,34 @@ import sympy
 from symbolic.kernel.branches import at
 from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.huge_powers import difference
-from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.inputs import as_input
+from symbolic.kernel.inputs import denominators as negative_powers
 from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import ForAll, domain_of, literal_replace, sympy_value
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _verdict
+
+
+def denominators(*exprs: sympy.Basic) -> tuple[sympy.Expr, ...]:
+    """The bases that must be nonzero where a formula holding ``exprs`` is claimed: those of its
+    negative powers (``inputs.denominators``) and of its powers whose exponent is not known
+    nonnegative (``x^a·x^b = x^(a+b)`` has no value at x = 0, a = 2, b = −1: it is claimed
+    for x ≠ 0, and shown so), unless known nonzero."""
+    found = list(negative_powers(*exprs))
+    for e in exprs:
+        nodes = sympy.preorder_traversal(e) if isinstance(e, sympy.Basic) else ()
+        for node in nodes:
+            if (
+                isinstance(node, sympy.Pow)
+                and node.exp.is_nonnegative is not True
+                and node.base.free_symbols
+                and node.base.is_nonzero is not True
+                and node.base not in found
+            ):
+                found.append(node.base)
+    return tuple(found)
+
 
 # A sign assumption of a symbol, as the relation to 0 certified for a value that is not rational
 # (nonnegative as > 0: an irrational spelling of 0 stays undecided).

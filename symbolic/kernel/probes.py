@@ -5,7 +5,9 @@ assumptions; ``points.in_domain``). ``_refuted_at_a_point`` refutes ``expr = 0``
 value is certified nonzero (``points.counterexample``), ``_refuted_at_points`` tries every
 rotation of the values (0 and ±1 among them, where SymPy's sign handlers go wrong), and
 ``_sign_refuted_at_a_point`` refutes a claimed sign at a point where another one is certified.
-A probe only ever refutes, with its point as the witness; it never proves.
+A probe only ever refutes, with its point as the witness; it never proves. ``_limit_doubted``
+only vetoes: a ``Limit`` with parameters that SymPy computed for generic values of them is put
+at their exceptional values (``lim_{x→0} y/(y + x)`` is 1 to SymPy, 0 at y = 0).
 """
 
 from __future__ import annotations
@@ -14,11 +16,10 @@ import sympy
 
 from symbolic.kernel.branches import at
 from symbolic.kernel.float_blind import has_closed_irrational
-from symbolic.kernel.inputs import denominators
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import literal_replace, sympy_value
-from symbolic.kernel.points import counterexample, in_domain
+from symbolic.kernel.points import counterexample, denominators, in_domain
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import PROVED, REFUTED, Verdict, _revise
 from symbolic.limits import BudgetExceeded, deadline
@@ -206,3 +207,90 @@ def _zero_doubted(expr: sympy.Expr) -> str | None:
             shown = sympy.sstr(sympy.N(value, 4))
             return f"SymPy rewrote it to 0, but at {where} it is {shown} ({DOUBT_DIGITS} digits)"
     return None
+
+
+LIMIT_VALUES = (sympy.Integer(0), sympy.Integer(1), sympy.Integer(-1))
+LIMIT_POINTS = 12  # parameter points tried for one formula
+LIMIT_CHECK_S = 3.0  # for all of them
+
+
+def _limit_doubted(expr: sympy.Expr) -> str | None:
+    """Why SymPy's rewrite to 0 of ``expr``, holding a ``Limit`` with parameters, is doubted:
+    SymPy's limit is the one for *generic* parameters (``lim_{x→0} y/(y + x) = 1``, where at
+    ``y = 0`` it is 0). At each exceptional value of a parameter — a real zero of a coefficient
+    of the term's numerator or denominator as polynomials in the limit's variable — and at 0, ±1,
+    the formula is put in with the limits closed and computed; a value certified nonzero there,
+    or one not computed (in ``LIMIT_CHECK_S`` in all), vetoes (never refutes: SymPy's closed
+    limit is no certificate). More than two parameters: not checked, vetoed."""
+    limits = [lim for lim in expr.atoms(sympy.Limit) if lim.free_symbols]
+    if not limits:
+        return None
+    params = sorted(set().union(*(lim.free_symbols for lim in limits)), key=str)
+    base = _probe_point(expr)
+    if len(params) > 2 or base is None:
+        return "SymPy's limit with parameters holds for generic values of them: not checked"
+    hidden = expr.xreplace({lim: sympy.Dummy() for lim in limits})
+    outside = tuple(d for d in denominators(hidden) if d.free_symbols <= set(base))
+    inside = tuple(d for lim in limits for d in denominators(lim.args[0]))
+    points = [
+        {**base, s: v}
+        for s in params
+        for v in sorted(_exceptional(limits, s) | set(LIMIT_VALUES), key=sympy.default_sort_key)
+        if in_domain(s, v) is True
+    ]
+    try:
+        with deadline(LIMIT_CHECK_S):
+            for point in points[:LIMIT_POINTS]:
+                if any(sympy.expand(d.xreplace(point)) == 0 for d in inside):
+                    continue  # a term 0/0 for every value of the variable: nothing claimed
+                why = _limit_differs(expr, point, outside)
+                if why is not None:
+                    return why
+    except BudgetExceeded:
+        return "SymPy's limit holds for generic values of its parameters: not checked in time"
+    return None
+
+
+def _limit_differs(expr: sympy.Expr, point: dict, outside: tuple) -> str | None:
+    where = ", ".join(f"{k} = {sympy.sstr(w)}" for k, w in point.items())
+    try:
+        value = at(expr, point).doit()
+    except (ArithmeticError, TypeError, ValueError, NotImplementedError, RecursionError):
+        value = None
+    if value is None or value.free_symbols or value.has(sympy.Limit):
+        return f"SymPy's limit holds for generic values of its parameters: not computed at {where}"
+    if value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):  # a limit diverges there,
+        if not _nonzero_at(outside, point):  # unless the formula claims nothing there
+            return None
+    elif _sign_verdict(value, "≠", PROBE_TIMEOUT_S, PROBE_BITS).status != PROVED:
+        return None
+    return (
+        f"SymPy's limit holds for generic values of its parameters; at {where} the formula, "
+        f"its limits computed there, is {sympy.sstr(value)[:40]}"
+    )
+
+
+def _exceptional(limits: list, s: sympy.Symbol) -> set:
+    """Real zeros in ``s`` of the coefficients of each limit's term (numerator and denominator
+    as polynomials in its variable, about its point), where the generic limit may not hold."""
+    out: set = set()
+    for lim in limits:
+        term, z, z0 = lim.args[:3]
+        shifted = term.xreplace({z: 1 / z}) if z0.is_infinite else term.xreplace({z: z + z0})
+        try:
+            with deadline(PROBE_TIMEOUT_S):
+                parts = sympy.together(shifted).as_numer_denom()
+        except (BudgetExceeded, TypeError, ValueError):
+            continue
+        for part in parts:
+            try:
+                with deadline(PROBE_TIMEOUT_S):
+                    for c in sympy.Poly(part, z).coeffs():
+                        zeros = sympy.solveset(c, s, sympy.S.Reals) if c.free_symbols == {s} else 0
+                        if isinstance(zeros, sympy.FiniteSet) and len(zeros) <= 4:
+                            out |= set(zeros)
+            except (BudgetExceeded, sympy.PolynomialError, TypeError, ValueError):
+                continue
+            except NotImplementedError:
+                continue
+    return out

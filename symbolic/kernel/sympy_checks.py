@@ -34,13 +34,14 @@ from symbolic.kernel.float_blind import (
     with_signs_for_numbers,
 )
 from symbolic.kernel.huge_powers import difference, has_huge_power
-from symbolic.kernel.inputs import as_input, denominators
+from symbolic.kernel.inputs import as_input
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import domain_text, equation, sympy_value
-from symbolic.kernel.points import in_domain
+from symbolic.kernel.points import denominators, in_domain
 from symbolic.kernel.probes import (
     _defined_somewhere,
+    _limit_doubted,
     _refuted_at_a_point,
     _refuted_at_points,
     _sign_refuted_at_a_point,
@@ -219,6 +220,7 @@ def zero_verdict(
         reason = "SymPy rewrote the difference to 0, but its value at a point is certified nonzero"
         return clock.verdict(UNKNOWN, reason)
     doubt = _zero_doubted(expr) if reduced == 0 and has_closed_irrational(expr) else None
+    doubt = doubt or (_limit_doubted(expr) if reduced == 0 else None)  # generic parameters
     if doubt is not None:  # no enclosure held the number: an evaluation vetoes, never refutes
         return clock.verdict(UNKNOWN, doubt)
     if reduced == 0:

@@ -10,8 +10,11 @@ function application or power is rebuilt with SymPy's evaluation (``huge_powers.
 never a power too large to compute), under a short limit; a value that is no finite number marks
 it, and so does a special function SymPy leaves unevaluated at its pole whose numeric value is
 none (``hyper((1,), (), 1)``, ``expint(1, 0)``: ``(1 − x)·₁F₀(1;;x) = 1`` was refuted at x = 1
-by SymPy's ``0·₁F₀(1;;1) = 0``). Not finding one proves nothing (a limit reached is no
-finding): it only ever vetoes.
+by SymPy's ``0·₁F₀(1;;1) = 0``); so does a ``Subs`` at a number where its term, put in as
+written, has none (``(x² − 1)/(x − 1)`` at 1, which SymPy cancels first), and a closed sum,
+product, integral or limit SymPy computes to no number (``Σ 1/k``, ``lim_{x→∞} sin x``), which
+its rewrites still cancel against itself. Not finding one proves nothing (a limit reached is
+no finding): it only ever vetoes.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import sympy
 
 from symbolic.kernel.huge_powers import evaluated, has_huge_power
+from symbolic.kernel.logic import literal_replace
 from symbolic.limits import BudgetExceeded, deadline
 
 VALUE_TIMEOUT_S = 0.25  # for one closed term's value
@@ -37,7 +41,55 @@ def valueless(*exprs: sympy.Basic) -> sympy.Basic | None:
         for node in sympy.preorder_traversal(e):
             if _candidate(node) and _no_value(node):
                 return node
+            if isinstance(node, sympy.Subs) and _subs_valueless(node):
+                return node
+            if isinstance(node, _SUMMING) and _diverges(node):
+                return node
     return None
+
+
+_SUMMING = (sympy.Sum, sympy.Product, sympy.Integral, sympy.Limit)
+_DIVERGED = (*_NO_VALUE, sympy.AccumBounds)
+
+
+def _diverges(node: sympy.Basic) -> bool:
+    """A closed sum, product, integral or limit SymPy computes to ±∞, ``zoo``, ``nan`` or an
+    ``AccumBounds``: it has no value (``Σ 1/k``, ``∫₀¹ dx/x``, ``lim_{x→∞} sin x``), though
+    SymPy still cancels it against itself (``Σ 1/k − Σ 1/k = 0`` was proved). Computed under
+    ``VALUE_TIMEOUT_S``; not computed in time: no veto."""
+    if node.free_symbols or has_huge_power(node):
+        return False
+    known = _SEEN.get(node)
+    if known is None:
+        try:
+            with deadline(VALUE_TIMEOUT_S):
+                known = bool(node.doit().has(*_DIVERGED))
+        except ArithmeticError:
+            known = True
+        except ValueError:  # SymPy's "the limit does not exist" (left and right differ)
+            known = isinstance(node, sympy.Limit)
+        except (BudgetExceeded, TypeError, AttributeError, RecursionError):
+            return False
+        except NotImplementedError:
+            known = False
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[node] = known
+    return known
+
+
+def _subs_valueless(node: sympy.Subs) -> bool:
+    """``Subs(e, x, c)`` at a number ``c`` where ``e``, put in as written, has no value: the
+    term ``(c² − 1)/(c − 1)`` at ``c = 1`` is 0/0, though SymPy cancels inside the ``Subs``
+    first (``Subs((x² − 1)/(x − 1), x, 1) = 2`` was proved, ``= 5`` refuted). A derivative or
+    another binder inside is taken, not put in: not judged here."""
+    if node.expr.has(*_BINDERS) or any(p.free_symbols for p in node.point):
+        return False
+    rule = dict(zip(node.variables, node.point, strict=True))
+    try:
+        return valueless(literal_replace(node.expr, rule)) is not None
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
 
 
 def pole_reason(*exprs: sympy.Basic) -> str | None:
@@ -45,6 +97,9 @@ def pole_reason(*exprs: sympy.Basic) -> str | None:
     pole = valueless(*exprs)
     if pole is None:
         return None
+    if isinstance(pole, _SUMMING):  # SymPy's ±∞ or bounds (an AccumBounds) is no number
+        why = "SymPy computes no number for it (it diverges, or SymPy gives only bounds)"
+        return f"{sympy.sstr(pole)[:60]}: {why}; a formula holding it claims nothing"
     return f"{sympy.sstr(pole)[:60]} has no value (a pole, log 0, a division by 0): defined nowhere"
 
 
