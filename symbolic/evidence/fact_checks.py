@@ -1,9 +1,11 @@
 """The re-check of one fact by its kind (issues 16, 25): what ``required_checks`` says its
 formula and method need, from the export's files — Z3's benchmark and the SMT obligation by Z3
 and cvc5 (``solvers``), a certificate by the re-check's own numbers (``certificates``), a spot
-check (``spot_checks``), a kernel rule re-derived from its premises (``rules``) with the
-kernel's side conditions (``side_conditions``), ¬F from its refuted part. ``node_rows`` gives
-the fact's rows; nothing here decides for the kernel.
+check (``spot_checks``; a ``≠``, ``<``, ``>`` also by its sign: ``spot_relations``), a kernel
+rule re-derived from its premises (``rules``) with the kernel's side conditions
+(``side_conditions``), ¬F from its refuted part; a rule step whose conditions are not shown to
+hold together anywhere is ``unknown`` (``vacuity``). ``node_rows`` gives the fact's rows;
+nothing here decides for the kernel.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from symbolic.evidence.side_conditions import (
     fixed_names,
     uncertified_divisor,
 )
-from symbolic.evidence.spot_checks import spot_check
+from symbolic.evidence.spot_relations import relation_spot_check
+from symbolic.evidence.vacuity import condition_rows
 from symbolic.kernel import ForAll
 
 
@@ -105,7 +108,7 @@ def _smt_row(
 ) -> Row:
     files = (entry.get("file", ""),)
     text = _obligation_text(ctx, entry)
-    from symbolic.evidence.formula_smt import claimed_nowhere, smt_obligation
+    from symbolic.evidence.formula_smt import asks_more, claimed_nowhere, smt_obligation
 
     if role == Checks.SMT:
         if smt_obligation(formula) != text:
@@ -136,7 +139,9 @@ def _smt_row(
         proof=(answers.get("cvc5_proof_steps"), answers.get("cvc5_trust_steps")),
         digest=digest(text) if role == Checks.Z3 else "",
     )
-    if any(a == "sat" or a.startswith("error") for a in said):
+    refutes = "sat" in said and ("unsat" in said or role == Checks.Z3 or not asks_more(formula))
+    if refutes or any(a.startswith("error") for a in said):  # a sat of an obligation asking
+        # more than the formula (an integer n read over the reals: n² ≠ 2 at √2) refutes nothing
         return Row(claim, node["id"], role, shown, "DISAGREES", **common)
     if role == Checks.Z3:  # Z3 proved it: the second engine is cvc5
         outcome = "proved" if cvc5 == "unsat" else "unknown"
@@ -146,8 +151,8 @@ def _smt_row(
         if empty:  # 1/(x − x) = 5: unsat because no point is claimed, not because it holds
             return Row(claim, node["id"], role, f"{shown}; {empty}", "unknown", **common)
         return Row(claim, node["id"], role, shown, "proved", second_engine=True, **common)
-    if node.get("method") == "sympy":  # neither solver decided it: the weak check instead
-        outcome, text = spot_check(formula)
+    if node.get("method") == "sympy" and "sat" not in said:  # neither decided: the weak check
+        outcome, text = relation_spot_check(formula)
         return Row(
             claim,
             node["id"],
@@ -156,6 +161,8 @@ def _smt_row(
             "not re-checked" if outcome == "unknown" else outcome,
             **common,
         )
+    if "sat" in said:
+        shown += "; read over the reals, a symbol of more than real and a sign: refutes nothing"
     return Row(claim, node["id"], role, shown, "unknown", **common)
 
 
@@ -167,14 +174,8 @@ def _certificate_row(
     if not isinstance(cert, dict) or not same_formula(
         manifest_formula(cert.get("formula_srepr"), "certificate"), formula
     ):
-        return Row(
-            claim,
-            node["id"],
-            role,
-            "the certificate's formula is not the step's",
-            "DISAGREES",
-            files,
-        )
+        why = "the certificate's formula is not the step's"
+        return Row(claim, node["id"], role, why, "DISAGREES", files)
     expected = node["status"]
     outcome, text = certificates.check(role, formula, expected, cert, read_formula)
     if outcome in ("proved", "refuted") and outcome != expected:
@@ -188,15 +189,9 @@ def _spot_row(ctx: Context, claim: str, node: dict, entry: dict, formula: sympy.
     if not isinstance(spot, dict) or not same_formula(
         manifest_formula(spot.get("formula_srepr"), "spot check"), formula
     ):
-        return Row(
-            claim,
-            node["id"],
-            Checks.SPOT,
-            "the file's formula is not the step's",
-            "DISAGREES",
-            files,
-        )
-    outcome, text = spot_check(formula)
+        why = "the file's formula is not the step's"
+        return Row(claim, node["id"], Checks.SPOT, why, "DISAGREES", files)
+    outcome, text = relation_spot_check(formula)
     return Row(
         claim,
         node["id"],
@@ -235,6 +230,7 @@ def node_rows(
     except ValueError as exc:
         return [Row(claim, nid, "formula", str(exc), "DISAGREES")]
     rows = _rows_by_need(ctx, claim, node, by_id, outcomes, need)
+    rows += condition_rows(claim, node, by_id) if rows and all(r.ok for r in rows) else []
     if not rows:  # a fact nothing re-checked is never admitted (the weakest of no rows)
         return [Row(claim, nid, "fact", "no check re-checked it", "DISAGREES")]
     return rows

@@ -17,12 +17,21 @@ MAX_JSON_ITEMS = 4_000_000  # values in one JSON document (a whole project's man
 
 
 def write_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path``, never through a symbolic link (the file or its folder)."""
+    """Write ``data`` to ``path``, never through a symbolic link (the file or its folder), and
+    only to a regular file of one name (``OSError`` else): a FIFO named ``recheck.json`` made
+    the re-check wait for a reader for ever, and a device node or a second name of another
+    file would be written through. Opened without blocking and without truncating, checked
+    by its open descriptor, then truncated."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.parent.is_symlink() or path.is_symlink():
         raise OSError(f"{path}: refusing to write through a symbolic link")
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags, 0o644)
     with os.fdopen(fd, "wb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink > 1:
+            raise OSError(f"{path}: refusing to write to a special file or a linked name")
+        f.truncate(0)
         f.write(data)
 
 
@@ -43,8 +52,10 @@ def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     except OSError as exc:
         raise ValueError(f"cannot read ({exc.strerror})") from None
     _admissible(info, limit)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped since the lstat
+            raise ValueError("not a regular file")
         data = f.read(limit + 1)
     if len(data) > limit:
         raise ValueError(f"more than {limit} bytes")

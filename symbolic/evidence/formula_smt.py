@@ -66,6 +66,13 @@ def stated_exactly(s: sympy.Symbol) -> bool:
     return _only_real_and_sign(tuple(sorted(s.assumptions0.items())))
 
 
+def asks_more(formula: sympy.Basic) -> bool:
+    """Whether ``smt_obligation(formula)`` reads a symbol over more than its set (an integer,
+    a rational, an odd number, ... over the reals): its ``sat`` then refutes the obligation,
+    not the formula (``∀n ∈ ℤ: n² ≠ 2`` holds; n = √2 is no integer)."""
+    return any(not stated_exactly(s) for s in formula.atoms(sympy.Symbol))
+
+
 def smt_obligation(formula: sympy.Basic) -> str | None:
     """The SMT-LIB 2 text (negated formula, symbols' domains), or None outside the fragment."""
     try:

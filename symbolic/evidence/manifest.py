@@ -147,6 +147,11 @@ def _printed_heads() -> frozenset:
 
 
 def _name_problem(name: str, function: bool = False) -> str | None:
+    from symbolic.evidence.names import character_problem
+
+    unseen = character_problem(name)  # an invisible, combining or look-alike character
+    if unseen:
+        return unseen
     if name in _CONSTANT_NAMES or _NUMBER.match(name) or _STRUCTURE.search(name):
         return f"the name {name[:40]!r} prints as a number, a constant or a formula's structure"
     heads = _printed_heads()
@@ -158,14 +163,20 @@ def _name_problem(name: str, function: bool = False) -> str | None:
 def misleading_name(formula: sympy.Basic) -> str | None:
     """Why a name in ``formula`` (a symbol's, an undefined function's, a matrix's) prints as
     something else — a number, a constant, a relation, an operator between terms, a known
-    function applied — or None. The words of an assumption stated in words
-    (``assumed(Symbol(text))``) are not a name of the formula."""
+    function applied, a character that does not print as itself (``names``) — or None. The
+    words of an assumption stated in words (``assumed(Symbol(text))``) are not a name of the
+    formula: only an invisible character is refused in them."""
+    from symbolic.evidence.names import character_problem
     from symbolic.kernel import ASSUMED
 
     stack = [formula]
     while stack:
         n = stack.pop()
         if isinstance(n, AppliedUndef) and n.func == ASSUMED:
+            words = [a.name for a in n.args if isinstance(a, sympy.Symbol)]
+            problem = next(filter(None, (character_problem(w, words=True) for w in words)), None)
+            if problem:  # a bidi override in the words turns the rest of the line around
+                return problem
             continue
         if isinstance(n, AppliedUndef):
             problem = _name_problem(n.func.__name__, function=True)
@@ -188,10 +199,11 @@ def printed_alike(formula: sympy.Basic) -> str | None:
     """A quantifier's variable and another symbol of that name in its body (other assumptions)
     print alike: the text says another formula than the one checked (``∀ x ∈ ℝ`` over a
     positive ``x``). Why, or None (the kernel refuses to make such a formula)."""
+    from symbolic.evidence.names import alike_symbols
     from symbolic.kernel import Exists, ForAll
 
     for q in formula.atoms(ForAll, Exists):
         for v in q.variables:
             if any(str(s) == str(v) and s != v for s in q.body.atoms(sympy.Symbol)):
                 return f"the quantifier's variable {v} and another symbol {v} print alike"
-    return None
+    return alike_symbols(formula)  # a sum's index, Ne(x, x) of a positive and a negative x

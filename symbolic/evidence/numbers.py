@@ -131,6 +131,20 @@ def ivalue(e: sympy.Expr, env: dict | None = None):
         if x.a < 2:  # Γ increases on [x₀ ≈ 1.4616, ∞); 2 keeps clear of its minimum
             raise NotEnclosed("gamma below 2")
         return _special(flint.arb.gamma, x)
+    if isinstance(e, sympy.RisingFactorial):  # (a)_k = a(a + 1)…(a + k − 1), k read exactly
+        k = exact(e.args[1])
+        if k is None or k.denominator != 1 or not 0 <= k <= MAX_FACTORIAL:
+            raise NotEnclosed("a rising factorial whose count is not a small natural number")
+        a, total = ivalue(e.args[0], env), iv.mpf(1)
+        for i in range(int(k)):
+            total *= a + i
+        return total
+    if isinstance(e, sympy.hyper) and not e.ap and len(e.bq) == 1:  # ₀F₁(; b; x)
+        b, x = exact(e.bq[0]), _moderate(ivalue(e.argument, env))
+        if b is None or b <= 0 or x.a < 0 or x.b > MAX_0F1_ARGUMENT:
+            raise NotEnclosed("0F1 other than at b > 0 (exact) and 0 <= x <= 10^6")
+        bb = flint.arb(flint.fmpq(b.numerator, b.denominator))
+        return _special(lambda t: t.hypgeom_0f1(bb), x)  # increasing in x ≥ 0 for b > 0
     if isinstance(e, sympy.Abs):
         x = ivalue(e.args[0], env)
         if x.a >= 0:
@@ -183,6 +197,7 @@ def _moderate(x):
     return x
 
 
+MAX_0F1_ARGUMENT = 10**6  # ₀F₁(; b; x) grows as exp(2√x)
 MAX_EXACT_BITS = 1_000_000  # an exact power larger than this is left to intervals
 MAX_FACTORIAL = 10_000  # Γ(n) = (n − 1)! computed exactly up to this n
 

@@ -45,7 +45,9 @@ from symbolic.evidence.manifest import (
     read_manifest,
     same_formula,
 )
+from symbolic.evidence.names import lookalike_names
 from symbolic.evidence.report import CONCLUDES, Row, combine, finish, weakest
+from symbolic.evidence.vacuity import unshown
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 
@@ -183,6 +185,9 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
         misleading = misleading_name(stated)  # its text would say another formula
         if misleading:
             problems.append(f"the statement: {misleading}")
+    alike = lookalike_names([n["_formula"] for n in nodes])  # ∃x: x > х (Cyrillic х)
+    if alike:
+        problems.append(alike)
     for n in nodes:
         if n.get("formula") != sympy.sstr(n["_formula"]):
             problems.append(f"step {n['id']}: its text is not its formula")
@@ -210,7 +215,15 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
     if concluded in ("refuted", "admitted"):  # the statement refuted, or itself admitted
         return [Row(label, "", "claim", CONCLUDES, concluded)]
     earlier = ("unknown" if outcomes[n["id"]] == "refuted" else outcomes[n["id"]] for n in steps)
-    return [Row(label, "", "claim", CONCLUDES, weakest(earlier))]
+    outcome = weakest(earlier)
+    hidden = (
+        unshown(last, {n["id"]: n for n in nodes})
+        if outcome in ("proved", "spot-checked")
+        else None
+    )
+    if hidden:  # pw(x) = 1 proved where x ≠ 1 only
+        return [Row(label, "", "claim", f"{CONCLUDES}, but it {hidden}", "unknown")]
+    return [Row(label, "", "claim", CONCLUDES, outcome)]
 
 
 def _resting_rows(claims: list) -> list[Row]:
