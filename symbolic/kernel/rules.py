@@ -55,6 +55,7 @@ from symbolic.kernel.logic import (
     _Quantifier,
     conjunction,
     domain_of,
+    domain_text,
     equation,
     exact_set,
     literal_replace,
@@ -62,6 +63,7 @@ from symbolic.kernel.logic import (
     sympy_value,
 )
 from symbolic.kernel.membership import member, satisfies
+from symbolic.kernel.vacuity import vacuous_divisor
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import PROVED, UNKNOWN, _verdict
 
@@ -102,6 +104,12 @@ def _conclude(
     except InvalidArgument as exc:
         raise RuleError(str(exc)) from None
     undecided = _divisors_certified(rule, formula, *(p.formula for p in premises))
+    vacuous = vacuous_divisor(formula, *(p.formula for p in premises))
+    if vacuous is not None:
+        raise RuleError(
+            f"{rule}: divides by {sympy.sstr(vacuous)[:60]}, and no point tried has every divisor "
+            "nonzero (where a formula divides by 0 it claims nothing)"
+        )
     pole = pole_reason(formula) if rule in _PUTS_TERMS else None
     if pole is not None and not any(pole_reason(p.formula) for p in premises):
         raise RuleError(f"{rule}: {pole}, so it claims nothing (x·Γ(x) = Γ(x + 1) at x := 0)")
@@ -388,7 +396,15 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
         if rest:
             new_body = ForAll([v for v, _ in rest], new_body, sympy.Tuple(*[s for _, s in rest]))
     detail = sympy.Tuple(*[sympy.Tuple(v, t) for v, t in substitution.items()])
-    return _conclude("inst", new_body, (fact,), detail=detail)
+    return _conclude("inst", new_body, (fact,), detail=detail, domain=_shown_domain(new_body))
+
+
+def _shown_domain(formula: sympy.Basic) -> tuple[str, ...]:
+    """The domain an instance shows: its symbols' sets and its own divisors nonzero (the
+    premise's, ``y ≠ 0`` of ``y/y = 1``, would name a symbol put away)."""
+    shown = [domain_text(s) for s in sorted(formula.free_symbols, key=str)]
+    shown += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(formula) if d.is_zero is not False]
+    return tuple(d for d in shown if d)
 
 
 def mp(implication: Fact, antecedent: Fact) -> Fact:
