@@ -402,7 +402,8 @@ def inst(fact: Fact, substitution: Mapping[sympy.Symbol, sympy.Basic]) -> Fact:
 def _shown_domain(formula: sympy.Basic) -> tuple[str, ...]:
     """The domain an instance shows: its symbols' sets and its own divisors nonzero (the
     premise's, ``y ≠ 0`` of ``y/y = 1``, would name a symbol put away)."""
-    shown = [domain_text(s) for s in sorted(formula.free_symbols, key=str)]
+    symbols = [s for s in formula.free_symbols if isinstance(s, sympy.Symbol)]
+    shown = [domain_text(s) for s in sorted(symbols, key=str)]
     shown += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(formula) if d.is_zero is not False]
     return tuple(d for d in shown if d)
 
