@@ -200,6 +200,8 @@ def _digits_needed(decision: SymmetryDecision, activations) -> int | None:
         sides = _witness_sides(decision, values, functions)
     scale = max([1.0, *(abs(float(v)) for v in sides if np.isfinite(v))])  # none: both overflow
     want = abs(float(w.difference.evalf(30)))
+    if not np.isfinite(want):  # beyond float64 (exp(exp(x))): mpmath has no exponent limit
+        return 15 + GUARD_DIGITS
     if want > FLOAT64_RESOLVES * scale and all(np.isfinite(v) for v in sides):
         return None
     if want == 0.0:  # below float's range: the exact size decides the digits

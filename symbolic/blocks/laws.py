@@ -8,8 +8,9 @@ the chain rule gives the gradients from ``Γ = ∂L/∂P`` (a generic matrix):
   ``d/dt (W_Qᵀ W_Q − W_Kᵀ W_K) = −(∇_Qᵀ W_Q + W_Qᵀ ∇_Q) + (∇_Kᵀ W_K + W_Kᵀ ∇_K) = 0``
   (r×r: the matrix-valued quantity of the GL(r) action ``W_Q → W_Q A, W_K → W_K A^{−T}``);
 * VO: ``∇_V = Γ W_Oᵀ``, ``∇_O = W_Vᵀ Γ``; ``d/dt (W_Vᵀ W_V − W_O W_Oᵀ) = 0``;
-* gain: ``∇_G = Γ Wᵀ``, ``∇_W = Gᵀ Γ``; ``d/dt (Gᵀ G − W Wᵀ) = 0`` (for a diagonal gain with its
-  gradient projected on the diagonal, the diagonal of this: ``g_i² − ‖W_{i,:}‖²``);
+* gain: the gain is diagonal, ``G = diag(g)``: ``∇_{g_i} = Σ_k Γ_ik W_ik``, ``∇_{W_ik} = g_i Γ_ik``;
+  ``d/dt (g_i² − ‖W_{i,:}‖²) = 0`` — the diagonal of ``Gᵀ G − W Wᵀ``, whose off-diagonal
+  entries are not conserved for a diagonal gain (they are only for a full matrix G);
 * softmax translation: ``softmax(s + u·1) = softmax(s)`` (at general T, in sum normal form), so
   a parameter that only shifts a row of scores (the key bias) has gradient 0 and stays put.
 
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from symbolic.kernel import Fact, check_matrix_expr_equal, check_sum_equal
+from symbolic.kernel import Fact, check_matrix_expr_equal, check_sum_equal, conj
 
 d, r, m, T = sympy.symbols("d r m T", integer=True, positive=True)
 
@@ -99,10 +100,36 @@ def vo_law() -> Law:
 
 
 def gain_law() -> Law:
-    Gn, W = sympy.MatrixSymbol("G", d, d), sympy.MatrixSymbol("W", d, m)
-    G = sympy.MatrixSymbol("Γ", d, m)
-    return _step_law(
-        Gn, G * W.T, True, W, Gn.T * G, False, "gain", "Gᵀ G − W Wᵀ", "G → G D, W → D^{−1} W"
+    """The gain of a norm is diagonal, ``diag(g)``, and so is its symmetry ``G → G D``: the law is
+    the diagonal one. With ``P = diag(g) W`` (W: d×m, every map reading the normed sequence) and
+    ``Γ = ∂L/∂P``, ``∇_{g_i} = Σ_k Γ_ik W_ik`` and ``∇_{W_ik} = g_i Γ_ik``; one SGD step changes
+    ``g_i² − Σ_k W_ik²`` by exactly ``η²((Σ_k Γ_ik W_ik)² − Σ_k g_i² Γ_ik²)``. With a norm's bias
+    b (LayerNorm: ``P = [N, 1]·[diag(g); b]·W``) column i of the stacked gain is ``(g_i, b_i)``,
+    each with its own ``Γ``, and ``g_i² + b_i² − Σ_k W_ik²`` changes likewise; the fact is the
+    conjunction of both. The full matrix ``Gᵀ G − W Wᵀ`` is conserved only for a full matrix G
+    (the GL(d) action): for a diagonal gain its off-diagonal entries drift."""
+    i, k = sympy.symbols("i k", integer=True)
+    g, b, W, gam, gam_b = (sympy.IndexedBase(n, real=True) for n in ("g", "b", "W", "Γ", "Γ_b"))
+
+    def over_k(term: sympy.Expr) -> sympy.Expr:
+        return sympy.Sum(term, (k, 0, m - 1))
+
+    def step(column: list[tuple[sympy.Expr, sympy.Expr]]) -> Fact:
+        """One SGD step of the gain column ``(value, its Γ)…`` and of row i of W."""
+        grads = [over_k(c * W[i, k]) for _, c in column]
+        grad_w = sum(v * c for v, c in column)
+        lhs = sum((v - ETA * gr) ** 2 for (v, _), gr in zip(column, grads, strict=True))
+        lhs -= over_k((W[i, k] - ETA * grad_w) ** 2)
+        rhs = sum(v**2 for v, _ in column) - over_k(W[i, k] ** 2)
+        rhs += ETA**2 * (sum(gr**2 for gr in grads) - over_k(grad_w**2))
+        return check_sum_equal(lhs, rhs)
+
+    fact = conj(step([(g[i], gam[i, k])]), step([(g[i], gam[i, k]), (b[i], gam_b[i, k])]))
+    return Law(
+        "gain",
+        "g_i² − ‖W_i,:‖² (+ b_i² with a norm bias; gain diag(g))",
+        "G → G D, W → D^{−1} W (D diagonal)",
+        fact,
     )
 
 
