@@ -15,6 +15,7 @@ from sympy.core.symbol import Str
 from symbolic.evidence.certificates import degree_form
 from symbolic.evidence.files import read_file, read_json
 from symbolic.evidence.formula_reader import UnreadableFormula, canonical_srepr, read_formula
+from symbolic.kernel import PRINTED_HEADS, name_problem
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_SCHEMA = "transformer-proofs/manifest/v2"
@@ -124,40 +125,19 @@ def manifest_formula(text: object, what: str) -> sympy.Basic:
     return formula
 
 
-# What a formula's text prints for something that is not a name: a name printed alike makes
-# the text say another formula than the one checked (a negative symbol named "E" is proved
-# "E < 0"; a zero one named "1", "Eq(1, 0)"; a positive one named "x**2 - 10", "x**2 - 10 > 0").
-_CONSTANT_NAMES = frozenset(
-    "pi E I oo zoo nan EulerGamma GoldenRatio Catalan TribonacciConstant true false True "
-    "False None Reals Integers Naturals Naturals0 Complexes EmptySet UniversalSet".split()
-)
-_NUMBER = re.compile(r"[-+]?(\d|\.\d)")  # a name that starts as a number reads as one
-_STRUCTURE = re.compile(
-    r"\s|[=<>!&|~;:\u2190-\u21ff\u2200-\u22ff]"  # relations, connectives, ∀ ∃ ≤ ⇒ ...
-    r"|\*\*|/|[-+*](?=[^\W_]|\()"  # x**2, a/b, x-1, 2*x (K^+ and M*_{law} stay names)
-)
-_CALL = re.compile(r"([A-Za-z_]\w*)\(")
-
-
+# What a formula's text prints for something that is not a name: the kernel's table
+# (``symbolic.kernel.shown_names``), with every head the formula reader knows.
 def _printed_heads() -> frozenset:
     from symbolic.evidence.formula_reader import NODES
 
-    extra = "sqrt tan Eq Ne Lt Gt Le Ge Matrix exp_polar re im arg floor ceiling".split()
-    return frozenset(NODES) | frozenset(extra)
+    return frozenset(NODES) | PRINTED_HEADS
 
 
 def _name_problem(name: str, function: bool = False) -> str | None:
     from symbolic.evidence.names import character_problem
 
     unseen = character_problem(name)  # an invisible, combining or look-alike character
-    if unseen:
-        return unseen
-    if name in _CONSTANT_NAMES or _NUMBER.match(name) or _STRUCTURE.search(name):
-        return f"the name {name[:40]!r} prints as a number, a constant or a formula's structure"
-    heads = _printed_heads()
-    if function and name in heads or any(m.group(1) in heads for m in _CALL.finditer(name)):
-        return f"the name {name[:40]!r} prints as a function the formula does not apply"
-    return None
+    return unseen or name_problem(name, function, heads=_printed_heads())
 
 
 def misleading_name(formula: sympy.Basic) -> str | None:

@@ -98,6 +98,12 @@ from symbolic.kernel.rules import (
     trans,
     unfold,
 )
+from symbolic.kernel.shown_names import (
+    CONSTANT_NAMES,
+    PRINTED_HEADS,
+    misleading_name,
+    name_problem,
+)
 from symbolic.kernel.special import SeriesTooLong
 from symbolic.kernel.special import gamma as gamma_interval
 from symbolic.kernel.special import hyp0f1 as hyp0f1_interval
@@ -144,6 +150,10 @@ __all__ = [
     "combine",
     # formulas and inputs
     "ASSUMED",
+    "CONSTANT_NAMES",
+    "PRINTED_HEADS",
+    "misleading_name",
+    "name_problem",
     "Exists",
     "ForAll",
     "as_input",

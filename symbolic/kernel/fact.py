@@ -20,6 +20,7 @@ import sympy
 from symbolic.kernel.bound_ranges import unmet_binder
 from symbolic.kernel.conventions import convention_of
 from symbolic.kernel.logic import twin_names
+from symbolic.kernel.shown_names import misleading_name
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import (
     PROVED,
@@ -146,19 +147,24 @@ def fixed_names(fact: Fact) -> frozenset:
     return frozenset(names)
 
 
+_WORDS = sympy.Function("assumed")  # ``admitted.ASSUMED``: its arguments are words, not names
+
+
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     """A fact, minted. A checked one whose formula rests on a SymPy convention (a derivative at
     a kink, a reversed or non-integer range, an infinite sum with parameters: ``conventions``;
     a bound variable declared more than its range gives: ``bound_ranges``) or holds a closed
     term without a value (``Γ(0)``, ``log 0``: ``valueless``) or two different symbols that
-    print alike (``α > α`` for ``alpha > α``: ``twin_names``) is unknown, whatever its checker
-    found."""
+    print alike (``α > α`` for ``alpha > α``: ``twin_names``) or a name that prints as something
+    else (an uninterpreted ``exp``, a symbol named ``pi``: ``shown_names``) is unknown, whatever
+    its checker found."""
     if verdict.status != UNKNOWN and kw.get("kind", CHECKED) == CHECKED:
         why = (
             convention_of(formula)
             or unmet_binder(formula)
             or pole_reason(formula)
             or twin_names(formula)
+            or misleading_name(formula, words_of=_WORDS)
         )
         if why is not None:
             verdict = _revise(

@@ -223,10 +223,11 @@ def test_the_toolkits_own_names_are_still_names():
     st.integers(min_value=-(10**6), max_value=10**6),
 )
 def test_identifiers_are_names_and_numbers_are_not(name, number):
-    from symbolic.evidence.manifest import _CONSTANT_NAMES, misleading_name
+    from symbolic.evidence.manifest import misleading_name
+    from symbolic.kernel import CONSTANT_NAMES
 
     plain = sympy.Symbol(name, real=True)
-    assert (misleading_name(plain) is None) == (name not in _CONSTANT_NAMES)
+    assert (misleading_name(plain) is None) == (name not in CONSTANT_NAMES)
     assert misleading_name(sympy.Symbol(str(number), real=True)) is not None
 
 
