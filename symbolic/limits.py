@@ -28,11 +28,13 @@ does not depend on how loaded the machine is.
 
 from __future__ import annotations
 
+import _weakrefset
 import gc
 import signal
 import threading
 import time
 import types
+import weakref
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -149,10 +151,19 @@ def _in_swallowing_callback(frame: types.FrameType | None) -> bool:
     run). Held, the interrupt lands in the work 1 ms after the callback returns."""
     callbacks = {c.__code__ for c in gc.callbacks if hasattr(c, "__code__")}
     while frame is not None:
-        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code in callbacks or code.co_name == "__del__" or code.co_filename in _WEAKREF_FILES:
             return True
         frame = frame.f_back
     return False
+
+
+# A weak reference's callback (``WeakKeyDictionary``'s ``remove``, ``WeakSet``'s ``_remove``,
+# ``weakref.finalize``) runs when the collector drops a key: an exception there is unraisable
+# too (seen: "Exception ignored in: WeakKeyDictionary.__init__.<locals>.remove").
+_WEAKREF_FILES = frozenset(
+    getattr(m, "__file__", "") for m in (weakref, _weakrefset) if getattr(m, "__file__", "")
+)
 
 
 def _ends() -> list[float]:

@@ -28,3 +28,24 @@ def test_a_swallowed_interrupt_comes_back_as_the_limit():
 def test_an_error_before_the_limit_stays_what_it_is():
     with pytest.raises(ZeroDivisionError), deadline(60):
         _ = 1 / 0
+
+
+def test_an_interrupt_in_a_weak_reference_callback_lands_in_the_work():
+    """A weak reference's callback (``weakref.finalize``, ``WeakKeyDictionary``'s ``remove``)
+    runs when the collector drops its key; an exception raised there is unraisable, so the
+    limit was lost ("Exception ignored in: ... remove" in a suite run) and the work ran on.
+    Held, it lands in the work just after the callback returns."""
+    import weakref
+
+    class Key:
+        pass
+
+    def callback():  # about half of the time is spent here
+        sum(range(5_000))
+
+    with pytest.raises(BudgetExceeded), deadline(0.005):
+        for _ in range(20_000):  # seconds of work: the limit must end it well before
+            key = Key()
+            weakref.finalize(key, callback)
+            del key
+            sum(range(5_000))
