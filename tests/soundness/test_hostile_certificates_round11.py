@@ -40,10 +40,12 @@ from symbolic.evidence.formula_smt import smt_obligation
 from symbolic.evidence.manifest import MANIFEST_NAME, RECORD_NAME, Checks
 from symbolic.evidence.names import character_problem, skeleton
 from symbolic.evidence.numbers import end_points, ivalue
+from symbolic.evidence.solvers import cvc5_available
 from symbolic.evidence.vacuity import nonzero_everywhere
 from symbolic.kernel import ASSUMED, Exists
 
 pytestmark = pytest.mark.xdist_group("hostile-certificates")
+AGREED = rc.EXIT_OK if cvc5_available() else rc.EXIT_UNKNOWN  # no second solver: unknown
 
 x = sympy.Symbol("x", real=True)
 y = sympy.Symbol("y", real=True)
@@ -167,7 +169,7 @@ def test_a_condition_that_holds_somewhere_still_proves(tmp_path):
     ]
     write_export(tmp_path, nodes, statement=nodes[-1])
     rows, code, _ = rc.recheck(tmp_path)
-    assert code == rc.EXIT_OK, [r.cells() for r in rows]
+    assert code == AGREED, [r.cells() for r in rows]
 
 
 @settings(max_examples=20, deadline=None)
@@ -289,7 +291,7 @@ def test_the_re_check_ends_beside_a_fifo_record(tmp_path):
     reader = os.open(tmp_path / RECORD_NAME, os.O_RDONLY | os.O_NONBLOCK)
     try:
         rows, code, _ = rc.recheck(tmp_path)
-        assert code == rc.EXIT_OK and os.read(reader, 10) == b""
+        assert code == AGREED and os.read(reader, 10) == b""
     finally:
         os.close(reader)
     assert json.loads((tmp_path / MANIFEST_NAME).read_text())["claims"]
@@ -346,7 +348,7 @@ def test_a_dropped_divisor_nonzero_everywhere_still_proves(tmp_path):
     ]
     write_export(tmp_path, nodes, statement=nodes[-1])
     rows, code, _ = rc.recheck(tmp_path)
-    assert code == rc.EXIT_OK, [r.cells() for r in rows]
+    assert code == AGREED, [r.cells() for r in rows]
 
 
 def test_bessel_and_0f1_are_read_positive_only_where_every_term_is():
@@ -451,7 +453,7 @@ def test_a_strict_sign_the_assumptions_give_is_still_spot_checked(tmp_path):
     node = fact_node("s1", formula, "sympy", obligation=_spot(formula))
     write_export(tmp_path, [node], statement=node)
     rows, code, _ = rc.recheck(tmp_path)
-    assert code == rc.EXIT_OK, [r.cells() for r in rows]
+    assert code == AGREED, [r.cells() for r in rows]
 
 
 def test_a_dropped_condition_on_sigma_alone_is_not_proved(tmp_path):
