@@ -7,6 +7,8 @@ SymPy cannot list them the identity is unknown. Each difference is decided by ``
 
 from __future__ import annotations
 
+import itertools
+
 import sympy
 
 from symbolic.kernel.branches import BRANCH_HEADS, assumed_sign, at, put
@@ -14,7 +16,7 @@ from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.float_blind import float_blind_risk, signs_for_numbers
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.interval_checks import certified_sign
-from symbolic.kernel.logic import ForAll, domain_text, equation, exact_set
+from symbolic.kernel.logic import ForAll, domain_text, equation, exact_set, print_key
 from symbolic.kernel.points import denominators, in_domain
 from symbolic.kernel.sympy_checks import (
     SIMPLIFY_TIMEOUT_S,
@@ -210,13 +212,14 @@ T = sympy.Symbol("t", positive=True)  # the point of the half-line in the cases 
 
 
 def half_line_point(*exprs: sympy.Basic) -> sympy.Symbol:
-    """``T``, or a positive symbol named t_, t__, ... when an expression already has a symbol
-    named like it (the user's own t would be captured: x³ = x·t² by cases x = t, −t, 0)."""
-    names = {str(s) for e in exprs for s in e.free_symbols}
-    name = "t"
-    while name in names:
-        name += "_"
-    return T if name == "t" else sympy.Symbol(name, positive=True)
+    """``T``, or a positive symbol named u, v, w, t2, t3, ... when an expression already has a
+    symbol that prints like it (the user's own t would be captured: x³ = x·t² by cases x = t,
+    −t, 0; and ``t_`` prints as t in LaTeX)."""
+    shown = {print_key(s.name) for e in exprs for s in e.free_symbols if hasattr(s, "name")}
+    for name in itertools.chain(("t", "u", "v", "w"), (f"t{k}" for k in itertools.count(2))):
+        if print_key(name) not in shown:
+            return T if name == "t" else sympy.Symbol(name, positive=True)
+    raise AssertionError("unreachable")
 
 
 def sign_cases(

@@ -132,11 +132,10 @@ def _bound_symbols(variables: object) -> list[sympy.Symbol]:
 def print_key(name: str) -> str:
     """What a name looks like once printed: as LaTeX sets it (``split_super_sub``: ``x_1`` and
     ``x1`` both x with subscript 1), a Greek letter and its name alike (the text printer shows
-    ``alpha`` as α, LaTeX both as alpha)."""
+    ``alpha`` as α, LaTeX both as alpha; an empty script, ``t_`` as ``t_{}``, shows nothing)."""
     base, supers, subs = split_super_sub(name)
-    return repr(
-        (_greek_named(base), tuple(map(_greek_named, supers)), tuple(map(_greek_named, subs)))
-    )
+    supers, subs = (tuple(_greek_named(p) for p in parts if p) for parts in (supers, subs))
+    return repr((_greek_named(base), supers, subs))
 
 
 def _greek_named(text: str) -> str:
