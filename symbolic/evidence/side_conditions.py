@@ -169,13 +169,8 @@ def _circular(values: dict) -> str | None:
     return None
 
 
-def fixed_names(ids: list, by_id: dict[str, dict]) -> set:
-    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts), the
-    free symbols of their values, and the symbols free in their assumptions and oracle
-    results; ``ValueError`` when a name is defined twice, differently, or definitions refer to
-    each other in a cycle (either proves anything)."""
-    values: dict = {}
-    fixed: set = set()
+def rested_on(ids: list, by_id: dict[str, dict]):
+    """The nodes ``ids`` name and those they rest on (premises and parts), each once."""
     stack, seen = list(ids), set()
     while stack:
         i = stack.pop()
@@ -183,14 +178,25 @@ def fixed_names(ids: list, by_id: dict[str, dict]) -> set:
             continue
         seen.add(i)
         n = by_id[i]
+        yield n
+        stack += list(n.get("premises", [])) + [
+            p.get("id") for p in n.get("parts", []) if isinstance(p, dict)
+        ]
+
+
+def fixed_names(ids: list, by_id: dict[str, dict]) -> set:
+    """The names fixed by the definitions the facts ``ids`` rest on (premises and parts), the
+    free symbols of their values, and the symbols free in their assumptions and oracle
+    results; ``ValueError`` when a name is defined twice, differently, or definitions refer to
+    each other in a cycle (either proves anything)."""
+    values: dict = {}
+    fixed: set = set()
+    for n in rested_on(ids, by_id):
         f = n["_formula"]
         if n.get("kind") == "definition" and a_definition(f):
             values.setdefault(f.lhs, {})[canonical_srepr(f.rhs)] = f.rhs
         if n.get("kind") in ("assumption", "oracle", "definition"):  # fixed there
             fixed |= {s for s in f.free_symbols if isinstance(s, sympy.Symbol)}
-        stack += list(n.get("premises", [])) + [
-            p.get("id") for p in n.get("parts", []) if isinstance(p, dict)
-        ]
     twice = sorted(str(name) for name, v in values.items() if len(v) > 1)
     if twice:
         raise ValueError(f"the premises define {twice[0]} twice, differently")

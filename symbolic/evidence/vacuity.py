@@ -30,7 +30,12 @@ from sympy.core.function import AppliedUndef
 
 from symbolic.evidence.formula_reader import canonical_srepr
 from symbolic.evidence.numbers import NotEnclosed, enclose, satisfies
-from symbolic.evidence.side_conditions import a_definition, conditions, own_conditions
+from symbolic.evidence.side_conditions import (
+    a_definition,
+    conditions,
+    own_conditions,
+    rested_on,
+)
 
 POINTS = 24  # candidate points tried per set of conditions
 SEARCH_S = 4.0  # CPU seconds for the point search of one set of conditions
@@ -123,18 +128,9 @@ def nowhere(node: dict, by_id: dict[str, dict]) -> str | None:
 def _definitions(node: dict, by_id: dict[str, dict]) -> dict:
     """The values of the names defined among the facts ``node`` rests on (premises, parts)."""
     values: dict = {}
-    stack, seen = [node.get("id")], set()
-    while stack:
-        i = stack.pop()
-        if not isinstance(i, str) or i in seen or i not in by_id:
-            continue
-        seen.add(i)
-        n = by_id[i]
+    for n in rested_on([node.get("id")], by_id):
         if n.get("kind") == "definition" and a_definition(n["_formula"]):
             values.setdefault(n["_formula"].lhs, n["_formula"].rhs)
-        stack += list(n.get("premises", [])) + [
-            p.get("id") for p in n.get("parts", []) if isinstance(p, dict)
-        ]
     return values
 
 
