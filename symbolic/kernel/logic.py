@@ -166,15 +166,15 @@ def twin_names(formula: sympy.Basic) -> str | None:
         return next(filter(None, map(twin_names, formula.args)), None)
     named = [s for s in formula.free_symbols if isinstance(s, (sympy.Symbol, sympy.MatrixSymbol))]
     named += list({f.func for f in formula.atoms(AppliedUndef)})
-    seen: dict[str, object] = {}
-    for _, _, item in sorted((_name_of(i), _srepr_of(i), i) for i in named):
+    by_key: dict[str, list] = {}
+    for item in named:
         key = symbol_key(item) if isinstance(item, sympy.Symbol) else print_key(_name_of(item))
-        other = seen.setdefault(key, item)
-        if other is not item and other != item:
-            return (
-                f"two different symbols print alike ({_named(other)}, {_named(item)}): rename one"
-            )
-    return None
+        by_key.setdefault(key, []).append(item)
+    twins = [sorted(items, key=_srepr_of) for items in by_key.values() if len(items) > 1]
+    if not twins:  # (the common case: no srepr is printed)
+        return None
+    first, second = min(twins, key=lambda t: [_srepr_of(i) for i in t])[:2]
+    return f"two different symbols print alike ({_named(first)}, {_named(second)}): rename one"
 
 
 def _name_of(item: object) -> str:
