@@ -170,5 +170,11 @@ def combine(verdicts: Iterable[Verdict], what: str = "step") -> Verdict:
         if v.status == UNKNOWN:
             return _revise(v, reason=f"{what} {i} undecided: {v.reason}", seconds=seconds)
     if not verdicts:
-        return _verdict(UNKNOWN, "none", f"no {what}s", seconds=seconds)
-    return _verdict(PROVED, method, f"all {len(verdicts)} {what}s verified", seconds=seconds)
+        return _verdict(UNKNOWN, "none", f"no {_plural(what)}", seconds=seconds)
+    return _verdict(
+        PROVED, method, f"all {len(verdicts)} {_plural(what)} verified", seconds=seconds
+    )
+
+
+def _plural(word: str) -> str:
+    return word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")  # branches
