@@ -104,7 +104,8 @@ def _conclude(
     except InvalidArgument as exc:
         raise RuleError(str(exc)) from None
     undecided = _divisors_certified(rule, formula, *(p.formula for p in premises))
-    vacuous = vacuous_divisor(formula, *(p.formula for p in premises))
+    defined = {n: v[0] for p in premises for n, v in definitions(p).items()}
+    vacuous = vacuous_divisor(formula, *(p.formula for p in premises), defined=defined)
     if vacuous is not None:
         raise RuleError(
             f"{rule}: divides by {sympy.sstr(vacuous)[:60]}, and no point tried has every divisor "
