@@ -19,7 +19,6 @@ import sympy
 
 from symbolic.kernel.bound_ranges import unmet_binder
 from symbolic.kernel.conventions import convention_of
-from symbolic.kernel.logic import twin_names
 from symbolic.kernel.shown_names import misleading_name
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import (
@@ -155,7 +154,7 @@ def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     a kink, a reversed or non-integer range, an infinite sum with parameters: ``conventions``;
     a bound variable declared more than its range gives: ``bound_ranges``) or holds a closed
     term without a value (``Γ(0)``, ``log 0``: ``valueless``) or two different symbols that
-    print alike (``α > α`` for ``alpha > α``: ``twin_names``) or a name that prints as something
+    print alike (``α > α`` for ``alpha > α``) or a name that prints as something
     else (an uninterpreted ``exp``, a symbol named ``pi``: ``shown_names``) is unknown, whatever
     its checker found."""
     if verdict.status != UNKNOWN and kw.get("kind", CHECKED) == CHECKED:
@@ -163,7 +162,6 @@ def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
             convention_of(formula)
             or unmet_binder(formula)
             or pole_reason(formula)
-            or twin_names(formula)
             or misleading_name(formula, words_of=_WORDS)
         )
         if why is not None:

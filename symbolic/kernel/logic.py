@@ -12,7 +12,6 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 
 import sympy
-from sympy.core.function import AppliedUndef
 from sympy.functions.elementary.piecewise import ExprCondPair
 from sympy.logic.boolalg import Boolean, as_Boolean
 from sympy.matrices.expressions.applyfunc import ElementwiseApplyFunction
@@ -134,11 +133,11 @@ def print_key(name: str) -> str:
     ``x1`` both x with subscript 1), a Greek letter and its name alike (the text printer shows
     ``alpha`` as α, LaTeX both as alpha; an empty script, ``t_`` as ``t_{}``, shows nothing)."""
     base, supers, subs = split_super_sub(name)
-    supers, subs = (tuple(_greek_named(p) for p in parts if p) for parts in (supers, subs))
-    return repr((_greek_named(base), supers, subs))
+    supers, subs = (tuple(greek_spelled(p) for p in parts if p) for parts in (supers, subs))
+    return repr((greek_spelled(base), supers, subs))
 
 
-def _greek_named(text: str) -> str:
+def greek_spelled(text: str) -> str:
     out = []
     for ch in text:
         greek = unicodedata.name(ch, "") if ord(ch) > 127 else ""
@@ -155,41 +154,6 @@ def _greek_named(text: str) -> str:
 def symbol_key(s: sympy.Symbol) -> str:
     """``print_key`` of a symbol's name; a ``Dummy`` prints as ``_t``, apart from ``t``."""
     return ("_" if isinstance(s, sympy.Dummy) else "") + print_key(s.name)
-
-
-def twin_names(formula: sympy.Basic) -> str | None:
-    """Two different free symbols (or undefined functions) of one conjunct of ``formula`` that
-    print alike — ``alpha`` and ``α``, or two ``x`` with other assumptions: ``α > α`` would be
-    shown proved. Why, or None. (Conjuncts are read apart: a conjunction of lemmas may use one
-    letter with other assumptions in each, each lemma shown as a step of its own.)"""
-    if isinstance(formula, sympy.And):
-        return next(filter(None, map(twin_names, formula.args)), None)
-    named = [s for s in formula.free_symbols if isinstance(s, (sympy.Symbol, sympy.MatrixSymbol))]
-    named += list({f.func for f in formula.atoms(AppliedUndef)})
-    by_key: dict[str, list] = {}
-    for item in named:
-        key = symbol_key(item) if isinstance(item, sympy.Symbol) else print_key(_name_of(item))
-        by_key.setdefault(key, []).append(item)
-    twins = [sorted(items, key=_srepr_of) for items in by_key.values() if len(items) > 1]
-    if not twins:  # (the common case: no srepr is printed)
-        return None
-    first, second = min(twins, key=lambda t: [_srepr_of(i) for i in t])[:2]
-    return f"two different symbols print alike ({_named(first)}, {_named(second)}): rename one"
-
-
-def _name_of(item: object) -> str:
-    return item.__name__ if isinstance(item, type) else str(item.name)
-
-
-def _srepr_of(item: object) -> str:  # the order of twins in a message: by their assumptions
-    return repr(getattr(item, "_kwargs", {})) if isinstance(item, type) else sympy.srepr(item)
-
-
-def _named(item: object) -> str:
-    if isinstance(item, type):
-        return f"the function {item.__name__}"
-    shown = domain_text(item) if isinstance(item, sympy.Symbol) else None
-    return shown or str(item.name)
 
 
 class _Quantifier(Boolean):

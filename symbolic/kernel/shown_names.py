@@ -21,7 +21,7 @@ from sympy.core.function import AppliedUndef, FunctionClass
 from sympy.core.symbol import Str
 from sympy.printing.conventions import split_super_sub
 
-from symbolic.kernel.logic import print_key
+from symbolic.kernel.logic import domain_text, greek_spelled, print_key
 
 CONSTANT_NAMES = frozenset(
     "pi e E I oo zoo nan inf Inf infinity Infinity NaN EulerGamma GoldenRatio Catalan "
@@ -65,7 +65,7 @@ def name_problem(name: str, function: bool = False, heads: frozenset | None = No
     seen = seen.translate(LOOKALIKE)  # Cyrillic р and Latin p
     if any(unicodedata.category(ch) in INVISIBLE for ch in name) or any(
         n in CONSTANT_NAMES or NUMBER_LIKE.match(n) or STRUCTURE.search(n)
-        for n in (name, seen, _lettered(seen))
+        for n in (name, seen, greek_spelled(seen))
     ):
         return f"the name {name[:40]!r} prints as a number, a constant or a formula's structure"
     if _power_script(name):
@@ -73,23 +73,11 @@ def name_problem(name: str, function: bool = False, heads: frozenset | None = No
     lowered = {h.lower() for h in heads} | READ_HEADS
     if not function and seen.lower() in FUNCTION_WORDS:
         return f"the name {name[:40]!r} prints as a function applied to what follows it"
-    if function and _lettered(seen).lower() in lowered:
+    if function and greek_spelled(seen).lower() in lowered:
         return f"the name {name[:40]!r} prints as a function the formula does not apply"
     if any(m.group(1) in heads for m in CALL.finditer(seen)):
         return f"the name {name[:40]!r} prints as a function the formula does not apply"
     return None
-
-
-def _lettered(name: str) -> str:
-    """``name`` with each Greek letter spelled as SymPy names it (π as pi, Γ as Gamma)."""
-    out = []
-    for ch in name:
-        greek = unicodedata.name(ch, "") if ord(ch) > 127 else ""
-        if greek.startswith(("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")):
-            letter = greek.rsplit(" ", 1)[1].lower()
-            ch = letter if "SMALL" in greek else letter.capitalize()
-        out.append(ch)
-    return "".join(out)
 
 
 def _power_script(name: str) -> bool:
@@ -165,7 +153,7 @@ def _drawn(name: str) -> str:
     and without the braces of a LaTeX script (``x_{1}`` as ``x_1``)."""
     seen = unicodedata.normalize("NFKC", name)
     seen = "".join(ch for ch in seen if unicodedata.category(ch) not in INVISIBLE)
-    seen = _lettered(seen.translate(LOOKALIKE)).replace("{", "").replace("}", "")
+    seen = greek_spelled(seen.translate(LOOKALIKE)).replace("{", "").replace("}", "")
     base, supers, subs = split_super_sub(seen)
     part = lambda p: GREEK_LOOKALIKE.get(p, "varphi" if p == "varphi" else p)  # noqa: E731
     return print_key(
@@ -176,9 +164,11 @@ def _drawn(name: str) -> str:
 
 
 def lookalike_twins(formula: sympy.Basic) -> str | None:
-    """Two different names of one conjunct of ``formula`` that print alike (``logic.twin_names``
-    more loosely: é and e + ◌́, Cyrillic а and a, ``x_{1}`` and ``x_1``, a ``Dummy`` and a symbol
-    of one name — LaTeX prints both as x —, a symbol γ and EulerGamma), or None."""
+    """Two different names of one conjunct of ``formula`` that print alike (``logic.print_key``,
+    more loosely: é and e + ◌́, Cyrillic а and a, ``x_{1}`` and ``x_1``, a symbol γ and
+    EulerGamma), or None. Conjuncts are read apart: a conjunction of lemmas may use one letter
+    with other assumptions in each, each lemma shown as a step of its own. A ``Dummy`` stays
+    apart from a symbol of its name (the text shows it as ``_x``)."""
     if isinstance(formula, sympy.And):
         return next(filter(None, map(lookalike_twins, formula.args)), None)
     named: dict = {}
@@ -191,8 +181,17 @@ def lookalike_twins(formula: sympy.Basic) -> str | None:
         named.setdefault(_drawn(f.__name__), set()).add(f)
     for constant in atoms & LETTER_CONSTANTS.keys():
         named.setdefault(_drawn(LETTER_CONSTANTS[constant]), set()).add(constant)
-    for items in named.values():
-        if len(items) > 1:
-            shown = sorted(str(i) for i in items)
-            return f"two different names print alike ({shown[0]!r}, {shown[1]!r}): rename one"
-    return None
+    twins = [sorted(map(_shown, items)) for items in named.values() if len(items) > 1]
+    if not twins:
+        return None
+    first, second = min(twins)[:2]
+    return f"two different symbols print alike ({first}, {second}): rename one"
+
+
+def _shown(item: object) -> str:
+    """A twin as the message names it: a symbol with its domain (``alpha ∈ (0, ∞)``)."""
+    if isinstance(item, type):
+        return f"the function {item.__name__}"
+    if isinstance(item, sympy.Symbol):
+        return domain_text(item) or repr(item.name)
+    return repr(str(item))

@@ -1,4 +1,4 @@
-"""Two different symbols that print alike get no verdict (symbolic/kernel/logic.py, twin_names).
+"""Two different symbols that print alike get no verdict (symbolic/kernel/shown_names.py).
 
 ``alpha`` (positive) and ``α`` (negative) are two variables, and ``alpha > α`` is true; but the
 text printer shows ``α > α`` and LaTeX ``\\alpha > \\alpha``: a false statement shown proved.
