@@ -265,7 +265,7 @@ def symmetry_report(
     decisions, results, objects, rows = [], [], [], []
     for text in texts:
         activations = _functions(parsed, activation_spec(text))
-        wanted = candidates(parsed, activations["sigma"]) if discover else [transform]
+        wanted = candidates(parsed, activations["sigma"], a.name) if discover else [transform]
         for t in wanted:
             d = decide(parsed, parse_transform(t, parsed, a), activations)
             r = symmetry_result(d, activations, torch)
@@ -507,7 +507,9 @@ STACKED = {
 }
 
 
-def _law_results(wanted: set[str], torch: bool = False, norm: str = "rms") -> list[Result]:
+def _law_results(
+    wanted: set[str], torch: bool = False, norm: str = "rms", biases: bool = False
+) -> list[Result]:
     """The laws of the continuous groups found, with the numpy SGD checks and, with ``torch``,
     real torch training of a small block with the block's norm (``numeric_checks.block_torch``;
     a LayerNorm's bias moves with its gain)."""
@@ -525,7 +527,7 @@ def _law_results(wanted: set[str], torch: bool = False, norm: str = "rms") -> li
     for key in ("qk", "vo", "gain", "shift"):
         if key not in wanted:
             continue
-        law = LAWS[key]()
+        law = LAWS[key](biases)  # with biases: the stacked quantity, the one conserved
         steps = (
             Step(
                 law.fact,
@@ -624,7 +626,7 @@ def block_report(name: str, torch: bool = False, heads: int = HEADS) -> Report:
     results += mlp
     rows += mlp_rows
     objects += mlp_objects
-    for res in _law_results(laws, torch, block.norm):
+    for res in _law_results(laws, torch, block.norm, block.biases):
         results.append(res)
         rows.append(_row("law", res.claim.title, _outcome(res), "general d, r"))
     table = Table(

@@ -28,6 +28,7 @@ from typing import Any
 
 import sympy
 
+from symbolic.activations import ACTIVATIONS
 from symbolic.errors import InvalidExpression
 from symbolic.languages.domain_sign import no_root_in_domain
 from symbolic.languages.layer_language import (
@@ -159,8 +160,29 @@ def parse_param(text: str) -> sympy.Symbol:
         raise checks.error(
             "expected a lower-case name compared with 0: 'a > 0', 'a < 0' or 'a != 0'"
         )
+    if reserved_name(name):
+        raise checks.error(
+            f"{name!r} names something of its own in the proofs (a size d, n, the output "
+            "column o, a sum index k0, k1, …, a constant e, pi, a function or activation); "
+            "call the parameter e.g. a, b or c"
+        )
     kind = _DOMAINS[type(tree.ops[0])][0]
     return sympy.Symbol(name, real=True, **{kind: True})
+
+
+# the engine's own symbols (sizes d, n, the output column o, the sums' indices k0, k1, …),
+# SymPy's constants and the functions a formula shows: a parameter of one of these names printed
+# as the other (every n ≥ 1 beside a scale n) or made the kernel refuse the claim (unknown)
+_RESERVED = frozenset(
+    {"d", "n", "o", "e", "pi", "oo", "zoo", "nan", "sigma", "exp", "log", "ln", "sqrt", "erf"}
+    | {"sin", "cos", "tan", "tanh", "sinh", "cosh", "abs", "max", "min", "sign", "Max", "Min"}
+)
+
+
+def reserved_name(name: str) -> bool:
+    """Is ``name`` one the proofs use for something else (see ``_RESERVED``), a sum index
+    (``k0``, ``k12``) or an activation of the table?"""
+    return name in _RESERVED or name in ACTIVATIONS or (name[:1] == "k" and name[1:].isdigit())
 
 
 def domain_text(parameter: sympy.Symbol) -> str:

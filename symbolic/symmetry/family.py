@@ -50,13 +50,15 @@ def _has_sign_identity(spec: ActivationSpec) -> bool:
     return ActivationFacts(spec).intertwiner() is not None  # its filters share one budget
 
 
-def _scaled(name: str, e: sympy.Expr) -> str:
+def _scaled(name: str, e: sympy.Expr, a: str = "a") -> str:
     """``name`` times ``a^(−e)``, as typed: ``K/a``, ``a**(-2)*K``."""
-    return f"{name}/a" if e == 1 else f"a**({sympy.sstr(-e)})*{name}"
+    return f"{name}/{a}" if e == 1 else f"{a}**({sympy.sstr(-e)})*{name}"
 
 
-def candidates(layer: Layer, spec: ActivationSpec) -> list[str]:
-    """The candidate transforms of ``layer`` with σ = ``spec``, in a fixed order."""
+def candidates(layer: Layer, spec: ActivationSpec, parameter: str = "a") -> list[str]:
+    """The candidate transforms of ``layer`` with σ = ``spec``, in a fixed order; the
+    rescalings are written in the transform's ``parameter`` (the name ``--param`` gave: with
+    ``--param "b > 0"`` a candidate in ``a`` was refused as naming no parameter, exit 2)."""
     params = layer.parameters
     units = [p for p in params if layer.shape_of(p)[0] == "n"]
     out = []
@@ -72,17 +74,17 @@ def candidates(layer: Layer, spec: ActivationSpec) -> list[str]:
         for e in exponents:
             orders = [(p, r)] if e == 1 else [(p, r), (r, p)]
             for first, second in orders:
-                out.append(_rescaling(layer, first, second, e))
+                out.append(_rescaling(layer, first, second, e, parameter))
     out += [f"{p} -> -{p}, {r} -> -{r}" for p, r in pairs]
     if _has_sign_identity(spec):
         out += [f"{p} -> -{p}" for p in params]
     return list(dict.fromkeys(out))
 
 
-def _rescaling(layer: Layer, first: str, second: str, e: sympy.Expr) -> str:
+def _rescaling(layer: Layer, first: str, second: str, e: sympy.Expr, a: str = "a") -> str:
     if all(layer.shape_of(m)[0] == "n" for m in (first, second)):
-        return f"{first}[j] -> a*{first}[j], {second}[j] -> {_scaled(second + '[j]', e)}"
-    return f"{first} -> a*{first}, {second} -> {_scaled(second, e)}"
+        return f"{first}[j] -> {a}*{first}[j], {second}[j] -> {_scaled(second + '[j]', e, a)}"
+    return f"{first} -> {a}*{first}, {second} -> {_scaled(second, e, a)}"
 
 
 __all__ = ["candidates"]

@@ -75,7 +75,7 @@ from symbolic.symmetry.rewrite import (
 from symbolic.symmetry.witness import Witness, find_witness
 
 GENERAL = "general n, d"
-PER_UNIT = " (every unit k with its own a[k])"
+PER_UNIT = " (every unit k with its own {}[k])"  # the transform's parameter, a[k] or b[k]
 EXPLICIT_SIZES = {"d": 2, "n": 2}  # explicit-size proofs (more units when a row is named)
 CONSERVATION = (
     "conserved along gradient flow of any loss by Noether's theorem for gradient "
@@ -136,7 +136,8 @@ def decide(
             return SymmetryDecision(
                 invariant=True,
                 steps=steps,
-                sizes=general_sizes(transform) + (PER_UNIT if per_unit else ""),
+                sizes=general_sizes(transform)
+                + (PER_UNIT.format(transform.parameter.name) if per_unit else ""),
                 every_sigma=every,
                 conserved=conserved,
                 **common,
