@@ -16,7 +16,6 @@ from numeric_checks import sweep, sweep_chunks, sweep_grid
 from numeric_checks.importance import importance_pairs, tilt
 from numeric_checks.sweep import grid, main, plan, run_sweep
 from numeric_checks.sweep_chunks import merge_moments
-from tests.commands import in_process, in_subprocess
 
 for _k, _v in sweep.BLAS_ENV.items():  # one BLAS thread here too, as in the workers
     os.environ.setdefault(_k, _v)
@@ -154,32 +153,6 @@ def test_without_dask_one_line_naming_the_extra(monkeypatch, capsys):
 
 
 @pytest.mark.slow
-def test_python_m_on_two_dask_workers_gives_the_serial_rows():
-    # As a user runs it: under ``python -m`` the module is ``__main__``, and a task function
-    # of ``__main__`` would be pickled by value with what its globals reach (an unpicklable
-    # ufunc once erf had run: PicklingError). Two real worker processes, rows bitwise equal
-    # to the chunks run in this process.
-    pytest.importorskip("dask.distributed", reason="the sweep extra (dask[distributed])")
-    argv = [
-        "--store",
-        "relu2,softmax",
-        "--d",
-        "8",
-        "--beta",
-        "2",
-        "--rel-se",
-        "3e-2",
-        "--json",
-        "--no-progress",
-    ]
-    done = in_subprocess("numeric_checks.sweep", argv + ["--workers", "2"])
-    assert done.returncode == 0, done.stderr[-2000:]
-    serial = in_process("numeric_checks.sweep", argv + ["--workers", "0"])
-    assert serial.returncode == 0, serial.stderr
-    assert json.loads(done.stdout) == json.loads(serial.stdout)
-    assert len(json.loads(done.stdout)) == 2
-
-
 def test_auto_estimator_decides_on_the_scheduled_beta():
     # YaRN raises β = 8 to β(10⁶) ≈ 21 at d = 64: 4β²/d ≈ 27 > 8, the heavy tail.
     (p,) = grid(["softmax"], [64], [8.0], ["yarn"], [10**6])
