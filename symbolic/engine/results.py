@@ -36,6 +36,8 @@ from symbolic.kernel import (
     REFUTED,
     UNKNOWN,
     Verdict,
+    conclusion_gap,
+    refutation_gap,
 )
 from symbolic.render.formula_text import formula_text
 
@@ -71,9 +73,11 @@ class Result(Displayed):
     @cached_property  # a Result is immutable: judged once (``replace`` makes a new one)
     def _judgement(self) -> tuple[ResultStatus, str]:
         """The claim's status and why. Proved only when the derivation's conclusion (its last
-        step) is a proved kernel fact whose formula *is* the statement (``same_statement``) and
-        every step says something; refuted only by a kernel fact of its negation (the statement
-        refuted, or its negation proved); a numeric disagreement, a claim without a statement, a
+        step) is a proved kernel fact whose formula *is* the statement (``same_statement``),
+        every step says something, and the conclusion rests on no condition or definition the
+        statement does not show (``kernel.conclusion_gap``); refuted only by a kernel fact of its
+        negation (the statement refuted, or its negation proved resting on no assumption:
+        ``kernel.refutation_gap``); a numeric disagreement, a claim without a statement, a
         step with identical sides or a chain that ends elsewhere is ``failed``; undecided is
         ``unknown``, also when a claim it uses is not proved."""
         bad = [n for n in self.numeric if not n.agrees]
@@ -99,12 +103,20 @@ class Result(Displayed):
             and isinstance(last.formula, sympy.Not)
             and same_statement(last.formula.args[0], statement)
         ):
+            gap = refutation_gap(last)  # an assumed negation is no counterexample
+            if gap is not None:
+                return UNKNOWN, gap
             return REFUTED, "its negation is proved: " + formula_text(last)[:80]
         if verdict.status == PROVED:
             if same_statement(last.formula, statement):
                 if self.blocked_by:
                     name, status = self.blocked_by[0]
                     return UNKNOWN, f"uses {name}, which is {status}"
+                # shown as its statement alone: no condition or definition may hide in a step
+                steps = (s.fact for s in self.derivation.steps)
+                gap = conclusion_gap(steps, last, statement, uses=bool(self.claim.uses))
+                if gap is not None:
+                    return UNKNOWN, gap
                 return PROVED, verdict.reason
             return FAILED, (
                 "the derivation concludes "
@@ -113,6 +125,8 @@ class Result(Displayed):
             )
         if verdict.status == REFUTED:
             if last.verdict.status == REFUTED and same_statement(last.formula, statement):
+                if last.rests_on:  # kernel.negate says so itself; a refutation is certified
+                    return UNKNOWN, "its refutation rests on an assumption, which refutes nothing"
                 return REFUTED, last.verdict.reason
             return FAILED, verdict.reason
         return UNKNOWN, verdict.reason

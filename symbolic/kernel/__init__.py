@@ -42,7 +42,9 @@ unknown) · ``fact`` · ``special`` · ``intervals`` (enclosures) · ``interval_
 comparisons, bounds) · ``branches`` (``at``, branches decided by enclosures) · ``points``
 (``counterexample``) · ``sympy_checks`` (``check_equal``, ``zero_verdict``) · ``domain_checks``
 (``check_zero_on``, ``check_identity``) · ``homogeneity`` · ``matrices`` · ``admitted`` ·
-``rules`` · ``z3_translate`` · ``z3_read`` · ``z3_checks``.
+``rules`` · ``conclusions`` (does a derivation's conclusion establish a claim's statement as
+shown: no unstated condition, no hidden or twice-given definition) · ``z3_translate`` ·
+``z3_read`` · ``z3_checks``.
 
 What the kernel trusts: SymPy — its rewrites (``expand``, ``cancel``, ``simplify``, its passes
 ``hyperexpand`` and ``combsimp`` tried alone first, ...) reaching exactly 0, its assumptions
@@ -55,6 +57,7 @@ hand-written series of its own.
 
 from symbolic.kernel.admitted import ASSUMED, assume, define, negate, oracle, undecided
 from symbolic.kernel.branches import BRANCH_HEADS, at, put, resolve_closed_branches
+from symbolic.kernel.conclusions import conclusion_gap, refutation_gap, unstated_conditions
 from symbolic.kernel.domain_checks import check_identity, check_zero_on
 from symbolic.kernel.fact import ASSUMPTION, CHECKED, DEFINITION, ORACLE, Fact
 from symbolic.kernel.float_blind import float_blind_risk, has_closed_irrational
@@ -179,6 +182,9 @@ __all__ = [
     "refute_homogeneous",
     "zero_verdict",
     # admitted facts and rules
+    "conclusion_gap",
+    "refutation_gap",
+    "unstated_conditions",
     "RuleError",
     "assume",
     "conj",

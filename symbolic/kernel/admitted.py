@@ -137,7 +137,7 @@ def undecided(formula: sympy.Basic, reason: str, method: str = "none") -> Fact:
 
 def negate(fact: Fact) -> Fact:
     """``¬F`` from a checked fact ``F``: proved when F is refuted (a certified counterexample),
-    refuted when F is proved, unknown otherwise.
+    refuted when F is proved resting on no assumption or oracle result, unknown otherwise.
 
     A fact with free symbols means "for all values" (where its denominators are nonzero), so
     its negation is formed on that quantified formula — ``¬∀ a ∈ ℝ: 2a = a + 1`` — never on the
@@ -161,6 +161,13 @@ def negate(fact: Fact) -> Fact:
     flip = {PROVED: REFUTED, REFUTED: PROVED, UNKNOWN: UNKNOWN}[fact.status]
     closed = _closed_formula(fact.formula)
     verdict = _revise(fact.verdict, status=flip)
+    if flip == REFUTED and fact.rests_on:  # a proof from a hypothesis certifies no falsity
+        verdict = _revise(
+            fact.verdict,
+            status=UNKNOWN,
+            reason="the fact rests on an assumption or an oracle result: its negation is not "
+            "refuted by it",
+        )
     if flip == PROVED and closed.has(sympy.core.function.AppliedUndef):
         verdict = _revise(
             fact.verdict,

@@ -149,20 +149,80 @@ def fixed_names(fact: Fact) -> frozenset:
 _WORDS = sympy.Function("assumed")  # ``admitted.ASSUMED``: its arguments are words, not names
 
 
+def _negative_integer_possible(e: sympy.Basic) -> bool:
+    return e.is_integer is not False and e.is_nonnegative is not True
+
+
+def binomial_convention(formula: sympy.Basic) -> str | None:
+    """A binomial ``C(a, b)`` whose arguments may both be negative integers with ``b ≤ a``:
+    there SymPy's value (Knuth's, ``C(−1, −1) = 0``) is a convention; the limit of
+    ``Γ(a + 1)/(Γ(b + 1)·Γ(a − b + 1))``, which ``combsimp`` rewrites it to, is
+    ``(−1)^(a−b)·C(−b − 1, a − b)`` (``C(−1, −1) = 1``, Mathematica's). So
+    ``C(n + 5, n + 5) = 1`` was proved for every integer n, and ``C(n, n) = 1`` refuted at −3."""
+    if not isinstance(formula, sympy.Basic) or not formula.has(sympy.binomial):
+        return None
+    for node in formula.atoms(sympy.binomial):
+        a, b = node.args
+        if (
+            _negative_integer_possible(a)
+            and _negative_integer_possible(b)
+            and (b - a).is_positive is not True
+        ):
+            return (
+                f"{sympy.sstr(node)[:60]} may be taken at negative integers with "
+                f"{sympy.sstr(b)[:20]} ≤ {sympy.sstr(a)[:20]}, where its value is a convention "
+                "(SymPy's C(−1, −1) = 0, Γ's limit 1)"
+            )
+    return None
+
+
+def _words(formula: sympy.Basic) -> set:
+    return {
+        n
+        for n in formula.atoms(sympy.core.function.AppliedUndef)
+        if n.func.__name__ == _WORDS.__name__
+    }
+
+
+def _forged_words(formula: sympy.Basic, parts: tuple) -> str | None:
+    """A function named ``assumed`` that no admitted premise brought in: every printer shows
+    ``assumed(x)`` as its argument alone (an assumption stated in words), so a user's
+    ``uninterpreted("assumed")`` made ``assumed(x) = x`` show as ``x = x``, refuted."""
+    found = _words(formula) if isinstance(formula, sympy.Basic) else set()
+    if not found:
+        return None
+    stack, admitted = list(parts), set()
+    while stack:
+        f = stack.pop()
+        if f.kind in (ASSUMPTION, ORACLE):
+            admitted |= _words(f.formula)
+        stack.extend(f.parts)
+    forged = sorted(found - admitted, key=sympy.default_sort_key)
+    if not forged:
+        return None
+    return (
+        f"the function {forged[0].func.__name__} prints as its argument "
+        f"({sympy.sstr(forged[0].args[0])[:40]}): rename it"
+    )
+
+
 def _fact(formula: sympy.Basic, verdict: Verdict, **kw: Any) -> Fact:
     """A fact, minted. A checked one whose formula rests on a SymPy convention (a derivative at
     a kink, a reversed or non-integer range, an infinite sum with parameters: ``conventions``;
     a bound variable declared more than its range gives: ``bound_ranges``) or holds a closed
     term without a value (``Γ(0)``, ``log 0``: ``valueless``) or two different symbols that
     print alike (``α > α`` for ``alpha > α``) or a name that prints as something
-    else (an uninterpreted ``exp``, a symbol named ``pi``: ``shown_names``) is unknown, whatever
-    its checker found."""
+    else (an uninterpreted ``exp``, a symbol named ``pi``: ``shown_names``; a function named
+    ``assumed`` no admitted premise brought in) or a binomial at negative integers (a convention)
+    is unknown, whatever its checker found."""
     if verdict.status != UNKNOWN and kw.get("kind", CHECKED) == CHECKED:
         why = (
             convention_of(formula)
             or unmet_binder(formula)
             or pole_reason(formula)
             or misleading_name(formula, words_of=_WORDS)
+            or _forged_words(formula, kw.get("parts", ()))
+            or binomial_convention(formula)
         )
         if why is not None:
             verdict = _revise(

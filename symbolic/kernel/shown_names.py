@@ -29,6 +29,7 @@ CONSTANT_NAMES = frozenset(
     "EmptySet UniversalSet".split()
 )
 NUMBER_LIKE = re.compile(r"[-+]?(\d|\.\d)")  # a name that starts as a number reads as one
+ENCLOSED = re.compile(r"\(.*\)|\[.*\]|\{.*\}")  # (x), [x]: a grouping, read as x itself
 STRUCTURE = re.compile(
     r"\s|[=<>!&|~;:\u2190-\u21ff\u2200-\u22ff]"  # relations, connectives, ∀ ∃ ≤ ⇒ ...
     r"|\*\*|/|[-+*](?=[^\W_]|\()"  # x**2, a/b, x-1, 2*x (K^+ and M*_{law} stay names)
@@ -64,7 +65,7 @@ def name_problem(name: str, function: bool = False, heads: frozenset | None = No
     seen = unicodedata.normalize("NFKC", name)  # ℯ, 𝑒 and e; ½ and 1⁄2; ＋ and +
     seen = seen.translate(LOOKALIKE)  # Cyrillic р and Latin p
     if any(unicodedata.category(ch) in INVISIBLE for ch in name) or any(
-        n in CONSTANT_NAMES or NUMBER_LIKE.match(n) or STRUCTURE.search(n)
+        n in CONSTANT_NAMES or NUMBER_LIKE.match(n) or STRUCTURE.search(n) or ENCLOSED.fullmatch(n)
         for n in (name, seen, greek_spelled(seen))
     ):
         return f"the name {name[:40]!r} prints as a number, a constant or a formula's structure"
@@ -106,7 +107,28 @@ def misleading_name(formula: sympy.Basic, words_of=None) -> str | None:
         if problem:
             return problem
         stack += [a for a in n.args if isinstance(a, sympy.Basic)]
-    return lookalike_twins(formula)
+    return _named_as_a_term(formula) or lookalike_twins(formula)
+
+
+def _flat(text: str) -> str:
+    return greek_spelled(unicodedata.normalize("NFKC", text)).replace("**", "^").replace(" ", "")
+
+
+def _named_as_a_term(formula: sympy.Basic) -> str | None:
+    """A symbol named as a term the formula holds prints as that term: a symbol named ``f(x)``
+    beside the function f applied to x showed ``f(x) = f(x)``, refuted by Z3."""
+    odd = [s for s in formula.atoms(sympy.Symbol) if re.search(r"[(\[{]", s.name)]
+    if not odd:
+        return None
+    terms = {
+        _flat(sympy.sstr(t))
+        for t in sympy.preorder_traversal(formula)
+        if t.args and isinstance(t, sympy.Expr)
+    }
+    for s in sorted(odd, key=lambda s: s.name):
+        if _flat(s.name) in terms:
+            return f"the name {s.name[:40]!r} prints as the term {s.name[:40]} of the formula"
+    return None
 
 
 # Constants the LaTeX printer sets as one letter, and that letter's name: a symbol γ beside
