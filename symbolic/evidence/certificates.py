@@ -50,6 +50,21 @@ def check(role: str, formula: sympy.Basic, expected: str, cert: dict, read) -> t
         return "unknown", f"not decided within {CHECK_S:.0f} CPU seconds"
 
 
+def document_problem(doc: dict, schema: str, formula: sympy.Basic, status: str) -> str | None:
+    """Why a certificate or spot-check file says something else than the manifest's fact —
+    another schema, a formula text (what a reader of the file sees) that is not ``formula``
+    printed, an expected outcome that is not the fact's status — or None. A file whose text
+    said ``1 > 2`` over the ``srepr`` of ``3 > 2``, or ``proved`` of a refuted fact, passed.
+    The text and the expectation are optional (the export writes both); never false."""
+    if doc.get("schema") != schema:
+        return f"the file is not a {schema} document"
+    if "formula" in doc and doc["formula"] != sympy.sstr(formula):
+        return "the file's formula text is not its formula"
+    if "expected" in doc and doc["expected"] != status:
+        return f"the file expects {str(doc.get('expected'))[:20]!r}, the step is {status!r}"
+    return None
+
+
 def _exported(cert: dict) -> tuple[Fraction, Fraction]:
     """The certificate's value or enclosure as exact end points (``lo ≤ hi`` checked)."""
     if "value" in cert:

@@ -22,6 +22,8 @@ from symbolic.evidence.benchmarks import clean_benchmark, digest
 from symbolic.evidence.files import read_json, read_under
 from symbolic.evidence.formula_reader import read_formula
 from symbolic.evidence.manifest import (
+    CERT_SCHEMA,
+    SPOT_SCHEMA,
     Checks,
     manifest_formula,
     misleading_name,
@@ -31,7 +33,7 @@ from symbolic.evidence.manifest import (
 )
 from symbolic.evidence.numbers import NotEnclosed
 from symbolic.evidence.report import Row, weakest
-from symbolic.evidence.rules import bound_by, derive
+from symbolic.evidence.rules import derive, quantified
 from symbolic.evidence.side_conditions import (
     captured_condition,
     condition_problem,
@@ -42,7 +44,6 @@ from symbolic.evidence.side_conditions import (
 )
 from symbolic.evidence.spot_relations import relation_spot_check
 from symbolic.evidence.vacuity import condition_rows
-from symbolic.kernel import ForAll
 
 
 @dataclass
@@ -171,12 +172,14 @@ def _certificate_row(
 ) -> Row:
     files = (entry.get("file", ""),)
     cert = read_json(_obligation_text(ctx, entry).encode("utf-8"))
-    if not isinstance(cert, dict) or not same_formula(
-        manifest_formula(cert.get("formula_srepr"), "certificate"), formula
-    ):
+    read = manifest_formula(cert.get("formula_srepr"), "cert") if isinstance(cert, dict) else None
+    if read is None or not same_formula(read, formula):
         why = "the certificate's formula is not the step's"
         return Row(claim, node["id"], role, why, "DISAGREES", files)
     expected = node["status"]
+    why = certificates.document_problem(cert, CERT_SCHEMA, read, expected)
+    if why:
+        return Row(claim, node["id"], role, why, "DISAGREES", files)
     outcome, text = certificates.check(role, formula, expected, cert, read_formula)
     if outcome in ("proved", "refuted") and outcome != expected:
         outcome, text = "DISAGREES", f"{text}, but the manifest says {expected}"
@@ -186,10 +189,12 @@ def _certificate_row(
 def _spot_row(ctx: Context, claim: str, node: dict, entry: dict, formula: sympy.Basic) -> Row:
     files = (entry.get("file", ""),)
     spot = read_json(_obligation_text(ctx, entry).encode("utf-8"))
-    if not isinstance(spot, dict) or not same_formula(
-        manifest_formula(spot.get("formula_srepr"), "spot check"), formula
-    ):
+    read = manifest_formula(spot.get("formula_srepr"), "spot") if isinstance(spot, dict) else None
+    if read is None or not same_formula(read, formula):
         why = "the file's formula is not the step's"
+        return Row(claim, node["id"], Checks.SPOT, why, "DISAGREES", files)
+    why = certificates.document_problem(spot, SPOT_SCHEMA, read, str(node.get("status")))
+    if why:
         return Row(claim, node["id"], Checks.SPOT, why, "DISAGREES", files)
     outcome, text = relation_spot_check(formula)
     return Row(
@@ -245,15 +250,29 @@ def _rows_by_need(
     need: frozenset[str],
 ) -> list[Row]:
     formula, nid = node["_formula"], node["id"]
+    status = node.get("status")
     if Checks.ADMITTED in need:
         problem = definition_problem(formula) if node.get("kind") == "definition" else None
+        if status != "proved":  # the kernel admits a fact as asserted: an assumption
+            # "refuted" made its negation pass as admitted, listed in rests_on as the very
+            # formula it denies (¬(∀z: max(0, z) ≥ 0) proved, resting on ∀z: max(0, z) ≥ 0)
+            problem = f"an admitted fact is asserted (status proved), not {status!r}"
         if problem:
             return [Row(claim, nid, Checks.ADMITTED, problem, "DISAGREES")]
         return [
             Row(claim, nid, Checks.ADMITTED, f"{node['kind']}: admitted, not proved", "admitted")
         ]
-    if Checks.RULE in need:
-        return _rule_rows(claim, node, by_id, outcomes)
+    if Checks.RULE in need:  # a kernel rule proves, or leaves undecided (kept undecided here)
+        if status not in ("proved", "unknown"):
+            why = f"a rule's conclusion is proved or unknown, not {status!r}"
+            return [Row(claim, nid, Checks.RULE, why, "DISAGREES")]
+        rows = _rule_rows(claim, node, by_id, outcomes)
+        weak = status == "unknown" and rows[0].outcome in ("proved", "spot-checked")
+        return (
+            [replace(rows[0], answer=f"{rows[0].answer}; exported unknown", outcome="unknown")]
+            if weak
+            else rows
+        )
     if Checks.NEGATION in need:
         return _negation_rows(claim, node, by_id, outcomes)
     if Checks.NONE in need:
@@ -267,20 +286,6 @@ def _rows_by_need(
             )
         ]
     return _obligation_rows(ctx, claim, node, need)
-
-
-def _quantified(rule: str, premises: list, detail: sympy.Basic | None) -> set:
-    """The symbols ``gen`` quantifies, ``inst`` instantiates in an open premise, or a binder of
-    ``cong``'s context binds (an index over which the premise is read for every value)."""
-    if rule == "gen" and isinstance(detail, sympy.Tuple):
-        return set(detail)
-    if rule == "cong" and isinstance(detail, sympy.Lambda) and premises:
-        bound = {s for n in sympy.preorder_traversal(detail.expr) for s in bound_by(n)}
-        return bound & premises[0].free_symbols
-    if rule == "inst" and isinstance(detail, sympy.Tuple) and premises:
-        if not isinstance(premises[0], ForAll):
-            return {p[0] for p in detail if isinstance(p, sympy.Tuple) and len(p) == 2}
-    return set()
 
 
 def _rule_rows(
@@ -297,7 +302,7 @@ def _rule_rows(
             else None
         )
         rule, premises = str(node.get("kernel_rule")), _premise_formulas(node, by_id)
-        fixed = _quantified(rule, premises, detail) & fixed_names(node.get("premises", []), by_id)
+        fixed = quantified(rule, premises, detail) & fixed_names(node.get("premises", []), by_id)
         if fixed:
             raise ValueError(
                 f"{rule} over {sorted(map(str, fixed))[0]}, a defined name or free in an assumption"
@@ -363,7 +368,9 @@ def _negation_rows(
             )
         ]
     part = outcomes.get(ok[0]["id"], "unknown")  # as strong as the part's refutation
-    outcome = "proved" if part == "refuted" else "DISAGREES" if part == "proved" else part
+    outcome = (  # an admitted part is asserted, never refuted: the kernel negates none
+        "proved" if part == "refuted" else "DISAGREES" if part in ("proved", "admitted") else part
+    )
     return [
         Row(
             claim,

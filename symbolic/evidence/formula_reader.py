@@ -413,13 +413,14 @@ def canonical_srepr(e: sympy.Basic) -> str:
 
 
 MAX_FRACTION_DIGITS = 400
-_DIGITS = rf"\d{{1,{MAX_FRACTION_DIGITS}}}"
+_DIGITS = rf"[0-9]{{1,{MAX_FRACTION_DIGITS}}}"  # ASCII: \d took "１/１" and "٣" too
 _FRACTION = re.compile(rf"(-?)({_DIGITS})(?:/({_DIGITS}))?")
 
 
 def read_fraction(text: object) -> Fraction:
-    """``"-7/3"`` or ``"12"`` as an exact fraction: digits only, at most ``MAX_FRACTION_DIGITS``
-    each (no exponent notation: ``Fraction("1e1000000000")`` would not return)."""
+    """``"-7/3"`` or ``"12"`` as an exact fraction: ASCII digits only, at most
+    ``MAX_FRACTION_DIGITS`` each (no exponent notation: ``Fraction("1e1000000000")`` would not
+    return; no other script's digits, which print as other glyphs)."""
     m = _FRACTION.fullmatch(text) if isinstance(text, str) else None
     if m is None:
         raise UnreadableFormula(

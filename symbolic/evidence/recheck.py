@@ -162,6 +162,12 @@ def _flatten(nodes: list, into: list[dict]) -> None:
     for node in nodes:
         if not isinstance(node, dict) or not isinstance(node.get("id"), str) or not node["id"]:
             raise ValueError("a step without an id")  # "" is the id of a claim's own row
+        own = sorted(k for k in node if not isinstance(k, str) or k.startswith("_"))
+        if own:  # the re-check keeps what it derives in a node under "_" keys (its formula,
+            # its conditions): "_conditions": null in a step switched its checks off
+            raise ValueError(
+                f"step {node['id']!r} has the key {str(own[0])[:40]!r}, not one the export writes"
+            )
         _flatten(node.get("parts", []), into)  # parts before the fact that rests on them
         into.append(node)
 

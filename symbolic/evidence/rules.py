@@ -79,6 +79,20 @@ def _no_capture_by_instance(body: sympy.Basic, mapping: dict) -> None:
             raise ValueError("inst: a binder of the premise captures a symbol of the terms")
 
 
+def quantified(rule: str, premises: list, detail: sympy.Basic | None) -> set:
+    """The symbols ``gen`` quantifies, ``inst`` instantiates in an open premise, or a binder of
+    ``cong``'s context binds (an index over which the premise is read for every value)."""
+    if rule == "gen" and isinstance(detail, sympy.Tuple):
+        return set(detail)
+    if rule == "cong" and isinstance(detail, sympy.Lambda) and premises:
+        bound = {s for n in sympy.preorder_traversal(detail.expr) for s in bound_by(n)}
+        return bound & premises[0].free_symbols
+    if rule == "inst" and isinstance(detail, sympy.Tuple) and premises:
+        if not isinstance(premises[0], ForAll):
+            return {p[0] for p in detail if isinstance(p, sympy.Tuple) and len(p) == 2}
+    return set()
+
+
 def _divides_by_zero(e: sympy.Basic) -> bool:
     return any(
         isinstance(n, sympy.Pow) and n.exp.is_negative and n.base.is_zero

@@ -94,14 +94,17 @@ def _sample(
 
 def _random_functions(exprs, rng: random.Random) -> dict:
     """Every undefined function σ (in name order) replaced by a random function of no special
-    form: ``c0 + c1·s + c2·s² + c3/(1 + s²)`` of ``s = Σ wᵢ·aᵢ``, a weight of its own for each
-    argument (an identity for all σ holds for that one). A quadratic of ``a + b`` made
-    ``σ(x + 1) − 3σ(x) + 3σ(x − 1) − σ(x − 2) = 0`` and ``σ(x, y) = σ(y, x)`` hold."""
+    form: ``c0 + c1·s + c2·s² + c3/(1 + (s − t)²)`` of ``s = Σ wᵢ·aᵢ``, a weight of its own for
+    each argument (an identity for all σ holds for that one). A quadratic of ``a + b`` made
+    ``σ(x + 1) − 3σ(x) + 3σ(x − 1) − σ(x − 2) = 0`` and ``σ(x, y) = σ(y, x)`` hold; with the bump
+    centred at 0 (t = 0) the odd part of σ was linear, and ``exp(σ(x) − σ(−x)) =
+    exp(x·(σ(1) − σ(−1)))`` (false for σ(z) = z³) held at every point."""
     heads = {a.func for e in exprs for a in e.atoms(AppliedUndef)}
     return {
         head: (
             [sympy.Rational(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(3)]
-            + [sympy.Rational(rng.randint(1, 9), rng.randint(1, 5))],  # c3 ≠ 0: no polynomial
+            + [sympy.Rational(rng.randint(1, 9), rng.randint(1, 5))]  # c3 ≠ 0: no polynomial
+            + [sympy.Rational(rng.choice((-1, 1)) * rng.randint(1, 9), rng.randint(2, 5))],
             [sympy.Integer(w) for w in rng.sample(range(1, 10), 8)],  # distinct weights
         )
         for head in sorted(heads, key=str)
@@ -113,7 +116,7 @@ def _concrete_function(args: tuple, coefficients: list, weights: list) -> sympy.
         raise NotEnclosed("a function of more than 8 arguments")
     s = sympy.Add(*(w * a for w, a in zip(weights, args, strict=False)))
     c = coefficients
-    return c[0] + c[1] * s + c[2] * s**2 + c[3] / (1 + s**2)
+    return c[0] + c[1] * s + c[2] * s**2 + c[3] / (1 + (s - c[4]) ** 2)  # t = c[4] ≠ 0
 
 
 def _random_matrices(exprs, rng: random.Random) -> dict:
