@@ -66,7 +66,9 @@ from symbolic.memory.capacity_formulas import (
     conjunction,
     domination_step,
     enclosed_statement,
+    enclosure_ends,
     eq,
+    exact_text,
     half_line_steps,
     identities,
     integral_definition,
@@ -78,6 +80,7 @@ from symbolic.memory.capacity_formulas import (
     source_step,
     square_degrees,
     store_statement,
+    value_text,
 )
 from symbolic.memory.capacity_report import (
     MIN_D,
@@ -119,7 +122,9 @@ def isr_lemma() -> Result:
         "ISR of a store with weights f(s)",
         "For w_m = f(s_m) and independent unit values: E‖Σ_{m≠i} w_m v_m‖² = (M−1)E[f(s)²] and "
         "‖w_i v_i‖² = f(1)², so ISR(M) = (M−1)E[f(s)²]/f(1)² and M* = 1 + f(1)²/E[f(s)²]; "
-        "normalizing the weights (softmax's 1/Z) leaves the ratio unchanged",
+        "normalizing the weights (softmax's 1/Z) leaves the ratio unchanged (the statement: the "
+        "expansion E[v_m·v_n] = δ_mn checked at 4 memories; the (M − 1) count and the "
+        "normalization at general M)",
         SOURCE,
         "lemma",
         (
@@ -220,8 +225,10 @@ def store_result(cap: StoreCapacity) -> Result:
     claim = Claim(
         f"capacity-{store.name}",
         f"Capacity of the {store.title} store",
-        f"weights {store.weight_text}: M*_gauss = {g.formula} = {g.capacity.mid:,.6g} and "
-        f"M*_exact = {e.formula} = {e.capacity.mid:,.6g} at d = {d}"
+        f"weights {store.weight_text}: M*_gauss = {g.formula} "
+        f"{value_text(store.theory('gaussian').subs(values), g.capacity.mid)} and "
+        f"M*_exact = {e.formula} "
+        f"{value_text(store.theory('exact').subs(values), e.capacity.mid)} at d = {d}"
         + (f", β = {beta}" if store.uses_beta else ""),
         SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
@@ -252,12 +259,17 @@ def store_result(cap: StoreCapacity) -> Result:
                 put(closed, values),
                 closed.subs(values),
                 f"evaluate at d = {d}" + (f", β = {beta}" if store.uses_beta else ""),
-                note=f"{law}: M* = {cap.law(law).capacity.mid:,.6g}",
+                note=f"{law}: M* {value_text(closed.subs(values), cap.law(law).capacity.mid)}",
             )
         )
     steps = concluded(steps + values_at, chains)
     numeric = checks.store_checks(store, d, beta)
     return Result(claim, Derivation(steps), tuple(numeric))
+
+
+def _ends(cap: StoreCapacity, law: str) -> str:
+    """The certified interval as the statement holds it (its rational ends, written exactly)."""
+    return "[{}, {}]".format(*map(exact_text, enclosure_ends(cap, law)))
 
 
 def swiglu_result(cap: StoreCapacity) -> Result:
@@ -266,8 +278,8 @@ def swiglu_result(cap: StoreCapacity) -> Result:
     claim = Claim(
         f"capacity-{store.name}",
         f"Capacity of the {store.title} store",
-        f"weights {store.weight_text}: M*_gauss = {g.formula} = {g.capacity.mid:,.6g} and "
-        f"M*_exact = {e.formula} = {e.capacity.mid:,.6g} at d = {d}; E[f(s)²] has no closed "
+        f"weights {store.weight_text}: M*_gauss = {g.formula} ∈ {_ends(cap, 'gaussian')} and "
+        f"M*_exact = {e.formula} ∈ {_ends(cap, 'exact')} at d = {d}; E[f(s)²] has no closed "
         "form: the statement is the certified intervals (oracle results)",
         SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
@@ -296,8 +308,8 @@ def swiglu_result(cap: StoreCapacity) -> Result:
         )
         formula = enclosed_statement(cap, law)
         text = (
-            f"{law}: M* ∈ [{enc.lo:,.8g}, {enc.hi:,.8g}] (leading order in 1/d: "
-            f"{float(lead.subs({d_: d})):,.6g})"
+            f"{law}: M* ∈ {_ends(cap, law)} (leading order in 1/d: "
+            f"{value_text(None, float(lead.subs({d_: d})))})"
         )
         fact = (
             oracle(text, "interval", enc.certificate, formula)

@@ -215,7 +215,7 @@ def gl_r() -> Derivation:
         moved,
         M_HOLE,
         _unit(P(x, M_HOLE, Transpose(x))),
-        "step 1 inside unit j's output σ(x · xᵀ) v_j (congruence)",
+        "(Q_jA)(K_jA^{-T})ᵀ = Q_jK_jᵀ inside unit j's output σ(x · xᵀ) v_j (congruence)",
         note="[general d, r] the score x M_j xᵀ, hence σ(score)·v_j, is unchanged",
     )
     scalar = matrix_step(

@@ -121,7 +121,7 @@ def from_iv(v: iv.mpf, certificate: str = "") -> CertifiedValue:
         to_float(v.b),
         to_float(v.mid),
         "interval",
-        certificate or f"[{digits(v.a, 15)}, {digits(v.b, 15)}]",
+        certificate or interval_text(v.a, v.b, 15),
     )
 
 
@@ -153,6 +153,36 @@ def outward(lo: float, hi: float, places: int = 9) -> tuple[sympy.Rational, symp
         return (sympy.ceiling(q) + 1 if up else sympy.floor(q) - 1) / scale
 
     return cut(lo, False), cut(hi, True)
+
+
+def exact_text(r: sympy.Rational) -> str:
+    """A rational written exactly: an integer, a terminating decimal, or ``p/q``."""
+    r = sympy.Rational(r)
+    if r.q == 1:
+        return f"{int(r.p):,}"
+    q, places = int(r.q), 0
+    for prime in (2, 5):
+        while q % prime == 0:
+            q //= prime
+    if q != 1:
+        return f"{r.p}/{r.q}"
+    while (r * 10**places).q != 1:
+        places += 1
+    scaled = str(abs(int(r * 10**places))).rjust(places + 1, "0")
+    return ("-" if r < 0 else "") + f"{int(scaled[:-places]):,}.{scaled[-places:]}"
+
+
+def bound_text(x: Any, places: int, up: bool) -> str:
+    """``x`` rounded outward (up for an upper bound) to ``places`` digits, written exactly."""
+    if to_float(x) == 0:
+        return "0"
+    return exact_text(outward(to_float(x), to_float(x), places)[int(up)])
+
+
+def interval_text(lo: Any, hi: Any, places: int) -> str:
+    """``[a, b]`` with ``a ≤ lo`` and ``b ≥ hi`` written exactly (``outward``): a printed
+    certified interval still encloses (nearest rounding could cut an end inward)."""
+    return f"[{bound_text(lo, places, False)}, {bound_text(hi, places, True)}]"
 
 
 def rational(x: float | int | str) -> sympy.Rational:
@@ -252,7 +282,7 @@ def _law_capacity(store: MemoryStore, law: str, d: int, beta: sympy.Rational) ->
         with iv_precision():
             cap = 1 + top / moment2
             slope = moment2 / top
-        enc = from_iv(cap, f"E[f(s)²] ∈ [{digits(moment2.a, 12)}, {digits(moment2.b, 12)}]")
+        enc = from_iv(cap, f"E[f(s)²] ∈ {interval_text(moment2.a, moment2.b, 12)}")
         lead = leading_order_capacity(store, law)
         formula = (
             f"1 + f(1)²/E[f(s)²], E certified by interval Simpson quadrature "

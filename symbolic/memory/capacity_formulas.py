@@ -36,7 +36,7 @@ from symbolic.kernel import (
     literal_replace,
     unfold,
 )
-from symbolic.memory.capacity import StoreCapacity, half_line_squares, outward
+from symbolic.memory.capacity import StoreCapacity, exact_text, half_line_squares, outward
 from symbolic.memory.similarity_law import LAW_NAMES, LAWS, beta_, d_, mgf2, s
 from symbolic.memory.stores import MemoryStore
 from symbolic.steps import equal_step
@@ -279,6 +279,16 @@ def store_statement(store: MemoryStore) -> sympy.Basic:
 # --- stores without a closed form (certified quadrature) ----------------------------------
 
 
+def value_text(value: sympy.Expr | None, approx: float) -> str:
+    """How a value is shown after its formula: ``= v`` when it is a rational written exactly,
+    ``= p/q ≈ x`` when its decimals do not end, ``≈ x`` (6 digits) otherwise — never a rounded
+    number after ``=``."""
+    if isinstance(value, sympy.Rational):
+        text = exact_text(value)
+        return f"= {text}" if "/" not in text else f"= {text} ≈ {approx:,.6g}"
+    return f"≈ {approx:,.6g}"
+
+
 def enclosure_ends(cap: StoreCapacity, law: str) -> tuple[sympy.Rational, sympy.Rational]:
     """Rational ends outside the certified interval of a quadrature store's ``M*`` under the law."""
     enc = cap.law(law).capacity
@@ -358,6 +368,6 @@ def source_step(cap: StoreCapacity, tol: sympy.Rational) -> tuple[sympy.Basic, S
         check_bound_on(gap, mstar("gaussian"), lo, hi, "<", tol),
         f"interval arithmetic over the certified interval of capacity-{name}",
         note=f"{name}: |M*_gauss − source|/source < {float(tol):.0%} for "
-        f"every M*_gauss in [{float(lo):,.6g}, {float(hi):,.6g}]",
+        f"every M*_gauss in [{exact_text(lo)}, {exact_text(hi)}]",
     )
     return formula, step

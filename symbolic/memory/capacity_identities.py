@@ -28,6 +28,9 @@ from symbolic.memory.similarity_law import (
 W = sympy.symbols("w1:5", real=True)  # the weights of four memories
 Z, E2, F1 = sympy.symbols("Z E[f(s)^2] f(1)^2", positive=True)
 M_ = sympy.Symbol("M", positive=True)
+# general M: the weights w_m of memories m = 1..M, the queried one m = 1
+W_ = sympy.IndexedBase("w", real=True)
+M_INT, m_ = sympy.Symbol("M", integer=True, positive=True), sympy.Symbol("m", integer=True)
 
 
 def isr_rows() -> list[tuple]:
@@ -39,13 +42,20 @@ def isr_rows() -> list[tuple]:
             put(norm2, {c: int(m == n) for (m, n), c in delta.items()}),
             sum(x**2 for x in W),
             "E[v_m·v_n] = δ_mn (independent unit values)",
-            "E_v‖Σ_m w_m v_m‖² = Σ_{m,n} w_m w_n E[v_m·v_n] = Σ_m w_m² (shown for 4 memories)",
+            "E_v‖Σ_m w_m v_m‖² = Σ_{m,n} w_m w_n E[v_m·v_n] = Σ_m w_m² (checked at 4 memories)",
         ),
         (
-            sum((x / Z) ** 2 for x in W[1:]) / (W[0] / Z) ** 2,
-            sum(x**2 for x in W[1:]) / W[0] ** 2,
+            sympy.Sum((W_[m_] / Z) ** 2, (m_, 2, M_INT)) / (W_[1] / Z) ** 2,
+            sympy.Sum(W_[m_] ** 2, (m_, 2, M_INT)) / W_[1] ** 2,
             "cancel Z",
-            "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²: normalizing leaves ISR",
+            "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²: normalizing leaves ISR "
+            "(general M, the queried memory i = 1)",
+        ),
+        (
+            sympy.Sum(E2, (m_, 2, M_INT)),
+            (M_INT - 1) * E2,
+            "linearity of E; the M − 1 other keys are i.i.d.",
+            "E‖interference‖² = Σ_{m≠i} E[f(s_m)²] = (M − 1)E[f(s)²] (general M)",
         ),
         (
             put(isr, {M_: 1 + F1 / E2}),

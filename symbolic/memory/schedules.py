@@ -32,7 +32,15 @@ from symbolic.kernel import (
     oracle,
     undecided,
 )
-from symbolic.memory.capacity import digits, mgf_capacity, outward, rational, to_float
+from symbolic.memory.capacity import (
+    bound_text,
+    digits,
+    interval_text,
+    mgf_capacity,
+    outward,
+    rational,
+    to_float,
+)
 from symbolic.memory.similarity_law import (
     beta_,
     d_,
@@ -294,9 +302,9 @@ def _certify_crossing_iv(
             )
     return _interval_fact(
         "proved",
-        f"{below.reason}; ln ISR > {digits(above.a, 6)} at ln M = "
-        f"{digits(hi, 12)} (intermediate value theorem)",
-        certificate=f"ln M* ∈ [{digits(lo, 12)}, {digits(hi, 12)}]",
+        f"{below.reason}; ln ISR > {bound_text(above.a, 6, up=False)} "
+        f"at ln M ≈ {digits(hi, 12)} (intermediate value theorem)",
+        certificate=f"ln M* ∈ {interval_text(lo, hi, 12)}",
     )
 
 

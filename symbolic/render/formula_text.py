@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 
 import sympy
+from sympy.core.function import AppliedUndef
 from sympy.core.mul import _keep_coeff
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.precedence import precedence as _sympy_precedence
@@ -128,6 +129,17 @@ class TextPrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
 
     def _print_Not(self, expr) -> str:
         return f"¬({self._print(expr.args[0])})"
+
+    def _print_ElementwiseApplyFunction(self, expr) -> str:
+        """``σ(A)`` for an uninterpreted σ applied entry by entry (``Lambda(u, σ(u))`` over
+        ``A``), as the LaTeX shows it; any other function keeps SymPy's ``Lambda(u, …).(A)``
+        (``exp(A)`` would read as the matrix exponential)."""
+        f = expr.function
+        body = f.expr if isinstance(f, sympy.Lambda) and len(f.variables) == 1 else None
+        if isinstance(body, AppliedUndef) and body.args == tuple(f.variables):
+            name = body.func.__name__
+            return f"{GREEK.get(name, name)}({self._print(expr.expr)})"
+        return super()._print_ElementwiseApplyFunction(expr)
 
     def _print_OneMatrix(self, expr) -> str:
         return "𝟏"  # the all-ones column: 𝟏*b_q reads as a matrix product, 1*b_q as a scalar
