@@ -35,6 +35,7 @@ SUBMODULE_ACCESS = {
     "tests/kernel/test_point_refutation.py": "probes' probe point, sympy_checks, points.in_domain",
     "tests/symbolic/test_check.py": "sympy_checks' budget of the quick exp form",
     "tests/mutation_engine.py": "the null checker replaces the deciders inside each module",
+    "tests/kernel/test_valueless_walk.py": "valueless' node walk against SymPy's own subtree tests",
     "benchmarks/point_refutation.py": "times check_equal without sympy_checks' point probe",
 }
 

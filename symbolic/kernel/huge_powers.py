@@ -58,14 +58,16 @@ def has_huge_power(*exprs: sympy.Basic) -> bool:
     powers), in one C call that no time limit interrupts."""
     for e in exprs:
         if isinstance(e, sympy.Basic):
-            for node in sympy.preorder_traversal(e):
-                if isinstance(node, sympy.Pow) and (
-                    _too_large_to_compute(node.base, node.exp) or _tower(node)
-                ):
-                    return True
-                if isinstance(node, sympy.exp) and _huge_exponent_generator(node.args[0]):
-                    return True
+            if any(huge_here(node) for node in sympy.preorder_traversal(e)):
+                return True
     return False
+
+
+def huge_here(node: sympy.Basic) -> bool:
+    """Is ``node`` itself such a power (its arguments not asked)?"""
+    if isinstance(node, sympy.Pow):
+        return _too_large_to_compute(node.base, node.exp) or _tower(node)
+    return isinstance(node, sympy.exp) and _huge_exponent_generator(node.args[0])
 
 
 MAX_EXP_COEFFICIENT_BITS = 20

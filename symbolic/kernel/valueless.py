@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sympy
 
-from symbolic.kernel.huge_powers import evaluated, has_huge_power
+from symbolic.kernel.huge_powers import evaluated, has_huge_power, huge_here
 from symbolic.kernel.logic import literal_replace
 from symbolic.limits import BudgetExceeded, deadline
 
@@ -38,8 +38,9 @@ def valueless(*exprs: sympy.Basic) -> sympy.Basic | None:
     for e in exprs:
         if not isinstance(e, sympy.Basic):
             continue
+        subtrees = _Subtrees()
         for node in sympy.preorder_traversal(e):
-            if _candidate(node) and _no_value(node):
+            if subtrees.candidate(node) and _no_value(node):
                 return node
             if isinstance(node, sympy.Subs) and _subs_valueless(node):
                 return node
@@ -103,13 +104,62 @@ def pole_reason(*exprs: sympy.Basic) -> str | None:
     return f"{sympy.sstr(pole)[:60]} has no value (a pole, log 0, a division by 0): defined nowhere"
 
 
-def _candidate(node: sympy.Basic) -> bool:
-    return (
-        isinstance(node, (sympy.Function, sympy.Pow))
-        and not node.free_symbols
-        and not node.has(*_BINDERS)
-        and not has_huge_power(node)
-    )
+class _Subtrees:
+    """Per formula, each node's subtree facts, computed once from its children's (a walk that
+    asked ``free_symbols``, ``has`` and ``has_huge_power`` of every node walked each subtree
+    again: quadratic in the depth). A candidate is a closed function application or power with
+    no binder and no huge power inside: ``not free_symbols``, ``not has(*_BINDERS)`` and ``not
+    has_huge_power``, exactly."""
+
+    def __init__(self) -> None:
+        self._closed: dict = {}
+        self._plain: dict = {}
+
+    def candidate(self, node: sympy.Basic) -> bool:
+        return (
+            isinstance(node, (sympy.Function, sympy.Pow)) and self.plain(node) and self.closed(node)
+        )
+
+    def closed(self, node: sympy.Basic) -> bool:
+        """``not node.free_symbols``; a class keeping Basic's union over its arguments is
+        closed when every argument is, any other (Symbol, Lambda, Indexed, …) is asked."""
+        known = self._closed.get(node)
+        if known is None:
+            if node.args and _free_symbols_of(type(node)) is _UNION_OF_ARGS:
+                known = all(self.closed(a) for a in node.args)
+            else:
+                known = not node.free_symbols
+            self._closed[node] = known
+        return known
+
+    def plain(self, node: sympy.Basic) -> bool:
+        """No binder and no huge power anywhere in ``node`` (``preorder_traversal`` walks
+        ``args``, as this does)."""
+        known = self._plain.get(node)
+        if known is None:
+            known = (
+                not isinstance(node, _BINDERS)
+                and not huge_here(node)
+                and all(self.plain(a) for a in node.args)
+            )
+            self._plain[node] = known
+        return known
+
+
+_UNION_OF_ARGS = sympy.Basic.__dict__["free_symbols"]
+_FREE_SYMBOLS_OF: dict = {}
+
+
+def _free_symbols_of(cls: type):
+    """The ``free_symbols`` a class's instances use, from its MRO (``cls.free_symbols`` would
+    ask the metaclass of a function class, whose own property answers for the class)."""
+    found = _FREE_SYMBOLS_OF.get(cls)
+    if found is None:
+        found = next(
+            k.__dict__["free_symbols"] for k in cls.__mro__ if "free_symbols" in k.__dict__
+        )
+        _FREE_SYMBOLS_OF[cls] = found
+    return found
 
 
 def _numeric_pole(value: sympy.Basic) -> bool:
