@@ -1,7 +1,7 @@
 """Plain-text rendering of the formulas kernel facts carry (``a*b = b*a``, ``∀ t ∈ (0, ∞): …``).
 
 A step's statement is this rendering of the formula that was checked — never text typed beside
-it. ``sigma`` prints as ``σ``; relations and connectives as ``= ≠ < ≤ ∧ ∨ ⇒ ¬``; a definition
+it. ``sigma`` prints as ``σ``; relations and connectives as ``= ≠ < ≤ ∧ ∨ ⇒ ⇔ ⊕ ¬``; a definition
 as ``c := σ(1)``; an assumption stated in words as those words.
 """
 
@@ -112,16 +112,25 @@ class TextPrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
             for a in expr.args
         )
 
-    def _print_And(self, expr) -> str:
-        return " ∧ ".join(
-            f"({self._print(a)})"
-            if len(a.args) > 1 and isinstance(a, (sympy.Or, sympy.Implies))
-            else self._print(a)
+    def _connect(self, expr, op: str, loose: tuple) -> str:
+        """``expr``'s arguments joined by ``op``, each of a ``loose`` connective in brackets."""
+        return f" {op} ".join(
+            f"({self._print(a)})" if len(a.args) > 1 and isinstance(a, loose) else self._print(a)
             for a in expr.args
         )
 
+    def _print_And(self, expr) -> str:
+        return self._connect(expr, "∧", (sympy.Or, sympy.Implies, sympy.Xor, sympy.Equivalent))
+
     def _print_Or(self, expr) -> str:
-        return " ∨ ".join(self._print(a) for a in expr.args)
+        return self._connect(expr, "∨", (sympy.Implies, sympy.Xor, sympy.Equivalent))
+
+    def _print_Xor(self, expr) -> str:  # SymPy's "a ^ b" reads as a power, or as a ∧ b
+        loose = (sympy.And, sympy.Or, sympy.Implies, sympy.Equivalent)
+        return self._connect(expr, "⊕", loose)
+
+    def _print_Equivalent(self, expr) -> str:
+        return self._connect(expr, "⇔", (sympy.Implies, sympy.Equivalent))
 
     def _print_Implies(self, expr) -> str:
         a, b = expr.args

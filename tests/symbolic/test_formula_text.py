@@ -53,3 +53,31 @@ def _uncached(expr):
     from symbolic.render.formula_text import TextPrinter
 
     return " ".join(TextPrinter({"order": "none"}).doprint(expr).split())
+
+
+a, b, c = sympy.symbols("a b c")
+
+
+@pytest.mark.parametrize(
+    ("expr", "expected"),
+    [
+        (sympy.Xor(a, b), "a ⊕ b"),  # SymPy's "a ^ b" reads as a power, or as a ∧ b
+        (sympy.And(a, sympy.Xor(b, c)), "a ∧ (b ⊕ c)"),  # was "a ∧ b ^ c"
+        (sympy.Or(a, sympy.Xor(b, c)), "a ∨ (b ⊕ c)"),
+        (sympy.Xor(a, sympy.And(b, c)), "a ⊕ (b ∧ c)"),
+        (sympy.Equivalent(a, b), "a ⇔ b"),
+        (sympy.And(a, sympy.Equivalent(b, c)), "a ∧ (b ⇔ c)"),
+    ],
+)
+def test_connectives_print_as_logic_with_their_brackets(expr, expected):
+    assert text(expr) == expected
+
+
+@given(st.lists(st.sampled_from([sympy.And, sympy.Or, sympy.Xor]), min_size=2, max_size=2))
+def test_a_connective_inside_another_is_bracketed(heads):
+    outer, inner = heads
+    if outer is inner:  # SymPy flattens a ∧ (b ∧ c)
+        return
+    shown = text(outer(a, inner(b, c)))
+    assert "^" not in shown
+    assert "(" in shown or (outer, inner) == (sympy.Or, sympy.And)  # ∧ binds tighter than ∨
