@@ -57,6 +57,8 @@ class Result(Displayed):
     # claims that are not proved (name, status)
     inherited: tuple[Admitted, ...] = ()
     blocked_by: tuple[tuple[str, str], ...] = ()
+    # and the definitions the used claims' derivations show (a step may unfold one of them)
+    shown_by_uses: frozenset = frozenset()
 
     @property
     def verdict(self) -> Verdict:
@@ -114,7 +116,7 @@ class Result(Displayed):
                     return UNKNOWN, f"uses {name}, which is {status}"
                 # shown as its statement alone: no condition or definition may hide in a step
                 steps = (s.fact for s in self.derivation.steps)
-                gap = conclusion_gap(steps, last, statement, uses=bool(self.claim.uses))
+                gap = conclusion_gap(steps, last, statement, shown_elsewhere=self.shown_by_uses)
                 if gap is not None:
                     return UNKNOWN, gap
                 return PROVED, verdict.reason
@@ -270,46 +272,55 @@ class Report(Displayed):
 
 def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
     """Each result with what it inherits through ``uses``, transitively: the admitted facts the
-    used claims rest on (``inherited``, named by the claim they come through) and the used
-    claims that are not proved (``blocked_by``). A name not among ``results`` is left alone
-    (its claim was not checked in this run)."""
+    used claims rest on (``inherited``, named by the claim they come through), the used claims
+    that are not proved (``blocked_by``) and the definitions their derivations show
+    (``shown_by_uses``: a step may unfold one, as the claim it comes from shows it). Used claims
+    are resolved first. A name not among ``results`` is left alone (its claim was not checked
+    in this run): it shows no definition."""
     results = tuple(results)
     by_name = {r.claim.name: r for r in results}
-    memo: dict[str, tuple[tuple[Admitted, ...], tuple[tuple[str, str], ...]]] = {}
+    done: dict[str, Result] = {}
 
-    def upstream(
-        name: str, path: tuple[str, ...]
-    ) -> tuple[tuple[Admitted, ...], tuple[tuple[str, str], ...]]:
-        if name in memo:
-            return memo[name]
+    def resolved(name: str, path: tuple[str, ...]) -> Result:
+        if name in done:
+            return done[name]
+        r = by_name[name]
         admitted: dict[tuple[str, str, str], Admitted] = {}
         blocked: dict[str, str] = {}
-        for used in by_name[name].claim.uses:
+        shown: set = set()
+        for used in r.claim.uses:
             if used not in by_name:
                 continue
             if used in path:
                 blocked[used] = "circular"
                 continue
-            r = by_name[used]
-            for a in r._own_admitted:
+            u = resolved(used, path + (used,))
+            for a in u._own_admitted:
                 admitted.setdefault((a.kind, a.statement, used), replace(a, via=used))
-            if r.status != PROVED:
-                blocked[used] = r.status
-            more, more_blocked = upstream(used, path + (used,))
-            for a in more:
+            for a in u.inherited:
                 admitted.setdefault((a.kind, a.statement, a.via), a)
-            for n, st in more_blocked:
+            own_status = replace(u, blocked_by=()).status  # its own derivation's
+            if own_status != PROVED:
+                blocked[used] = own_status
+            for n, st in u.blocked_by:
                 blocked.setdefault(n, st)
-        memo[name] = (tuple(admitted.values()), tuple(blocked.items()))
-        return memo[name]
+            shown |= u.shown_by_uses | _shown_definitions(u)
+        if admitted or blocked or shown:
+            r = replace(
+                r,
+                inherited=tuple(admitted.values()),
+                blocked_by=tuple(blocked.items()),
+                shown_by_uses=frozenset(shown),
+            )
+        done[name] = r
+        return r
 
-    out = []
-    for r in results:
-        inherited, blocked = upstream(r.claim.name, (r.claim.name,))
-        out.append(
-            replace(r, inherited=inherited, blocked_by=blocked) if inherited or blocked else r
-        )
-    return tuple(out)
+    return tuple(resolved(r.claim.name, (r.claim.name,)) for r in results)
+
+
+def _shown_definitions(result: Result) -> set:
+    """The definitions among a result's derivation steps (``c = v`` formulas)."""
+    return {s.fact.formula for s in result.derivation.steps if s.fact.kind == DEFINITION}
 
 
 def resolve_reports(reports: Iterable[Report]) -> list[Report]:

@@ -9,8 +9,8 @@ rests on is hidden from the statement's reader:
   false at x = 1). A statement says its symbols' sets and that its own denominators are nonzero
   (``docs/api.md``); anything else is unstated;
 * no definition of a name the statement mentions that the derivation does not show (``c = 0``
-  "proved" by ``unfold`` of ``c := 0`` reads as a claim about every real c), unless the claim
-  names the claims it uses (their steps show it), and no name given two values anywhere in the
+  "proved" by ``unfold`` of ``c := 0`` reads as a claim about every real c), unless a claim it
+  uses shows it among its steps, and no name given two values anywhere in the
   derivation (``c := 0``, ``c := 1`` and then ``c = 1``);
 * the conclusion itself is checked: a definition concludes nothing.
 
@@ -129,12 +129,15 @@ def _shown(name: sympy.Basic, value: sympy.Basic) -> str:
 
 
 def conclusion_gap(
-    facts: Iterable[Fact], conclusion: Fact, statement: sympy.Basic, uses: bool = False
+    facts: Iterable[Fact],
+    conclusion: Fact,
+    statement: sympy.Basic,
+    shown_elsewhere: frozenset = frozenset(),
 ) -> str | None:
     """Why the proved ``conclusion`` (whose formula is ``statement``), at the end of a
     derivation of ``facts``, does not establish the statement as shown; None when it does.
-    ``uses``: the claim names the claims it uses, whose steps show the definitions of the
-    names their conclusions carry in (``proofs.tied_memory``)."""
+    ``shown_elsewhere``: the definitions the claims it uses show among their steps (their
+    conclusions carry the names in: ``proofs.tied_memory``)."""
     if conclusion.kind == DEFINITION:
         return (
             f"the conclusion is the definition {_shown(*conclusion.formula.args)}, which "
@@ -153,11 +156,11 @@ def conclusion_gap(
             f"the derivation defines {name} twice ({name} := {sympy.sstr(vs[0])}, "
             f"{name} := {sympy.sstr(vs[1])}): from two values anything follows"
         )
-    shown = {f.formula for f in facts if f.kind == DEFINITION}
+    shown = {f.formula for f in facts if f.kind == DEFINITION} | set(shown_elsewhere)
     free = statement.free_symbols
     for name, found in definitions(conclusion).items():
         hidden = [v for v in found if sympy.Eq(name, v, evaluate=False) not in shown]
-        if name in free and hidden and not uses:
+        if name in free and hidden:
             return (
                 f"it rests on the definition {_shown(name, hidden[0])}, which is not among "
                 f"its steps: the statement reads {name} as a variable (yield the definition)"

@@ -281,3 +281,36 @@ def test_a_binomial_at_negative_integers_is_a_convention():
         assert equal(lhs, rhs).fact.status == "unknown", lhs
     assert equal(sympy.binomial(x, 2), x * (x - 1) / 2).fact.status == "proved"
     assert equal(sympy.binomial(N, k), sympy.binomial(N, N - k)).fact.status == "proved"
+
+
+def _named(name, statement, steps, uses=()):
+    @claim(name, statement=statement, uses=uses)
+    def made():
+        yield from steps
+
+    return made()
+
+
+def test_a_definition_hidden_behind_uses_must_be_shown_by_a_used_claim():
+    """Naming a claim in ``uses`` lets a step unfold a definition that claim shows, not any
+    definition: ``c = 0`` from a hidden ``c := 0`` stays unknown when the used claim shows no
+    such step (the exemption once held for any ``uses``)."""
+    from symbolic.engine import resolve_uses
+
+    definition = define(c, 0)
+    statement = U(sympy.Eq, c, 0)
+    unfolded = Step(unfold(definition, c), "unfold")
+    square = U(sympy.Eq, (x + 1) ** 2, x**2 + 2 * x + 1)
+    other = _named("round12.other", square, [Step(valid(square).fact, "expand")])
+    shows = _named("round12.shows", statement, [Step(definition, "define"), unfolded])
+    behind_other = _named("round12.behind_other", statement, [unfolded], ("round12.other",))
+    behind_shows = _named("round12.behind_shows", statement, [unfolded], ("round12.shows",))
+    missing = _named("round12.missing", statement, [unfolded], ("round12.not_run",))
+    resolved = {
+        r.claim.name: r for r in resolve_uses([other, shows, behind_other, behind_shows, missing])
+    }
+    assert resolved["round12.shows"].status == "proved"
+    assert resolved["round12.behind_shows"].status == "proved"
+    assert resolved["round12.behind_other"].status == "unknown"
+    assert "c := 0" in resolved["round12.behind_other"].reason
+    assert resolved["round12.missing"].status == "unknown"
