@@ -2,7 +2,8 @@
 
 The expression comes from the whitelist parser or the activation table, so the heads are few;
 an unknown head raises ``LookupError`` instead of guessing. Elementary functions are evaluated by
-their row's ``numpy`` column (``symbolic.languages.functions``).
+their row's ``numpy`` column (``symbolic.languages.functions``). ``precise_function`` and
+``correctly_rounded`` give σ correctly rounded to float64 instead, computed at high precision.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 import sympy
 
 from symbolic.activations import z
+from symbolic.kernel import at
 from symbolic.languages.functions import BY_HEAD
 
 # The elementary functions come from their rows in the functions table; these are branches.
@@ -85,3 +87,58 @@ def _condition(c, var: sympy.Symbol, x: np.ndarray) -> np.ndarray:
         a, b, d = (_condition(arg, var, x) for arg in c.args)
         return np.where(a, b, d)
     raise LookupError(f"no numpy rule for condition {c}")
+
+
+PRECISE_DIGITS = 30  # σ evaluated by SymPy/mpmath at this many digits, then rounded to float64
+PRECISE_MAXN = 400  # working digits SymPy's adaptive evalf may use for cancelling terms
+
+
+def precise_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
+    """σ correctly rounded to float64: each value computed at ``PRECISE_DIGITS`` digits (by
+    substitution, no code generation). For σ that float64 evaluates with cancellation
+    (``x·(cosh²x − sinh²x)``), where a kept symmetry would otherwise look broken. Where
+    float64 overflows σ (2**2**2**2**2**x at x = 1) its value is kept: beyond float64's range
+    there is nothing to compare, and the exact value may take unbounded work."""
+    fast = numpy_function(expr)
+    expr = _constants_evaluated(expr)
+
+    def value(v: float) -> float:
+        rough = float(fast(np.array([v]))[0])
+        if not np.isfinite(rough):
+            return rough
+        try:  # at(): substituted unevaluated, branches decided by enclosures
+            out = at(expr, {z: sympy.Rational(v)}).evalf(PRECISE_DIGITS, maxn=PRECISE_MAXN)
+            if out.is_real:  # not chopped: tanh(345) - 1 is -2.4e-300, not 0
+                return float(out)
+            re, im = out.as_real_imag()  # a round-off imaginary part of a real value
+            return float(re) if abs(im) <= 10.0**-PRECISE_DIGITS * (abs(re) + 1) else float("nan")
+        except (ValueError, TypeError, ArithmeticError):  # SymPy could not evaluate it (a
+            return float("nan")  # branch no enclosure decides stays a Piecewise: no float)
+
+    vectorized = np.vectorize(value, otypes=[np.float64])
+    return lambda a: vectorized(np.asarray(a, dtype=np.float64))
+
+
+def _constants_evaluated(expr: sympy.Expr) -> sympy.Expr:
+    """``expr`` with each cancelling constant sum (``erf(26) - 1``) evaluated once, to more
+    digits than are kept: SymPy's adaptive evaluation of it is costly at every point. Other
+    constants stay exact (a Float √2 in gelu would turn an exact 0 into round-off noise)."""
+    if not expr.free_symbols:
+        return _evaluated_if_cancelling(expr)
+    if not expr.args or isinstance(expr, sympy.Piecewise):
+        return expr
+    return expr.func(*(_constants_evaluated(a) for a in expr.args))
+
+
+def _evaluated_if_cancelling(constant: sympy.Expr) -> sympy.Expr:
+    if not isinstance(constant, sympy.Add):
+        return constant
+    terms = [abs(sympy.N(a, 15)) for a in constant.args]
+    value = constant.evalf(2 * PRECISE_DIGITS, maxn=PRECISE_MAXN)
+    return value if abs(value) < 2.0**-30 * max(terms) else constant
+
+
+def correctly_rounded(expr: sympy.Expr) -> Callable[[sympy.Expr], float]:
+    """σ at an exact point, correctly rounded to float64 (no float in between)."""
+    exact = _constants_evaluated(expr)
+    return lambda v: float(at(exact, {z: v}).evalf(PRECISE_DIGITS, maxn=PRECISE_MAXN))

@@ -420,11 +420,29 @@ def _exact_degree(ratio: sympy.Expr) -> sympy.Expr:
         close = abs(guess - approx) < sympy.Rational(1, 10**25)
         if close and zero_verdict(2**guess - ratio, timeout_s=1.0).status == PROVED:
             return guess
-    expanded = sympy.expand_log(sympy.log(ratio), force=True) / sympy.log(2)
+    try:  # SymPy's forced expansion of log(a/b) with a, b < 0 ran for minutes (σ = −gelu):
+        with deadline(EXPAND_LOG_TIMEOUT_S):  # the quotient is taken with a positive divisor
+            expanded = sympy.expand_log(sympy.log(_positive_quotient(ratio)), force=True)
+    except (BudgetExceeded, *SYMPY_GAVE_UP):
+        return closed
+    expanded = expanded / sympy.log(2)
     if expanded.is_number and sympy.count_ops(expanded) < sympy.count_ops(closed):
         if zero_verdict(2**expanded - ratio, timeout_s=1.0).status == PROVED:
             return expanded  # e.g. log(2**pi)/log(2) -> pi, verified 2^p = ratio
     return closed
+
+
+EXPAND_LOG_TIMEOUT_S = 1.0  # SymPy's expand_log of the forced 2^p, a proposal only
+
+
+def _positive_quotient(ratio: sympy.Expr) -> sympy.Expr:
+    """``ratio`` as a quotient whose divisor is certified positive (−a/−b for a divisor certified
+    negative; σ(2)/σ(1) of a σ negative at 1), unevaluated, or ``ratio`` itself: the forced
+    expansion of log(a/b) splits it into log a − log b, logs of negative numbers otherwise."""
+    num, den = sympy.fraction(ratio)
+    if den == 1 or certified_sign(den) != -1:
+        return ratio
+    return sympy.Mul(-num, sympy.Pow(-den, -1, evaluate=False), evaluate=False)
 
 
 def decide_homogeneity(expr: sympy.Expr, linear: Decision | None = None) -> Decision:

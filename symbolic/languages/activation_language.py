@@ -7,8 +7,9 @@ entry of :data:`symbolic.activations.ACTIVATIONS`; every table name is also a fu
 (``relu(x)**2``, ``gelu(2*x)``).
 
 An activation maps R to R, so every part of the expression must be defined and real at every
-real x, judged by its form: ``sqrt(x)``, ``log(x)``, ``1/x`` and ``x**x`` are rejected, while
-``sqrt(abs(x))``, ``log(1 + exp(x))``, ``x/(1 + abs(x))`` and ``2**x`` are accepted.
+real x, judged by its form: ``sqrt(x)``, ``log(x)``, ``1/x``, ``x/(1 + sin(x))`` and ``x**x`` are
+rejected, while ``sqrt(abs(x))``, ``log(1 + exp(x))``, ``x/(1 + abs(x))``, ``x/(2 + sin(x))``,
+``x/(-1 - x**2)`` and ``2**x`` are accepted (``domain_sign`` decides the harder signs).
 
 Every rejection is an :class:`~symbolic.errors.InvalidExpression` whose message is one line that
 quotes the input and says what is wrong, where, and what to write instead.
@@ -38,7 +39,7 @@ import ast
 import math
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -430,9 +431,8 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
             and right.has(z)
             and not (
                 self.measure(right).positive
-                or self.measure(-right).positive
                 or self.positive_by_algebra(right)
-                or positive_everywhere(-right)
+                or self.negative_divisor(right)
             )
         ):
             # checked before SymPy cancels: x/x is undefined at x = 0, not the constant 1
@@ -451,6 +451,20 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
                 ) from None
         build = _power if isinstance(node.op, ast.Pow) else _BINARY[type(node.op)]
         return self.checked(node, build, left, right)
+
+    def negative_divisor(self, right: sympy.Expr) -> bool:
+        """Is ``right`` < 0 at every real x? Then ``1/right`` is real: recorded, since SymPy
+        builds ``left/right`` as ``left·right⁻¹`` without asking (``x/(-1 - x**2)`` was refused
+        as "divides by a value that may be 0" after this very check had passed)."""
+        try:
+            if not (self.measure(-right).positive or positive_everywhere(-right)):
+                return False
+            inverse = sympy.Pow(right, -1)
+            known = replace(self.measure(inverse), real=True, nonneg=False, positive=False)
+        except Reject:
+            return False
+        self.info[inverse] = known
+        return True
 
     def check_power(self, base: sympy.Expr, exponent: sympy.Expr) -> None:
         """Bound base**exponent before SymPy evaluates it (it computes Integer powers at once)."""

@@ -13,7 +13,10 @@ constants. Two things are beyond that, and both are decided exactly here:
   ``1 - tanh(x)**2 > 0``, ``cosh(x) - 1 ≥ 0``. ``sign_everywhere`` decides polynomials in x
   and rational functions of ``exp(c·x)`` (after SymPy's exp rewrite, with t = e^{gx} > 0) by
   exact root counting (Sturm sequences) of numerator and denominator: sound, and complete for
-  those classes. Anything else is "unknown", and the parser keeps rejecting it.
+  those classes. Beyond them it bounds the value over all real x by outward-rounded interval
+  arithmetic on the ranges of the bounded functions (``value_range``: sin, cos ∈ [−1, 1],
+  tanh, erf ∈ (−1, 1), erfc ∈ (0, 2), exp > 0, ...), which decides ``2 + sin(x) ≥ 1`` and
+  ``1 + erf(x) > 0``. Anything else is "unknown", and the parser keeps rejecting it.
 
 ``no_root_in_domain`` does the same for the transform language's divisors: a polynomial in the
 transform's parameter ``a`` with no real root in ``a``'s domain (``a**2 - a + 1``, never 0).
@@ -28,6 +31,7 @@ from math import gcd
 
 import mpmath
 import sympy
+from mpmath import iv
 
 from symbolic.kernel import CannotEnclose, enclose, tight_enclosure
 from symbolic.limits import BudgetExceeded, deadline
@@ -75,14 +79,19 @@ UNKNOWN = Sign()
 
 
 def sign_everywhere(expr: sympy.Expr, var: sympy.Symbol) -> Sign:
-    """The sign of ``expr`` at every real ``var``, decided exactly, or UNKNOWN."""
+    """The sign of ``expr`` at every real ``var``, decided exactly, or UNKNOWN; when neither
+    algebra applies, the range of ``expr`` over all real ``var`` (``value_range``) may decide
+    it (``2 + sin(x) ≥ 1``, ``1 + erf(x) > 0``)."""
     if expr.count_ops() > MAX_OPS:
         return UNKNOWN
     try:
         if expr.is_polynomial(var):
             return _rational_sign(expr, var, lower=None)
         in_t = _in_exponential(expr.rewrite(sympy.exp), var)
-        return UNKNOWN if in_t is None else _rational_sign(in_t[0], in_t[1], lower=0)
+        if in_t is not None:
+            found = _rational_sign(in_t[0], in_t[1], lower=0)
+            if found != UNKNOWN:
+                return found
     except (
         sympy.PolynomialError,
         sympy.polys.polyerrors.PolificationFailed,
@@ -90,7 +99,8 @@ def sign_everywhere(expr: sympy.Expr, var: sympy.Symbol) -> Sign:
         TypeError,
         RecursionError,
     ):
-        return UNKNOWN
+        pass
+    return _range_sign(expr, var)
 
 
 def _in_exponential(expr: sympy.Expr, var: sympy.Symbol):
@@ -202,3 +212,131 @@ def no_root_in_domain(divisor: sympy.Expr, a: sympy.Symbol) -> bool:
             return True
     except (BudgetExceeded, sympy.PolynomialError, TypeError, ValueError, RecursionError):
         return False
+
+
+RANGE_BITS = 128  # working precision of value_range's outward-rounded interval arithmetic
+
+
+@dataclass(frozen=True)
+class Range:
+    """Every value lies in ``box`` (an ``mpmath.iv`` interval, possibly infinite); ``lo_open``
+    / ``hi_open``: the finite end point itself is never attained."""
+
+    box: object
+    lo_open: bool = False
+    hi_open: bool = False
+
+    @property
+    def lo(self) -> mpmath.mpf:
+        return mpmath.mpf(self.box.a)
+
+    @property
+    def hi(self) -> mpmath.mpf:
+        return mpmath.mpf(self.box.b)
+
+
+EVERYTHING = Range(iv.mpf(["-inf", "inf"]))
+_OPEN_RANGES = {  # functions bounded whatever their (real) argument, end points never attained
+    sympy.tanh: (-1, 1, True),
+    sympy.erf: (-1, 1, True),
+    sympy.erfc: (0, 2, True),
+    sympy.sin: (-1, 1, False),
+    sympy.cos: (-1, 1, False),
+}
+
+
+def _range_sign(expr: sympy.Expr, var: sympy.Symbol) -> Sign:
+    """The sign read off ``value_range`` (sound: every step rounds outward)."""
+    try:
+        with deadline(1.0):
+            old = iv.prec
+            iv.prec = RANGE_BITS
+            try:
+                r = value_range(expr, var)
+            finally:
+                iv.prec = old
+    except (BudgetExceeded, CannotEnclose, ArithmeticError, ValueError, TypeError):
+        return UNKNOWN
+    positive = r.lo > 0 or (r.lo == 0 and r.lo_open)
+    negative = r.hi < 0 or (r.hi == 0 and r.hi_open)
+    return Sign(nonneg=r.lo >= 0, positive=positive, negative=negative)
+
+
+def value_range(e: sympy.Expr, var: sympy.Symbol) -> Range:
+    """A range holding ``e`` at every real ``var`` (``e`` real there: the parser checked it);
+    ``EVERYTHING`` where nothing better is known. Constants are enclosed by the kernel."""
+    if not e.has(var):
+        return Range(enclose(e, RANGE_BITS))
+    if e == var:
+        return EVERYTHING
+    if e.func in _OPEN_RANGES:
+        lo, hi, open_ends = _OPEN_RANGES[e.func]
+        return Range(iv.mpf([lo, hi]), open_ends, open_ends)
+    if isinstance(e, sympy.exp):
+        arg = value_range(e.args[0], var)
+        return Range(iv.exp(arg.box), arg.lo == -mpmath.inf or arg.lo_open, arg.hi_open)
+    if isinstance(e, sympy.cosh):
+        return Range(iv.mpf([1, "inf"]))
+    if isinstance(e, sympy.Abs):
+        arg = value_range(e.args[0], var)
+        if arg.lo >= 0:
+            return arg
+        return Range(iv.mpf([0, max(-arg.lo, arg.hi)]))
+    if isinstance(e, (sympy.Max, sympy.Min)):
+        return _extremum(e, [value_range(a, var) for a in e.args])
+    if isinstance(e, sympy.Add):
+        return _sum([value_range(a, var) for a in e.args])
+    if isinstance(e, sympy.Mul):
+        return _product([value_range(a, var) for a in e.args])
+    if isinstance(e, sympy.Pow) and not e.exp.has(var):
+        return _power(value_range(e.base, var), e.exp)
+    return EVERYTHING
+
+
+def _extremum(e: sympy.Expr, parts: list[Range]) -> Range:
+    pick = max if isinstance(e, sympy.Max) else min
+    lo, hi = pick(p.lo for p in parts), pick(p.hi for p in parts)
+    lo_open = all(p.lo_open for p in parts if p.lo == lo)  # the end point of every part there
+    hi_open = all(p.hi_open for p in parts if p.hi == hi)
+    return Range(iv.mpf([lo, hi]), lo_open, hi_open)
+
+
+def _sum(parts: list[Range]) -> Range:
+    box = iv.mpf(0)
+    for p in parts:
+        box += p.box
+    return Range(box, any(p.lo_open for p in parts), any(p.hi_open for p in parts))
+
+
+def _product(parts: list[Range]) -> Range:
+    """Products of ranges; a factor of unknown sign or an unbounded one beside a factor that
+    may be 0 gives EVERYTHING (no 0·∞). Open ends are kept through positive constants only."""
+    acc = parts[0]
+    for p in parts[1:]:
+        for a, b in ((acc, p), (p, acc)):
+            if a.lo == a.hi and a.lo > 0:  # a positive constant factor: open ends kept
+                acc = Range(a.box * b.box, b.lo_open, b.hi_open)
+                break
+            if a.lo == a.hi and a.hi < 0:  # a negative one: ends swapped
+                acc = Range(a.box * b.box, b.hi_open, b.lo_open)
+                break
+        else:
+            finite = all(abs(v) != mpmath.inf for v in (acc.lo, acc.hi, p.lo, p.hi))
+            if not finite and not (acc.lo > 0 and p.lo > 0):
+                return EVERYTHING
+            acc = Range(acc.box * p.box)
+    return acc
+
+
+def _power(base: Range, exponent: sympy.Expr) -> Range:
+    if exponent == -1 and base.lo > 0:  # 1/b for b > 0: the ends swap, 1/∞ = 0 never attained
+        return Range(1 / base.box, base.hi == mpmath.inf or base.hi_open, base.lo_open)
+    if exponent.is_Integer and exponent > 0:
+        n = int(exponent)
+        box = base.box**n
+        if n % 2 == 0 and base.lo < 0 < base.hi:
+            box = iv.mpf([0, mpmath.mpf(box.b)])
+        return Range(box)
+    if exponent.is_Rational and exponent > 0 and base.lo >= 0:
+        return Range(iv.exp(iv.mpf(exponent.p) / exponent.q * iv.log(base.box)))
+    return EVERYTHING
