@@ -36,17 +36,25 @@ def unstated_conditions(fact: Fact, statement: sympy.Basic) -> list[str]:
     ``Piecewise`` branch is reached: ``d ≠ 0 where …``, as ``valid`` claims it), nor a divisor
     of a premise each of whose factors is one of those or known nonzero (``β^(1−d/2)·I(β)``
     with β > 0, where the statement divides by ``I(β)``)."""
+    if not fact.domain:
+        return []
     symbols = set(statement.atoms(sympy.Symbol))
     for values in definitions(fact).values():  # a defined name stands for its value's symbols
         symbols |= {s for v in values for s in v.atoms(sympy.Symbol)}
+    said = _sets_of(symbols)
+    pending = [d for d in fact.domain if d not in said]
+    if not pending:  # the common case: the costlier questions below are not asked
+        return []
     # the set of a symbol the statement does not hold free (a sum's index bound by
     # ``cong_in_sums``, a premise's variable eliminated by ``trans``) is no condition on it:
     # every set is nonempty. Not one printed as a statement's symbol: its text would pass for
     # a condition on that one
     names = {str(s) for s in statement.free_symbols}
-    symbols |= {s for s in _symbols_of(fact) - statement.free_symbols if str(s) not in names}
-    plain = {f"{s} ∈ {set_text(symbol_set(s))}" for s in symbols if s.is_real is not False}
-    plain |= {domain_text(s) for s in symbols if s.is_real is not False}
+    bound = {s for s in _symbols_of(fact) - statement.free_symbols if str(s) not in names}
+    said = _sets_of(bound)
+    pending = [d for d in pending if d not in said]
+    if not pending:
+        return []
     own = list(denominators(statement))  # of negative powers and of powers of unknown sign
     if fact.rule:  # a chain may hold where a branch's divisor is 0 and the branch is not taken
         own = [d for d in own if d in _unbranched(statement)]
@@ -54,14 +62,21 @@ def unstated_conditions(fact: Fact, statement: sympy.Basic) -> list[str]:
     anywhere = [f"{sympy.sstr(d)} ≠ 0" for d in denominators(statement)]
     terms = _divisors_of(fact)
     out = []
-    for d in fact.domain:
+    for d in pending:
         bare, guarded = d.split(" where ", 1)[0], " where " in d  # weaker than bare d ≠ 0
-        if d in plain or bare in shown or (guarded and bare in anywhere):
+        if bare in shown or (guarded and bare in anywhere):
             continue
         if bare in terms and _implied_nonzero(terms[bare], own):
             continue
         out.append(d)
     return out
+
+
+def _sets_of(symbols: set) -> set[str]:
+    """The conditions saying the sets of ``symbols`` (``x ∈ ℝ``, ``a > 0``), as domains show
+    them."""
+    real = [s for s in symbols if s.is_real is not False]
+    return {f"{s} ∈ {set_text(symbol_set(s))}" for s in real} | {domain_text(s) for s in real}
 
 
 def _unbranched(statement: sympy.Basic) -> set:
@@ -84,24 +99,30 @@ def _unbranched(statement: sympy.Basic) -> set:
 def _symbols_of(fact: Fact) -> set:
     """Every symbol of the formulas of ``fact`` and its premises."""
     found: set = set()
+    for f in _premises(fact):
+        found |= f.formula.atoms(sympy.Symbol)
+    return found
+
+
+def _premises(fact: Fact) -> list[Fact]:
+    """``fact`` and every premise under it, each once (a derivation shares premises)."""
+    seen: dict[int, Fact] = {}
     stack = [fact]
     while stack:
         f = stack.pop()
-        found |= f.formula.atoms(sympy.Symbol)
-        stack.extend(f.parts)
-    return found
+        if id(f) not in seen:
+            seen[id(f)] = f
+            stack.extend(f.parts)
+    return list(seen.values())
 
 
 def _divisors_of(fact: Fact) -> dict[str, sympy.Expr]:
     """``"d ≠ 0"`` → ``d`` for every divisor of the formulas of ``fact`` and its premises: the
     terms behind the conditions of its domain."""
     found: dict[str, sympy.Expr] = {}
-    stack = [fact]
-    while stack:
-        f = stack.pop()
+    for f in _premises(fact):
         for d in denominators(f.formula):
             found.setdefault(f"{sympy.sstr(d)} ≠ 0", d)
-        stack.extend(f.parts)
     return found
 
 
