@@ -30,6 +30,9 @@ Z, E2, F1 = sympy.symbols("Z E[f(s)^2] f(1)^2", positive=True)
 M_ = sympy.Symbol("M", positive=True)
 # general M: the weights w_m of memories m = 1..M, the queried one m = 1
 W_ = sympy.IndexedBase("w", real=True)
+# the queried memory's weight, a symbol of its own (the sum runs over the others): a condition
+# w_1 ≠ 0 on an entry w[1] has no point a re-check can show on its own
+W1 = sympy.Symbol("w_1", real=True)
 M_INT, m_ = sympy.Symbol("M", integer=True, positive=True), sympy.Symbol("m", integer=True)
 
 
@@ -45,8 +48,8 @@ def isr_rows() -> list[tuple]:
             "E_v‖Σ_m w_m v_m‖² = Σ_{m,n} w_m w_n E[v_m·v_n] = Σ_m w_m² (checked at 4 memories)",
         ),
         (
-            sympy.Sum((W_[m_] / Z) ** 2, (m_, 2, M_INT)) / (W_[1] / Z) ** 2,
-            sympy.Sum(W_[m_] ** 2, (m_, 2, M_INT)) / W_[1] ** 2,
+            sympy.Sum((W_[m_] / Z) ** 2, (m_, 2, M_INT)) / (W1 / Z) ** 2,
+            sympy.Sum(W_[m_] ** 2, (m_, 2, M_INT)) / W1**2,
             "cancel Z",
             "Σ_{m≠i}(w_m/Z)² / (w_i/Z)² = Σ_{m≠i} w_m² / w_i²: normalizing leaves ISR "
             "(general M, the queried memory i = 1)",
