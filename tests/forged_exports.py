@@ -81,3 +81,17 @@ def write_export(d: Path, nodes: list[dict], rests_on=None, statement=None) -> N
     }
     data = {"schema": MANIFEST_SCHEMA, "versions": {}, "files": files, "claims": [claim]}
     (d / MANIFEST_NAME).write_text(json.dumps(data), encoding="utf-8")
+
+
+def zero_everywhere(x: sympy.Symbol) -> sympy.Expr:
+    """(x + 1)² − x² − 2x − 1, built unevaluated: zero for every real x (expand it), though
+    SymPy's ``is_zero`` says None. A divisor that is 0 everywhere: rule steps claimed where it
+    is nonzero hold nowhere."""
+    two = sympy.Integer(2)
+    return sympy.Add(
+        sympy.Pow(sympy.Add(x, 1, evaluate=False), two, evaluate=False),
+        sympy.Mul(-1, sympy.Pow(x, two, evaluate=False), evaluate=False),
+        sympy.Mul(-2, x, evaluate=False),
+        sympy.Integer(-1),
+        evaluate=False,
+    )

@@ -29,7 +29,7 @@ import json
 
 import pytest
 import sympy
-from forged_exports import fact_node, write_export
+from forged_exports import fact_node, write_export, zero_everywhere
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -240,14 +240,7 @@ def test_a_spot_check_file_whose_text_lies_disagrees(tmp_path):
 
 # -- 3. the re-check's own keys in a step ----------------------------------------------------------
 
-# (x + 1)² − x² − 2x − 1: zero for every real x (expand it), though SymPy's is_zero says None
-D = U(
-    sympy.Add,
-    U(sympy.Pow, U(sympy.Add, x, ONE), TWO),
-    U(sympy.Mul, -1, U(sympy.Pow, x, TWO)),
-    U(sympy.Mul, -2, x),
-    sympy.Integer(-1),
-)
+D = zero_everywhere(x)  # (x + 1)² − x² − 2x − 1, unevaluated
 
 
 def test_d_is_zero_everywhere():
