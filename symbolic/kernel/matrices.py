@@ -65,7 +65,9 @@ def check_matrix_expr_equal(
         verdict = clock.verdict(PROVED, f"MatrixExpr difference reduces to ZeroMatrix{lhs.shape}")
     else:
         verdict = clock.verdict(UNKNOWN, "MatrixExpr difference not reduced to zero")
-    return _fact(formula, verdict)
+    # shown with its scalars' sets and divisors, as a scalar identity: (αq)(k/α)ᵀ = qkᵀ holds
+    # for α ≠ 0 only
+    return _fact(formula, verdict, domain=_domain(formula))
 
 
 FLOAT_BLIND = "SymPy would judge the sign of a closed number here by a float; it is not certified"

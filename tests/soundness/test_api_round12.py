@@ -314,3 +314,28 @@ def test_a_definition_hidden_behind_uses_must_be_shown_by_a_used_claim():
     assert resolved["round12.behind_other"].status == "unknown"
     assert "c := 0" in resolved["round12.behind_other"].reason
     assert resolved["round12.missing"].status == "unknown"
+
+
+def _scaled_outer(a: sympy.Symbol) -> sympy.Expr:
+    """(a·q)(k/a)ᵀ, unevaluated (SymPy would cancel a at once)."""
+    n = sympy.Symbol("n", integer=True, positive=True)
+    q, k = sympy.MatrixSymbol("q", n, 1), sympy.MatrixSymbol("k", n, 1)
+    left = sympy.MatMul(a, q, evaluate=False)
+    right = sympy.Transpose(sympy.MatMul(sympy.Pow(a, -1), k, evaluate=False))
+    return sympy.MatMul(left, right, evaluate=False), q * k.T
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([{"real": True}, {"positive": True}, {"nonzero": True, "real": True}]))
+def test_a_matrix_identity_shows_where_it_is_claimed(assumptions):
+    """(a·q)(k/a)ᵀ = qkᵀ has no value at a = 0: a matrix checker's fact shows ``a ≠ 0`` (or a's
+    set) beside it, as a scalar identity does (it was shown with no condition)."""
+    from symbolic.kernel import check_matrix_expr_equal
+
+    a = sympy.Symbol("a", **assumptions)
+    fact = check_matrix_expr_equal(*_scaled_outer(a))
+    assert fact.proved
+    if a.is_nonzero:
+        assert any(d.startswith("a ∈") for d in fact.domain)
+    else:
+        assert "a ≠ 0" in fact.domain
