@@ -95,3 +95,45 @@ def zero_everywhere(x: sympy.Symbol) -> sympy.Expr:
         sympy.Integer(-1),
         evaluate=False,
     )
+
+
+def one_is_zero_rules(d: sympy.Expr, y: sympy.Symbol, h: sympy.Symbol) -> list[dict]:
+    """Five rule steps s4–s8 that chain ``1 = 0`` from premises s1 ``y/y = 1``, s2 ``d = 0`` and
+    s3 ``0/y = 0``: ``inst`` at y := d, ``symm``, ``cong`` into h/d, ``inst``, ``trans``. Each
+    holds only where d ≠ 0: nowhere, for ``d = zero_everywhere(x)``."""
+
+    def u(cls, *args):
+        return cls(*args, evaluate=False)
+
+    one, zero, over_d = sympy.Integer(1), sympy.Integer(0), u(sympy.Pow, d, -1)
+    at_d = sympy.Tuple(sympy.Tuple(y, d))
+    return [
+        fact_node(
+            "s4",
+            u(sympy.Eq, u(sympy.Mul, d, over_d), one),
+            "rule",
+            rule="inst",
+            premises=["s1"],
+            detail=at_d,
+        ),
+        fact_node(
+            "s5", u(sympy.Eq, one, u(sympy.Mul, d, over_d)), "rule", rule="symm", premises=["s4"]
+        ),
+        fact_node(
+            "s6",
+            u(sympy.Eq, u(sympy.Mul, d, over_d), u(sympy.Mul, zero, over_d)),
+            "rule",
+            rule="cong",
+            premises=["s2"],
+            detail=sympy.Lambda(h, u(sympy.Mul, h, over_d)),
+        ),
+        fact_node(
+            "s7",
+            u(sympy.Eq, u(sympy.Mul, zero, over_d), zero),
+            "rule",
+            rule="inst",
+            premises=["s3"],
+            detail=at_d,
+        ),
+        fact_node("s8", u(sympy.Eq, one, zero), "rule", rule="trans", premises=["s5", "s6", "s7"]),
+    ]

@@ -55,11 +55,13 @@ def unstated_conditions(fact: Fact, statement: sympy.Basic) -> list[str]:
     pending = [d for d in pending if d not in said]
     if not pending:
         return []
-    own = list(denominators(statement))  # of negative powers and of powers of unknown sign
+    divisors = denominators(statement)  # of negative powers and of powers of unknown sign
+    own = list(divisors)
     if fact.rule:  # a chain may hold where a branch's divisor is 0 and the branch is not taken
-        own = [d for d in own if d in _unbranched(statement)]
+        unbranched = _unbranched(statement)
+        own = [d for d in own if d in unbranched]
     shown = [f"{sympy.sstr(d)} ≠ 0" for d in own]
-    anywhere = [f"{sympy.sstr(d)} ≠ 0" for d in denominators(statement)]
+    anywhere = [f"{sympy.sstr(d)} ≠ 0" for d in divisors]
     terms = _divisors_of(fact)
     out = []
     for d in pending:

@@ -29,7 +29,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
-from forged_exports import fact_node, write_export, zero_everywhere
+from forged_exports import fact_node, one_is_zero_rules, write_export, zero_everywhere
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,30 +85,7 @@ def _one_is_zero() -> list[dict]:
         _checked("s1", U(sympy.Eq, U(sympy.Mul, y, _inv(y)), ONE)),  # y/y = 1 where y ≠ 0
         _checked("s2", U(sympy.Eq, D, ZERO)),
         _checked("s3", U(sympy.Eq, U(sympy.Mul, ZERO, _inv(y)), ZERO)),  # 0/y = 0 where y ≠ 0
-        _rule(
-            "s4",
-            U(sympy.Eq, U(sympy.Mul, D, _inv(D)), ONE),
-            "inst",
-            ["s1"],
-            sympy.Tuple(sympy.Tuple(y, D)),
-        ),
-        _rule("s5", U(sympy.Eq, ONE, U(sympy.Mul, D, _inv(D))), "symm", ["s4"]),
-        _rule(
-            "s6",
-            U(sympy.Eq, U(sympy.Mul, D, _inv(D)), U(sympy.Mul, ZERO, _inv(D))),
-            "cong",
-            ["s2"],
-            sympy.Lambda(h, U(sympy.Mul, h, _inv(D))),
-        ),
-        _rule(
-            "s7",
-            U(sympy.Eq, U(sympy.Mul, ZERO, _inv(D)), ZERO),
-            "inst",
-            ["s3"],
-            sympy.Tuple(sympy.Tuple(y, D)),
-        ),
-        _rule("s8", U(sympy.Eq, ONE, ZERO), "trans", ["s5", "s6", "s7"]),
-    ]
+    ] + one_is_zero_rules(D, y, h)
 
 
 def test_d_is_zero_everywhere_though_sympy_does_not_say_so():
@@ -312,6 +289,17 @@ def test_a_real_fact_refuted_by_the_solvers_still_disagrees(tmp_path):
 # -- 5. a condition the statement does not show -------------------------------------------------
 
 
+def _through(tmp_path, a, mid, b):
+    """The re-check of ``a = b`` from the checked steps ``a = mid``, ``mid = b`` by ``trans``."""
+    nodes = [
+        _checked("s1", U(sympy.Eq, a, mid)),
+        _checked("s2", U(sympy.Eq, mid, b)),
+        _rule("s3", U(sympy.Eq, a, b), "trans", ["s1", "s2"]),
+    ]
+    write_export(tmp_path, nodes, statement=nodes[-1])
+    return rc.recheck(tmp_path)
+
+
 def test_a_statement_true_only_where_a_dropped_divisor_is_nonzero_is_not_proved(tmp_path):
     """pw(x) = 0 at x = 1 and 1 elsewhere; pw(x) = (x − 1)/(x − 1) and (x − 1)/(x − 1) = 1
     hold where x ≠ 1, and ``trans`` drops the divisor: ``pw(x) = 1``, false at x = 1, was
@@ -319,13 +307,7 @@ def test_a_statement_true_only_where_a_dropped_divisor_is_nonzero_is_not_proved(
     pw = sympy.Piecewise((ZERO, U(sympy.Eq, x, ONE)), (ONE, True), evaluate=False)
     q = U(sympy.Mul, U(sympy.Add, x, -1), _inv(U(sympy.Add, x, -1)))
     assert pw.subs(x, 1) == 0  # the statement fails at x = 1
-    nodes = [
-        _checked("s1", U(sympy.Eq, pw, q)),
-        _checked("s2", U(sympy.Eq, q, ONE)),
-        _rule("s3", U(sympy.Eq, pw, ONE), "trans", ["s1", "s2"]),
-    ]
-    write_export(tmp_path, nodes, statement=nodes[-1])
-    rows, code, _ = rc.recheck(tmp_path)
+    rows, code, _ = _through(tmp_path, pw, q, ONE)
     assert code == rc.EXIT_UNKNOWN
     assert next(r for r in rows if r.check == "claim").outcome == "unknown"
 
@@ -334,13 +316,7 @@ def test_a_dropped_divisor_nonzero_everywhere_still_proves(tmp_path):
     """(x² + 1)/(x² + 1) is 1 for every x: the statement that drops it is as true."""
     e = U(sympy.Add, U(sympy.Pow, x, TWO), ONE)
     q = U(sympy.Mul, e, _inv(e))
-    nodes = [
-        _checked("s1", U(sympy.Eq, x, U(sympy.Mul, x, q))),
-        _checked("s2", U(sympy.Eq, U(sympy.Mul, x, q), x)),
-        _rule("s3", U(sympy.Eq, x, x), "trans", ["s1", "s2"]),
-    ]
-    write_export(tmp_path, nodes, statement=nodes[-1])
-    rows, code, _ = rc.recheck(tmp_path)
+    rows, code, _ = _through(tmp_path, x, U(sympy.Mul, x, q), x)
     assert code == AGREED, [r.cells() for r in rows]
 
 
@@ -457,12 +433,6 @@ def test_a_dropped_condition_on_sigma_alone_is_not_proved(tmp_path):
     a, b = sig(ONE), sig(TWO)
     d = sympy.Piecewise((y, U(sympy.Eq, a, b)), (ZERO, True), evaluate=False)
     mid = U(sympy.Add, b, U(sympy.Mul, ZERO, _inv(d)))
-    nodes = [
-        _checked("s1", U(sympy.Eq, a, mid)),
-        _checked("s2", U(sympy.Eq, mid, b)),
-        _rule("s3", U(sympy.Eq, a, b), "trans", ["s1", "s2"]),
-    ]
-    write_export(tmp_path, nodes, statement=nodes[-1])
-    rows, code, _ = rc.recheck(tmp_path)
+    rows, code, _ = _through(tmp_path, a, mid, b)
     assert code == rc.EXIT_UNKNOWN  # it was 0 (with the first fix of this round, too)
     assert next(r for r in rows if r.check == "claim").outcome == "unknown"

@@ -29,7 +29,7 @@ import json
 
 import pytest
 import sympy
-from forged_exports import fact_node, write_export, zero_everywhere
+from forged_exports import fact_node, one_is_zero_rules, write_export, zero_everywhere
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -259,35 +259,7 @@ def _one_is_zero(injected) -> list[dict]:
         _assumed("s1", ForAll((y,), U(sympy.Eq, U(sympy.Mul, y, _inv(y)), ONE))),
         _assumed("s2", U(sympy.Eq, D, ZERO)),
         _assumed("s3", ForAll((y,), U(sympy.Eq, U(sympy.Mul, ZERO, _inv(y)), ZERO))),
-        fact_node(
-            "s4",
-            U(sympy.Eq, U(sympy.Mul, D, _inv(D)), ONE),
-            "rule",
-            rule="inst",
-            premises=["s1"],
-            detail=sympy.Tuple(sympy.Tuple(y, D)),
-        ),
-        fact_node(
-            "s5", U(sympy.Eq, ONE, U(sympy.Mul, D, _inv(D))), "rule", rule="symm", premises=["s4"]
-        ),
-        fact_node(
-            "s6",
-            U(sympy.Eq, U(sympy.Mul, D, _inv(D)), U(sympy.Mul, ZERO, _inv(D))),
-            "rule",
-            rule="cong",
-            premises=["s2"],
-            detail=sympy.Lambda(h, U(sympy.Mul, h, _inv(D))),
-        ),
-        fact_node(
-            "s7",
-            U(sympy.Eq, U(sympy.Mul, ZERO, _inv(D)), ZERO),
-            "rule",
-            rule="inst",
-            premises=["s3"],
-            detail=sympy.Tuple(sympy.Tuple(y, D)),
-        ),
-        fact_node("s8", U(sympy.Eq, ONE, ZERO), "rule", rule="trans", premises=["s5", "s6", "s7"]),
-    ]
+    ] + one_is_zero_rules(D, y, h)
     for n in nodes[3:]:
         n["_conditions"] = injected
     return nodes
