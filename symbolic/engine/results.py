@@ -276,15 +276,22 @@ def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
     that are not proved (``blocked_by``) and the definitions their derivations show
     (``shown_by_uses``: a step may unfold one, as the claim it comes from shows it). Used claims
     are resolved first. A name not among ``results`` is left alone (its claim was not checked
-    in this run): it shows no definition."""
-    results = tuple(results)
-    by_name = {r.claim.name: r for r in results}
-    done: dict[str, Result] = {}
+    in this run): it shows no definition.
 
-    def resolved(name: str, path: tuple[str, ...]) -> Result:
-        if name in done:
-            return done[name]
-        r = by_name[name]
+    Each result stays itself: two claims of one name (in a module, or in two) are two results,
+    never one shown twice (a refuted ``mine.lemma`` was shown as the proved one of that name,
+    exit 0). A claim that uses such a name cannot say which it rests on: it is blocked
+    (``ambiguous``). The three fields are computed here, whatever the result came with."""
+    results = tuple(results)
+    by_name: dict[str, list[int]] = {}
+    for i, r in enumerate(results):
+        by_name.setdefault(r.claim.name, []).append(i)
+    done: dict[int, Result] = {}
+
+    def resolved(index: int, path: tuple[str, ...]) -> Result:
+        if index in done:
+            return done[index]
+        r = results[index]
         admitted: dict[tuple[str, str, str], Admitted] = {}
         blocked: dict[str, str] = {}
         shown: set = set()
@@ -294,28 +301,30 @@ def resolve_uses(results: Iterable[Result]) -> tuple[Result, ...]:
             if used in path:
                 blocked[used] = "circular"
                 continue
-            u = resolved(used, path + (used,))
-            for a in u._own_admitted:
-                admitted.setdefault((a.kind, a.statement, used), replace(a, via=used))
-            for a in u.inherited:
-                admitted.setdefault((a.kind, a.statement, a.via), a)
-            own_status = replace(u, blocked_by=()).status  # its own derivation's
-            if own_status != PROVED:
-                blocked[used] = own_status
-            for n, st in u.blocked_by:
-                blocked.setdefault(n, st)
-            shown |= u.shown_by_uses | _shown_definitions(u)
-        if admitted or blocked or shown:
-            r = replace(
-                r,
-                inherited=tuple(admitted.values()),
-                blocked_by=tuple(blocked.items()),
-                shown_by_uses=frozenset(shown),
-            )
-        done[name] = r
+            if len(by_name[used]) > 1:
+                blocked[used] = f"ambiguous ({len(by_name[used])} claims of that name)"
+            for j in by_name[used]:
+                u = resolved(j, path + (used,))
+                for a in u._own_admitted:
+                    admitted.setdefault((a.kind, a.statement, used), replace(a, via=used))
+                for a in u.inherited:
+                    admitted.setdefault((a.kind, a.statement, a.via), a)
+                own_status = replace(u, blocked_by=()).status  # its own derivation's
+                if own_status != PROVED:
+                    blocked.setdefault(used, own_status)
+                for n, st in u.blocked_by:
+                    blocked.setdefault(n, st)
+                shown |= u.shown_by_uses | _shown_definitions(u)
+        r = replace(  # always: what a result was built with is not taken on trust (a module's
+            r,  # build_report gave its Result shown_by_uses holding ``c := 0``, proving c = 0)
+            inherited=tuple(admitted.values()),
+            blocked_by=tuple(blocked.items()),
+            shown_by_uses=frozenset(shown),
+        )
+        done[index] = r
         return r
 
-    return tuple(resolved(r.claim.name, (r.claim.name,)) for r in results)
+    return tuple(resolved(i, (r.claim.name,)) for i, r in enumerate(results))
 
 
 def _shown_definitions(result: Result) -> set:

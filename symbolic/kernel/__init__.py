@@ -49,7 +49,8 @@ shown: no unstated condition, no hidden or twice-given definition) · ``z3_trans
 What the kernel trusts: SymPy — its rewrites (``expand``, ``cancel``, ``simplify``, its passes
 ``hyperexpand`` and ``combsimp`` tried alone first, ...) reaching exactly 0, its assumptions
 system, ``solveset`` listing a denominator's zeros, ``piecewise_fold``/``as_set`` for branches,
-matrix-expression algebra, root isolation;
+matrix-expression algebra, root isolation, ``expand(complex=True)`` writing a closed number of
+arithmetic, roots, log and the elementary functions as a + b·i (``interval_checks``);
 ``mpmath.iv``'s outward rounding of arithmetic and elementary functions; Z3; and Arb
 (python-flint: FLINT's ball arithmetic) for erf, erfc, Γ, Iν and ₀F₁ (``special``). It has no
 hand-written series of its own.
@@ -83,7 +84,15 @@ from symbolic.kernel.intervals import (
     enclose,
     tight_enclosure,
 )
-from symbolic.kernel.logic import Exists, ForAll, conjunction, domain_of, literal, literal_replace
+from symbolic.kernel.logic import (
+    Exists,
+    ForAll,
+    conjunction,
+    domain_of,
+    domain_text,
+    literal,
+    literal_replace,
+)
 from symbolic.kernel.matrices import check_matrix_expr_equal, check_sum_equal, sum_normal_form
 from symbolic.kernel.points import counterexample
 from symbolic.kernel.rules import (
@@ -135,6 +144,7 @@ from symbolic.kernel.z3_checks import (
 )
 
 __all__ = [
+    "domain_text",
     "float_blind_risk",
     "has_closed_irrational",
     "BRANCH_HEADS",

@@ -12,6 +12,7 @@ import sympy
 
 from symbolic.kernel.float_blind import sign_judged_by_float
 from symbolic.kernel.logic import literal
+from symbolic.limits import BudgetExceeded, deadline
 
 MAX_EXACT_POWER_BITS = 100_000  # an exact power b**n beyond this stays unevaluated
 MAX_ROOT_INDEX_BITS = 64  # b**(p/q) with q beyond 2**64 too: SymPy would factor b for roots
@@ -102,3 +103,38 @@ def difference(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Expr:
     if has_huge_power(lhs, rhs):
         return sympy.Add(lhs, sympy.Mul(-1, rhs, evaluate=False), evaluate=False)
     return lhs - rhs
+
+
+MAX_GENERAL_EXPONENT = 64  # a power of a term holding such a symbol: expand would multiply it out
+
+
+def powers_as_symbols(expr: sympy.Basic, limit_s: float) -> sympy.Basic | None:
+    """``expr`` with each outermost power too large to compute (``huge_here``) a symbol of its
+    own, assumed nothing (one per distinct power), expanded and cancelled within ``limit_s``: an
+    identity of that form for every value of those symbols holds at the powers' values
+    (``2¹⁰⁰⁰⁰⁰⁰⁰⁰ + 1 − 2¹⁰⁰⁰⁰⁰⁰⁰⁰`` is ``h + 1 − h``, which is 1). None when there is none,
+    when expanding could still take long (a symbol raised past ``MAX_GENERAL_EXPONENT``) or
+    took longer than the limit, or when a symbol is in a divisor (two symbols may stand for
+    equal powers, 2^(10⁸) and 4^(5·10⁷): their difference is no divisor to cancel)."""
+    found: dict = {}
+
+    def walk(e: sympy.Basic) -> sympy.Basic:
+        if huge_here(e):
+            return found.setdefault(e, sympy.Dummy(f"h{len(found)}"))
+        if not e.args:
+            return e
+        return literal(e.func, [walk(a) for a in e.args])
+
+    general = walk(expr)
+    if not found or has_huge_power(general):
+        return None
+    for n in sympy.preorder_traversal(general):
+        if isinstance(n, sympy.Pow) and n.base.free_symbols & set(found.values()):
+            if not (n.exp.is_Integer and 0 < n.exp <= MAX_GENERAL_EXPONENT):
+                return None
+    try:
+        with deadline(limit_s) as dl:
+            value = sympy.cancel(sympy.expand(general))
+    except (BudgetExceeded, RecursionError, MemoryError, TypeError, ValueError, ArithmeticError):
+        return None
+    return None if dl.expired else value

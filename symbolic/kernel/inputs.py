@@ -96,8 +96,13 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
             and max(abs(int(node.p)).bit_length(), int(node.q).bit_length()) > MAX_NUMBER_BITS
         ):
             raise InvalidArgument(f"{name}: a number of more than {MAX_NUMBER_BITS} bits")
-        if isinstance(node, sympy.Symbol) and (node.is_infinite or node.is_finite is False):
-            raise InvalidArgument(f"{name}: {node} is declared infinite; the kernel reads numbers")
+        if isinstance(node, sympy.Symbol) and (
+            node.is_infinite or node.is_finite is False or _extended(node)
+        ):
+            raise InvalidArgument(
+                f"{name}: {node} is declared infinite or extended real (it may be ±∞, where "
+                "u − u = 0 fails); the kernel reads numbers: declare it real"
+            )
         if isinstance(node, sympy.log) and len(node.args) != 1:  # SymPy reads args[0] alone
             raise InvalidArgument(  # (log(2, -8) would be real): the base is no argument here
                 f"{name}: {sympy.sstr(node)[:60]} has a base; write log(x)/log(b)"
@@ -117,6 +122,13 @@ def admitted_input(e: sympy.Basic, name: str = "expr") -> sympy.Basic:
     if isinstance(e, sympy.MatrixBase):
         return e.applyfunc(lambda entry: _replace(entry, exact))
     return _replace(e, exact)
+
+
+def _extended(s: sympy.Symbol) -> bool:
+    """Declared an extended real (``extended_real``, ``extended_positive``, ``noninteger``, ...):
+    it ranges over ℝ ∪ {±∞} too, where SymPy's own rewrites (``u − u`` is built as 0, ``u/u`` as
+    1) do not hold. A symbol declared nothing ranges over ℝ (``docs/api.md``)."""
+    return s.is_extended_real is True and s.is_finite is not True
 
 
 def _sequential_trap(node: sympy.Subs) -> bool:

@@ -14,6 +14,7 @@ import sympy
 from mpmath import iv
 
 from symbolic.kernel.fact import Fact, _fact
+from symbolic.kernel.float_blind import float_blind_risk
 from symbolic.kernel.huge_powers import difference
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.intervals import (
@@ -24,7 +25,7 @@ from symbolic.kernel.intervals import (
     tight_enclosure,
 )
 from symbolic.kernel.logic import ForAll, sympy_value
-from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock, Verdict
+from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, Clock, Verdict, _revise
 from symbolic.limits import BudgetExceeded, deadline
 from symbolic.versions import backend
 
@@ -42,11 +43,64 @@ def _closed(expr) -> sympy.Expr:
 ENCLOSE_ERRORS = (CannotEnclose, *EVALUATION_ERRORS)
 
 
-def _sign_verdict(value: sympy.Expr, wanted: str, timeout_s: float, max_bits: int):
-    """Verdict on ``value wanted 0`` (wanted in ≠, >, <, ≥, ≤) for a closed expression."""
+# What a closed complex number is split into a + b·i through: arithmetic, the principal branches
+# of roots and log, the elementary functions, modulus and parts — no convention of SymPy's own
+_COMPLEX_NODES = (sympy.Number, sympy.NumberSymbol, sympy.core.numbers.ImaginaryUnit)
+_COMPLEX_NODES += (sympy.Add, sympy.Mul, sympy.Pow, sympy.exp, sympy.log, sympy.sin, sympy.cos)
+_COMPLEX_NODES += (sympy.tan, sympy.sinh, sympy.cosh, sympy.tanh, sympy.Abs, sympy.re, sympy.im)
+_COMPLEX_NODES += (sympy.conjugate,)
+
+
+def complex_parts(value: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr] | None:
+    """(a, b), real, of a closed non-real number ``a + b·i`` (``2·i − 2``, ``2·(−1)^{1/3} + 2``)
+    as ``expand(complex=True)`` writes it; None for a number that may be real, or holds a root or
+    a sign-sensitive head of a closed irrational number (SymPy would pick its branch by a float:
+    ``float_blind``), or a head off the real line by SymPy's own convention (``floor(iπ)``)."""
+    value = sympy_value(value)
+    if value.free_symbols or value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        return None
+    if not (value.has(sympy.I) or value.is_extended_real is False) or float_blind_risk(value):
+        return None
+    if not all(isinstance(n, _COMPLEX_NODES) for n in sympy.preorder_traversal(value)):
+        return None  # floor(iπ) = 3i, sign, Max, ...: SymPy's conventions off the real line
+    split = sympy.expand(value, complex=True)
+    b = split.coeff(sympy.I)
+    a = sympy.expand(split - b * sympy.I)
+    if any(p.has(sympy.I) or p.is_extended_real is not True for p in (a, b)):
+        return None
+    return a, b
+
+
+def complex_safe(*exprs: sympy.Basic) -> bool:
+    """Is every node of ``exprs`` a symbol or one of ``_COMPLEX_NODES``? Only then may a value of
+    theirs (at a point: SymPy evaluates ``floor(log x)`` at −1 to its own ``floor(iπ) = 3i``) be
+    judged nonzero by its imaginary part."""
+    return all(
+        isinstance(n, (sympy.Symbol, *_COMPLEX_NODES))
+        for e in exprs
+        for n in sympy.preorder_traversal(sympy_value(e))
+    )
+
+
+def _sign_verdict(
+    value: sympy.Expr, wanted: str, timeout_s: float, max_bits: int, complex_ok: bool = False
+):
+    """Verdict on ``value wanted 0`` (wanted in ≠, >, <, ≥, ≤) for a closed expression.
+    ``complex_ok``: the caller vouches (``complex_safe``) that ``value`` comes from a formula of
+    arithmetic, roots, log and the elementary functions only: a non-real value is nonzero where
+    its imaginary part is."""
     clock = Clock(timeout_s, "interval")
     try:
         with deadline(clock.limit) as dl:
+            parts = complex_parts(value) if wanted == "≠" and complex_ok else None
+            if parts is not None and parts == (0, 0):  # SymPy's rewrite to exactly 0
+                why = "real and imaginary parts are exactly 0"
+                return clock.verdict(REFUTED, why, method="exact", certificate=why)
+            if parts is not None and parts[1] != 0:  # a + b·i ≠ 0 where b ≠ 0 (a, b real)
+                found = _sign_verdict(parts[1], "≠", timeout_s, max_bits, True)
+                if found.status == PROVED:
+                    why = f"its imaginary part is nonzero: {found.reason}"
+                    return _revise(found, reason=why, certificate=f"Im: {found.certificate}")
             value = _closed(value)
             if value.is_Rational:
                 sign = int(value.p > 0) - int(value.p < 0)
@@ -100,7 +154,8 @@ def check_nonzero(
 ) -> Fact:
     """The fact ``expr ≠ 0`` for a closed expression: exact, or by interval arithmetic."""
     expr = as_input(expr, "expr")
-    return _fact(sympy.Ne(expr, 0, evaluate=False), _sign_verdict(expr, "≠", timeout_s, max_bits))
+    verdict = _sign_verdict(expr, "≠", timeout_s, max_bits, complex_safe(expr))
+    return _fact(sympy.Ne(expr, 0, evaluate=False), verdict)
 
 
 _RELATIONS = {">": (sympy.StrictGreaterThan, 1), "<": (sympy.StrictLessThan, -1)}

@@ -17,7 +17,7 @@ from symbolic.kernel.fact import Fact, _fact
 from symbolic.kernel.huge_powers import difference
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.inputs import denominators as negative_powers
-from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict
+from symbolic.kernel.interval_checks import CERTIFY_TIMEOUT_S, _sign_verdict, complex_safe
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import ForAll, domain_of, literal_replace, sympy_value
 from symbolic.kernel.valueless import pole_reason
@@ -165,10 +165,11 @@ def counterexample(
         return unknown(f"cannot evaluate at the point ({type(exc).__name__})")
     if pole is not None:  # SymPy's 0·₁F₀(1;;1) is 0: no value, so the point refutes nothing
         return unknown(f"the formula has no value at the point: {pole}")
+    plain = complex_safe(lhs, rhs)  # a non-real value judged by its imaginary part
     for d in singular:  # the identity is claimed only where its denominators are nonzero
-        if _sign_verdict(d, "≠", timeout_s, max_bits).status != PROVED:
+        if _sign_verdict(d, "≠", timeout_s, max_bits, plain).status != PROVED:
             return unknown("a denominator is not certified nonzero at the point")
-    nonzero = _sign_verdict(instance, "≠", timeout_s, max_bits)
+    nonzero = _sign_verdict(instance, "≠", timeout_s, max_bits, plain)
     if nonzero.status != PROVED:
         reason = f"not certified at the point: {nonzero.reason}"
         return unknown(reason, nonzero.method, seconds=nonzero.seconds)

@@ -33,9 +33,9 @@ from symbolic.kernel.float_blind import (
     signs_for_numbers,
     with_signs_for_numbers,
 )
-from symbolic.kernel.huge_powers import difference, has_huge_power
+from symbolic.kernel.huge_powers import difference, has_huge_power, powers_as_symbols
 from symbolic.kernel.inputs import as_input
-from symbolic.kernel.interval_checks import _sign_verdict, certified_sign
+from symbolic.kernel.interval_checks import _sign_verdict, certified_sign, complex_safe
 from symbolic.kernel.intervals import MAX_BITS
 from symbolic.kernel.logic import domain_text, equation, sympy_value
 from symbolic.kernel.points import denominators, in_domain
@@ -49,6 +49,7 @@ from symbolic.kernel.probes import (
     _zero_doubted,
 )
 from symbolic.kernel.trusted_forms import rewrite_trusted, sign_trusted
+from symbolic.kernel.vacuity import vacuous_divisor
 from symbolic.kernel.valueless import pole_reason
 from symbolic.kernel.verdict import (
     PROVED,
@@ -165,6 +166,7 @@ def zero_verdict(
     *,
     universal: bool = False,
     defined: tuple = (),
+    complex_ok: bool = False,
 ) -> Verdict:
     """Verdict on ``expr = 0`` identically (kernel-internal; the public face is ``check_*``).
 
@@ -183,10 +185,17 @@ def zero_verdict(
         return _verdict(UNKNOWN, "sympy", pole, backend=clock.backend)
     huge = has_huge_power(expr)
     if not expr.free_symbols and (huge or expr != 0):  # a number: an enclosure excluding 0
-        nonzero = _sign_verdict(expr, "≠", timeout_s, MAX_BITS if huge else CLOSED_BITS)
+        bits = MAX_BITS if huge else CLOSED_BITS  # ``complex_ok``: of arithmetic, roots, log
+        nonzero = _sign_verdict(expr, "≠", timeout_s, bits, complex_ok)  # (complex_safe)
         if nonzero.status == PROVED:
             return _nonzero_difference(nonzero, defined)
     if huge:  # SymPy's rewrites would compute the power, in one call no limit interrupts
+        value = powers_as_symbols(expr, clock.limit)  # what holds for every h holds here
+        if value == 0:  # (h + 1 − h is 1, whatever h is)
+            return _proved(clock, "difference is 0 with each huge power a symbol", defined)
+        if value is not None and value.is_Rational:
+            why = f"with each huge power a symbol, lhs − rhs = {value}"
+            return _nonzero_difference(clock.verdict(PROVED, why, certificate=why), defined)
         reason = "a power too large to compute exactly; its enclosure does not decide"
         return clock.verdict(UNKNOWN, reason)
     if float_blind_risk(expr):  # also a closed one: Integral(|c|, …), floor(c), (c²)^(1/2)
@@ -224,16 +233,29 @@ def zero_verdict(
     if doubt is not None:  # no enclosure held the number: an evaluation vetoes, never refutes
         return clock.verdict(UNKNOWN, doubt)
     if reduced == 0:
-        return clock.verdict(PROVED, "difference simplifies to 0")
+        return _proved(clock, "difference simplifies to 0", defined)
     if closed:  # a closed number: refuted only when certified nonzero
-        nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS)
+        nonzero = _sign_verdict(reduced, "≠", timeout_s, MAX_BITS, complex_ok)
         seconds = elapsed + nonzero.seconds
         if nonzero.status == PROVED:
             return _nonzero_difference(nonzero, defined, seconds=seconds)
         if nonzero.status == REFUTED:  # exactly 0 after all
-            return clock.verdict(PROVED, "difference is exactly 0", method="exact", seconds=seconds)
+            exact = {"method": "exact", "seconds": seconds}
+            return _proved(clock, "difference is exactly 0", defined, **exact)
     reason = f"difference not reduced to 0: {_short(reduced)}"
     return clock.verdict(UNKNOWN, reason, seconds=elapsed)
+
+
+def _proved(clock: Clock, reason: str, defined: tuple, **changes) -> Verdict:
+    """``lhs − rhs = 0`` proved where the formula's denominators ``defined`` are nonzero — unless
+    they are nonzero together nowhere (``vacuity``: ``z/z = 1`` with ``z = x − x`` unevaluated, or
+    sin² + cos² − 1): a formula defined nowhere claims nothing, as ``valid`` refuses it."""
+    divisors = tuple(sympy.Pow(d, -1, evaluate=False) for d in defined)
+    vacuous = vacuous_divisor(*divisors) if divisors else None
+    if vacuous is not None:
+        why = f"defined nowhere: {_short(vacuous)} is 0 at every point tried, so it claims nothing"
+        return clock.verdict(UNKNOWN, why, **changes)
+    return clock.verdict(PROVED, reason, **changes)
 
 
 def _float_blind_verdict(expr, clock, timeout_s, universal: bool, defined: tuple) -> Verdict:
@@ -320,7 +342,13 @@ def check_equal(lhs: sympy.Expr, rhs: sympy.Expr, timeout_s: float = SIMPLIFY_TI
         return _fact(formula, verdict, domain=_domain(formula))
     return _fact(
         formula,
-        zero_verdict(diff, timeout_s, universal=True, defined=denominators(lhs, rhs)),
+        zero_verdict(
+            diff,
+            timeout_s,
+            universal=True,
+            defined=denominators(lhs, rhs),
+            complex_ok=complex_safe(lhs, rhs),
+        ),
         domain=_domain(formula),
     )
 

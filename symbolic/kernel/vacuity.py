@@ -27,8 +27,9 @@ from symbolic.kernel.logic import literal_replace
 from symbolic.kernel.points import in_domain
 from symbolic.limits import BudgetExceeded, deadline
 
-VALUES = tuple(
-    sympy.Rational(v) for v in ("7/5", "-3/7", "2", "-3", "11/13", "-17/19", "1", "-1", "5/2", "0")
+VALUES = tuple(  # integers enough that an integer's divisor (k − 1)(k − 2) is nonzero somewhere
+    sympy.Rational(v)
+    for v in ("7/5", "-3/7", "2", "-3", "11/13", "-17/19", "1", "-1", "5/2", "0", "3", "-2", "4")
 )
 SIGN_TIMEOUT_S = 0.5  # per divisor and point
 SIMPLIFY_S = 1.0  # for all the divisors, where no point decides
