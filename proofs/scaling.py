@@ -566,14 +566,26 @@ def theorem_results() -> list[Result]:
     return [Result(CLAIMS[k], f(), numeric.get(k, ())) for k, f in build.items()]
 
 
+EVERY_RESCALING = "Q → αQ, K → g(α)K for every g and all α > 0 (σ ≡ 0)"
+
+
 def _rescalings(an: ActivationAnalysis) -> dict[str, Any]:
     p = an.degree
     return {
         "generalized_symmetry": None
         if p is None
+        else EVERY_RESCALING
+        if an.every_degree  # σ ≡ 0: "α^(-every)" was no rescaling at all
         else f"Q → αQ, K → α^(-{shown_text(p)})K for all α > 0",
         "all_nonzero_alpha_symmetric": an.is_linear,
     }
+
+
+def _general_cell(an: ActivationAnalysis) -> str:
+    """The rescalings (αQ, g(α)K) that are symmetries, as a table cell."""
+    if an.every_degree:
+        return "every g(α)"
+    return f"K → α^(−{shown_text(an.degree)})K" if an.degree is not None else "none"
 
 
 def activation_result(an: ActivationAnalysis, act, torch: bool = False) -> Result:
@@ -641,11 +653,11 @@ def scaling_table(analyses: Sequence[ActivationAnalysis]) -> Table:
         rows.append(
             (
                 an.label,
-                shown_text(p)
+                ("every" if an.every_degree else shown_text(p))
                 if p is not None
                 else ("none" if an.homogeneity.holds.status == "refuted" else "?"),
                 kept(an.inverse_scaling_symmetric),
-                f"K → α^(−{shown_text(p)})K" if p is not None else "none",
+                _general_cell(an),
                 kept(an.is_linear),
                 ", ".join(f"{k} = {val}" for k, val in witness) or "—",
                 an.status,
@@ -666,7 +678,8 @@ def scaling_table(analyses: Sequence[ActivationAnalysis]) -> Table:
         tuple(rows),
         notes=(
             "The symmetric rank-1 form keeps K → K/α for every σ and α ≠ 0.",
-            "general α > 0: the only g making (αQ, g(α)K) a symmetry is α^(−p) (scaling.converse).",
+            "general α > 0: the only g making (αQ, g(α)K) a symmetry is α^(−p) (scaling.converse); "
+            "for σ ≡ 0 every g does.",
         ),
     )
 

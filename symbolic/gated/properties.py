@@ -124,21 +124,24 @@ def _decades_from_one(c: sympy.Rational) -> tuple:
 
 
 def candidate_points(expr: sympy.Expr) -> Iterator[sympy.Rational]:
-    """Base points, then points made from σ's own rational constants c: ±c, ±c/2, ±2c, ±(c+1),
-    ±3c/2, and midpoints between two constants (a bump at or between thresholds is found)."""
+    """Base points, σ's kinks and the points halfway between adjacent kinks, then points made
+    from σ's own rational constants c: ±c, ±c/2, ±2c, ±(c+1), ±3c/2, ±1/c, and midpoints
+    between two constants (a bump at or between thresholds is found)."""
     seen: set[sympy.Expr] = set()
     for p in BASE_POINTS:
         seen.add(p)
         yield p
-    for p in kink_points(expr):  # where a max/min/abs/piecewise switches: bumps live there
-        if p not in seen:
+    for p in chain(kink_points(expr), kink_midpoints(expr)):  # where a max/min/abs/piecewise
+        if p not in seen:  # switches, and between two such points: bumps live there
             seen.add(p)
             yield p
     constants = sorted(
         {abs(a) for a in expr.atoms(sympy.Rational) if a != 0 and abs(a) != 1},
         key=_decades_from_one,
     )
-    derived = [q for c in constants for q in (c, c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2))]
+    derived = [
+        q for c in constants for q in (c, c / 2, 2 * c, c + 1, c * sympy.Rational(3, 2), 1 / c)
+    ]  # 1/c: the scale at which σ(c·x) changes (x·erf(10⁶x) is x·erf(1) at 10⁻⁶, x beyond)
     derived += [(c1 + c2) / 2 for i, c1 in enumerate(constants) for c2 in constants[i + 1 :]]
     count = 0
     for p in derived:
@@ -235,6 +238,29 @@ def _kink_points(expr: sympy.Expr) -> list[sympy.Expr]:
     except (BudgetExceeded, NotImplementedError, TypeError, ValueError, RecursionError):
         pass
     return points[:MAX_KINK_POINTS]
+
+
+MIDPOINT_DIGITS = 40  # a midpoint between two kinks, as a rational this close to it
+
+
+def kink_midpoints(expr: sympy.Expr) -> list[sympy.Rational]:
+    """Rationals halfway between adjacent kinks of σ: a bump where a switching argument that no
+    closed form solves is positive between two of its numeric roots (``max(0, −cos(7x/3) −
+    0.9999)``, 0.012 wide at 3π/7) holds no simple rational and no kink, only the points
+    between them. Candidate points only: a witness found there is certified like any other."""
+    found: list[sympy.Rational] = []
+    try:
+        with mpmath.workdps(MIDPOINT_DIGITS + 10):
+            values = sorted(
+                {mpmath.mpf(str(sympy.N(k, MIDPOINT_DIGITS + 10))) for k in kink_points(expr)}
+            )
+            for lo, hi in zip(values, values[1:], strict=False):
+                mid = sympy.Rational(mpmath.nstr((lo + hi) / 2, MIDPOINT_DIGITS))
+                if mid not in found:
+                    found.append(mid)
+    except (TypeError, ValueError, ArithmeticError, RecursionError):
+        return []
+    return found[:MAX_KINK_POINTS]
 
 
 def find_witness(
@@ -496,7 +522,11 @@ def _decide_homogeneity(expr: sympy.Expr) -> Decision:
             diff,
             chain(  # and the kinks on this half-line (z = −√3/2 is t = √3/2 for z < 0)
                 (q for q in candidate_points(expr) if certified_sign(q) == 1),
-                (side * k for k in kink_points(expr) if certified_sign(side * k) == 1),
+                (
+                    side * k
+                    for k in chain(kink_points(expr), kink_midpoints(expr))
+                    if certified_sign(side * k) == 1
+                ),
             ),
             variable=t,
             hairline=lambda side=side: [side * k for k in kink_points(expr)],

@@ -49,10 +49,12 @@ from symbolic.activations import ACTIVATIONS, sympy_sigmoid, sympy_softplus, z
 from symbolic.errors import InvalidExpression
 from symbolic.kernel import (
     BRANCH_HEADS,
+    PROVED,
     has_closed_irrational,
     literal,
     literal_replace,
     resolve_closed_branches,
+    zero_verdict,
 )
 from symbolic.languages import functions
 from symbolic.languages.expression_estimates import ConstantEstimates, check_size, float_pow
@@ -71,6 +73,7 @@ from symbolic.languages.expression_limits import (
     MAX_RATIONAL_BITS,
     MAX_TREE_SIZE,
     MIN_LITERAL,
+    NearZero,
     Reject,
     short,
 )
@@ -86,6 +89,9 @@ from symbolic.languages.text_checks import (
     rejected_operator,
 )
 from symbolic.limits import BudgetExceeded, deadline
+
+MAX_ZERO_CONSTANTS = 8  # constants of one node proved exactly 0 (log(8) - 3*log(2)) ...
+ZERO_PROOF_SECONDS = 0.5  # ... each within this: the build's own limit still bounds them all
 
 
 @dataclass(frozen=True)
@@ -498,13 +504,29 @@ class ExpressionParser(TextChecks, ConstantEstimates, SignsByAlgebra):
             if bits > MAX_RATIONAL_BITS:
                 raise Reject(f"would need about {bits} bits exactly; at most {MAX_RATIONAL_BITS}")
 
+    def measure_zeros(self, result: sympy.Expr) -> tuple[Info, sympy.Expr]:
+        """``measure(result)``, where each constant too close to 0 for an enclosure to tell its
+        sign (``log(8) - 3*log(2)``, ``sinh(1) + cosh(1) - e``) becomes the exact 0 it is when
+        the kernel proves it 0, and stays an error otherwise (``erf(30) - 1``, −2.6e-393, is
+        no 0). The branches SymPy took at such a constant while building are all the same
+        then: max(0, c), |c|, c·f are 0 whichever it chose."""
+        for _ in range(MAX_ZERO_CONSTANTS):
+            try:
+                return self.measure(result), result
+            except NearZero as exc:
+                proof = zero_verdict(exc.constant, timeout_s=ZERO_PROOF_SECONDS)
+                if proof.status != PROVED:
+                    raise
+                result = result.xreplace({exc.constant: sympy.Integer(0)})
+        return self.measure(result), result
+
     def checked(self, node: ast.expr, build: Callable[..., sympy.Expr], *args) -> sympy.Expr:
         """``build(*args)``, with SymPy's errors and any unsafe constant reported at ``node``."""
         where = f"{self.segment(node)!r} at column {self.column(node.col_offset)}"
         self.current = where
         try:
             result = build(*args)
-            info = self.measure(result)
+            info, result = self.measure_zeros(result)
         except Reject as exc:
             raise self.error(f"{where} {exc}") from None
         except BudgetExceeded:

@@ -21,6 +21,7 @@ from symbolic.languages.expression_limits import (
     MAX_EXPONENT_RATIONAL,
     MAX_RATIONAL_BITS,
     MIN_CONSTANT,
+    NearZero,
     Reject,
     number_text,
     short,
@@ -128,9 +129,10 @@ class ConstantEstimates:
         if ill_conditioned(e, values, value):  # float64 cannot tell its size or sign
             value = accurate_value(e)
             if value is None:
-                raise Reject(
+                raise NearZero(
                     "is a constant too close to 0 to tell its sign (below "
-                    f"float64's range or within 2^-{ACCURATE_BITS} of it)"
+                    f"float64's range or within 2^-{ACCURATE_BITS} of it)",
+                    e,
                 )
         check_size(value, exactly_zero=False)
         return value

@@ -50,6 +50,15 @@ class Reject(Exception):
     """A problem with a constant, reported by the caller with the node's position."""
 
 
+class NearZero(Reject):
+    """A constant whose sign no enclosure within the parser's precision decides: it may be
+    exactly 0 written another way (``log(8) - 3*log(2)``), which the caller may prove."""
+
+    def __init__(self, message: str, constant: sympy.Expr) -> None:
+        super().__init__(message)
+        self.constant = constant
+
+
 def number_text(n: int) -> str:
     return str(n) if n < 10**15 else f"a {len(str(n))}-digit number"
 
