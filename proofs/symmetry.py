@@ -44,7 +44,13 @@ from symbolic.kernel import negate
 from symbolic.languages.layer_language import Layer, resolve_layer
 from symbolic.languages.transform_language import DEFAULT_PARAM, parse_param, parse_transform
 from symbolic.symmetry.family import candidates
-from symbolic.symmetry.invariance import CONSERVATION, ActivationSpec, SymmetryDecision, decide
+from symbolic.symmetry.invariance import (
+    CONSERVATION,
+    ActivationSpec,
+    SymmetryDecision,
+    decide,
+    shown_function,
+)
 
 PROG = "python -m proofs.symmetry"
 DEFAULT_ACTIVATION = "relu"
@@ -103,7 +109,7 @@ def symmetry_result(decision: SymmetryDecision, activations, torch: bool = False
         "D",
         kind="proposition",
         assumptions=tuple(
-            f"{'σ' if f == 'sigma' else f}(z) = {activations[f].expr}"
+            f"{'σ' if f == 'sigma' else shown_function(f)}(z) = {activations[f].expr}"
             for f in decision.layer.functions
         ),
         uses=("conservation.noether",) if decision.conserved else (),

@@ -95,10 +95,12 @@ def decide_candidate(block: BlockForm, cand: Candidate, heads: int = HEADS) -> B
             )
         ]
         context = block_context(block)
-        if context is not None:
+        carried = None if context is None else cong(fact, context)
+        if carried is not None and carried.proved:  # else the claim stays the sub-layer's:
+            # an unproved last step made the row "invariant" with the claim unknown (exit 3)
             steps.append(
                 Step(
-                    cong(fact, context),
+                    carried,
                     "cong: the block is X + A followed by H + MLP(norm₂(H)), whose parameters "
                     "the group does not move (kernel rule)",
                     note="block(X; gθ) = block(X; θ)",

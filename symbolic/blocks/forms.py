@@ -8,8 +8,9 @@ as a SymPy ``MatrixExpr`` at symbolic sizes T, d, r (the head dimension) with ``
     A(X) = Σ_h softmax(S_h) · (N W_V,h (+ 1·b_V,h)) · W_O,h (+ 1·b_O)
 
 softmax is row-wise (``exp`` elementwise, divided by its row sums), the causal mask an additive
-T×T matrix, ``rope(Y) = C ⊙ Y + S ⊙ (Y P)`` with C, S the positions' cosines and sines and P the
-pair rotation (the form of every implementation). The block is ``H = X + A(X)`` followed by
+T×T matrix, ``rope(Y) = C ⊙ Y + S ⊙ (Y P)`` with C, S the positions' cosines and sines (named
+``C_rope``, ``S_rope`` in the formulas, apart from a group element ``C``) and P the pair rotation
+(the form of every implementation). The block is ``H = X + A(X)`` followed by
 ``H + MLP(norm₂(H))``; the MLP is per token, written in the layer language
 (``symbolic.languages.layer_language``) and decided there.
 
@@ -134,9 +135,9 @@ def attention(block: BlockForm, p: Mapping[str, Any]) -> sympy.MatrixExpr:
     subterm a transformation changes (``symbolic.blocks.proof``)."""
     X = sympy.MatrixSymbol("X", T, d)
     M = sympy.MatrixSymbol("M", T, T)
-    C, S, P = (
-        sympy.MatrixSymbol("C", T, r),
-        sympy.MatrixSymbol("S", T, r),
+    C, S, P = (  # named apart from the group elements a user types (A, B, C, …: ``B @ C``)
+        sympy.MatrixSymbol("C_rope", T, r),
+        sympy.MatrixSymbol("S_rope", T, r),
         sympy.MatrixSymbol("P", r, r),
     )
     mul, add, had = sympy.MatMul, sympy.MatAdd, sympy.HadamardProduct

@@ -23,7 +23,8 @@ from typing import Any
 import sympy
 
 from symbolic.blocks.candidates import Candidate, inverse, product
-from symbolic.blocks.forms import HEADS, BlockForm, parameters
+from symbolic.blocks.forms import HEADS, BlockForm, attention, block_context, parameters
+from symbolic.kernel import name_problem
 from symbolic.languages.layer_language import layer_error
 from symbolic.languages.transform_language import substitution_tree
 
@@ -31,6 +32,23 @@ MAX_CHARS = 400
 # the block's own square matrices (symbolic.blocks.forms): a group element so named would be the
 # same symbol as RoPE's pair rotation P (r×r) or the MLP's gain G2 (d×d) in the formula shown
 RESERVED = frozenset({"P", "G2"})
+
+
+def own_names(block: BlockForm, params) -> frozenset[str]:
+    """The names the block's formulas give matrices and sizes of their own, beyond its
+    parameters: the input ``X``, the mask ``M``, RoPE's ``C_rope``, ``S_rope``, ``P``, the sequence
+    length ``T``, and around the sub-layer the hole ``Ah``, the MLP's ``W1``, ``W2``, ``W3`` and
+    gain ``G2``. A group element so named printed alike with a different matrix (``WV0 @ W1``:
+    the claim showed ``invariant`` and its block step was unknown, "two different symbols print
+    alike"; ``WV0 @ X`` left a decidable question unknown)."""
+    formulas = [attention(block, params)]
+    context = block_context(block)
+    if context is not None:
+        formulas += [context.expr, *context.variables]
+    names = {str(getattr(s, "name", s)) for f in formulas for s in f.free_symbols}
+    return (frozenset(names) | RESERVED) - set(params)
+
+
 GROUPS = {"GL": "GL", "O": "O", "diagonal": "diagonal"}
 
 
@@ -70,6 +88,7 @@ def parse_block_transform(
     tree, checks = substitution_tree(
         text, MAX_CHARS, "PRODUCT", "'WQ0 -> WQ0 @ A, WK0 -> WK0 @ inv(A).T'"
     )
+    reserved = own_names(block, params)
     groups = dict(groups or {})
     sizes: dict[str, Any] = {}
     subs = []
@@ -80,7 +99,7 @@ def parse_block_transform(
                 f"{shown!r} is not a parameter of {block.name}'s attention; its "
                 f"parameters: {', '.join(params)}"
             )
-        factors = _factors(value, checks, params)
+        factors = _factors(value, checks, params, reserved)
         sources = [f for f in factors if f[0] in params]
         if len(sources) != 1:
             raise checks.error(
@@ -141,11 +160,15 @@ def _factor_text(f: tuple[str, bool, bool]) -> str:
     return f"{text}.T" if transposed else text
 
 
-def _factors(node: ast.expr, checks, params) -> list[tuple[str, bool, bool]]:
+def _factors(
+    node: ast.expr, checks, params, reserved: frozenset[str] = RESERVED
+) -> list[tuple[str, bool, bool]]:
     """A product ``F @ F @ …`` as (name, transposed, inverted) factors: parameters (the biases
     are lower case: ``bV0``) and capital group names."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
-        return _factors(node.left, checks, params) + _factors(node.right, checks, params)
+        return _factors(node.left, checks, params, reserved) + _factors(
+            node.right, checks, params, reserved
+        )
     transposed = False
     if isinstance(node, ast.Attribute):
         if node.attr != "T":
@@ -172,10 +195,14 @@ def _factors(node: ast.expr, checks, params) -> list[tuple[str, bool, bool]]:
             f"{type(node).__name__.lower()} is not allowed in a product; use "
             "parameters, capital group names, .T, inv(...) and @"
         )
-    if node.id not in params and node.id in RESERVED:
+    problem = None if node.id in params else name_problem(node.id)
+    if problem:  # I, E (constants), Max (a function): the kernel refuses the claim (unknown)
+        raise checks.error(f"group element {node.id!r}: {problem}; call it e.g. A, B or D")
+    if node.id not in params and node.id in reserved:
         raise checks.error(
-            f"{node.id!r} names a matrix of the block itself (RoPE's pair rotation P, the MLP "
-            "norm's gain G2); call the group element e.g. A, B or D"
+            f"{node.id!r} names a matrix of the block itself (the input X, the mask M, RoPE's "
+            "C_rope, S_rope and pair rotation P, the MLP's W1, W2, W3 and gain G2, the hole "
+            "Ah) or its length T; call the group element e.g. A, B or D"
         )
     return [(node.id, transposed, inverted)]
 

@@ -54,7 +54,14 @@ import sympy
 
 from symbolic.calc import reversed_step
 from symbolic.engine import Step, says_nothing
-from symbolic.kernel import check_matrix_equal, check_sum_equal, negate, trans, undecided
+from symbolic.kernel import (
+    check_matrix_equal,
+    check_sum_equal,
+    name_problem,
+    negate,
+    trans,
+    undecided,
+)
 from symbolic.languages.layer_language import Layer, entry, layer_at, symbol_values
 from symbolic.languages.transform_language import (
     Transform,
@@ -124,7 +131,7 @@ def decide(
     layer: Layer, transform: Transform, activations: Mapping[str, ActivationSpec]
 ) -> SymmetryDecision:
     """Invariant, not invariant (certified witness) or unknown; see the module docstring."""
-    facts = {name: ActivationFacts(activations[name]) for name in layer.functions}
+    facts = {shown_function(name): ActivationFacts(activations[name]) for name in layer.functions}
     label = activations["sigma"].label if "sigma" in activations else "—"
     generator, conserved = generator_of(transform)
     common = dict(layer=layer, transform=transform, activation=label, generator=generator)
@@ -196,8 +203,18 @@ def _statement(layer: Layer, transform: Transform) -> sympy.Basic:
     return sympy.Eq(sympy.ImmutableMatrix(after), sympy.ImmutableMatrix(before), evaluate=False)
 
 
+def shown_function(name: str) -> str:
+    """The name of the uninterpreted function standing for the layer's function ``name``: the
+    name itself, unless it is one SymPy prints for a function of its own (``abs``, ``tanh``: the
+    kernel refuses a formula whose undefined ``tanh`` reads as the real one, so every general
+    proof of ``tanh(x @ K.T) @ V`` was left unknown), then ``σ_abs``, ``σ_tanh``."""
+    return name if name_problem(name, function=True) is None else f"σ_{name}"
+
+
 def _uninterpreted(layer: Layer) -> dict[str, Callable]:
-    return {name: sympy.Function(name) for name in layer.functions}
+    """The layer's functions, uninterpreted (named by ``shown_function``; the activation
+    facts are keyed by the same names)."""
+    return {name: sympy.Function(shown_function(name)) for name in layer.functions}
 
 
 def unit_parameters(transform: Transform) -> sympy.IndexedBase | None:
@@ -347,14 +364,20 @@ def _kernel_chain(
     if any(f is None for f in found):
         return None
     (left, left_end), (right, right_end) = found
-    middle = check(left_end, right_end)
-    if not middle.proved:
+    # both sides rewritten to one expression (σ(−2w) and σ(2w) to 2σ(w) for an even,
+    # homogeneous σ): the chains meet, and a step comparing it with itself (X = X, refused
+    # below as no evidence) would leave a decided invariance unknown; trans joins them directly
+    middle = None if left_end == right_end else check(left_end, right_end)
+    if middle is not None and not middle.proved:
         return None
-    steps = [
-        *left,
-        Step(middle, f"{where}: the rewritten sides compared", note="they agree"),
-        *_reversed(right),
-    ]
+    compared = (
+        []
+        if middle is None
+        else [Step(middle, f"{where}: the rewritten sides compared", note="they agree")]
+    )
+    steps = [*left, *compared, *_reversed(right)]
+    if not steps:
+        return None  # nothing rewritten and nothing compared: no evidence
     if len(steps) > 1:
         closing = trans(*(s.fact for s in steps))
         steps.append(Step(closing, "transitivity: the chain of the steps above", note=_SAID))

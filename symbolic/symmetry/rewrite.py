@@ -247,6 +247,13 @@ class Rewriter:
             c, w = self.split(arg)
             form = None if c == 1 else self.proposal(facts, fn, c)
         key = None if form is None else self.verified(facts, fn, c, form)
+        if key is None and slope is None:
+            # the number may be the layer's own (σ(−(x Kᵀ)) under K → aK): move out the
+            # transform's scalar alone, σ(a·(−w)) = a·σ(−w) for a > 0 by the degree, where no
+            # identity moves −a out (abs(x) + x: σ(−y) = σ(y) − 2y is no intertwiner)
+            c, w = self.split(arg, numbers=False)
+            form = None if c == 1 else self.proposal(facts, fn, c)
+            key = None if form is None else self.verified(facts, fn, c, form)
         if key is None:
             return fn(arg)
         self.changed = True
@@ -296,13 +303,15 @@ class Rewriter:
             )
         return key if fact.proved else None
 
-    def split(self, arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    def split(self, arg: sympy.Expr, numbers: bool = True) -> tuple[sympy.Expr, sympy.Expr]:
         """``arg = c·w`` with c a number times powers of the transform's parameter (or of the
-        per-unit parameters ``a[k]``)."""
+        per-unit parameters ``a[k]``); ``numbers=False``: the number stays in w."""
         number, rest = sympy.factor_terms(arg).as_coeff_Mul()
         scalar, other = [], []
         for f in sympy.Mul.make_args(rest):
             (scalar if self.is_scalar(f) else other).append(f)
+        if not numbers:
+            return sympy.Mul(*scalar), number * sympy.Mul(*other)
         return number * sympy.Mul(*scalar), sympy.Mul(*other)
 
     def is_scalar(self, f: sympy.Expr) -> bool:
