@@ -204,15 +204,11 @@ def check(modules: Sequence[TheoremModule], args: argparse.Namespace | None = No
 
             report = timed_build(lambda module=m.module: report_of(module), args)
         except Exception as exc:
-            runs.append(
-                Run(
-                    m.name,
-                    None,
-                    f"build_report() raised {_one_line(exc)}",
-                    traceback.format_exc(),
-                    time.perf_counter() - start,
-                    m.import_seconds,
-                )
+            error, trace = f"build_report() raised {_one_line(exc)}", traceback.format_exc()
+            if isinstance(exc, ToolkitError):  # the toolkit's own one-line refusal of an input:
+                error, trace = error + _where(exc, m.module), ""  # the line that gave it, no
+            runs.append(  # traceback (a bug, in the module or here, keeps its traceback)
+                Run(m.name, None, error, trace, time.perf_counter() - start, m.import_seconds)
             )
             continue
         runs.append(Run(m.name, report, seconds=report.seconds, import_seconds=m.import_seconds))
@@ -228,6 +224,13 @@ def _resolve_across(runs: list[Run]) -> list[Run]:
     checked = [r for r in runs if r.report is not None]
     resolved = iter(resolve_reports(r.report for r in checked))
     return [replace(r, report=next(resolved)) if r.report is not None else r for r in runs]
+
+
+def _where(exc: BaseException, module: ModuleType) -> str:
+    """`` (at FILE:LINE)``: the innermost line of ``module``'s own file that led to ``exc``."""
+    own = getattr(module, "__file__", None)
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == own]
+    return f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
 
 
 def _one_line(exc: BaseException) -> str:
@@ -320,10 +323,14 @@ def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
     admitted = [
         res for rep in reports for res in rep.results if res.status == "proved" and res.rests_on
     ]
+    facts = admitted_facts(admitted)
     resting = (
         f" ({len(admitted)} proved resting on admitted facts: "
-        f"{sum(len(r.assumptions) for r in admitted)} assumptions, "
-        f"{sum(len(r.oracles) for r in admitted)} oracle results)"
+        + ", ".join(
+            _count(sum(1 for kind, *_ in facts if kind == k), noun)
+            for k, noun in (("assumption", "assumption"), ("oracle", "oracle result"))
+        )
+        + ")"
         if admitted and not strict
         else ""
     )
@@ -333,6 +340,19 @@ def dashboard(runs: Sequence[Run], seconds: float, strict: bool = False) -> str:
         f"(exit {exit_code_for(status)}) in {seconds:.2f} s"
     )
     return "\n\n".join(parts)
+
+
+def admitted_facts(results: Sequence[Any]) -> set[tuple[str, str, str, str]]:
+    """The distinct admitted facts that ``results`` rest on, as (kind, owner, statement,
+    certificate): one assumption or oracle result counts once however many claims rest on it —
+    its own claim's (owner: that claim) or inherited through uses (owner: ``Admitted.via``, the
+    claim it belongs to). Summing each claim's list counted Cauchy's equation, admitted once by
+    ``scaling.converse``, 21 times."""
+    return {
+        (a.kind, a.via or res.claim.name, a.statement, a.certificate)
+        for res in results
+        for a in res.rests_on
+    }
 
 
 def _count(n: int, noun: str) -> str:

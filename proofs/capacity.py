@@ -39,6 +39,7 @@ import sympy
 from proofs._cli import run
 from symbolic.calc import Calc
 from symbolic.engine import Claim, Derivation, Report, Result, Step
+from symbolic.errors import InvalidArgument
 from symbolic.kernel import (
     define,
     oracle,
@@ -226,9 +227,9 @@ def store_result(cap: StoreCapacity) -> Result:
         f"capacity-{store.name}",
         f"Capacity of the {store.title} store",
         f"weights {store.weight_text}: M*_gauss = {g.formula} "
-        f"{value_text(store.theory('gaussian').subs(values), g.capacity.mid)} and "
+        f"{value_text(store.theory('gaussian').subs(values), g.capacity.approx)} and "
         f"M*_exact = {e.formula} "
-        f"{value_text(store.theory('exact').subs(values), e.capacity.mid)} at d = {d}"
+        f"{value_text(store.theory('exact').subs(values), e.capacity.approx)} at d = {d}"
         + (f", β = {beta}" if store.uses_beta else ""),
         SOURCE,
         uses=("isr-weights", "even-moments", "mgf"),
@@ -254,14 +255,21 @@ def store_result(cap: StoreCapacity) -> Result:
         )
         steps += chain
         chains.append(chain[-1])
-        values_at.append(
-            equal_step(
-                put(closed, values),
-                closed.subs(values),
-                f"evaluate at d = {d}" + (f", β = {beta}" if store.uses_beta else ""),
-                note=f"{law}: M* {value_text(closed.subs(values), cap.law(law).capacity.mid)}",
+        try:
+            values_at.append(
+                equal_step(
+                    put(closed, values),
+                    closed.subs(values),
+                    f"evaluate at d = {d}" + (f", β = {beta}" if store.uses_beta else ""),
+                    note=f"{law}: M* "
+                    + value_text(closed.subs(values), cap.law(law).capacity.approx),
+                )
             )
-        )
+        except InvalidArgument:
+            # the value at this d holds a number past the kernel's input bound (Γ(d/2) of
+            # softmax's exact law at d = 4096 has 19,000 bits): the illustration is left out;
+            # the statement, the closed form in d, does not rest on it
+            pass
     steps = concluded(steps + values_at, chains)
     numeric = checks.store_checks(store, d, beta)
     return Result(claim, Derivation(steps), tuple(numeric))

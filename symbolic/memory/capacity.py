@@ -19,13 +19,16 @@ Everything here computes and returns objects; ``proofs.capacity`` turns them int
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 import mpmath
 import sympy
 from mpmath import iv
+from mpmath.libmp import finf, fnan, fninf, to_rational
 
 from symbolic.kernel import enclose
 from symbolic.memory.similarity_law import (
@@ -50,13 +53,21 @@ SOURCE_TOLERANCE = sympy.Rational(2, 100)
 
 @dataclass(frozen=True)
 class CertifiedValue:
-    """A number with a certified enclosure (``exact``: lo = hi, a rational)."""
+    """A number with a certified enclosure ``[lo, hi]`` (floats rounded outward: for an
+    ``exact`` rational, lo and hi are the floats either side of it, equal when it is one)."""
 
     lo: float
     hi: float
     mid: float
     method: str  # "exact" | "interval"
     certificate: str
+    mid_mp: Any = None  # the midpoint as an mpmath number (a capacity past the float range)
+
+    @property
+    def approx(self) -> Any:
+        """The midpoint to show after "≈": the float, or the mpmath number when the float
+        overflowed (1 + exp(1512) is no ``inf``)."""
+        return self.mid if math.isfinite(self.mid) or self.mid_mp is None else self.mid_mp
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -117,11 +128,12 @@ def digits(x: Any, n: int) -> str:
 
 def from_iv(v: iv.mpf, certificate: str = "") -> CertifiedValue:
     return CertifiedValue(
-        to_float(v.a),
-        to_float(v.b),
+        float_bound(v.a, up=False),
+        float_bound(v.b, up=True),
         to_float(v.mid),
         "interval",
         certificate or interval_text(v.a, v.b, 15),
+        mpmath.mpf(v.mid.a) if isinstance(v.mid, iv.mpf) else v.mid,
     )
 
 
@@ -130,7 +142,8 @@ def certified(expr: sympy.Expr) -> CertifiedValue:
     (``symbolic.kernel.enclose``)."""
     expr = sympy.sympify(expr)
     if expr.is_Rational:
-        return CertifiedValue(float(expr), float(expr), float(expr), "exact", sympy.sstr(expr))
+        lo, hi = float_bound(expr, up=False), float_bound(expr, up=True)
+        return CertifiedValue(lo, hi, float(expr), "exact", sympy.sstr(expr))
     return from_iv(enclose(expr, IV_PREC))
 
 
@@ -143,14 +156,57 @@ def mgf_capacity(d: int, beta: sympy.Rational) -> CertifiedValue:
         )
 
 
-def outward(lo: float, hi: float, places: int = 9) -> tuple[sympy.Rational, sympy.Rational]:
-    """Rationals ``a ≤ lo`` and ``b ≥ hi`` with ``places`` significant digits (a float end of a
-    certified interval may be rounded inward by an ulp; these are not)."""
+def exact_fraction(x: Any) -> Fraction:
+    """``x`` (a float, an integer, a SymPy rational, an mpmath number or a degenerate interval
+    end) as the exact fraction it is; ValueError for ±inf and nan."""
+    if isinstance(x, sympy.Rational):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, (int, float, Fraction)):
+        return Fraction(x)
+    raw = x._mpi_[0] if isinstance(x, iv.mpf) else mpmath.mpf(x)._mpf_
+    if raw in (fnan, finf, fninf):
+        raise ValueError(f"not a finite number: {mpmath.mpf(raw)}")
+    return Fraction(*to_rational(raw))
 
-    def cut(x: float, up: bool) -> sympy.Rational:
-        scale = sympy.Integer(10) ** (places - 1 - math.floor(math.log10(abs(x))))
-        q = sympy.Rational(x) * scale
-        return (sympy.ceiling(q) + 1 if up else sympy.floor(q) - 1) / scale
+
+def float_bound(x: Any, up: bool) -> float:
+    """The float nearest ``x`` on the side that keeps an enclosure (≥ x when ``up``, ≤ x
+    otherwise): ``float()`` rounds to nearest, so ``float(53/3)`` lies above 53/3 and a
+    degenerate ``[float(v), float(v)]`` would exclude v. ``x`` is compared exactly
+    (``exact_fraction``); ±inf past the float range."""
+    try:
+        exact = exact_fraction(x)
+    except ValueError:
+        return to_float(x)
+    try:
+        f = float(exact)  # correctly rounded to nearest
+    except OverflowError:  # past the largest float: ±inf on the far side, ±max on the near
+        big = sys.float_info.max
+        if exact > 0:
+            return math.inf if up else big
+        return -big if up else -math.inf
+    if up and Fraction(f) < exact:
+        return math.nextafter(f, math.inf)
+    if not up and Fraction(f) > exact:
+        return math.nextafter(f, -math.inf)
+    return f
+
+
+def outward(lo: Any, hi: Any, places: int = 9) -> tuple[sympy.Rational, sympy.Rational]:
+    """Rationals ``a ≤ lo`` and ``b ≥ hi`` with ``places`` significant digits, in exact
+    arithmetic on the ends (floats, rationals or mpmath numbers: a float end of a certified
+    interval may be rounded inward by an ulp, and an end past the float range is no float)."""
+
+    def cut(x: Any, up: bool) -> sympy.Rational:
+        v = exact_fraction(x)
+        if v == 0:
+            return sympy.Integer(0)
+        with mpmath.workprec(64):
+            e = int(mpmath.floor(mpmath.log10(mpmath.mpf(abs(v.numerator)) / v.denominator)))
+        scale = Fraction(10) ** (places - 1 - e)
+        q = v * scale
+        n = -((-q.numerator) // q.denominator) + 1 if up else q.numerator // q.denominator - 1
+        return sympy.Rational(n * scale.denominator, scale.numerator)
 
     return cut(lo, False), cut(hi, True)
 
@@ -159,7 +215,7 @@ def exact_text(r: sympy.Rational) -> str:
     """A rational written exactly: an integer, a terminating decimal, or ``p/q``."""
     r = sympy.Rational(r)
     if r.q == 1:
-        return f"{int(r.p):,}"
+        return f"{int(r.p):,}" if abs(r.p) < 10**21 else _scientific(r)
     q, places = int(r.q), 0
     for prime in (2, 5):
         while q % prime == 0:
@@ -168,15 +224,29 @@ def exact_text(r: sympy.Rational) -> str:
         return f"{r.p}/{r.q}"
     while (r * 10**places).q != 1:
         places += 1
+    if r != 0 and not Fraction(1, 10**6) <= abs(Fraction(int(r.p), int(r.q))) < 10**21:
+        return _scientific(r)
     scaled = str(abs(int(r * 10**places))).rjust(places + 1, "0")
     return ("-" if r < 0 else "") + f"{int(scaled[:-places]):,}.{scaled[-places:]}"
 
 
+def _scientific(r: sympy.Rational) -> str:
+    """A terminating decimal far from 1 written exactly as ``d.ddde±k`` (450,045,720,000,… with
+    650 digits is ``4.5004572e+656``)."""
+    n, k = Fraction(int(r.p), int(r.q)), 0
+    while n.denominator != 1:
+        n, k = n * 10, k - 1
+    m = abs(n.numerator)
+    while m % 10 == 0:
+        m, k = m // 10, k + 1
+    digits = str(m)
+    mantissa = digits[0] + (f".{digits[1:]}" if len(digits) > 1 else "")
+    return ("-" if r < 0 else "") + f"{mantissa}e{k + len(digits) - 1:+d}"
+
+
 def bound_text(x: Any, places: int, up: bool) -> str:
     """``x`` rounded outward (up for an upper bound) to ``places`` digits, written exactly."""
-    if to_float(x) == 0:
-        return "0"
-    return exact_text(outward(to_float(x), to_float(x), places)[int(up)])
+    return exact_text(outward(x, x, places)[int(up)])
 
 
 def interval_text(lo: Any, hi: Any, places: int) -> str:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
+import mpmath
 import sympy
 
 from symbolic.calc import Calc
@@ -279,14 +281,15 @@ def store_statement(store: MemoryStore) -> sympy.Basic:
 # --- stores without a closed form (certified quadrature) ----------------------------------
 
 
-def value_text(value: sympy.Expr | None, approx: float) -> str:
+def value_text(value: sympy.Expr | None, approx: Any) -> str:
     """How a value is shown after its formula: ``= v`` when it is a rational written exactly,
     ``= p/q ≈ x`` when its decimals do not end, ``≈ x`` (6 digits) otherwise — never a rounded
-    number after ``=``."""
+    number after ``=``. ``approx``: a float, or an mpmath number past the float range."""
+    shown = f"{approx:,.6g}" if isinstance(approx, float) else mpmath.nstr(approx, 6)
     if isinstance(value, sympy.Rational):
         text = exact_text(value)
-        return f"= {text}" if "/" not in text else f"= {text} ≈ {approx:,.6g}"
-    return f"≈ {approx:,.6g}"
+        return f"= {text}" if "/" not in text else f"= {text} ≈ {shown}"
+    return f"≈ {shown}"
 
 
 def enclosure_ends(cap: StoreCapacity, law: str) -> tuple[sympy.Rational, sympy.Rational]:

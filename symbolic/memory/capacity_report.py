@@ -18,6 +18,7 @@ from symbolic.memory.capacity import (
     SOURCE_BETA,
     SOURCE_D,
     SOURCE_TOLERANCE,
+    LawCapacity,
     StoreCapacity,
     rational,
 )
@@ -68,8 +69,8 @@ def capacity_data(
             "formula_exact": e.formula,
             "kind_gaussian": g.kind,
             "kind_exact": e.kind,
-            "gaussian_interval": [g.capacity.lo, g.capacity.hi],
-            "exact_interval": [e.capacity.lo, e.capacity.hi],
+            "gaussian_interval": enclosure(g),
+            "exact_interval": enclosure(e),
             "relative_difference": cap.relative_difference,
             "source_relative_difference_gaussian": (g.capacity.mid - src) / src
             if at_source
@@ -114,6 +115,18 @@ def capacity_data(
             "softmax": {"optimal_beta": softmax_optimum(d), "schedules": schedules},
         }
     )
+
+
+ENCLOSED_KINDS = ("closed form", "certified numeric")
+
+
+def enclosure(law: LawCapacity) -> list[float] | None:
+    """``[lo, hi]`` with ``lo ≤ M* ≤ hi`` (ends rounded outward, ``CertifiedValue``), or None
+    when the number is no enclosure of the capacity: a leading-order value (least squares under
+    unit keys, 2d + 1) or an uncertified quadrature."""
+    if law.kind not in ENCLOSED_KINDS:
+        return None
+    return [law.capacity.lo, law.capacity.hi]
 
 
 def json_safe(x: object) -> object:
@@ -261,12 +274,14 @@ def validate_arguments(d: int, beta: float, training_length: int) -> None:
         raise InvalidArgument(f"--training-length {training_length}: L must be an integer ≥ 2")
     d, beta_q = int(d), rational(beta)
     with mpmath.workdps(30):
-        if any(
-            log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
+        laws = [
+            law
             for law in LAW_NAMES
-        ):
+            if log_isr(mpmath.mp, law, d, mpmath.mpf(beta_q.p) / beta_q.q, mpmath.log(2)) >= 0
+        ]
+        if laws:  # named: at d = 3, β = 8 only the Gaussian law has ISR(2) ≥ 1 (exact: 1/32)
             raise InvalidArgument(
                 f"--d {d} --beta {beta:g}: softmax interference already "
-                "equals the signal at M = 2 (ISR(2) ≥ 1), so there is no "
-                "crossing to find; use a smaller β for this d"
+                f"equals the signal at M = 2 under the {' and the '.join(laws)} law "
+                "(ISR(2) ≥ 1), so there is no crossing to find; use a smaller β for this d"
             )

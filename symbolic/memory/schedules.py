@@ -160,6 +160,7 @@ class Crossing:
     beta_at_root: float | None
     verdict: Fact  # the first of ``facts`` (kept for callers that show one)
     facts: tuple[Fact, ...] = ()  # every fact the certificate rests on
+    scanned_x: mpmath.mpf | None = None  # no crossing: ISR < 1 certified on [ln 2, scanned_x]
 
     @property
     def status(self) -> str:
@@ -189,7 +190,7 @@ def first_crossing(name: str, law: str, d: int, beta0: float, L: int) -> Crossin
         while F(x) < 0:
             if x > SCAN_LIMIT_X:
                 facts = _certify(sched, law, d, rational(beta0), L, x, None)
-                return Crossing(name, law, None, None, None, None, facts[0], facts)
+                return Crossing(name, law, None, None, None, None, facts[0], facts, x)
             x_prev, x = x, x + step + x / 50
         root = mpmath.findroot(F, (x_prev, x), solver="anderson") if x_prev != x else x
         delta = CROSSING_REL_WIDTH * max(1, abs(root))
@@ -410,6 +411,14 @@ def crossing_facts(
     formula (the same certificate, admitted the same way)."""
     facts = c.facts or (c.verdict,)
     formula = exact_crossing(name, c, d, beta0, L) if law == "exact" else None
+    if law == "exact" and c.root_x is None and c.scanned_x is not None:
+        # no crossing up to the scan limit: the certificate is ln ISR < 0 on [ln 2, scanned_x]
+        # (a rational end below it), stated as that formula like a crossing's
+        formula = ForAll(
+            (_x,),
+            sympy.StrictLessThan(exact_log_isr(name, d, beta0, L), 0, evaluate=False),
+            domain=sympy.Interval(sympy.log(2), outward(c.scanned_x, c.scanned_x, 12)[0]),
+        )
     if formula is None or len(facts) != 1 or facts[0].kind != ORACLE:
         return facts
     (fact,) = facts

@@ -86,6 +86,49 @@ class SourcePrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
 
 
 class TextPrinter(FastMatMul, OrderedWithoutQuadrature, StrPrinter):
+    def parenthesize(self, item, level, strict=False):
+        """A fraction ``p/q`` printed as a factor is bracketed. SymPy's Mul printer works at
+        Add's precedence when the product can lose a minus sign, and left a fraction of its
+        denominator bare: ``Mul(-1, 2, Pow(5/3, -1))`` printed ``-1*2/5/3`` (that reads −2/15;
+        it is −6/5) and ``-1/1/2`` stood for −2 — a displayed formula that is not the checked
+        one (the LaTeX printer showed them right)."""
+        if level <= PRECEDENCE["Mul"] and (
+            (isinstance(item, sympy.Rational) and item.q != 1)
+            or (
+                isinstance(item, sympy.Pow)
+                and item.is_commutative
+                and item.exp in (-1, sympy.Rational(-1, 2))
+            )
+        ):  # a reciprocal prints as 1/y: (1/y)**(-1) was "1/1/y" in a denominator
+            return f"({self._print(item)})"
+        return super().parenthesize(item, level, strict)
+
+    def _print_Mul(self, expr) -> str:
+        """StrPrinter's, but an unevaluated product's first denominator factor that is a sum
+        keeps its brackets: SymPy prints it bare when it could lose a minus sign, and
+        ``Mul(1/2, 1/(3 − x))`` read ``1/(-x + 3*2)``."""
+        args = expr.args
+        unevaluated = args[0] is sympy.S.One or any(
+            isinstance(a, sympy.Number) or (a.is_Pow and all(ai.is_Integer for ai in a.args))
+            for a in args[1:]
+        )
+        if unevaluated:
+            bases = [
+                a.base
+                for a in args
+                if isinstance(a, sympy.Pow) and bool(a.exp.as_coeff_Mul()[0] < 0)
+            ]
+            if len(bases) > 1 and bases[0].is_Add:
+                first = args.index(
+                    next(a for a in args if isinstance(a, sympy.Pow) and a.base is bases[0])
+                )
+                bracket = sympy.Pow(
+                    sympy.Symbol(f"({self._print(bases[0])})"), args[first].exp, evaluate=False
+                )
+                rest = args[:first] + (bracket,) + args[first + 1 :]
+                return super()._print_Mul(sympy.Mul(*rest, evaluate=False))
+        return super()._print_Mul(expr)
+
     def _print_Symbol(self, expr) -> str:
         return GREEK.get(expr.name, expr.name)
 

@@ -30,6 +30,7 @@ from fractions import Fraction
 import sympy
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import precedence_traditional
+from sympy.simplify.radsimp import fraction
 
 from symbolic.activations import SELU_ALPHA, SELU_SCALE
 from symbolic.render.formula_text import OrderedWithoutQuadrature, fast_precedence, memoised
@@ -253,6 +254,13 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
         factor = r" \* " if _width(code.replace(self._FACTORS, " ")) > PRODUCT_CHARS else " "
         return code.replace(self._FACTORS, factor)
 
+    def _needs_mul_brackets(self, expr, first=False, last=False) -> bool:
+        """SymPy's, and a later factor printing with a leading minus (``x·((−1·y)·y)`` was
+        ``x - y y``: SymPy asks ``could_extract_minus_sign``, no for unevaluated products)."""
+        if super()._needs_mul_brackets(expr, first=first, last=last):
+            return True
+        return not first and expr.is_Mul and self._print(expr).startswith("-")
+
     def parenthesize(self, item, level, is_neg=False, strict=False) -> str:
         """SymPy's, with the precedence of a matrix product read off its leading factor
         (``_traditional``)."""
@@ -272,10 +280,10 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
             args = args[1:] if lead == -1 else [-lead, *args[1:]]
         level = _traditional(expr)
         factors = [
-            self._print(x)
+            (rf"\left({c}\right)" if (c := self._print(x)).startswith("-") and i else c)
             if isinstance(x, sympy.Mul) and not isinstance(x, sympy.MatMul)
             else self.parenthesize(x, level, False)
-            for x in args
+            for i, x in enumerate(args)
         ]
         code = sign + " ".join(factors)
         if not self._breakable or _width(code) <= PRODUCT_CHARS:
@@ -285,6 +293,9 @@ class ProofsLatexPrinter(OrderedWithoutQuadrature, LatexPrinter):
     def _print_Pow(self, expr) -> str:
         if self._breakable and expr.exp == -1 and (code := self._over(sympy.S.One, expr.base)):
             return code
+        if expr.exp.is_negative and expr.base.is_commutative and fraction(expr, exact=True)[1] == 1:
+            # SymPy's Mul printer hands an unsplittable (1/(−1))**(−2) back here: RecursionError
+            return f"{self.parenthesize(expr.base, 60, strict=False)}^{{{self._print(expr.exp)}}}"
         return super()._print_Pow(expr)
 
     def _print_Subs(self, subs) -> str:

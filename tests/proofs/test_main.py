@@ -364,6 +364,19 @@ def test_json_of_a_crash_follows_the_schema_too(tree, capsys):
     assert doc["modules"][0]["error"] == "build_report() raised RuntimeError: boom"
 
 
+def test_a_refused_input_in_a_module_is_one_line_that_names_its_line(tree, capsys):
+    """The toolkit's own refusal (``InvalidArgument``) inside a module is one line naming the
+    module's line that gave it, no traceback; a bug (``RuntimeError``) keeps its traceback."""
+    body = 'from symbolic import equal\n    equal(sympy.Float("nan"), 1)'
+    tree("eps", module_source("eps", body=body))
+    code, out, err = tree.main(capsys)
+    assert code == 1 and "Traceback" not in err + out
+    assert re.search(r"raised InvalidArgument: lhs: nan .*\(at .*eps\.py:\d+\)", out)
+    tree("zeta", module_source("zeta", body='raise RuntimeError("boom")'))
+    code, _, err = tree.main(capsys)
+    assert code == 1 and "Traceback" in err and "RuntimeError: boom" in err
+
+
 def test_json_with_no_modules_is_unknown(tree, capsys):
     code, out, _ = tree.main(capsys, "--json")
     doc = json.loads(out)

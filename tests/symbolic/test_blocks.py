@@ -347,9 +347,10 @@ def test_the_block_follows_from_the_sub_layer_by_cong():
     assert len(broken.steps) == 1  # a break is the sub-layer's: not carried to the block
 
 
-def test_the_printers_print_matrix_products_as_sympy_does():
+def test_the_printers_print_matrix_products_as_sympy_does(monkeypatch):
     """symbolic.render.formula_text skips SymPy's negation of a MatMul to find its precedence (a
-    doit of the whole product): the text is unchanged, minus signs and parentheses included."""
+    doit of the whole product): the text is unchanged, minus signs and parentheses included
+    (the text printer compared with itself on SymPy's three methods: ``FastMatMul``'s)."""
     from symbolic.render.formula_text import source_text
 
     n_ = sympy.Symbol("n", integer=True, positive=True)
@@ -370,13 +371,15 @@ def test_the_printers_print_matrix_products_as_sympy_does():
     exprs.append(attention(plain, parameters(plain)))
     from sympy.printing.str import StrPrinter
 
-    from symbolic.render.formula_text import _PRINTER, TextPrinter
+    from symbolic.render.formula_text import _PRINTER, FastMatMul, TextPrinter
 
-    sympys = {k: getattr(StrPrinter, k) for k in ("parenthesize", "_print_MatMul", "_print_Add")}
-    old = type("Old", (TextPrinter,), sympys)(_PRINTER._settings)
+    fast = [_PRINTER.doprint(e) for e in exprs]
     for e in exprs:
         assert source_text(e) == sympy.sstr(e)
-        assert _PRINTER.doprint(e) == old.doprint(e)
+    for k in ("parenthesize", "_print_MatMul", "_print_Add"):
+        monkeypatch.setattr(FastMatMul, k, getattr(StrPrinter, k))
+    old = TextPrinter(_PRINTER._settings)
+    assert fast == [old.doprint(e) for e in exprs]
 
 
 def test_a_bias_is_a_factor_of_a_gpt2_transform():
