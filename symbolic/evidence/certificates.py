@@ -27,6 +27,7 @@ from symbolic.evidence.numbers import (
 )
 from symbolic.evidence.side_conditions import uncertified_divisor
 from symbolic.kernel import Exists, ForAll
+from symbolic.render.formula_text import source_text
 
 BOUND_BITS, BOUND_PIECES = 128, 4096
 CHECK_S = 60.0  # CPU seconds for one certificate (a bisection of 4096 pieces takes a few)
@@ -58,7 +59,7 @@ def document_problem(doc: dict, schema: str, formula: sympy.Basic, status: str) 
     The text and the expectation are optional (the export writes both); never false."""
     if doc.get("schema") != schema:
         return f"the file is not a {schema} document"
-    if "formula" in doc and doc["formula"] != sympy.sstr(formula):
+    if "formula" in doc and doc["formula"] != source_text(formula):
         return "the file's formula text is not its formula"
     if "expected" in doc and doc["expected"] != status:
         return f"the file expects {str(doc.get('expected'))[:20]!r}, the step is {status!r}"

@@ -38,7 +38,7 @@ import sympy
 
 from symbolic.evidence.certificates import degree_form
 from symbolic.evidence.files import write_file
-from symbolic.evidence.formula_reader import UnreadableFormula, read_formula
+from symbolic.evidence.formula_reader import UnreadableFormula, formula_srepr, read_formula
 from symbolic.evidence.formula_smt import smt_obligation
 from symbolic.evidence.manifest import (
     CERT_SCHEMA,
@@ -51,6 +51,7 @@ from symbolic.evidence.manifest import (
 )
 from symbolic.evidence.solvers import standalone
 from symbolic.kernel import CannotEnclose, Fact, ForAll, tight_enclosure
+from symbolic.render.formula_text import source_text
 
 
 @dataclass
@@ -118,7 +119,7 @@ def _benchmark(module: str, claim: str, j: int, path: tuple[int, ...], fact: Fac
     header = [
         f"transformer-proofs obligation: module {module}, claim {claim}, step {j}"
         + (f", part {'.'.join(map(str, path))}" if path else ""),
-        f"formula: {' '.join(sympy.sstr(fact.formula).split())}",
+        f"formula: {' '.join(source_text(fact.formula).split())}",
         "the negated goal; unsat: the step is proved (see manifest.json)",
     ]
     return standalone(fact.smt2, header)
@@ -182,7 +183,7 @@ def certificate(fact: Fact) -> dict[str, Any] | None:
     body: dict[str, Any] = {
         "schema": CERT_SCHEMA,
         "formula": _as_reread(f),
-        "formula_srepr": sympy.srepr(f),
+        "formula_srepr": formula_srepr(f),
         "expected": fact.status,
         "method": fact.verdict.method,
         "kernel_certificate": fact.verdict.certificate,
@@ -284,13 +285,13 @@ class _Writer:
         entry: dict[str, Any] = {
             "id": node_id,
             "formula": _as_reread(fact.formula),
-            "formula_srepr": sympy.srepr(fact.formula),
+            "formula_srepr": formula_srepr(fact.formula),
             "kind": fact.kind,
             "method": fact.verdict.method,
             "status": fact.status,
             "domain": list(fact.domain),
             "kernel_rule": getattr(fact, "rule", None) or None,
-            "detail_srepr": sympy.srepr(detail) if detail is not None else None,
+            "detail_srepr": formula_srepr(detail) if detail is not None else None,
             "premises": premises,
             "obligations": self.obligations(module, claim, j, path, fact),
             "parts": parts,
@@ -301,7 +302,7 @@ class _Writer:
         self, module: str, claim: str, j: int, path: tuple[int, ...], fact: Fact
     ) -> list[dict[str, Any]]:
         try:  # the formula as the re-check reads it back from the manifest
-            formula = read_formula(sympy.srepr(fact.formula))
+            formula = read_formula(formula_srepr(fact.formula))
         except UnreadableFormula as exc:
             self.done.skipped.append(f"{module} {claim} step {j}: {exc}")
             return []
@@ -373,7 +374,7 @@ class _Writer:
                 "step": j,
                 "part": list(path),
                 "formula": _as_reread(fact.formula),
-                "formula_srepr": sympy.srepr(fact.formula),
+                "formula_srepr": formula_srepr(fact.formula),
                 "expected": fact.status,
             }
             out.append(
@@ -407,7 +408,7 @@ def _claim(writer: _Writer, module: str, res: Any) -> dict[str, Any]:
         "name": claim.name,
         "kind": claim.kind,
         "statement": _as_reread(statement) if statement is not None else None,
-        "statement_srepr": sympy.srepr(statement) if statement is not None else None,
+        "statement_srepr": formula_srepr(statement) if statement is not None else None,
         "uses": list(claim.uses),
         # the admitted facts among its steps and their parts (what rests on them through
         # ``uses`` the re-check derives), printed as every formula text is: read back
@@ -428,9 +429,9 @@ def _admitted(nodes: list[dict]) -> list[str]:
 
 def _as_reread(formula: sympy.Basic) -> str:
     try:
-        return sympy.sstr(read_formula(sympy.srepr(formula)))
+        return source_text(read_formula(formula_srepr(formula)))
     except UnreadableFormula:
-        return sympy.sstr(formula)  # the re-check reports the formula unreadable
+        return source_text(formula)  # the re-check reports the formula unreadable
 
 
 def export(runs: Sequence[Any], directory: str | Path, second: bool = True) -> Exported:

@@ -20,11 +20,12 @@ import sympy
 from symbolic.evidence import certificates
 from symbolic.evidence.benchmarks import clean_benchmark, digest
 from symbolic.evidence.files import read_json, read_under
-from symbolic.evidence.formula_reader import read_formula
+from symbolic.evidence.formula_reader import formula_srepr, read_formula
 from symbolic.evidence.manifest import (
     CERT_SCHEMA,
     SPOT_SCHEMA,
     Checks,
+    domain_problem,
     manifest_formula,
     misleading_name,
     printed_alike,
@@ -227,7 +228,7 @@ def node_rows(
         formula, str(node.get("kind")), str(node.get("method")), str(node.get("status")), True
     )
     nid = node["id"]
-    clash = printed_alike(formula) or misleading_name(formula)
+    clash = printed_alike(formula) or misleading_name(formula) or domain_problem(node, formula)
     if clash:
         return [Row(claim, nid, "formula", clash, "DISAGREES")]
     try:
@@ -318,7 +319,7 @@ def _rule_rows(
             raise ValueError(f"divides by {divisor}, not certified nonzero")
     except (ValueError, TypeError) as exc:
         return [Row(claim, nid, Checks.RULE, f"not re-derived: {exc}", "DISAGREES")]
-    if not same_formula(read_formula(sympy.srepr(derived)), formula):
+    if not same_formula(read_formula(formula_srepr(derived)), formula):
         return [
             Row(
                 claim,

@@ -40,6 +40,7 @@ from sympy.printing.repr import ReprPrinter
 
 from symbolic.kernel import ASSUMED, Exists, ForAll
 from symbolic.languages.functions import FUNCTIONS
+from symbolic.render.formula_text import OrderedWithoutQuadrature, memoised
 
 MAX_CHARS = 2_000_000  # one formula's text: far beyond any the toolkit writes
 MAX_DEPTH = 120  # nesting of calls (Python's own parser stops at 200 parentheses)
@@ -396,7 +397,19 @@ def _short(n: sympy.Basic) -> str:
     return text if len(text) <= 20 else f"{text[:8]}…({len(text)} characters)"
 
 
-class _CanonicalPrinter(ReprPrinter):
+class _Repr(OrderedWithoutQuadrature, ReprPrinter):
+    """``sympy.srepr``'s printer, but an Add holding a definite integral or sum keeps its
+    canonical order of arguments (SymPy's ordering would evaluate it by quadrature: seconds per
+    formula). The text reads back to the same formula."""
+
+
+@memoised
+def formula_srepr(e: sympy.Basic) -> str:
+    """``sympy.srepr(e)``, without quadrature (``_Repr``): the ``srepr`` texts of the export."""
+    return _Repr().doprint(e)
+
+
+class _CanonicalPrinter(OrderedWithoutQuadrature, ReprPrinter):
     def _print_Symbol(self, expr) -> str:
         d = dict(sorted(expr.assumptions0.items()))
         if expr.is_Dummy:

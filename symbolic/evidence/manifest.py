@@ -15,7 +15,7 @@ from sympy.core.symbol import Str
 from symbolic.evidence.certificates import degree_form
 from symbolic.evidence.files import read_file, read_json
 from symbolic.evidence.formula_reader import UnreadableFormula, canonical_srepr, read_formula
-from symbolic.kernel import PRINTED_HEADS, name_problem
+from symbolic.kernel import PRINTED_HEADS, domain_text, name_problem
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_SCHEMA = "transformer-proofs/manifest/v2"
@@ -187,3 +187,28 @@ def printed_alike(formula: sympy.Basic) -> str | None:
             if any(str(s) == str(v) and s != v for s in q.body.atoms(sympy.Symbol)):
                 return f"the quantifier's variable {v} and another symbol {v} print alike"
     return alike_symbols(formula)  # a sum's index, Ne(x, x) of a positive and a negative x
+
+
+# -- the sets a step's ``domain`` shows (red-team round 13) -------------------------------------
+
+
+def domain_problem(node: dict, formula: sympy.Basic) -> str | None:
+    """What a step's ``domain`` — the only place a reader of the manifest sees its symbols'
+    sets (a formula's text prints ``x`` alike for a real and a positive x) — says that its
+    formula does not: not a list of texts, or a set ``x ∈ S`` of a symbol of the formula that
+    is the set of no symbol of that name (``|x| = −x``, proved of a negative x, shown with
+    ``x ∈ (0, ∞)``: false as read; ``x ∈ ℤ`` over a real x: a claim narrower than the one
+    checked). Why, or None. (A set left out is not refused: the kernel's own domains leave
+    some out, a definition's and a ``cong``'s.)"""
+    domain = node.get("domain", [])
+    if not isinstance(domain, list) or not all(isinstance(d, str) for d in domain):
+        return "its domain is not a list of texts"
+    symbols: dict[str, set] = {}
+    for s in formula.free_symbols:
+        if isinstance(s, sympy.Symbol):
+            symbols.setdefault(str(s), set()).add(domain_text(s))
+    for entry in domain:
+        name = entry.split(" ∈ ", 1)[0] if " ∈ " in entry else None
+        if name in symbols and entry not in symbols[name]:
+            return f"its domain shows {entry[:60]!r}, not the set of its symbol {name[:40]}"
+    return None

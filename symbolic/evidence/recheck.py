@@ -48,6 +48,7 @@ from symbolic.evidence.manifest import (
 from symbolic.evidence.names import lookalike_names
 from symbolic.evidence.report import CONCLUDES, Row, combine, finish, weakest
 from symbolic.evidence.vacuity import unshown
+from symbolic.render.formula_text import source_text
 
 EXIT_OK, EXIT_DISAGREE, EXIT_UNKNOWN = 0, 1, 3
 
@@ -177,8 +178,8 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
     formula printed, ``rests_on`` lists every admitted fact it contains (parts too) — and as
     outcome what its steps re-check to: the last step's refutation refutes it (an admitted last
     step admits it); otherwise the weakest of its steps (a refuted earlier step proves nothing:
-    unknown). A claim without a statement formula is not re-checked (its steps are); one
-    ending in a definition is unknown."""
+    unknown). A claim without a statement formula is not re-checked (its steps are; exit 3,
+    never a pass); one ending in a definition is unknown."""
     steps = claim.get("steps", [])
     problems = []
     statement = claim.get("statement_srepr")
@@ -186,7 +187,7 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
         stated = manifest_formula(statement, "statement")
         if not steps or not same_formula(stated, steps[-1]["_formula"]):
             problems.append("the last step's formula is not the claim's statement")
-        if claim.get("statement") != sympy.sstr(stated):
+        if claim.get("statement") != source_text(stated):
             problems.append("the statement's text is not its formula")
         misleading = misleading_name(stated)  # its text would say another formula
         if misleading:
@@ -195,11 +196,11 @@ def _claim_rows(label: str, claim: dict, nodes: list[dict], outcomes: dict[str, 
     if alike:
         problems.append(alike)
     for n in nodes:
-        if n.get("formula") != sympy.sstr(n["_formula"]):
+        if n.get("formula") != source_text(n["_formula"]):
             problems.append(f"step {n['id']}: its text is not its formula")
             break
     admitted = sorted(
-        sympy.sstr(n["_formula"]) for n in nodes if n.get("kind") in ("assumption", "oracle")
+        source_text(n["_formula"]) for n in nodes if n.get("kind") in ("assumption", "oracle")
     )
     if not isinstance(claim.get("uses", []), list):
         problems.append("its uses is not a list of claim names")

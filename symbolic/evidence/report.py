@@ -40,13 +40,12 @@ class Row:
 
     @property
     def unknown(self) -> bool:
-        """Undecided: ``unknown``, and a *fact* ``not re-checked`` (no engine decided it: a
-        spot check that evaluated no point — ``∫₀^y e^{x³} dx = 1`` passed with exit 0) is as
-        undecided: exit 3, never a pass. (A claim with no statement formula is ``not
-        re-checked`` at claim level only; its facts are re-checked.)"""
-        return self.outcome == "unknown" or (
-            self.outcome == "not re-checked" and self.check != "claim"
-        )
+        """Undecided: ``unknown``, and ``not re-checked`` (no engine decided it: a spot check
+        that evaluated no point — ``∫₀^y e^{x³} dx = 1`` passed with exit 0) is as undecided:
+        exit 3, never a pass. A claim with no statement formula is ``not re-checked`` too: its
+        steps bind to nothing, so an export with the statement removed and the steps swapped
+        proved nothing stated."""
+        return self.outcome in ("unknown", "not re-checked")
 
     def cells(self) -> tuple[str, str, str, str, str]:
         """The row as the table prints it, every cell plain text (``shown``)."""
