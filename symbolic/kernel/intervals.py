@@ -118,13 +118,24 @@ def _atanh(x):
     return iv.log((1 + x) / (1 - x)) / 2
 
 
+def _tanh(x):
+    """tanh, increasing: its ends from x's ends, each as 1 − 2/(e^{2t} + 1) for t < 0 and
+    2/(e^{−2t} + 1) − 1 for t ≥ 0, so that no exponential grows (tanh(10¹²) was not enclosed)."""
+
+    def at(t):
+        t = iv.mpf(t)
+        return 2 / (_exp(-2 * t) + 1) - 1 if t.a >= 0 else 1 - 2 / (_exp(2 * t) + 1)
+
+    return iv.mpf([at(x.a).a, at(x.b).b])
+
+
 _FUNCS = {
     sympy.asinh: _asinh,
     sympy.acosh: _acosh,
     sympy.atanh: _atanh,
     sympy.exp: _exp,
     sympy.log: _log,
-    sympy.tanh: lambda x: 1 - 2 / (_exp(2 * x) + 1),
+    sympy.tanh: _tanh,
     sympy.sinh: lambda x: (_exp(x) - _exp(-x)) / 2,
     sympy.cosh: lambda x: (_exp(x) + _exp(-x)) / 2,
     sympy.sin: iv.sin,  # mpmath's interval sin and cos round outward and include the extrema
