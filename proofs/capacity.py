@@ -41,6 +41,7 @@ from symbolic.calc import Calc
 from symbolic.engine import Claim, Derivation, Report, Result, Step
 from symbolic.errors import InvalidArgument
 from symbolic.kernel import (
+    assume,
     define,
     oracle,
     symm,
@@ -414,10 +415,13 @@ def ls_exact_recall(d: int) -> Result:
     calc = Calc(KP * KM).eq(first.formula.rhs, "unfold K⁺", by=first)
     if calc.end != by_g.formula.lhs:
         calc = calc.eq(by_g.formula.lhs, "associativity")
+    # G⁻¹G = I holds where G is invertible: assumed (the keys' full column rank), not a SymPy
+    # rewrite — SymPy cancels G⁻¹G for any noncommutative G, and the kernel shows "G invertible"
+    invertible = assume("KᵀK is invertible (full column rank)", eq(by_b.formula.rhs, 1))
     calc = (
         calc.eq(B_ * G_, "fold KᵀK = G", by=by_g)
         .eq(by_b.formula.rhs, "unfold B", by=by_b)
-        .eq(sympy.Integer(1), "G⁻¹G = I")
+        .eq(sympy.Integer(1), "G⁻¹G = I: KᵀK is invertible", by=invertible)
     )
     steps = (pinv, gram, inv) + calc.steps(note="K⁺K = I, so W k_i = V K⁺ K e_i = v_i")
     numeric = checks.ls_recall_checks(d)

@@ -18,7 +18,7 @@ from symbolic.kernel.fact import ASSUMPTION, DEFINITION, ORACLE, Fact, _fact, fi
 from symbolic.kernel.inputs import as_input, denominators
 from symbolic.kernel.interval_checks import certified_sign
 from symbolic.kernel.intervals import START_BITS, CannotEnclose, enclose
-from symbolic.kernel.logic import ForAll, domain_text, set_text, symbol_set
+from symbolic.kernel.logic import ForAll, divisor_text, domain_text, set_text, symbol_set
 from symbolic.kernel.membership import member, unmet
 from symbolic.kernel.verdict import PROVED, REFUTED, UNKNOWN, _revise, _verdict
 
@@ -188,7 +188,7 @@ def extra_conditions(fact: Fact, own_denominators: bool = False) -> list[str]:
         domain_text(s) for s in symbols
     }
     if own_denominators:
-        plain |= {f"{sympy.sstr(d)} ≠ 0" for d in denominators(fact.formula)}
+        plain |= {divisor_text(d) for d in denominators(fact.formula)}
     return [d for d in fact.domain if d not in plain]
 
 

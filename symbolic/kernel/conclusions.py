@@ -26,7 +26,7 @@ import sympy
 
 from symbolic.kernel.fact import DEFINITION, Fact, definitions
 from symbolic.kernel.interval_checks import certified_sign
-from symbolic.kernel.logic import domain_text, set_text, symbol_set
+from symbolic.kernel.logic import divisor_text, domain_text, set_text, symbol_set
 from symbolic.kernel.points import denominators
 
 
@@ -60,8 +60,8 @@ def unstated_conditions(fact: Fact, statement: sympy.Basic) -> list[str]:
     if fact.rule:  # a chain may hold where a branch's divisor is 0 and the branch is not taken
         unbranched = _unbranched(statement)
         own = [d for d in own if d in unbranched]
-    shown = [f"{sympy.sstr(d)} ≠ 0" for d in own]
-    anywhere = [f"{sympy.sstr(d)} ≠ 0" for d in divisors]
+    shown = [divisor_text(d) for d in own]
+    anywhere = [divisor_text(d) for d in divisors]
     terms = _divisors_of(fact)
     out = []
     for d in pending:
@@ -124,7 +124,7 @@ def _divisors_of(fact: Fact) -> dict[str, sympy.Expr]:
     found: dict[str, sympy.Expr] = {}
     for f in _premises(fact):
         for d in denominators(f.formula):
-            found.setdefault(f"{sympy.sstr(d)} ≠ 0", d)
+            found.setdefault(divisor_text(d), d)
     return found
 
 

@@ -304,6 +304,22 @@ def _extra(assumptions: tuple, dom: sympy.Set) -> tuple[str, ...]:
     return tuple(k for k in found if k not in implied)
 
 
+def divisor_text(d: sympy.Expr) -> str:
+    """The condition a divisor ``d`` puts on a formula, as its domain shows it: ``d ≠ 0``, and
+    for a noncommutative ``d`` (an element of SymPy's matrix-like ring) ``d invertible`` —
+    SymPy cancels ``G⁻¹G`` to 1, which holds where G is invertible, not wherever G ≠ 0."""
+    text = sympy.sstr(d)
+    return f"{text} invertible" if d.is_commutative is False else f"{text} ≠ 0"
+
+
+def divisor_conditions(divisors) -> list[str]:
+    """``divisor_text`` of each of ``divisors`` that may be 0 (a noncommutative one always:
+    SymPy calls it nonzero, as it is no number)."""
+    return [
+        divisor_text(d) for d in divisors if d.is_zero is not False or d.is_commutative is False
+    ]
+
+
 def domain_text(v: sympy.Symbol) -> str | None:
     """``v ∈ S`` as a fact's domain shows it (``o ∈ ℤ (odd)``), or None for a plain real."""
     dom, extra = symbol_set(v), extra_assumptions(v)

@@ -7,8 +7,7 @@ holds: it is *proved* when every premise is proved (admitted premises count, and
 rests on them: ``Fact.rests_on``), *unknown* otherwise — a rule never proves from an undecided or
 refuted premise, and never refutes. A premise of the wrong shape raises ``RuleError``.
 
-Substitution is literal: the nodes it rebuilds are not evaluated (``logic.literal_replace``),
-so a conclusion is exactly the premise with the terms put in place.
+Substitution is literal (``logic.literal_replace``): nothing it rebuilds is evaluated again.
 
 A fact with free symbols holds for every value of them in their assumed sets (``logic.symbol_set``);
 the rules keep that reading:
@@ -54,6 +53,7 @@ from symbolic.kernel.logic import (
     ForAll,
     _Quantifier,
     conjunction,
+    divisor_conditions,
     domain_of,
     domain_text,
     equation,
@@ -405,7 +405,7 @@ def _shown_domain(formula: sympy.Basic) -> tuple[str, ...]:
     premise's, ``y ≠ 0`` of ``y/y = 1``, would name a symbol put away)."""
     symbols = [s for s in formula.free_symbols if isinstance(s, sympy.Symbol)]
     shown = [domain_text(s) for s in sorted(symbols, key=str)]
-    shown += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(formula) if d.is_zero is not False]
+    shown += divisor_conditions(denominators(formula))
     return tuple(d for d in shown if d)
 
 

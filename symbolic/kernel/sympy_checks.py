@@ -37,7 +37,7 @@ from symbolic.kernel.huge_powers import difference, has_huge_power, powers_as_sy
 from symbolic.kernel.inputs import as_input
 from symbolic.kernel.interval_checks import _sign_verdict, certified_sign, complex_safe
 from symbolic.kernel.intervals import MAX_BITS
-from symbolic.kernel.logic import domain_text, equation, sympy_value
+from symbolic.kernel.logic import divisor_conditions, domain_text, equation, sympy_value
 from symbolic.kernel.points import denominators, in_domain
 from symbolic.kernel.probes import (
     _defined_somewhere,
@@ -319,7 +319,7 @@ def _domain(expr: sympy.Basic) -> tuple[str, ...]:
             shown = domain_text(s)
             if shown is not None:
                 out.append(shown)
-    out += [f"{sympy.sstr(d)} ≠ 0" for d in denominators(expr) if d.is_zero is not False]
+    out += divisor_conditions(denominators(expr))
     return tuple(out)
 
 
